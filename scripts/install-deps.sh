@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ctensor builds and tests with (idempotent; run as root on Debian 12).
+# Usage: scripts/install-deps.sh [core|demo|all]
+set -euo pipefail
+what="${1:-all}"
+
+need_update=0
+# DLPack 1.0 comes from Debian 13 (trixie), pinned low so nothing else is taken from it.
+if [ ! -f /etc/apt/sources.list.d/ctensor-trixie.list ]; then
+  echo "deb http://deb.debian.org/debian trixie main" > /etc/apt/sources.list.d/ctensor-trixie.list
+  printf 'Package: *\nPin: release n=trixie\nPin-Priority: 100\n' > /etc/apt/preferences.d/ctensor-trixie.pref
+  need_update=1
+fi
+if [ "$what" = all ] && [ ! -f /etc/apt/sources.list.d/ctensor-bullseye.list ]; then
+  echo "deb http://deb.debian.org/debian bullseye main" > /etc/apt/sources.list.d/ctensor-bullseye.list
+  printf 'Package: *\nPin: release n=bullseye\nPin-Priority: 100\n' > /etc/apt/preferences.d/ctensor-bullseye.pref
+  need_update=1
+fi
+
+core_pkgs="build-essential cmake pkg-config libopenblas-openmp-dev libgtest-dev dataset-fashion-mnist"
+all_pkgs="$core_pkgs abigail-tools swig clang python3-venv python3-torch python3-numpy valgrind default-jdk-headless maven maven-debian-helper libmaven-compiler-plugin-java libsurefire-java libmaven-jar-plugin-java junit5"
+
+pkgs="$core_pkgs"
+[ "$what" = all ] && pkgs="$all_pkgs"
+
+missing=""
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+dl_ok=0
+if dpkg-query -W -f='${Version}' libdlpack-dev 2>/dev/null | grep -q '^1\.'; then dl_ok=1; fi
+
+if [ -n "$missing" ] || [ "$dl_ok" = 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq || [ "$need_update" = 0 ]
+  [ -n "$missing" ] && apt-get install -y -qq --no-install-recommends $missing
+  [ "$dl_ok" = 0 ] && apt-get install -y -qq -t trixie libdlpack-dev
+fi
+true

@@ -1,0 +1,36 @@
+// accumulate_grad.cpp - gradient accumulation into .grad of leaves and of non-leaves that retain grad.
+#include "autograd/accumulate_grad.h"
+#include "autograd/grad_mode.h"
+#include "ops/ops.h"
+
+namespace ct {
+
+AccumulateGrad::AccumulateGrad(std::shared_ptr<TensorImpl> leaf) : leaf_(std::move(leaf)) {
+    Tensor t(leaf_);
+    outputs.push_back(OutputMeta{t.sizes(), t.dtype(), t.device()});
+    retained.resize(1);
+}
+
+void accumulate_into_grad(const Tensor& t, const Tensor& g) {
+    auto& meta = autograd_meta(t);
+    if (g.sizes() != t.sizes())
+        fail(CT_ERR_INTERNAL, "backward: gradient of shape ", shape_str(g.sizes()), " for a tensor of shape ",
+             shape_str(t.sizes()));
+    Tensor gg = g.dtype() == t.dtype() ? g : to_dtype(g, t.dtype());
+    if (!meta.grad.defined()) {
+        // Store a tensor nobody else can write to: a fresh contiguous result can be kept as it is.
+        bool exclusive = gg.storage().use_count() == 1 && gg.is_contiguous() && !tensor_requires_grad(gg);
+        meta.grad = GradMode::is_enabled() ? gg : (exclusive ? detach(gg) : clone(detach(gg)));
+    } else if (GradMode::is_enabled()) {
+        meta.grad = add(meta.grad, gg);  // create_graph: keep the sum differentiable
+    } else {
+        add_(meta.grad, gg, 1.0);
+    }
+}
+
+TensorList AccumulateGrad::apply(TensorList&& grads) {
+    accumulate_into_grad(Tensor(leaf_), grads.at(0));
+    return {};
+}
+
+}  // namespace ct

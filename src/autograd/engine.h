@@ -1,0 +1,16 @@
+// engine.h - runs backward over the recorded graph: iterative topological order (no recursion),
+// gradient summation per node input, accumulation into leaves or capture for autograd.grad.
+#pragma once
+#include "autograd/node.h"
+
+namespace ct {
+
+// tensor.backward(grad_output): grad_output undefined means ones (tensor must have one element).
+void backward(const TensorList& roots, const TensorList& grad_roots, bool retain_graph, bool create_graph);
+
+// torch.autograd.grad: gradients of roots w.r.t. inputs without touching .grad. Unused inputs give undefined
+// tensors when allow_unused, else an error.
+TensorList grad(const TensorList& roots, const TensorList& grad_roots, const TensorList& inputs, bool retain_graph,
+                bool create_graph, bool allow_unused);
+
+}  // namespace ct

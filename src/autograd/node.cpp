@@ -1,0 +1,126 @@
+// node.cpp - saved tensors, function nodes and the helpers ops use to record history.
+#include "autograd/node.h"
+#include <atomic>
+#include "autograd/accumulate_grad.h"
+#include "autograd/grad_mode.h"
+
+namespace ct {
+
+static std::atomic<uint64_t> g_next_sequence_nr{0};
+Node::Node() : sequence_nr(g_next_sequence_nr.fetch_add(1, std::memory_order_relaxed)) {}
+
+SavedTensor::SavedTensor(const Tensor& t, bool is_output) : version_(t.version()), is_output_(is_output) {
+    if (!t.defined()) return;
+    if (is_output && t.impl()->autograd && t.impl()->autograd->grad_fn) {
+        data_ = make_view(t, t.sizes(), t.strides(), t.offset());
+        grad_fn_ = t.impl()->autograd->grad_fn;
+        output_nr_ = t.impl()->autograd->output_nr;
+    } else {
+        data_ = t;
+    }
+}
+
+Tensor SavedTensor::unpack(const std::string& node_name, size_t index) const {
+    if (released_)
+        fail(CT_ERR_AUTOGRAD, "backward: trying to backward through the graph a second time (", node_name,
+             " has freed its saved tensors); pass retain_graph=1 to the first backward");
+    if (!data_.defined()) return data_;
+    if (data_.version() != version_)
+        fail(CT_ERR_AUTOGRAD, "backward: saved tensor ", index, " of ", node_name, " (shape ", shape_str(data_.sizes()),
+             ") was modified by an in-place operation: it had version ", version_, ", now ", data_.version());
+    if (!is_output_) return data_;
+    auto fn = grad_fn_.lock();
+    if (!fn || !GradMode::is_enabled()) return data_;
+    Tensor t = make_view(data_, data_.sizes(), data_.strides(), data_.offset());
+    auto& meta = autograd_meta(t);
+    meta.grad_fn = fn;
+    meta.output_nr = output_nr_;
+    return t;
+}
+
+Tensor BackwardCtx::saved(size_t i) const { return node.saved(i); }
+bool BackwardCtx::needs(size_t i) const { return i < node.next_edges.size() && node.next_edges[i].valid(); }
+
+Tensor FunctionNode::saved(size_t i) const {
+    if (i >= saved_.size()) fail(CT_ERR_INTERNAL, name_, ": saved tensor ", i, " does not exist");
+    return saved_[i].unpack(name_, i);
+}
+
+TensorList FunctionNode::apply(TensorList&& grads) {
+    for (auto& s : saved_) s.unpack(name_, 0);  // fail early on a second backward even without saved reads
+    BackwardCtx ctx{grads, *this};
+    return fn_(ctx);
+}
+
+void FunctionNode::release_saved() {
+    for (auto& s : saved_) s.release();
+    if (saved_.empty()) saved_.emplace_back(), saved_.back().release();
+}
+
+bool tensor_requires_grad(const Tensor& t) {
+    if (!t.defined() || !t.impl()->autograd) return false;
+    auto& m = *t.impl()->autograd;
+    return m.requires_grad || m.grad_fn != nullptr;
+}
+
+bool requires_grad(const Tensor& t) { return GradMode::is_enabled() && tensor_requires_grad(t); }
+
+bool any_requires_grad(std::initializer_list<Tensor> inputs) {
+    if (!GradMode::is_enabled()) return false;
+    for (auto& t : inputs)
+        if (tensor_requires_grad(t)) return true;
+    return false;
+}
+
+bool any_requires_grad(const TensorList& inputs) {
+    if (!GradMode::is_enabled()) return false;
+    for (auto& t : inputs)
+        if (tensor_requires_grad(t)) return true;
+    return false;
+}
+
+AutogradMeta& autograd_meta(const Tensor& t) {
+    if (!t.impl()->autograd) t.impl()->autograd = std::make_shared<AutogradMeta>();
+    return *t.impl()->autograd;
+}
+
+std::shared_ptr<Node> grad_fn_of(const Tensor& t) {
+    if (!t.defined() || !t.impl()->autograd) return nullptr;
+    return t.impl()->autograd->grad_fn;
+}
+
+bool is_leaf(const Tensor& t) { return grad_fn_of(t) == nullptr; }
+
+Edge gradient_edge(const Tensor& t) {
+    if (!tensor_requires_grad(t)) return Edge{};
+    auto& meta = *t.impl()->autograd;
+    if (meta.grad_fn) return Edge{meta.grad_fn, meta.output_nr};
+    std::lock_guard<std::mutex> lock(meta.mu);
+    auto acc = meta.grad_accumulator.lock();
+    if (!acc) {
+        acc = std::make_shared<AccumulateGrad>(t.impl_ptr());
+        meta.grad_accumulator = acc;
+    }
+    return Edge{acc, 0};
+}
+
+std::shared_ptr<FunctionNode> make_node(const std::string& name, const TensorList& inputs, BackwardFn fn) {
+    auto node = std::make_shared<FunctionNode>(name, std::move(fn));
+    node->next_edges.reserve(inputs.size());
+    for (auto& t : inputs) node->next_edges.push_back(gradient_edge(t));
+    return node;
+}
+
+void set_history(Tensor& out, const std::shared_ptr<Node>& node, uint32_t output_nr) {
+    if (node->outputs.size() <= output_nr) {
+        node->outputs.resize(output_nr + 1);
+        node->retained.resize(output_nr + 1);
+    }
+    node->outputs[output_nr] = OutputMeta{out.sizes(), out.dtype(), out.device()};
+    auto& meta = autograd_meta(out);
+    meta.grad_fn = node;
+    meta.output_nr = output_nr;
+    meta.requires_grad = false;
+}
+
+}  // namespace ct

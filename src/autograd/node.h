@@ -1,0 +1,123 @@
+// node.h - the autograd graph: Node (one backward step), Edge (where a gradient goes next), the
+// per-tensor AutogradMeta, saved tensors with version checks, and helpers ops use to record history.
+#pragma once
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+#include "core/tensor.h"
+
+namespace ct {
+
+struct Node;
+using TensorList = std::vector<Tensor>;
+
+// Where the gradient of one differentiable input goes: output input_nr of node fn's forward.
+struct Edge {
+    std::shared_ptr<Node> fn;
+    uint32_t input_nr = 0;
+    bool valid() const { return fn != nullptr; }
+};
+
+// Shape, dtype and device of one forward output: lets the engine make zeros for a missing gradient.
+struct OutputMeta {
+    Shape sizes;
+    DType dtype = DType::Float32;
+    Device device;
+};
+
+struct AutogradMeta {
+    bool requires_grad = false;             // set on leaves by the user
+    Tensor grad;                            // accumulated gradient (leaves, or non-leaves that retain it)
+    std::shared_ptr<Node> grad_fn;          // null for leaves
+    uint32_t output_nr = 0;                 // which output of grad_fn this tensor is
+    std::weak_ptr<Node> grad_accumulator;   // leaves: the AccumulateGrad node, created on first use
+    bool retains_grad = false;
+    std::mutex mu;                          // guards grad_accumulator creation
+};
+
+// A tensor a node keeps for its backward. Note [Saved outputs]: an op's own output is saved without its
+// grad_fn (a strong reference would be a cycle) and gets it back, through a weak reference, on unpack.
+class SavedTensor {
+  public:
+    SavedTensor() = default;
+    SavedTensor(const Tensor& t, bool is_output);
+    // The saved tensor; throws CT_ERR_AUTOGRAD when it was released or modified in place since saving.
+    Tensor unpack(const std::string& node_name, size_t index) const;
+    void release() { data_ = Tensor(); released_ = true; }
+  private:
+    Tensor data_;
+    int64_t version_ = 0;
+    bool is_output_ = false;
+    bool released_ = false;
+    std::weak_ptr<Node> grad_fn_;
+    uint32_t output_nr_ = 0;
+};
+
+struct Node : std::enable_shared_from_this<Node> {
+    std::vector<Edge> next_edges;                  // one per differentiable input, in op order
+    std::vector<OutputMeta> outputs;               // one per forward output
+    std::vector<std::weak_ptr<TensorImpl>> retained;  // per output: non-leaf tensors that retain grad
+    uint64_t sequence_nr = 0;                      // creation order (later nodes run first)
+
+    Node();
+    virtual ~Node() = default;
+    virtual std::string name() const = 0;
+    // Gradients w.r.t. the forward inputs (one per next_edge; undefined = none) from the gradients
+    // w.r.t. the outputs (one per output, never undefined: the engine fills zeros).
+    virtual TensorList apply(TensorList&& grads) = 0;
+    // Frees saved tensors after a backward that did not retain the graph.
+    virtual void release_saved() {}
+};
+
+class FunctionNode;
+
+// What a backward formula sees.
+struct BackwardCtx {
+    const TensorList& grads;       // gradient per forward output
+    FunctionNode& node;
+    Tensor saved(size_t i) const;  // i-th saved tensor (checked)
+    bool needs(size_t i) const;    // whether input i wants a gradient
+};
+
+// Backward formulas must capture no Tensor by value: save them with save()/save_output() instead.
+using BackwardFn = std::function<TensorList(BackwardCtx&)>;
+
+class FunctionNode : public Node {
+  public:
+    FunctionNode(std::string name, BackwardFn fn) : name_(std::move(name)), fn_(std::move(fn)) {}
+    std::string name() const override { return name_; }
+    TensorList apply(TensorList&& grads) override;
+    void release_saved() override;
+    void save(const Tensor& t) { saved_.emplace_back(t, false); }
+    void save_output(const Tensor& t) { saved_.emplace_back(t, true); }
+    Tensor saved(size_t i) const;
+  private:
+    std::string name_;
+    BackwardFn fn_;
+    std::vector<SavedTensor> saved_;
+};
+
+// --- helpers for ops ---------------------------------------------------------------------------------
+
+// True when grad mode is on and t requires grad.
+bool requires_grad(const Tensor& t);
+// True when grad mode is on and any defined input requires grad.
+bool any_requires_grad(std::initializer_list<Tensor> inputs);
+bool any_requires_grad(const TensorList& inputs);
+// Edge for t's gradient (its grad_fn, its leaf accumulator, or an invalid edge).
+Edge gradient_edge(const Tensor& t);
+// New node named name with edges to inputs (undefined inputs get invalid edges).
+std::shared_ptr<FunctionNode> make_node(const std::string& name, const TensorList& inputs, BackwardFn fn);
+// Makes out the output_nr-th output of node (records its meta).
+void set_history(Tensor& out, const std::shared_ptr<Node>& node, uint32_t output_nr = 0);
+// Autograd metadata of t, created when missing.
+AutogradMeta& autograd_meta(const Tensor& t);
+// grad_fn of t or null.
+std::shared_ptr<Node> grad_fn_of(const Tensor& t);
+bool is_leaf(const Tensor& t);
+// The raw flag regardless of grad mode (requires_grad attribute as PyTorch reports it).
+bool tensor_requires_grad(const Tensor& t);
+
+}  // namespace ct

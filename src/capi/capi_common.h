@@ -1,0 +1,78 @@
+// capi_common.h - the C boundary pattern: every ct_* function runs its body inside guard(), which turns
+// engine exceptions into a status plus a thread-local message; handles are converted here and nowhere else.
+#pragma once
+#include <new>
+#include <string>
+#include "capi/handles.h"
+#include "core/tensor.h"
+#include "ctensor.h"
+
+namespace ct {
+
+// Records a failure for ct_last_error / ct_last_status on this thread.
+void set_last_error(ct_status status, const std::string& message);
+
+template <typename F> ct_status guard(F&& body) noexcept {
+    try {
+        body();
+        return CT_OK;
+    } catch (const Error& e) {
+        set_last_error(e.status(), e.what());
+        return e.status();
+    } catch (const std::bad_alloc&) {
+        set_last_error(CT_ERR_OUT_OF_MEMORY, "out of memory");
+        return CT_ERR_OUT_OF_MEMORY;
+    } catch (const std::exception& e) {
+        set_last_error(CT_ERR_INTERNAL, std::string("internal error: ") + e.what());
+        return CT_ERR_INTERNAL;
+    } catch (...) {
+        set_last_error(CT_ERR_INTERNAL, "internal error: unknown exception");
+        return CT_ERR_INTERNAL;
+    }
+}
+
+// The tensor behind handle h; throws CT_ERR_INVALID_HANDLE naming op and the argument.
+inline Tensor get_tensor(ct_tensor h, const char* op, const char* arg) {
+    return Tensor(std::static_pointer_cast<TensorImpl>(handle_get((uintptr_t)h, HandleKind::Tensor, op, arg)));
+}
+// Like get_tensor, but NULL gives an undefined Tensor (for optional arguments).
+inline Tensor get_optional_tensor(ct_tensor h, const char* op, const char* arg) {
+    return h ? get_tensor(h, op, arg) : Tensor();
+}
+// A new handle (refcount 1) for t.
+inline ct_tensor new_tensor_handle(const Tensor& t) {
+    return (ct_tensor)handle_new(HandleKind::Tensor, std::static_pointer_cast<void>(t.impl_ptr()));
+}
+// Throws CT_ERR_INVALID_ARGUMENT when an out-pointer is NULL.
+inline void check_out(const void* out, const char* op, const char* arg = "out") {
+    if (!out) fail(CT_ERR_INVALID_ARGUMENT, op, ": output pointer ", arg, " is NULL");
+}
+// Copies a C shape array into a Shape (ndim >= 0; dims may be NULL only when ndim == 0).
+Shape shape_arg(const int64_t* dims, int32_t ndim, const char* op, const char* arg = "shape");
+// Checks a dtype enum value.
+DType dtype_arg(ct_dtype dtype, const char* op);
+// Converts a device struct (type must be CPU or CUDA).
+struct Device device_arg(ct_device device, const char* op);
+// Handles array -> tensors (n >= 0, array non-NULL when n > 0).
+std::vector<Tensor> tensor_list_arg(const ct_tensor* hs, int32_t n, const char* op, const char* arg);
+
+}  // namespace ct
+
+// One-line definitions for the common signatures (the op name is the function name without "ct_").
+#define CT_DEFINE_UNARY(name, expr)                                                 \
+    ct_status ct_##name(ct_tensor x, ct_tensor* out) {                              \
+        return ::ct::guard([&] {                                                    \
+            ::ct::check_out(out, #name);                                            \
+            ::ct::Tensor X = ::ct::get_tensor(x, #name, "x");                       \
+            *out = ::ct::new_tensor_handle(expr);                                   \
+        });                                                                         \
+    }
+#define CT_DEFINE_BINARY(name, expr)                                                \
+    ct_status ct_##name(ct_tensor a, ct_tensor b, ct_tensor* out) {                 \
+        return ::ct::guard([&] {                                                    \
+            ::ct::check_out(out, #name);                                            \
+            ::ct::Tensor A = ::ct::get_tensor(a, #name, "a");                       \
+            ::ct::Tensor B = ::ct::get_tensor(b, #name, "b");                       \
+            *out = ::ct::new_tensor_handle(expr);                                   \
+        });                                                                         \
+    }

@@ -1,0 +1,122 @@
+// tensor.cpp - layout helpers, allocation of contiguous tensors and views.
+#include "core/tensor.h"
+#include <limits>
+#include "core/allocator.h"
+
+namespace ct {
+
+std::string shape_str(const std::vector<int64_t>& shape) {
+    std::string s = "[";
+    for (size_t i = 0; i < shape.size(); ++i) {
+        if (i) s += ", ";
+        s += std::to_string(shape[i]);
+    }
+    return s + "]";
+}
+
+std::shared_ptr<Storage> Storage::allocate(size_t nbytes, Device device) {
+    CT_CHECK(device.is_cpu(), CT_ERR_DEVICE, "alloc: device ", device_str(device), " has no allocator here");
+    auto s = std::make_shared<Storage>();
+    s->data = cpu_alloc(nbytes);
+    s->nbytes = nbytes;
+    s->device = device;
+    void* p = s->data;
+    s->release = [p, nbytes]() { cpu_free(p, nbytes); };
+    return s;
+}
+
+std::shared_ptr<Storage> Storage::wrap(void* data, size_t nbytes, Device device, std::function<void()> deleter) {
+    auto s = std::make_shared<Storage>();
+    s->data = data;
+    s->nbytes = nbytes;
+    s->device = device;
+    s->release = std::move(deleter);
+    return s;
+}
+
+int64_t Tensor::size(int64_t d) const { return impl_->sizes[wrap_dim(d, dim(), "size")]; }
+int64_t Tensor::stride(int64_t d) const { return impl_->strides[wrap_dim(d, dim(), "stride")]; }
+
+int64_t Tensor::numel() const {
+    int64_t n = 1;
+    for (int64_t s : impl_->sizes) n *= s;
+    return n;
+}
+
+bool Tensor::is_contiguous() const {
+    int64_t expected = 1;
+    for (int64_t i = dim() - 1; i >= 0; --i) {
+        if (impl_->sizes[i] == 1) continue;
+        if (impl_->sizes[i] == 0) return true;
+        if (impl_->strides[i] != expected) return false;
+        expected *= impl_->sizes[i];
+    }
+    return true;
+}
+
+Shape contiguous_strides(const Shape& sizes) {
+    Shape st(sizes.size());
+    int64_t acc = 1;
+    for (int64_t i = (int64_t)sizes.size() - 1; i >= 0; --i) {
+        st[i] = acc;
+        acc *= sizes[i] > 0 ? sizes[i] : 1;
+    }
+    return st;
+}
+
+int64_t checked_numel(const Shape& sizes, const char* op) {
+    int64_t n = 1;
+    for (int64_t s : sizes) {
+        CT_CHECK(s >= 0, CT_ERR_INVALID_ARGUMENT, op, ": negative size ", s, " in shape ", shape_str(sizes));
+        if (s != 0 && n > std::numeric_limits<int64_t>::max() / s)
+            fail(CT_ERR_OUT_OF_MEMORY, op, ": shape ", shape_str(sizes), " has too many elements");
+        n *= s;
+    }
+    return n;
+}
+
+Tensor empty_tensor(const Shape& sizes, DType dtype, Device device) {
+    int64_t n = checked_numel(sizes, "empty");
+    size_t item = dtype_size(dtype);
+    if (n > 0 && (uint64_t)n > (std::numeric_limits<uint64_t>::max() >> 8) / item)
+        fail(CT_ERR_OUT_OF_MEMORY, "empty: shape ", shape_str(sizes), " is too large");
+    auto impl = std::make_shared<TensorImpl>();
+    impl->storage = Storage::allocate((size_t)n * item, device);
+    impl->sizes = sizes;
+    impl->strides = contiguous_strides(sizes);
+    impl->dtype = dtype;
+    return Tensor(std::move(impl));
+}
+
+Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset) {
+    auto impl = std::make_shared<TensorImpl>();
+    impl->storage = base.storage();
+    impl->sizes = std::move(sizes);
+    impl->strides = std::move(strides);
+    impl->offset = offset;
+    impl->dtype = base.dtype();
+    impl->is_view = true;
+    return Tensor(std::move(impl));
+}
+
+int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
+    int64_t n = ndim > 0 ? ndim : 1;  // 0-d tensors accept dim 0 / -1 like PyTorch
+    CT_CHECK(dim >= -n && dim < n, CT_ERR_INDEX, op, ": dim ", dim, " is out of range for a tensor of rank ", ndim,
+             " (expected in [", -n, ", ", n - 1, "])");
+    return dim < 0 ? dim + n : dim;
+}
+
+}  // namespace ct
+
+namespace ct {
+Tensor broadcast_view(const Tensor& t, const Shape& shape) {
+    if (t.sizes() == shape) return make_view(t, t.sizes(), t.strides(), t.offset());
+    int64_t nd = (int64_t)shape.size(), td = t.dim();
+    Shape st(nd, 0);
+    for (int64_t i = 0; i < td; ++i) {
+        int64_t d = nd - td + i;
+        st[d] = t.sizes()[i] == 1 && shape[d] != 1 ? 0 : t.strides()[i];
+    }
+    return make_view(t, shape, st, t.offset());
+}
+}  // namespace ct

@@ -1,0 +1,74 @@
+// tensor.h - TensorImpl (layout + storage + optional autograd metadata) and Tensor, the value handle
+// the engine passes around. Three layers, as in PyTorch's TensorImpl: storage (shared by views),
+// view metadata (sizes, strides, offset in elements), autograd metadata (nullable pointer).
+#pragma once
+#include <memory>
+#include <vector>
+#include "core/dtype.h"
+#include "core/error.h"
+#include "core/storage.h"
+
+namespace ct {
+
+struct AutogradMeta;  // defined by the autograd layer; the core only holds the pointer
+using Shape = std::vector<int64_t>;
+
+struct TensorImpl {
+    std::shared_ptr<Storage> storage;
+    Shape sizes;
+    Shape strides;
+    int64_t offset = 0;
+    DType dtype = DType::Float32;
+    bool wrapped_number = false;                // a language scalar: promotes like a Python number
+    bool is_view = false;                       // shares storage with the tensor it was made from
+    std::shared_ptr<AutogradMeta> autograd;     // null until requires_grad or a grad_fn is set
+};
+
+class Tensor {
+  public:
+    Tensor() = default;
+    explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+    bool defined() const { return impl_ != nullptr; }
+    TensorImpl* impl() const { return impl_.get(); }
+    const std::shared_ptr<TensorImpl>& impl_ptr() const { return impl_; }
+
+    const Shape& sizes() const { return impl_->sizes; }
+    const Shape& strides() const { return impl_->strides; }
+    int64_t size(int64_t dim) const;   // dim may be negative
+    int64_t stride(int64_t dim) const;
+    int64_t dim() const { return (int64_t)impl_->sizes.size(); }
+    int64_t numel() const;
+    int64_t offset() const { return impl_->offset; }
+    DType dtype() const { return impl_->dtype; }
+    Device device() const { return impl_->storage->device; }
+    size_t itemsize() const { return dtype_size(impl_->dtype); }
+    bool is_contiguous() const;
+    void* raw_data() const { return static_cast<char*>(impl_->storage->data) + impl_->offset * itemsize(); }
+    template <typename T> T* data() const { return static_cast<T*>(raw_data()); }
+    const std::shared_ptr<Storage>& storage() const { return impl_->storage; }
+    int64_t version() const { return impl_->storage->version.load(std::memory_order_relaxed); }
+    void bump_version() const { impl_->storage->version.fetch_add(1, std::memory_order_relaxed); }
+    bool is_same(const Tensor& o) const { return impl_ == o.impl_; }
+
+  private:
+    std::shared_ptr<TensorImpl> impl_;
+};
+
+// Row-major contiguous strides for sizes.
+Shape contiguous_strides(const Shape& sizes);
+// Product of sizes; throws CT_ERR_INVALID_ARGUMENT on negative sizes or overflow (op names the caller).
+int64_t checked_numel(const Shape& sizes, const char* op);
+// New uninitialised contiguous tensor.
+Tensor empty_tensor(const Shape& sizes, DType dtype, Device device);
+// A view of base's storage with a new layout (no autograd metadata).
+Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset);
+// Wraps a dim (possibly negative) into [0, ndim); throws CT_ERR_INDEX naming op.
+int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op);
+
+}  // namespace ct
+
+namespace ct {
+// A stride-0 broadcast view of t with shape (no autograd; for kernels). Assumes shapes are compatible.
+Tensor broadcast_view(const Tensor& t, const Shape& shape);
+}  // namespace ct

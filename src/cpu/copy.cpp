@@ -1,0 +1,36 @@
+// copy.cpp - strided copy with dtype conversion and fill (the kernels behind contiguous, clone, to, copy_).
+#include <cstring>
+#include "cpu/kernels.h"
+#include "cpu/loops.h"
+
+namespace ct {
+
+template <typename R, typename T> static R convert(T v) { return static_cast<R>(v); }
+
+void cpu_copy(const Tensor& dst, const Tensor& src) {
+    if (dst.dtype() == src.dtype() && dst.is_contiguous() && src.is_contiguous() && dst.sizes() == src.sizes()) {
+        size_t n = (size_t)dst.numel() * dst.itemsize();
+        if (n == 0) return;
+        char* d = static_cast<char*>(dst.raw_data());
+        const char* s = static_cast<const char*>(src.raw_data());
+        parallel_for((int64_t)n, 1 << 20, [&](int64_t b, int64_t e) { std::memcpy(d + b, s + b, (size_t)(e - b)); });
+        return;
+    }
+    dispatch_all(dst.dtype(), [&](auto rt) {
+        using R = typename decltype(rt)::type;
+        dispatch_all(src.dtype(), [&](auto st) {
+            using T = typename decltype(st)::type;
+            map1<R, T>(dst, src, [](T v) { return static_cast<R>(v); });
+        });
+    });
+}
+
+void cpu_fill(const Tensor& dst, double value) {
+    dispatch_all(dst.dtype(), [&](auto rt) {
+        using R = typename decltype(rt)::type;
+        const R v = from_double<R>(value);
+        map1<R, R>(dst, dst, [v](R) { return v; });
+    });
+}
+
+}  // namespace ct

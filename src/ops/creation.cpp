@@ -1,0 +1,140 @@
+// creation.cpp - tensors from shapes, values, ranges and host buffers; copying back out; item().
+#include <cmath>
+#include <cstring>
+#include "cpu/kernels.h"
+#include "ops/ops.h"
+
+namespace ct {
+
+namespace {
+void check_device_usable(const char* op, Device device) {
+    if (!device.is_cpu())
+        fail(CT_ERR_NOT_COMPILED, op, ": device ", device_str(device), " is not available: the CUDA backend is not built");
+}
+}  // namespace
+
+Tensor empty(const Shape& shape, DType dtype, Device device) {
+    check_device_usable("empty", device);
+    return empty_tensor(shape, dtype, device);
+}
+
+Tensor full(const Shape& shape, double value, DType dtype, Device device) {
+    Tensor t = empty(shape, dtype, device);
+    cpu_fill(t, value);
+    return t;
+}
+
+Tensor zeros(const Shape& shape, DType dtype, Device device) {
+    check_device_usable("zeros", device);
+    Tensor t = empty_tensor(shape, dtype, device);
+    std::memset(t.raw_data(), 0, (size_t)t.numel() * t.itemsize());
+    return t;
+}
+
+Tensor ones(const Shape& shape, DType dtype, Device device) { return full(shape, 1.0, dtype, device); }
+
+Tensor scalar_tensor(double value, DType dtype, Device device) { return full({}, value, dtype, device); }
+
+Tensor wrapped_scalar(double value, bool is_integer) {
+    Tensor t = is_integer ? full({}, value, DType::Int64, Device{}) : full({}, value, DType::Float64, Device{});
+    t.impl()->wrapped_number = true;
+    return t;
+}
+
+Tensor zeros_like(const Tensor& t) { return zeros(t.sizes(), t.dtype(), t.device()); }
+Tensor ones_like(const Tensor& t) { return ones(t.sizes(), t.dtype(), t.device()); }
+Tensor full_like(const Tensor& t, double value) { return full(t.sizes(), value, t.dtype(), t.device()); }
+
+Tensor arange(double start, double end, double step, DType dtype, Device device) {
+    if (step == 0 || !std::isfinite(step) || !std::isfinite(start) || !std::isfinite(end))
+        fail(CT_ERR_INVALID_ARGUMENT, "arange: start ", start, ", end ", end, " and step ", step,
+             " must be finite with step != 0");
+    if ((step > 0 && end < start) || (step < 0 && end > start))
+        fail(CT_ERR_INVALID_ARGUMENT, "arange: upper bound ", end, " and lower bound ", start,
+             " are inconsistent with step sign ", step);
+    double n = std::ceil((end - start) / step);
+    if (n > 9e15) fail(CT_ERR_OUT_OF_MEMORY, "arange: ", n, " elements is too many");
+    Tensor t = empty({(int64_t)n}, dtype, device);
+    dispatch_all(dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* p = t.data<T>();
+        for (int64_t i = 0; i < (int64_t)n; ++i) p[i] = from_double<T>(start + (double)i * step);
+    });
+    return t;
+}
+
+Tensor linspace(double start, double end, int64_t steps, DType dtype, Device device) {
+    if (steps < 0) fail(CT_ERR_INVALID_ARGUMENT, "linspace: number of steps must be non-negative, got ", steps);
+    Tensor t = empty({steps}, dtype, device);
+    double step = steps > 1 ? (end - start) / (double)(steps - 1) : 0.0;
+    dispatch_all(dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* p = t.data<T>();
+        // symmetric formula (as PyTorch) so that the last value is exactly end
+        int64_t half = steps / 2;
+        for (int64_t i = 0; i < steps; ++i)
+            p[i] = from_double<T>(i < half ? start + step * (double)i : end - step * (double)(steps - 1 - i));
+    });
+    return t;
+}
+
+Tensor eye(int64_t n, int64_t m, DType dtype, Device device) {
+    if (n < 0 || m < 0) fail(CT_ERR_INVALID_ARGUMENT, "eye: sizes must be non-negative, got n=", n, " m=", m);
+    Tensor t = zeros({n, m}, dtype, device);
+    dispatch_all(dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* p = t.data<T>();
+        for (int64_t i = 0; i < std::min(n, m); ++i) p[i * m + i] = from_double<T>(1.0);
+    });
+    return t;
+}
+
+Tensor from_data(const void* data, int64_t nbytes, const Shape& shape, DType dtype, Device device) {
+    int64_t n = checked_numel(shape, "from_data");
+    int64_t want = n * (int64_t)dtype_size(dtype);
+    if (nbytes != want)
+        fail(CT_ERR_INVALID_ARGUMENT, "from_data: got ", nbytes, " bytes but shape ", shape_str(shape), " of ",
+             dtype_name(dtype), " needs ", want);
+    if (!data && want > 0) fail(CT_ERR_INVALID_ARGUMENT, "from_data: data is NULL");
+    Tensor t = empty(shape, dtype, device);
+    if (want > 0) std::memcpy(t.raw_data(), data, (size_t)want);
+    return t;
+}
+
+void copy_to_host(const Tensor& t, void* dst, int64_t nbytes) {
+    int64_t want = t.numel() * (int64_t)t.itemsize();
+    if (nbytes != want)
+        fail(CT_ERR_INVALID_ARGUMENT, "copy_to_host: buffer has ", nbytes, " bytes but a tensor of shape ",
+             shape_str(t.sizes()), " and dtype ", dtype_name(t.dtype()), " needs ", want);
+    if (!dst && want > 0) fail(CT_ERR_INVALID_ARGUMENT, "copy_to_host: destination is NULL");
+    if (want == 0) return;
+    auto holder = Storage::wrap(dst, (size_t)want, Device{}, nullptr);
+    auto impl = std::make_shared<TensorImpl>();
+    impl->storage = holder;
+    impl->sizes = t.sizes();
+    impl->strides = contiguous_strides(t.sizes());
+    impl->dtype = t.dtype();
+    cpu_copy(Tensor(impl), t);
+}
+
+double item(const Tensor& t) {
+    if (t.numel() != 1)
+        fail(CT_ERR_SHAPE, "item: a tensor with ", t.numel(), " elements (shape ", shape_str(t.sizes()),
+             ") cannot be converted to a scalar");
+    return dispatch_all(t.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return (double)*t.data<T>();
+    });
+}
+
+int64_t item_int64(const Tensor& t) {
+    if (t.numel() != 1)
+        fail(CT_ERR_SHAPE, "item: a tensor with ", t.numel(), " elements (shape ", shape_str(t.sizes()),
+             ") cannot be converted to a scalar");
+    return dispatch_all(t.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return (int64_t)*t.data<T>();
+    });
+}
+
+}  // namespace ct

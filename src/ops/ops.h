@@ -1,0 +1,196 @@
+// ops.h - the engine's op API in C++ (one function per op; differentiable ones record autograd history).
+// The C API in src/capi wraps these one to one. Implementations live in one file per family.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include "autograd/node.h"
+#include "core/tensor.h"
+
+namespace ct {
+
+class Generator;
+using IntList = std::vector<int64_t>;
+
+// ---- creation (creation.cpp, random.cpp) ----
+Tensor empty(const Shape& shape, DType dtype, Device device);
+Tensor zeros(const Shape& shape, DType dtype, Device device);
+Tensor ones(const Shape& shape, DType dtype, Device device);
+Tensor full(const Shape& shape, double value, DType dtype, Device device);
+Tensor scalar_tensor(double value, DType dtype, Device device);
+Tensor wrapped_scalar(double value, bool is_integer);  // float64/int64 0-d with wrapped_number = true
+Tensor arange(double start, double end, double step, DType dtype, Device device);
+Tensor linspace(double start, double end, int64_t steps, DType dtype, Device device);
+Tensor eye(int64_t n, int64_t m, DType dtype, Device device);
+Tensor zeros_like(const Tensor& t);
+Tensor ones_like(const Tensor& t);
+Tensor full_like(const Tensor& t, double value);
+Tensor from_data(const void* data, int64_t nbytes, const Shape& shape, DType dtype, Device device);
+void copy_to_host(const Tensor& t, void* dst, int64_t nbytes);
+double item(const Tensor& t);
+int64_t item_int64(const Tensor& t);
+Tensor rand(const Shape& shape, DType dtype, Device device, Generator* gen);
+Tensor randn(const Shape& shape, DType dtype, Device device, Generator* gen);
+Tensor randint(int64_t low, int64_t high, const Shape& shape, DType dtype, Device device, Generator* gen);
+Tensor bernoulli(const Tensor& p, Generator* gen);
+Tensor randperm(int64_t n, Device device, Generator* gen);
+
+// ---- views and layout (views.cpp) ----
+Tensor reshape(const Tensor& t, const Shape& shape);
+Tensor view(const Tensor& t, const Shape& shape);
+Tensor transpose(const Tensor& t, int64_t d0, int64_t d1);
+Tensor permute(const Tensor& t, const IntList& perm);
+Tensor squeeze(const Tensor& t, int64_t dim);
+Tensor squeeze_all(const Tensor& t);
+Tensor unsqueeze(const Tensor& t, int64_t dim);
+Tensor expand(const Tensor& t, const Shape& shape);
+Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim);
+Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length);
+Tensor slice(const Tensor& t, int64_t dim, int64_t start, int64_t end, int64_t step);
+Tensor select(const Tensor& t, int64_t dim, int64_t index);
+Tensor contiguous(const Tensor& t);
+Tensor clone(const Tensor& t);
+Tensor detach(const Tensor& t);
+Tensor to_dtype(const Tensor& t, DType dtype);
+Tensor to_device(const Tensor& t, Device device);
+Tensor t2d(const Tensor& t);  // ct_t
+
+// ---- elementwise (unary.cpp, binary.cpp) ----
+Tensor neg(const Tensor& x);
+Tensor abs(const Tensor& x);
+Tensor sign(const Tensor& x);
+Tensor exp(const Tensor& x);
+Tensor log(const Tensor& x);
+Tensor log1p(const Tensor& x);
+Tensor expm1(const Tensor& x);
+Tensor sqrt(const Tensor& x);
+Tensor rsqrt(const Tensor& x);
+Tensor sin(const Tensor& x);
+Tensor cos(const Tensor& x);
+Tensor tan(const Tensor& x);
+Tensor tanh(const Tensor& x);
+Tensor sigmoid(const Tensor& x);
+Tensor relu(const Tensor& x);
+Tensor gelu(const Tensor& x);
+Tensor silu(const Tensor& x);
+Tensor softplus(const Tensor& x);
+Tensor floor(const Tensor& x);
+Tensor ceil(const Tensor& x);
+Tensor round(const Tensor& x);
+Tensor reciprocal(const Tensor& x);
+Tensor logical_not(const Tensor& x);
+Tensor pow_scalar(const Tensor& x, double exponent);
+Tensor clamp(const Tensor& x, std::optional<double> lo, std::optional<double> hi);
+
+Tensor add(const Tensor& a, const Tensor& b, double alpha = 1.0);
+Tensor sub(const Tensor& a, const Tensor& b, double alpha = 1.0);
+Tensor mul(const Tensor& a, const Tensor& b);
+Tensor div(const Tensor& a, const Tensor& b);
+Tensor pow(const Tensor& a, const Tensor& b);
+Tensor maximum(const Tensor& a, const Tensor& b);
+Tensor minimum(const Tensor& a, const Tensor& b);
+Tensor atan2(const Tensor& a, const Tensor& b);
+Tensor remainder(const Tensor& a, const Tensor& b);
+Tensor eq(const Tensor& a, const Tensor& b);
+Tensor ne(const Tensor& a, const Tensor& b);
+Tensor lt(const Tensor& a, const Tensor& b);
+Tensor le(const Tensor& a, const Tensor& b);
+Tensor gt(const Tensor& a, const Tensor& b);
+Tensor ge(const Tensor& a, const Tensor& b);
+Tensor logical_and(const Tensor& a, const Tensor& b);
+Tensor logical_or(const Tensor& a, const Tensor& b);
+Tensor logical_xor(const Tensor& a, const Tensor& b);
+Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);
+// Scalar conveniences used inside the engine (b is a wrapped number).
+Tensor add_scalar(const Tensor& a, double s);
+Tensor mul_scalar(const Tensor& a, double s);
+
+// ---- reductions (reduce.cpp) ----
+Tensor sum(const Tensor& x, const IntList& dims, bool keepdim);
+Tensor mean(const Tensor& x, const IntList& dims, bool keepdim);
+Tensor prod(const Tensor& x, const IntList& dims, bool keepdim);
+Tensor var(const Tensor& x, const IntList& dims, double correction, bool keepdim);
+Tensor std_(const Tensor& x, const IntList& dims, double correction, bool keepdim);
+Tensor logsumexp(const Tensor& x, const IntList& dims, bool keepdim);
+Tensor norm(const Tensor& x, double p, const IntList& dims, bool keepdim);
+Tensor all(const Tensor& x, const IntList& dims, bool keepdim);
+Tensor any(const Tensor& x, const IntList& dims, bool keepdim);
+Tensor max_all(const Tensor& x);
+Tensor min_all(const Tensor& x);
+std::pair<Tensor, Tensor> max_dim(const Tensor& x, int64_t dim, bool keepdim);
+std::pair<Tensor, Tensor> min_dim(const Tensor& x, int64_t dim, bool keepdim);
+Tensor argmax(const Tensor& x, int64_t dim, bool keepdim);
+Tensor argmin(const Tensor& x, int64_t dim, bool keepdim);
+Tensor argmax_all(const Tensor& x);
+Tensor argmin_all(const Tensor& x);
+Tensor cumsum(const Tensor& x, int64_t dim);
+// Sums g over broadcast dims so that it has shape (the backward of broadcasting).
+Tensor sum_to(const Tensor& g, const Shape& shape);
+
+// ---- linear algebra (linalg.cpp) ----
+Tensor matmul(const Tensor& a, const Tensor& b);
+Tensor dot(const Tensor& a, const Tensor& b);
+Tensor outer(const Tensor& a, const Tensor& b);
+
+// ---- indexing and joining (indexing.cpp, join.cpp) ----
+Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index);
+Tensor gather(const Tensor& x, int64_t dim, const Tensor& index);
+Tensor scatter(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor scatter_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor masked_fill(const Tensor& x, const Tensor& mask, double value);
+Tensor masked_select(const Tensor& x, const Tensor& mask);
+Tensor nonzero(const Tensor& x);
+Tensor cat(const TensorList& tensors, int64_t dim);
+Tensor stack(const TensorList& tensors, int64_t dim);
+TensorList split(const Tensor& x, int64_t split_size, int64_t dim);
+TensorList chunk(const Tensor& x, int64_t chunks, int64_t dim);
+
+// ---- in-place (inplace.cpp); each bumps dst's version ----
+void add_(Tensor& dst, const Tensor& b, double alpha);
+void sub_(Tensor& dst, const Tensor& b, double alpha);
+void mul_(Tensor& dst, const Tensor& b);
+void div_(Tensor& dst, const Tensor& b);
+void zero_(Tensor& dst);
+void fill_(Tensor& dst, double value);
+void copy_(Tensor& dst, const Tensor& src);
+void clamp_(Tensor& dst, std::optional<double> lo, std::optional<double> hi);
+
+// ---- nn functional (nn_*.cpp) ----
+Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias);
+Tensor softmax(const Tensor& x, int64_t dim);
+Tensor log_softmax(const Tensor& x, int64_t dim);
+enum class Reduction : int32_t { None = 0, Mean = 1, Sum = 2 };
+Tensor cross_entropy(const Tensor& logits, const Tensor& target, Reduction r, int64_t ignore_index);
+Tensor nll_loss(const Tensor& log_probs, const Tensor& target, Reduction r, int64_t ignore_index);
+Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction r);
+Tensor binary_cross_entropy(const Tensor& probs, const Tensor& target, Reduction r);
+Tensor binary_cross_entropy_with_logits(const Tensor& logits, const Tensor& target, Reduction r);
+Tensor dropout(const Tensor& x, double p, bool training, Generator* gen);
+Tensor embedding(const Tensor& weight, const Tensor& indices);
+struct Conv2dParams {
+    int64_t stride[2] = {1, 1};
+    int64_t padding[2] = {0, 0};
+    int64_t dilation[2] = {1, 1};
+    int64_t groups = 1;
+};
+Tensor conv2d(const Tensor& x, const Tensor& weight, const Tensor& bias, const Conv2dParams& p);
+struct Pool2dParams {
+    int64_t kernel[2] = {1, 1};
+    int64_t stride[2] = {1, 1};
+    int64_t padding[2] = {0, 0};
+};
+Tensor max_pool2d(const Tensor& x, const Pool2dParams& p);
+Tensor avg_pool2d(const Tensor& x, const Pool2dParams& p);
+
+// ---- checks shared by ops (checks.cpp) ----
+// Throws CT_ERR_DEVICE naming op and both devices unless a and b are on one device.
+void check_same_device(const char* op, const Tensor& a, const Tensor& b);
+// Throws CT_ERR_DTYPE unless t is floating.
+void check_floating(const char* op, const Tensor& t);
+// Broadcast shape of a and b; throws CT_ERR_SHAPE naming op and both shapes.
+Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b);
+// Result dtype of a binary op under PyTorch promotion (wrapped numbers and 0-d tensors rank lower).
+DType result_type(const Tensor& a, const Tensor& b);
+// Normalises a dim list against ndim (empty = all dims); throws on repeats / out of range.
+std::vector<bool> reduce_mask(const char* op, const IntList& dims, int64_t ndim);
+
+}  // namespace ct

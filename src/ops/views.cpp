@@ -1,0 +1,322 @@
+// views.cpp - layout-only ops (reshape, transpose, permute, squeeze, expand, narrow, slice, select, ...),
+// plus contiguous/clone/detach/to. Views share storage; their backward maps the gradient back to the base shape.
+#include <algorithm>
+#include "autograd/grad_mode.h"
+#include "cpu/kernels.h"
+#include "ops/ops.h"
+
+namespace ct {
+namespace {
+
+using ViewFn = std::function<Tensor(const Tensor&)>;
+
+// Scatters grad (the gradient of a view) into zeros of the base shape: the backward of narrow/slice/select.
+// Differentiable itself: its backward applies the view again.
+Tensor view_scatter(const Tensor& grad, const Shape& base_shape, ViewFn view_fn, const char* name) {
+    Tensor out = zeros(base_shape, grad.dtype(), grad.device());
+    {
+        NoGradGuard ng;
+        Tensor v = view_fn(out);
+        cpu_copy(v, grad);
+    }
+    if (requires_grad(grad)) {
+        auto node = make_node(std::string(name) + "Backward", {grad}, [view_fn](BackwardCtx& c) {
+            return TensorList{view_fn(c.grads[0])};
+        });
+        set_history(out, node);
+    }
+    return out;
+}
+
+// Records a view's history: backward maps the view's gradient to the base.
+Tensor record_view(Tensor out, const Tensor& base, const char* name, std::function<Tensor(const Tensor&)> back) {
+    if (requires_grad(base)) {
+        auto node = make_node(name, {base}, [back](BackwardCtx& c) { return TensorList{back(c.grads[0])}; });
+        set_history(out, node);
+    }
+    return out;
+}
+
+// Computes the shape with one -1 inferred; throws CT_ERR_SHAPE on a numel mismatch.
+Shape infer_shape(const char* op, const Shape& shape, int64_t numel, const Shape& from) {
+    Shape s = shape;
+    int64_t known = 1, infer = -1;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == -1) {
+            if (infer >= 0) fail(CT_ERR_SHAPE, op, ": only one dimension can be -1, got ", shape_str(shape));
+            infer = (int64_t)i;
+        } else if (s[i] < 0) {
+            fail(CT_ERR_SHAPE, op, ": invalid size ", s[i], " in shape ", shape_str(shape));
+        } else {
+            known *= s[i];
+        }
+    }
+    if (infer >= 0) {
+        if (known == 0 || numel % known != 0)
+            fail(CT_ERR_SHAPE, op, ": shape ", shape_str(shape), " is invalid for input of shape ", shape_str(from),
+                 " (", numel, " elements)");
+        s[infer] = numel / known;
+    } else if (known != numel) {
+        fail(CT_ERR_SHAPE, op, ": shape ", shape_str(shape), " is invalid for input of shape ", shape_str(from), " (",
+             numel, " elements)");
+    }
+    return s;
+}
+
+// Strides for viewing t with shape without copying, or false (PyTorch's computeStride).
+bool view_strides(const Tensor& t, const Shape& shape, Shape& out) {
+    const Shape& os = t.sizes();
+    const Shape& ost = t.strides();
+    int64_t numel = t.numel();
+    out.assign(shape.size(), 0);
+    if (numel == 0) {
+        out = contiguous_strides(shape);
+        return true;
+    }
+    int64_t view_d = (int64_t)shape.size() - 1;
+    int64_t chunk_base_stride = ost.empty() ? 1 : ost.back();
+    int64_t tensor_numel = 1, view_numel = 1;
+    for (int64_t td = (int64_t)os.size() - 1; td >= 0; --td) {
+        tensor_numel *= os[td];
+        if (td == 0 || (os[td - 1] != 1 && ost[td - 1] != tensor_numel * chunk_base_stride)) {
+            while (view_d >= 0 && (view_numel < tensor_numel || shape[view_d] == 1)) {
+                out[view_d] = view_numel * chunk_base_stride;
+                view_numel *= shape[view_d];
+                --view_d;
+            }
+            if (view_numel != tensor_numel) return false;
+            if (td > 0) {
+                chunk_base_stride = ost[td - 1];
+                tensor_numel = 1;
+                view_numel = 1;
+            }
+        }
+    }
+    if (view_d != -1) {
+        // remaining leading size-1 dims
+        while (view_d >= 0) {
+            if (shape[view_d] != 1) return false;
+            out[view_d] = 1;
+            --view_d;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+Tensor view(const Tensor& t, const Shape& shape) {
+    Shape s = infer_shape("view", shape, t.numel(), t.sizes());
+    Shape st;
+    if (!view_strides(t, s, st))
+        fail(CT_ERR_SHAPE, "view: size ", shape_str(s), " is not compatible with input of shape ",
+             shape_str(t.sizes()), " and strides ", shape_str(t.strides()), "; use reshape");
+    Shape in_shape = t.sizes();
+    return record_view(make_view(t, s, st, t.offset()), t, "ViewBackward",
+                       [in_shape](const Tensor& g) { return reshape(g, in_shape); });
+}
+
+Tensor reshape(const Tensor& t, const Shape& shape) {
+    Shape s = infer_shape("reshape", shape, t.numel(), t.sizes());
+    Shape st;
+    if (view_strides(t, s, st)) return view(t, s);
+    return view(contiguous(t), s);
+}
+
+Tensor transpose(const Tensor& t, int64_t d0, int64_t d1) {
+    int64_t nd = t.dim();
+    int64_t a = wrap_dim(d0, nd, "transpose"), b = wrap_dim(d1, nd, "transpose");
+    if (nd == 0) return record_view(make_view(t, t.sizes(), t.strides(), t.offset()), t, "TransposeBackward",
+                                    [](const Tensor& g) { return g; });
+    Shape s = t.sizes(), st = t.strides();
+    std::swap(s[a], s[b]);
+    std::swap(st[a], st[b]);
+    return record_view(make_view(t, s, st, t.offset()), t, "TransposeBackward",
+                       [a, b](const Tensor& g) { return transpose(g, a, b); });
+}
+
+Tensor t2d(const Tensor& t) {
+    if (t.dim() > 2) fail(CT_ERR_SHAPE, "t: expects a tensor with <= 2 dims, got shape ", shape_str(t.sizes()));
+    if (t.dim() < 2) return transpose(t, 0, 0);
+    return transpose(t, 0, 1);
+}
+
+Tensor permute(const Tensor& t, const IntList& perm) {
+    int64_t nd = t.dim();
+    if ((int64_t)perm.size() != nd)
+        fail(CT_ERR_SHAPE, "permute: got ", perm.size(), " dims ", shape_str(perm), " for a tensor of rank ", nd);
+    Shape s(nd), st(nd);
+    IntList inv(nd, -1);
+    for (int64_t i = 0; i < nd; ++i) {
+        int64_t p = wrap_dim(perm[i], nd, "permute");
+        if (inv[p] != -1) fail(CT_ERR_INVALID_ARGUMENT, "permute: dim ", p, " repeats in ", shape_str(perm));
+        inv[p] = i;
+        s[i] = t.sizes()[p];
+        st[i] = t.strides()[p];
+    }
+    return record_view(make_view(t, s, st, t.offset()), t, "PermuteBackward",
+                       [inv](const Tensor& g) { return permute(g, inv); });
+}
+
+Tensor squeeze(const Tensor& t, int64_t dim) {
+    int64_t d = wrap_dim(dim, t.dim(), "squeeze");
+    if (t.dim() == 0 || t.sizes()[d] != 1) return record_view(make_view(t, t.sizes(), t.strides(), t.offset()), t,
+                                                              "SqueezeBackward", [](const Tensor& g) { return g; });
+    Shape s = t.sizes(), st = t.strides();
+    s.erase(s.begin() + d);
+    st.erase(st.begin() + d);
+    Shape in_shape = t.sizes();
+    return record_view(make_view(t, s, st, t.offset()), t, "SqueezeBackward",
+                       [in_shape](const Tensor& g) { return reshape(g, in_shape); });
+}
+
+Tensor squeeze_all(const Tensor& t) {
+    Shape s, st;
+    for (int64_t i = 0; i < t.dim(); ++i)
+        if (t.sizes()[i] != 1) s.push_back(t.sizes()[i]), st.push_back(t.strides()[i]);
+    Shape in_shape = t.sizes();
+    return record_view(make_view(t, s, st, t.offset()), t, "SqueezeBackward",
+                       [in_shape](const Tensor& g) { return reshape(g, in_shape); });
+}
+
+Tensor unsqueeze(const Tensor& t, int64_t dim) {
+    int64_t nd = t.dim();
+    if (dim < -nd - 1 || dim > nd)
+        fail(CT_ERR_INDEX, "unsqueeze: dim ", dim, " is out of range for a tensor of rank ", nd, " (expected in [",
+             -nd - 1, ", ", nd, "])");
+    int64_t d = dim < 0 ? dim + nd + 1 : dim;
+    Shape s = t.sizes(), st = t.strides();
+    int64_t new_stride = d < nd ? st[d] * s[d] : 1;
+    s.insert(s.begin() + d, 1);
+    st.insert(st.begin() + d, new_stride);
+    return record_view(make_view(t, s, st, t.offset()), t, "UnsqueezeBackward",
+                       [d](const Tensor& g) { return squeeze(g, d); });
+}
+
+Tensor expand(const Tensor& t, const Shape& shape) {
+    int64_t nd = (int64_t)shape.size(), td = t.dim();
+    if (nd < td)
+        fail(CT_ERR_SHAPE, "expand: target shape ", shape_str(shape), " has fewer dims than input shape ",
+             shape_str(t.sizes()));
+    Shape s(nd), st(nd);
+    for (int64_t i = nd - 1; i >= 0; --i) {
+        int64_t ti = i - (nd - td);
+        int64_t want = shape[i];
+        if (ti < 0) {
+            if (want < 0) fail(CT_ERR_SHAPE, "expand: -1 is not allowed for a new leading dim in ", shape_str(shape));
+            s[i] = want;
+            st[i] = 0;
+            continue;
+        }
+        int64_t have = t.sizes()[ti];
+        if (want == -1) want = have;
+        if (have == want) {
+            s[i] = have;
+            st[i] = t.strides()[ti];
+        } else if (have == 1 && want >= 0) {
+            s[i] = want;
+            st[i] = 0;
+        } else {
+            fail(CT_ERR_SHAPE, "expand: cannot expand shape ", shape_str(t.sizes()), " to ", shape_str(shape),
+                 " (dim ", i, ": ", have, " vs ", want, ")");
+        }
+    }
+    Shape in_shape = t.sizes();
+    return record_view(make_view(t, s, st, t.offset()), t, "ExpandBackward",
+                       [in_shape](const Tensor& g) { return sum_to(g, in_shape); });
+}
+
+Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
+    int64_t nd = t.dim();
+    if (nd == 0) return reshape(t, {1});
+    int64_t a = wrap_dim(start_dim, nd, "flatten"), b = wrap_dim(end_dim, nd, "flatten");
+    if (a > b) fail(CT_ERR_INVALID_ARGUMENT, "flatten: start_dim ", start_dim, " comes after end_dim ", end_dim);
+    Shape s;
+    for (int64_t i = 0; i < a; ++i) s.push_back(t.sizes()[i]);
+    int64_t m = 1;
+    for (int64_t i = a; i <= b; ++i) m *= t.sizes()[i];
+    s.push_back(m);
+    for (int64_t i = b + 1; i < nd; ++i) s.push_back(t.sizes()[i]);
+    return reshape(t, s);
+}
+
+Tensor slice(const Tensor& t, int64_t dim, int64_t start, int64_t end, int64_t step) {
+    if (t.dim() == 0) fail(CT_ERR_INDEX, "slice: cannot slice a 0-d tensor");
+    int64_t d = wrap_dim(dim, t.dim(), "slice");
+    if (step <= 0) fail(CT_ERR_INVALID_ARGUMENT, "slice: step must be positive, got ", step);
+    int64_t n = t.sizes()[d];
+    if (start < 0) start += n;
+    if (end < 0) end += n;
+    start = std::min(std::max<int64_t>(start, 0), n);
+    end = std::min(std::max<int64_t>(end, start), n);
+    int64_t len = (end - start + step - 1) / step;
+    Shape s = t.sizes(), st = t.strides();
+    s[d] = len;
+    st[d] *= step;
+    int64_t off = t.offset() + start * t.strides()[d];
+    Shape in_shape = t.sizes();
+    return record_view(make_view(t, s, st, off), t, "SliceBackward", [=](const Tensor& g) {
+        return view_scatter(g, in_shape, [=](const Tensor& z) { return slice(z, d, start, end, step); }, "SliceScatter");
+    });
+}
+
+Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
+    if (t.dim() == 0) fail(CT_ERR_INDEX, "narrow: cannot narrow a 0-d tensor");
+    int64_t d = wrap_dim(dim, t.dim(), "narrow");
+    int64_t n = t.sizes()[d];
+    if (start < 0) start += n;
+    if (start < 0 || length < 0 || start > n || start + length > n)
+        fail(CT_ERR_INDEX, "narrow: start ", start, " and length ", length, " are out of range for dim ", d,
+             " of size ", n);
+    return slice(t, d, start, start + length, 1);
+}
+
+Tensor select(const Tensor& t, int64_t dim, int64_t index) {
+    if (t.dim() == 0) fail(CT_ERR_INDEX, "select: cannot index a 0-d tensor");
+    int64_t d = wrap_dim(dim, t.dim(), "select");
+    int64_t n = t.sizes()[d];
+    if (index < -n || index >= n)
+        fail(CT_ERR_INDEX, "select: index ", index, " is out of range for dim ", d, " of size ", n);
+    if (index < 0) index += n;
+    Shape s = t.sizes(), st = t.strides();
+    int64_t off = t.offset() + index * st[d];
+    s.erase(s.begin() + d);
+    st.erase(st.begin() + d);
+    Shape in_shape = t.sizes();
+    return record_view(make_view(t, s, st, off), t, "SelectBackward", [=](const Tensor& g) {
+        return view_scatter(g, in_shape, [=](const Tensor& z) { return select(z, d, index); }, "SelectScatter");
+    });
+}
+
+Tensor clone(const Tensor& t) {
+    Tensor out = empty_tensor(t.sizes(), t.dtype(), t.device());
+    cpu_copy(out, t);
+    return record_view(out, t, "CloneBackward", [](const Tensor& g) { return g; });
+}
+
+Tensor contiguous(const Tensor& t) { return t.is_contiguous() ? t : clone(t); }
+
+Tensor detach(const Tensor& t) {
+    Tensor out = make_view(t, t.sizes(), t.strides(), t.offset());
+    out.impl()->wrapped_number = t.impl()->wrapped_number;
+    return out;
+}
+
+Tensor to_dtype(const Tensor& t, DType dtype) {
+    if (t.dtype() == dtype) return t;
+    Tensor out = empty_tensor(t.sizes(), dtype, t.device());
+    cpu_copy(out, t);
+    if (is_floating(dtype) && is_floating(t.dtype())) {
+        DType from = t.dtype();
+        return record_view(out, t, "ToCopyBackward", [from](const Tensor& g) { return to_dtype(g, from); });
+    }
+    return out;
+}
+
+Tensor to_device(const Tensor& t, Device device) {
+    if (t.device() == device) return t;
+    fail(CT_ERR_NOT_COMPILED, "to: cannot move a tensor from ", device_str(t.device()), " to ", device_str(device),
+         ": the CUDA backend is not available in this build");
+}
+
+}  // namespace ct
