@@ -1,10 +1,14 @@
 // nn_functional.cpp - linear (one gemm node, closed under its own backward), softmax / log_softmax along any
 // dim (stable direct kernels), dropout and embedding. First-order backward passes use direct kernels; under
 // create_graph the backward is written with ops so that higher derivatives work.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-trapping-math")  // lets the NaN-aware selects in cpu/nn_rows.h vectorise
+#endif
 #include <cmath>
 #include <cstring>
 #include "autograd/grad_mode.h"
 #include "cpu/nn_blas.h"
+#include "cpu/nn_rows.h"
 #include "ops/nn_common.h"
 
 namespace ct {
@@ -95,57 +99,88 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
 
 namespace {
 
-constexpr int64_t kLanes = 16;
+// One contiguous row (the softmax dim is innermost).
+template <typename T, bool Log> void softmax_row(const T* x, T* y, int64_t n) {
+    const T mx = row_max(x, n);
+    const double s = row_sum_exp<!Log>(x, n, mx, y);
+    if (Log) {
+        const T shift = mx + (T)std::log(s);
+        for (int64_t j = 0; j < n; ++j) y[j] = x[j] - shift;
+    } else {
+        const T inv = (T)(1.0 / s);
+        for (int64_t j = 0; j < n; ++j) y[j] *= inv;
+    }
+}
 
-// Rows of n elements with stride `stride`, `lanes` adjacent rows at a time (lanes == 1: one contiguous row).
-template <typename T, bool Log> void softmax_rows(const T* x, T* y, int64_t n, int64_t stride, int64_t lanes) {
-    T mx[kLanes];
-    double sum[kLanes];
-    for (int64_t l = 0; l < lanes; ++l) mx[l] = -INFINITY, sum[l] = 0.0;
+// w <= kColBlock adjacent columns of n elements each, `stride` apart (the softmax dim is not innermost).
+constexpr int64_t kColBlock = 64;
+template <typename T, bool Log> void softmax_cols(const T* x, T* y, int64_t n, int64_t stride, int64_t w) {
+    T mx[kColBlock];
+    double sum[kColBlock];
+    for (int64_t l = 0; l < w; ++l) mx[l] = -INFINITY, sum[l] = 0.0;
     for (int64_t j = 0; j < n; ++j)
-        for (int64_t l = 0; l < lanes; ++l) {
-            T v = x[j * stride + l];
-            mx[l] = (v > mx[l] || v != v) ? v : mx[l];
-        }
+        for (int64_t l = 0; l < w; ++l) mx[l] = max_nan(mx[l], x[j * stride + l]);
+    for (int64_t j = 0; j < n; ++j) {
+        T* yr = y + j * stride;
+        for (int64_t l = 0; l < w; ++l) yr[l] = x[j * stride + l] - mx[l];
+        exp_shifted(yr, yr, w, T(0));
+        for (int64_t l = 0; l < w; ++l) sum[l] += (double)yr[l];
+    }
+    T shift[kColBlock], inv[kColBlock];
+    for (int64_t l = 0; l < w; ++l) shift[l] = mx[l] + (T)std::log(sum[l]), inv[l] = (T)(1.0 / sum[l]);
     for (int64_t j = 0; j < n; ++j)
-        for (int64_t l = 0; l < lanes; ++l) {
-            T e = std::exp(x[j * stride + l] - mx[l]);
-            sum[l] += e;
-            if (!Log) y[j * stride + l] = e;
+        for (int64_t l = 0; l < w; ++l) {
+            const int64_t i = j * stride + l;
+            y[i] = Log ? x[i] - shift[l] : y[i] * inv[l];
         }
-    for (int64_t l = 0; l < lanes; ++l) {
+}
+
+// grad_x of softmax (Log false: y * (g - sum(g * y))) or log_softmax (Log true: g - exp(y) * sum(g)).
+template <typename T, bool Log> void softmax_backward_row(const T* g, const T* y, T* gx, int64_t n) {
+    const T s = (T)row_dot<!Log>(g, y, n);
+    if (Log) {
+        exp_shifted(y, gx, n, T(0));
+        for (int64_t j = 0; j < n; ++j) gx[j] = g[j] - gx[j] * s;
+    } else {
+        for (int64_t j = 0; j < n; ++j) gx[j] = y[j] * (g[j] - s);
+    }
+}
+
+template <typename T, bool Log>
+void softmax_backward_cols(const T* g, const T* y, T* gx, int64_t n, int64_t stride, int64_t w) {
+    double acc[kColBlock];
+    for (int64_t l = 0; l < w; ++l) acc[l] = 0.0;
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t l = 0; l < w; ++l) acc[l] += Log ? (double)g[j * stride + l] : (double)g[j * stride + l] * y[j * stride + l];
+    T s[kColBlock];
+    for (int64_t l = 0; l < w; ++l) s[l] = (T)acc[l];
+    for (int64_t j = 0; j < n; ++j) {
+        const T *gr = g + j * stride, *yr = y + j * stride;
+        T* xr = gx + j * stride;
         if (Log) {
-            T shift = mx[l] + (T)std::log(sum[l]);
-            for (int64_t j = 0; j < n; ++j) y[j * stride + l] = x[j * stride + l] - shift;
+            exp_shifted(yr, xr, w, T(0));
+            for (int64_t l = 0; l < w; ++l) xr[l] = gr[l] - xr[l] * s[l];
         } else {
-            T inv = (T)(1.0 / sum[l]);
-            for (int64_t j = 0; j < n; ++j) y[j * stride + l] *= inv;
+            for (int64_t l = 0; l < w; ++l) xr[l] = yr[l] * (gr[l] - s[l]);
         }
     }
 }
 
-// grad_x of softmax (Log false: y * (g - sum(g * y))) or log_softmax (Log true: g - exp(y) * sum(g)).
-template <typename T, bool Log>
-void softmax_backward_rows(const T* g, const T* y, T* gx, int64_t n, int64_t stride, int64_t lanes) {
-    double s[kLanes];
-    for (int64_t l = 0; l < lanes; ++l) s[l] = 0.0;
-    for (int64_t j = 0; j < n; ++j)
-        for (int64_t l = 0; l < lanes; ++l) s[l] += Log ? (double)g[j * stride + l] : (double)g[j * stride + l] * y[j * stride + l];
-    for (int64_t j = 0; j < n; ++j)
-        for (int64_t l = 0; l < lanes; ++l) {
-            int64_t i = j * stride + l;
-            gx[i] = Log ? g[i] - std::exp(y[i]) * (T)s[l] : y[i] * (g[i] - (T)s[l]);
-        }
-}
-
-// Calls fn(offset, lanes) over every block of adjacent rows along dim (see DimLayout), in parallel.
-template <typename F> void for_each_row_block(const DimLayout& L, F fn) {
-    const int64_t blocks = (L.inner + kLanes - 1) / kLanes, total = L.outer * blocks;
-    const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, L.n * std::min(L.inner, kLanes)));
+// Runs row(offset) for every contiguous row (inner == 1), or cols(offset, width) over blocks of up to
+// kColBlock adjacent columns, in parallel.
+template <typename Row, typename Cols> void for_each_row_block(const DimLayout& L, Row row, Cols cols) {
+    if (L.inner == 1) {
+        parallel_for(L.outer, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, L.n)), [&](int64_t r0, int64_t r1) {
+            for (int64_t r = r0; r < r1; ++r) row(r * L.n);
+        });
+        return;
+    }
+    const int64_t blocks = (L.inner + kColBlock - 1) / kColBlock, total = L.outer * blocks;
+    const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, L.n * std::min(L.inner, kColBlock)));
     parallel_for(total, grain, [&](int64_t b0, int64_t b1) {
         for (int64_t t = b0; t < b1; ++t) {
-            int64_t o = t / blocks, l0 = (t % blocks) * kLanes;
-            fn(o * L.n * L.inner + l0, std::min(kLanes, L.inner - l0));
+            const int64_t o = t / blocks, l0 = (t % blocks) * kColBlock;
+            cols(o * L.n * L.inner + l0, std::min(kColBlock, L.inner - l0));
         }
     });
 }
@@ -158,9 +193,9 @@ template <bool Log> Tensor softmax_kernel(const Tensor& x, int64_t d) {
         using T = typename decltype(tag)::type;
         const T* px = xc.data<T>();
         T* py = y.data<T>();
-        for_each_row_block(L, [&](int64_t off, int64_t lanes) {
-            softmax_rows<T, Log>(px + off, py + off, L.n, L.inner, lanes);
-        });
+        for_each_row_block(
+            L, [&](int64_t off) { softmax_row<T, Log>(px + off, py + off, L.n); },
+            [&](int64_t off, int64_t w) { softmax_cols<T, Log>(px + off, py + off, L.n, L.inner, w); });
     });
     return y;
 }
@@ -173,9 +208,9 @@ template <bool Log> Tensor softmax_backward_kernel(const Tensor& g, const Tensor
         using T = typename decltype(tag)::type;
         const T *pg = gc.data<T>(), *py = yc.data<T>();
         T* px = gx.data<T>();
-        for_each_row_block(L, [&](int64_t off, int64_t lanes) {
-            softmax_backward_rows<T, Log>(pg + off, py + off, px + off, L.n, L.inner, lanes);
-        });
+        for_each_row_block(
+            L, [&](int64_t off) { softmax_backward_row<T, Log>(pg + off, py + off, px + off, L.n); },
+            [&](int64_t off, int64_t w) { softmax_backward_cols<T, Log>(pg + off, py + off, px + off, L.n, L.inner, w); });
     });
     return gx;
 }

@@ -1,9 +1,13 @@
 // nn_loss.cpp - losses: cross_entropy (fused log_softmax + nll), nll_loss, mse_loss, binary_cross_entropy and
 // binary_cross_entropy_with_logits, with reductions none/mean/sum. Forward and first-order backward run direct
 // kernels; under create_graph the backward is composed of ops so that higher derivatives work.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-trapping-math")  // lets the NaN-aware selects in cpu/nn_rows.h vectorise
+#endif
 #include <cmath>
 #include <memory>
 #include "autograd/grad_mode.h"
+#include "cpu/nn_rows.h"
 #include "ops/nn_common.h"
 
 namespace ct {
@@ -121,11 +125,8 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& target, Reduction r, in
     dispatch_float(logits.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         for_each_row<T>(xc, *ct, [&](const T* row, int64_t i) {
-            T mx = -INFINITY;
-            for (int64_t j = 0; j < ct->classes; ++j) mx = (row[j] > mx || row[j] != row[j]) ? row[j] : mx;
-            double s = 0;
-            for (int64_t j = 0; j < ct->classes; ++j) s += std::exp(row[j] - mx);
-            (*lse)[(size_t)i] = (double)mx + std::log(s);
+            const T mx = row_max(row, ct->classes);
+            (*lse)[(size_t)i] = (double)mx + std::log(row_sum_exp<false, T>(row, ct->classes, mx, nullptr));
             int64_t t = ct->cls[(size_t)i];
             if (t >= 0) loss[(size_t)i] = (*lse)[(size_t)i] - (double)row[t];
         });
@@ -145,7 +146,8 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& target, Reduction r, in
             for_each_row<T>(xc, *ct, [&](const T* row, int64_t i) {
                 T* gr = gx.data<T>() + i * ct->classes;
                 const T wi = (T)w[(size_t)i], l = (T)(*lse)[(size_t)i];
-                for (int64_t j = 0; j < ct->classes; ++j) gr[j] = wi * std::exp(row[j] - l);
+                exp_shifted(row, gr, ct->classes, l);
+                for (int64_t j = 0; j < ct->classes; ++j) gr[j] *= wi;
                 if (ct->cls[(size_t)i] >= 0) gr[ct->cls[(size_t)i]] -= (T)wi;
             });
         });
