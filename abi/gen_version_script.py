@@ -90,7 +90,8 @@ def main():
             sys.stderr.write("%s is stale: run abi/gen_version_script.py\n" % args.out)
             return 1
         return 0
-    args.out.write_text(text)
+    if not args.out.exists() or args.out.read_text() != text:  # keep the mtime: the map is a link dependency
+        args.out.write_text(text)
     return 0
 
 
