@@ -24,7 +24,7 @@ list_symbols() {
 # Writes the abidw corpus of $LIB to $1 (see the header for the options and why).
 dump_abi() {
   local out="$1" tmp
-  readelf -S --wide "$LIB" | grep -q '\.debug_info' ||
+  readelf -S --wide "$LIB" | grep '\.debug_info' > /dev/null ||
     die "$LIB has no DWARF debug info: build with -g (CMAKE_BUILD_TYPE=RelWithDebInfo or Debug)"
   local opts=(--no-corpus-path --no-comp-dir-path --no-show-locs --no-elf-needed --drop-undefined-syms
               --type-id-style hash --exported-interfaces-only)

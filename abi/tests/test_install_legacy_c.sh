@@ -34,7 +34,7 @@ echo "== make (pkg-config)"
 mkdir -p "$WORK/make"
 make -s -f "$ROOT/examples/legacy_c/Makefile" PKG_CONFIG_PATH="$PC_DIR" BUILD_DIR="$WORK/make" ||
   fail "make of examples/legacy_c"
-ldd "$WORK/make/legacy_c" | grep -q "libctensor.so.1 => $LIBDIR" ||
+ldd "$WORK/make/legacy_c" | grep "libctensor.so.1 => $LIBDIR" > /dev/null ||
   { ldd "$WORK/make/legacy_c"; fail "legacy_c does not load the installed library"; }
 env -u LD_LIBRARY_PATH "$WORK/make/legacy_c" || fail "legacy_c (make) exited $?"
 
