@@ -1,6 +1,9 @@
 // nn_pool.cpp - max_pool2d and avg_pool2d (NCHW or CHW; kernel, stride, padding; count_include_pad=True).
 // Each backward is an op of its own (max_pool2d_scatter, avg_pool2d_backward) whose adjoint is the forward
 // selection again, so pooling is twice differentiable. Planes (n, c) run in parallel.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-trapping-math")  // branch-free selects in the max-pooling window loop
+#endif
 #include <cmath>
 #include "autograd/grad_mode.h"
 #include "ops/nn_common.h"
@@ -65,6 +68,33 @@ template <typename F> void for_each_plane(const PoolGeom& g, F fn) {
 
 // ---- max pooling: forward with argmax (flat h * W + w within the plane), scatter and gather ----
 
+// One output row of max pooling. Windows are scanned in row-major order (first maximum wins, NaN propagates,
+// like PyTorch), but the loop over output columns is innermost so that consecutive windows run independently.
+template <typename T> void max_pool_row(const T* x, T* o, int64_t* ix, const PoolGeom& g, int64_t oh) {
+    const Pool2dParams& p = g.p;
+    const int64_t h_start = oh * p.stride[0] - p.padding[0];
+    const int64_t h0 = std::max<int64_t>(h_start, 0), h1 = std::min(h_start + p.kernel[0], g.H);
+    for (int64_t ow = 0; ow < g.OW; ++ow) {
+        o[ow] = -INFINITY;
+        ix[ow] = h0 * g.W + std::max<int64_t>(ow * p.stride[1] - p.padding[1], 0);
+    }
+    for (int64_t h = h0; h < h1; ++h)
+        for (int64_t j = 0; j < p.kernel[1]; ++j) {
+            // columns ow whose window column j lies inside the input: 0 <= ow * sw - pw + j < W
+            const int64_t shift = p.padding[1] - j;
+            const int64_t ow0 = shift > 0 ? (shift + p.stride[1] - 1) / p.stride[1] : 0;
+            const int64_t ow1 = std::min(g.OW, (g.W - 1 + shift) / p.stride[1] + 1);
+            const T* xr = x + h * g.W;
+            for (int64_t ow = ow0; ow < ow1; ++ow) {
+                const int64_t iw = ow * p.stride[1] - shift;
+                const T v = xr[iw], best = o[ow];
+                const bool take = (v > best || v != v) && best == best;
+                o[ow] = take ? v : best;
+                ix[ow] = take ? h * g.W + iw : ix[ow];
+            }
+        }
+}
+
 std::pair<Tensor, Tensor> max_pool_kernel(const Tensor& xc, const PoolGeom& g, const Shape& oshape) {
     Tensor out = empty_tensor(oshape, xc.dtype(), xc.device());
     Tensor idx = empty_tensor(oshape, DType::Int64, xc.device());
@@ -74,24 +104,7 @@ std::pair<Tensor, Tensor> max_pool_kernel(const Tensor& xc, const PoolGeom& g, c
             const T* x = xc.data<T>() + pl * g.in_plane();
             T* o = out.data<T>() + pl * g.out_plane();
             int64_t* ix = idx.data<int64_t>() + pl * g.out_plane();
-            for (int64_t oh = 0; oh < g.OH; ++oh)
-                for (int64_t ow = 0; ow < g.OW; ++ow) {
-                    int64_t h0, h1, w0, w1;
-                    g.window(oh, ow, h0, h1, w0, w1);
-                    T best = -INFINITY;
-                    int64_t at = h0 * g.W + w0;
-                    for (int64_t h = h0; h < h1; ++h)
-                        for (int64_t w = w0; w < w1; ++w) {
-                            T v = x[h * g.W + w];
-                            if (v > best || std::isnan(v)) {  // NaN propagates, like PyTorch
-                                best = v;
-                                at = h * g.W + w;
-                                if (std::isnan(v)) h = h1, w = w1;
-                            }
-                        }
-                    o[oh * g.OW + ow] = best;
-                    ix[oh * g.OW + ow] = at;
-                }
+            for (int64_t oh = 0; oh < g.OH; ++oh) max_pool_row<T>(x, o + oh * g.OW, ix + oh * g.OW, g, oh);
         });
     });
     return {out, idx};

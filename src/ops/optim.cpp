@@ -1,5 +1,8 @@
 // optim.cpp - SGD, Adam and AdamW with torch.optim's update rules, as one fused loop per parameter.
 // Parameters are updated in place under no_grad; non-contiguous parameters go through a contiguous copy.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-math-errno", "no-trapping-math")  // lets sqrt and the selects in the loops vectorise
+#endif
 #include "ops/optim.h"
 #include <cmath>
 #include "autograd/grad_mode.h"
@@ -87,27 +90,47 @@ SGD::SGD(std::vector<Tensor> params, double lr, double momentum, double dampenin
              momentum, ", dampening ", dampening, ")");
 }
 
+namespace {
+
+// One fused SGD pass; the flags are template parameters so that each variant is a branch-free loop.
+template <typename T, bool Decay, bool Momentum, bool First, bool Nesterov>
+void sgd_loop(T* w, const T* g, T* buf, int64_t n, T lr, T wd, T mom, T keep) {
+    parallel_for(n, kElementwiseGrain, [&](int64_t b, int64_t e) {
+        for (int64_t k = b; k < e; ++k) {
+            T d = Decay ? g[k] + wd * w[k] : g[k];
+            if (Momentum) {
+                const T m = First ? d : buf[k] * mom + d * keep;  // the first step copies d (no dampening)
+                buf[k] = m;
+                d = Nesterov ? d + mom * m : m;
+            }
+            w[k] = w[k] - lr * d;
+        }
+    });
+}
+
+template <typename T, bool Decay>
+void sgd_dispatch(bool momentum, bool first, bool nesterov, T* w, const T* g, T* buf, int64_t n, T lr, T wd, T mom,
+                  T keep) {
+    if (!momentum) return sgd_loop<T, Decay, false, false, false>(w, g, buf, n, lr, wd, mom, keep);
+    if (first && nesterov) return sgd_loop<T, Decay, true, true, true>(w, g, buf, n, lr, wd, mom, keep);
+    if (first) return sgd_loop<T, Decay, true, true, false>(w, g, buf, n, lr, wd, mom, keep);
+    if (nesterov) return sgd_loop<T, Decay, true, false, true>(w, g, buf, n, lr, wd, mom, keep);
+    sgd_loop<T, Decay, true, false, false>(w, g, buf, n, lr, wd, mom, keep);
+}
+
+}  // namespace
+
 void SGD::update(size_t i, const Tensor& p, const Tensor& grad) {
-    const bool first = !momentum_buffer_[i].defined();
-    if (momentum_ != 0.0 && first) momentum_buffer_[i] = empty_tensor(p.sizes(), p.dtype(), p.device());
+    const bool momentum = momentum_ != 0.0, first = !momentum_buffer_[i].defined();
+    if (momentum && first) momentum_buffer_[i] = empty_tensor(p.sizes(), p.dtype(), p.device());
     dispatch_float(p.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
-        T* w = p.data<T>();
-        const T* g = grad.data<T>();
-        T* buf = momentum_ != 0.0 ? momentum_buffer_[i].data<T>() : nullptr;
+        T* buf = momentum ? momentum_buffer_[i].data<T>() : nullptr;
         const T lr = (T)lr_, wd = (T)weight_decay_, mom = (T)momentum_, keep = (T)(1.0 - dampening_);
-        const bool nesterov = nesterov_;
-        parallel_for(p.numel(), kElementwiseGrain, [&](int64_t b, int64_t e) {
-            for (int64_t k = b; k < e; ++k) {
-                T d = wd != T(0) ? g[k] + wd * w[k] : g[k];
-                if (buf) {
-                    T m = first ? d : buf[k] * mom + d * keep;  // the first step copies d (no dampening)
-                    buf[k] = m;
-                    d = nesterov ? d + mom * m : m;
-                }
-                w[k] = w[k] - lr * d;
-            }
-        });
+        if (weight_decay_ != 0.0)
+            sgd_dispatch<T, true>(momentum, first, nesterov_, p.data<T>(), grad.data<T>(), buf, p.numel(), lr, wd, mom, keep);
+        else
+            sgd_dispatch<T, false>(momentum, first, nesterov_, p.data<T>(), grad.data<T>(), buf, p.numel(), lr, wd, mom, keep);
     });
 }
 
@@ -127,6 +150,27 @@ Adam::Adam(std::vector<Tensor> params, double lr, double beta1, double beta2, do
         fail(CT_ERR_INVALID_ARGUMENT, name_, ": invalid weight_decay ", weight_decay, " (must be >= 0)");
 }
 
+namespace {
+
+// One fused Adam pass: Decoupled (AdamW) shrinks w first; L2 adds l2 * w to the gradient.
+template <typename T, bool Decoupled, bool L2>
+void adam_loop(T* w, const T* g, T* m, T* v, int64_t n, T shrink, T l2, T w1, T b2, T w2, T eps, T step_size,
+               T bias2_sqrt) {
+    parallel_for(n, kElementwiseGrain, [&](int64_t b, int64_t e) {
+        for (int64_t k = b; k < e; ++k) {
+            if (Decoupled) w[k] *= shrink;
+            const T gk = L2 ? g[k] + l2 * w[k] : g[k];
+            // torch's lerp: m + w1 * (g - m) for w1 < 0.5, else g - (g - m) * (1 - w1)
+            m[k] = w1 < T(0.5) ? m[k] + w1 * (gk - m[k]) : gk - (gk - m[k]) * (T(1) - w1);
+            v[k] = v[k] * b2 + w2 * gk * gk;
+            const T denom = std::sqrt(v[k]) / bias2_sqrt + eps;
+            w[k] = w[k] - step_size * (m[k] / denom);
+        }
+    });
+}
+
+}  // namespace
+
 void Adam::update(size_t i, const Tensor& p, const Tensor& grad) {
     if (!exp_avg_[i].defined()) {
         exp_avg_[i] = zeros(p.sizes(), p.dtype(), p.device());
@@ -136,24 +180,18 @@ void Adam::update(size_t i, const Tensor& p, const Tensor& grad) {
     const double bias1 = 1.0 - std::pow(beta1_, step), bias2 = 1.0 - std::pow(beta2_, step);
     dispatch_float(p.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
-        T* w = p.data<T>();
+        T *w = p.data<T>(), *m = exp_avg_[i].data<T>(), *v = exp_avg_sq_[i].data<T>();
         const T* g = grad.data<T>();
-        T *m = exp_avg_[i].data<T>(), *v = exp_avg_sq_[i].data<T>();
-        const T l2 = decoupled_ ? T(0) : (T)weight_decay_;
-        const T shrink = decoupled_ ? (T)(1.0 - lr_ * weight_decay_) : T(1);
+        const T shrink = (T)(1.0 - lr_ * weight_decay_), l2 = (T)weight_decay_;
         const T w1 = (T)(1.0 - beta1_), b2 = (T)beta2_, w2 = (T)(1.0 - beta2_), eps = (T)eps_;
         const T step_size = (T)(lr_ / bias1), bias2_sqrt = (T)std::sqrt(bias2);
-        parallel_for(p.numel(), kElementwiseGrain, [&](int64_t b, int64_t e) {
-            for (int64_t k = b; k < e; ++k) {
-                if (decoupled_) w[k] *= shrink;
-                const T gk = l2 != T(0) ? g[k] + l2 * w[k] : g[k];
-                // torch's lerp: m + w1 * (g - m) for w1 < 0.5, else g - (g - m) * (1 - w1)
-                m[k] = w1 < T(0.5) ? m[k] + w1 * (gk - m[k]) : gk - (gk - m[k]) * (T(1) - w1);
-                v[k] = v[k] * b2 + w2 * gk * gk;
-                const T denom = std::sqrt(v[k]) / bias2_sqrt + eps;
-                w[k] = w[k] - step_size * (m[k] / denom);
-            }
-        });
+        const int64_t n = p.numel();
+        if (decoupled_)
+            adam_loop<T, true, false>(w, g, m, v, n, shrink, l2, w1, b2, w2, eps, step_size, bias2_sqrt);
+        else if (weight_decay_ != 0.0)
+            adam_loop<T, false, true>(w, g, m, v, n, shrink, l2, w1, b2, w2, eps, step_size, bias2_sqrt);
+        else
+            adam_loop<T, false, false>(w, g, m, v, n, shrink, l2, w1, b2, w2, eps, step_size, bias2_sqrt);
     });
 }
 
