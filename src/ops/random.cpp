@@ -28,6 +28,14 @@ template <typename T, typename Draw> void fill_random(const Tensor& t, Generator
     });
 }
 
+// A fresh tensor for op's results; errors name op (shape, device).
+Tensor new_result(const char* op, const Shape& shape, DType dtype, Device device) {
+    checked_numel(shape, op);
+    if (!device.is_cpu())
+        fail(CT_ERR_NOT_COMPILED, op, ": device ", device_str(device), " is not available: the CUDA backend is not built");
+    return empty_tensor(shape, dtype, device);
+}
+
 void check_floating_dtype(const char* op, DType dtype) {
     if (!is_floating(dtype))
         fail(CT_ERR_DTYPE, op, ": expected a floating dtype (float32 or float64), got ", dtype_name(dtype));
@@ -62,7 +70,7 @@ void check_randint_range(int64_t low, int64_t high, DType dtype) {
 
 Tensor rand(const Shape& shape, DType dtype, Device device, Generator* gen) {
     check_floating_dtype("rand", dtype);
-    Tensor t = empty(shape, dtype, device);
+    Tensor t = new_result("rand", shape, dtype, device);
     if (dtype == DType::Float32) {
         fill_random<float>(t, gen, [](const PhiloxStream& s, uint64_t i) { return uniform24(s.block(i)[0]); });
     } else {
@@ -76,7 +84,7 @@ Tensor rand(const Shape& shape, DType dtype, Device device, Generator* gen) {
 
 Tensor randn(const Shape& shape, DType dtype, Device device, Generator* gen) {
     check_floating_dtype("randn", dtype);
-    Tensor t = empty(shape, dtype, device);
+    Tensor t = new_result("randn", shape, dtype, device);
     dispatch_float(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         fill_random<T>(t, gen, [](const PhiloxStream& s, uint64_t i) { return (T)normal_from(s.block(i)); });
@@ -86,7 +94,7 @@ Tensor randn(const Shape& shape, DType dtype, Device device, Generator* gen) {
 
 Tensor randint(int64_t low, int64_t high, const Shape& shape, DType dtype, Device device, Generator* gen) {
     check_randint_range(low, high, dtype);
-    Tensor t = empty(shape, dtype, device);
+    Tensor t = new_result("randint", shape, dtype, device);
     const uint64_t range = (uint64_t)high - (uint64_t)low;  // fits: high > low
     dispatch_all(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -102,7 +110,7 @@ Tensor randint(int64_t low, int64_t high, const Shape& shape, DType dtype, Devic
 Tensor bernoulli(const Tensor& p, Generator* gen) {
     check_floating_dtype("bernoulli", p.dtype());
     Tensor pc = contiguous(detach(p));
-    Tensor t = empty(p.sizes(), p.dtype(), p.device());
+    Tensor t = new_result("bernoulli", p.sizes(), p.dtype(), p.device());
     dispatch_float(p.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T* pp = pc.data<T>();
@@ -120,7 +128,7 @@ Tensor bernoulli(const Tensor& p, Generator* gen) {
 
 Tensor randperm(int64_t n, Device device, Generator* gen) {
     if (n < 0) fail(CT_ERR_INVALID_ARGUMENT, "randperm: n must be non-negative, got ", n);
-    Tensor t = empty({n}, DType::Int64, device);
+    Tensor t = new_result("randperm", {n}, DType::Int64, device);
     int64_t* p = t.data<int64_t>();
     for (int64_t i = 0; i < n; ++i) p[i] = i;
     PhiloxStream s = generator_or_default(gen).reserve((uint64_t)n);
