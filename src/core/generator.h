@@ -1,7 +1,8 @@
 // generator.h - seeded random number generators: the Philox4x32-10 counter-based bijection (Salmon et al.,
 // "Parallel random numbers: as easy as 1, 2, 3", SC'11) and a Generator holding a key and a counter offset.
 // Note [Counter-based randomness]: an op reserves a range of counters under the generator's lock, then
-// element i draws from counter (base + i) alone, so results do not depend on thread count or order.
+// element group g (a fixed number of elements per op) draws from counter base + g alone, so results
+// depend on the seed and the sequence of ops, never on the thread count or scheduling.
 #pragma once
 #include <array>
 #include <cstdint>

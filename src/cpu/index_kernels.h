@@ -27,6 +27,15 @@ void index_loop(const Shape& shape, const Shape& a_strides, const I* idx, const 
                 const Shape& b_strides, int64_t limit, BadIndexFlag& bad, Body body) {
     for_each_run<3>(shape, {&a_strides, &idx_strides, &b_strides},
                     [&](const std::array<int64_t, 3>& off, const std::array<int64_t, 3>& st, int64_t n) {
+                        if (st[1] == 0) {  // one index for the whole run (index_select): check it once
+                            int64_t v = (int64_t)idx[off[1]];
+                            if (v < 0 || v >= limit) {
+                                bad.seen.store(true, std::memory_order_relaxed);
+                                return;
+                            }
+                            for (int64_t i = 0; i < n; ++i) body(off[0] + i * st[0], v, off[2] + i * st[2]);
+                            return;
+                        }
                         for (int64_t i = 0; i < n; ++i) {
                             int64_t v = (int64_t)idx[off[1] + i * st[1]];
                             if (v < 0 || v >= limit) {
