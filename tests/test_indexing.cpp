@@ -246,6 +246,12 @@ TEST(Scatter, Gradients) {
         ok(ct_mul(r.get(), r.get(), sq.out()));
         return sq;
     }, {x, src}));
+    EXPECT_TRUE(gradgradcheck([&](const std::vector<H>& in) {
+        H r, sq;
+        ok(ct_scatter(in[0].get(), 0, uniq.get(), in[1].get(), r.out()));
+        ok(ct_mul(r.get(), r.get(), sq.out()));
+        return sq;
+    }, {x, src}));
     // scatter: the overwritten positions of x get no gradient
     H xl = make({1, 2, 3}, {3}, CT_FLOAT64, true), s = make({9}, {1}), i = ints({1}, {1}), r, l, g;
     CT_ASSERT_OK(ct_scatter(xl.get(), 0, i.get(), s.get(), r.out()));
@@ -253,6 +259,31 @@ TEST(Scatter, Gradients) {
     CT_ASSERT_OK(ct_backward(l.get(), nullptr, 0, 0));
     CT_ASSERT_OK(ct_tensor_grad(xl.get(), g.out()));
     EXPECT_TRUE(allclose(g, {1, 0, 1}));
+}
+
+TEST(Scatter, LargeParallelScatterAddMatchesLoopAndThreadCount) {
+    // many duplicates per output line, enough rows for the parallel path; integer-valued floats sum exactly
+    const int64_t rows = 64, cols = 2048, n = rows * cols;
+    std::vector<double> iv = rand_values((size_t)n, 21, 0, rows - 1e-9), sv = rand_values((size_t)n, 22, -8, 8);
+    for (auto& v : iv) v = std::floor(v);
+    for (auto& v : sv) v = std::floor(v);
+    H index = ints(iv, {rows, cols}), src = make(sv, {rows, cols}), z, r1, r2, rf1, rf2;
+    CT_ASSERT_OK(ct_zeros(Shape{rows, cols}.data(), 2, CT_FLOAT64, ct_cpu(), z.out()));
+    std::vector<double> expect((size_t)n, 0.0);
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) expect[(size_t)(iv[(size_t)(i * cols + j)] * cols + j)] += sv[(size_t)(i * cols + j)];
+    int32_t original = ct_get_num_threads();
+    H fsrc = randt({rows, cols}, 23, false);
+    CT_ASSERT_OK(ct_set_num_threads(1));
+    CT_ASSERT_OK(ct_scatter_add(z.get(), 0, index.get(), src.get(), r1.out()));
+    CT_ASSERT_OK(ct_scatter_add(z.get(), 0, index.get(), fsrc.get(), rf1.out()));
+    CT_ASSERT_OK(ct_set_num_threads(2));
+    CT_ASSERT_OK(ct_scatter_add(z.get(), 0, index.get(), src.get(), r2.out()));
+    CT_ASSERT_OK(ct_scatter_add(z.get(), 0, index.get(), fsrc.get(), rf2.out()));
+    CT_ASSERT_OK(ct_set_num_threads(original));
+    EXPECT_TRUE(allclose(r1, expect, 0, 0));
+    EXPECT_TRUE(allclose(r2, expect, 0, 0));
+    EXPECT_TRUE(values(rf1) == values(rf2));  // same summation order whatever the thread count
 }
 
 TEST(MaskedFill, ValuesAndBroadcasting) {
