@@ -339,3 +339,70 @@ TEST(Embedding, Errors) {
     H w1 = randt({5}, 2, false), ok_idx = targets({1}, {1});
     CT_EXPECT_ERR(ct_embedding(w1.get(), ok_idx.get(), y.out()), CT_ERR_SHAPE, "weight must be 2-D");
 }
+
+// ---- dropout ----
+
+namespace {
+struct Gen {
+    ct_generator g = nullptr;
+    explicit Gen(uint64_t seed) { ok(ct_generator_new(seed, &g)); }
+    ~Gen() { ct_generator_release(g); }
+};
+}  // namespace
+
+TEST(Dropout, MaskScalingAndReproducibility) {
+    const int64_t n = 20000;
+    H x = make(std::vector<double>((size_t)n, 2.0), {100, 200}, CT_FLOAT32), y1, y2, y3;
+    Gen g1(5), g2(5);
+    CT_ASSERT_OK(ct_dropout(x.get(), 0.3, 1, g1.g, y1.out()));
+    CT_ASSERT_OK(ct_dropout(x.get(), 0.3, 1, g2.g, y2.out()));
+    std::vector<double> v1 = values(y1), v2 = values(y2);
+    EXPECT_EQ(v1, v2);  // same seed, same mask
+    int64_t kept = 0;
+    for (double v : v1) {
+        EXPECT_TRUE(v == 0.0 || std::fabs(v - 2.0 / 0.7) < 1e-5) << v;
+        kept += v != 0.0;
+    }
+    EXPECT_NEAR((double)kept / n, 0.7, 0.02);
+    CT_ASSERT_OK(ct_dropout(x.get(), 0.3, 1, g1.g, y3.out()));
+    EXPECT_NE(values(y3), v1);  // the generator advanced
+    // eval mode and p = 0 are the identity; p = 1 drops everything; NULL generator = default
+    H e, z, o;
+    CT_ASSERT_OK(ct_dropout(x.get(), 0.9, 0, nullptr, e.out()));
+    EXPECT_EQ(values(e), values(x));
+    CT_ASSERT_OK(ct_dropout(x.get(), 1.0, 1, nullptr, z.out()));
+    EXPECT_TRUE(allclose(z, std::vector<double>((size_t)n, 0.0)));
+    CT_ASSERT_OK(ct_dropout(x.get(), 0.0, 1, nullptr, o.out()));
+    EXPECT_EQ(values(o), values(x));
+}
+
+TEST(Dropout, BackwardUsesTheSameMask) {
+    H x = randt({50, 40}, 3), y, s, g;
+    Gen gen(11);
+    CT_ASSERT_OK(ct_dropout(x.get(), 0.5, 1, gen.g, y.out()));
+    CT_ASSERT_OK(ct_sum(y.get(), nullptr, 0, 0, s.out()));
+    CT_ASSERT_OK(ct_backward(s.get(), nullptr, 0, 0));
+    CT_ASSERT_OK(ct_tensor_grad(x.get(), g.out()));
+    std::vector<double> yv = values(y), xv = values(x), gv = values(g);
+    for (size_t i = 0; i < yv.size(); ++i) EXPECT_NEAR(gv[i], yv[i] == 0.0 ? 0.0 : 2.0, 1e-12) << i;
+    for (size_t i = 0; i < yv.size(); ++i) EXPECT_NEAR(yv[i], xv[i] * gv[i], 1e-12) << i;
+    // gradcheck with a fixed mask: reseed before every evaluation
+    Fn f = [&](const std::vector<H>& in) {
+        ok(ct_generator_seed(gen.g, 42));
+        H o;
+        ok(ct_dropout(in[0].get(), 0.4, 1, gen.g, o.out()));
+        return o;
+    };
+    EXPECT_TRUE(gradcheck(f, {randt({3, 4}, 4)}));
+}
+
+TEST(Dropout, Errors) {
+    H x = randt({2}, 1, false), y;
+    CT_EXPECT_ERR(ct_dropout(x.get(), 1.5, 1, nullptr, y.out()), CT_ERR_INVALID_ARGUMENT,
+                  "dropout: probability p must be in [0, 1], got 1.5");
+    CT_EXPECT_ERR(ct_dropout(x.get(), -0.1, 1, nullptr, y.out()), CT_ERR_INVALID_ARGUMENT, "got -0.1");
+    H i = make({1, 2}, {2}, CT_INT64);
+    CT_EXPECT_ERR(ct_dropout(i.get(), 0.5, 1, nullptr, y.out()), CT_ERR_DTYPE, "floating");
+    ct_generator bogus = (ct_generator)(uintptr_t)0x1234;
+    CT_EXPECT_ERR(ct_dropout(x.get(), 0.5, 1, bogus, y.out()), CT_ERR_INVALID_HANDLE, "gen");
+}

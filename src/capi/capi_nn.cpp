@@ -1,5 +1,6 @@
 // capi_nn.cpp - C API: neural-network functions (linear, softmax, losses, dropout, embedding, conv, pooling).
 #include "capi/capi_common.h"
+#include "core/generator.h"
 #include "ops/ops.h"
 
 using namespace ct;
@@ -17,6 +18,12 @@ void pair_arg(const int64_t* v, int64_t out[2], const char* op, const char* arg)
     if (!v) fail(CT_ERR_INVALID_ARGUMENT, op, ": ", arg, " is NULL (expected an array of 2 values {h, w})");
     out[0] = v[0];
     out[1] = v[1];
+}
+
+// The generator behind g (kept alive for the call), or null for the default generator.
+std::shared_ptr<Generator> generator_arg(ct_generator g, const char* op) {
+    if (!g) return nullptr;
+    return std::static_pointer_cast<Generator>(handle_get((uintptr_t)g, HandleKind::Generator, op, "gen"));
 }
 
 Pool2dParams pool_args(const int64_t* kernel, const int64_t* stride, const int64_t* padding, const char* op) {
@@ -84,6 +91,15 @@ ct_status ct_mse_loss(ct_tensor input, ct_tensor target, int32_t reduction, ct_t
 ct_status ct_binary_cross_entropy(ct_tensor probs, ct_tensor target, int32_t reduction, ct_tensor* out) {
     return loss_call("binary_cross_entropy", probs, target, reduction, out,
                      [](const Tensor& x, const Tensor& t, Reduction r) { return binary_cross_entropy(x, t, r); });
+}
+
+ct_status ct_dropout(ct_tensor x, double p, int32_t training, ct_generator gen, ct_tensor* out) {
+    return guard([&] {
+        check_out(out, "dropout");
+        Tensor X = get_tensor(x, "dropout", "x");
+        std::shared_ptr<Generator> g = generator_arg(gen, "dropout");
+        *out = new_tensor_handle(dropout(X, p, training != 0, g.get()));
+    });
 }
 
 ct_status ct_embedding(ct_tensor weight, ct_tensor indices, ct_tensor* out) {

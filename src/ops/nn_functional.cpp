@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include "autograd/grad_mode.h"
+#include "core/generator.h"
 #include "cpu/nn_blas.h"
 #include "cpu/nn_rows.h"
 #include "ops/nn_common.h"
@@ -254,6 +255,54 @@ Tensor contiguous_nograd(const Tensor& t) {
 
 Tensor softmax(const Tensor& x, int64_t dim) { return softmax_impl<false>(x, dim, "softmax"); }
 Tensor log_softmax(const Tensor& x, int64_t dim) { return softmax_impl<true>(x, dim, "log_softmax"); }
+
+// ---- dropout --------------------------------------------------------------------------------------------
+
+namespace {
+
+// Mask of x's shape and dtype holding 0 (dropped, probability p) or 1 / (1 - p) (kept). One Philox block gives
+// the uniforms of four consecutive elements, so the mask depends on the generator state, not on threads.
+Tensor dropout_mask(const Tensor& x, double p, Generator* gen) {
+    Tensor mask = empty_tensor(x.sizes(), x.dtype(), x.device());
+    const int64_t n = mask.numel(), blocks = (n + 3) / 4;
+    PhiloxStream stream = generator_or_default(gen).reserve((uint64_t)blocks);
+    const float keep_below = (float)(1.0 - p);  // keep when uniform < 1 - p
+    dispatch_float(x.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* m = mask.data<T>();
+        const T scale = p < 1.0 ? (T)(1.0 / (1.0 - p)) : T(0);
+        parallel_for(blocks, 4096, [&](int64_t b0, int64_t b1) {
+            for (int64_t b = b0; b < b1; ++b) {
+                PhiloxWords w = stream.block((uint64_t)b);
+                for (int64_t k = 0; k < 4 && 4 * b + k < n; ++k) m[4 * b + k] = uniform24(w[k]) < keep_below ? scale : T(0);
+            }
+        });
+    });
+    return mask;
+}
+
+}  // namespace
+
+Tensor dropout(const Tensor& x, double p, bool training, Generator* gen) {
+    if (!(p >= 0.0 && p <= 1.0)) fail(CT_ERR_INVALID_ARGUMENT, "dropout: probability p must be in [0, 1], got ", p);
+    if (!training) return x;
+    check_floating("dropout", x);
+    Tensor mask = dropout_mask(x, p, gen);
+    Tensor xc = contiguous_nograd(x), out = empty_tensor(x.sizes(), x.dtype(), x.device());
+    dispatch_float(x.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T *px = xc.data<T>(), *pm = mask.data<T>();
+        T* po = out.data<T>();
+        parallel_for(out.numel(), kElementwiseGrain, [&](int64_t i0, int64_t i1) {
+            for (int64_t i = i0; i < i1; ++i) po[i] = px[i] * pm[i];
+        });
+    });
+    if (!requires_grad(x)) return out;
+    auto node = make_node("DropoutBackward", {x}, [](BackwardCtx& c) { return TensorList{mul(c.grads[0], c.saved(0))}; });
+    node->save(mask);
+    set_history(out, node);
+    return out;
+}
 
 // ---- embedding ------------------------------------------------------------------------------------------
 
