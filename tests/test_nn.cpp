@@ -406,3 +406,69 @@ TEST(Dropout, Errors) {
     ct_generator bogus = (ct_generator)(uintptr_t)0x1234;
     CT_EXPECT_ERR(ct_dropout(x.get(), 0.5, 1, bogus, y.out()), CT_ERR_INVALID_HANDLE, "gen");
 }
+
+// ---- float32 kernels and empty tensors ----
+
+namespace {
+// Gradient of sum(f(x) * w) w.r.t. x for x given as float64 values, computed in dtype dt.
+std::vector<double> grad_in(ct_dtype dt, const std::vector<double>& xv, const Shape& s,
+                            const std::function<H(const H&)>& f) {
+    H x = make(xv, s, dt, true), y = f(x), w, yw, l, g;
+    int64_t n = 0;
+    ok(ct_tensor_numel(y.get(), &n));
+    w = make(rand_values((size_t)n, 5), shape(y), dt);
+    ok(ct_mul(y.get(), w.get(), yw.out()));
+    ok(ct_sum(yw.get(), nullptr, 0, 0, l.out()));
+    ok(ct_backward(l.get(), nullptr, 0, 0));
+    ok(ct_tensor_grad(x.get(), g.out()));
+    return values(g);
+}
+}  // namespace
+
+TEST(NnFloat32, BackwardKernelsAgreeWithFloat64) {
+    Shape s{5, 37, 70};  // 70 columns: one full column block of 64 plus a partial one
+    std::vector<double> xv = rand_values(5 * 37 * 70, 8, -4, 4);
+    for (int d : {0, 1, 2})
+        for (int log = 0; log < 2; ++log) {
+            auto f = [d, log](const H& x) {
+                H y;
+                ok((log ? ct_log_softmax : ct_softmax)(x.get(), d, y.out()));
+                return y;
+            };
+            std::vector<double> g64 = grad_in(CT_FLOAT64, xv, s, f), g32 = grad_in(CT_FLOAT32, xv, s, f);
+            for (size_t i = 0; i < g64.size(); ++i) ASSERT_NEAR(g32[i], g64[i], 2e-5 + 1e-4 * std::fabs(g64[i])) << d << log << i;
+        }
+    H t = targets({3, 0, 69, -100, 12}, {5});
+    auto ce = [&t](const H& x) {
+        H y;
+        ok(ct_cross_entropy(x.get(), t.get(), CT_REDUCTION_NONE, -100, y.out()));
+        return y;
+    };
+    std::vector<double> xc(xv.begin(), xv.begin() + 350);
+    std::vector<double> g64 = grad_in(CT_FLOAT64, xc, {5, 70}, ce), g32 = grad_in(CT_FLOAT32, xc, {5, 70}, ce);
+    for (size_t i = 0; i < g64.size(); ++i) ASSERT_NEAR(g32[i], g64[i], 1e-6) << i;
+}
+
+TEST(NnEmpty, ZeroSizedInputs) {
+    H x = make({}, {0, 3}), y;
+    CT_ASSERT_OK(ct_softmax(x.get(), 1, y.out()));
+    EXPECT_EQ(shape(y), (Shape{0, 3}));
+    CT_ASSERT_OK(ct_log_softmax(x.get(), 0, y.out()));
+    EXPECT_EQ(shape(y), (Shape{0, 3}));
+    H t = targets({}, {0}), l;
+    CT_ASSERT_OK(ct_cross_entropy(x.get(), t.get(), CT_REDUCTION_SUM, -100, l.out()));
+    EXPECT_EQ(scalar(l), 0.0);
+    CT_ASSERT_OK(ct_cross_entropy(x.get(), t.get(), CT_REDUCTION_MEAN, -100, l.out()));
+    EXPECT_TRUE(std::isnan(scalar(l)));
+    CT_ASSERT_OK(ct_cross_entropy(x.get(), t.get(), CT_REDUCTION_NONE, -100, l.out()));
+    EXPECT_EQ(shape(l), Shape{0});
+    H w = randt({4, 3}, 1, false), b = randt({4}, 2, false), z = make({}, {2, 0}), w0 = make({}, {4, 0});
+    CT_ASSERT_OK(ct_linear(x.get(), w.get(), b.get(), y.out()));
+    EXPECT_EQ(shape(y), (Shape{0, 4}));
+    CT_ASSERT_OK(ct_linear(z.get(), w0.get(), b.get(), y.out()));  // in_features 0: just the bias
+    std::vector<double> bv = values(b);
+    EXPECT_TRUE(allclose(y, {bv[0], bv[1], bv[2], bv[3], bv[0], bv[1], bv[2], bv[3]}));
+    H e = make({}, {0}), m;
+    CT_ASSERT_OK(ct_mse_loss(e.get(), e.get(), CT_REDUCTION_MEAN, m.out()));
+    EXPECT_TRUE(std::isnan(scalar(m)));
+}
