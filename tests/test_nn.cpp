@@ -293,6 +293,40 @@ TEST(BinaryCrossEntropy, ValuesClampAndGradcheck) {
     CT_EXPECT_ERR(ct_binary_cross_entropy(p.get(), t2.get(), 1, y.out()), CT_ERR_SHAPE, "must match probs shape [4]");
 }
 
+TEST(BinaryCrossEntropyWithLogits, StableValuesAndGradcheck) {
+    std::vector<double> xv{-2, 0.5, 100, -100, 100, 0}, tv{1, 0, 1, 1, 0, 0.25};
+    H x = make(xv, {2, 3}), t = make(tv, {2, 3}), none, sum;
+    CT_ASSERT_OK(ct_binary_cross_entropy_with_logits(x.get(), t.get(), CT_REDUCTION_NONE, none.out()));
+    std::vector<double> expect;
+    for (size_t i = 0; i < xv.size(); ++i) {
+        double sig = 1 / (1 + std::exp(-xv[i]));  // fine for |x| <= 2; the large cases are known in closed form
+        expect.push_back(std::fabs(xv[i]) > 50 ? (tv[i] == 1 ? std::max(-xv[i], 0.0) : std::max(xv[i], 0.0))
+                                               : -(tv[i] * std::log(sig) + (1 - tv[i]) * std::log(1 - sig)));
+    }
+    EXPECT_TRUE(allclose(none, expect, 1e-12));
+    CT_ASSERT_OK(ct_binary_cross_entropy_with_logits(x.get(), t.get(), CT_REDUCTION_SUM, sum.out()));
+    double total = 0;
+    for (double e : expect) total += e;
+    EXPECT_TRUE(allclose(sum, {total}, 1e-12));
+    H x32 = make(xv, {2, 3}, CT_FLOAT32), t32 = make(tv, {2, 3}, CT_FLOAT32), n32;
+    CT_ASSERT_OK(ct_binary_cross_entropy_with_logits(x32.get(), t32.get(), CT_REDUCTION_NONE, n32.out()));
+    EXPECT_TRUE(allclose(n32, expect, 1e-5, 1e-5));  // no overflow in float32 either
+    for (int32_t r : {0, 1, 2}) {
+        Fn f = [r](const std::vector<H>& in) {
+            H y;
+            ok(ct_binary_cross_entropy_with_logits(in[0].get(), in[1].get(), r, y.out()));
+            return y;
+        };
+        EXPECT_TRUE(gradcheck(f, {randt({2, 3}, 12, true, -3, 3), randt({2, 3}, 13, true, 0, 1)})) << r;
+        EXPECT_TRUE(gradgradcheck(f, {randt({4}, 14, true, -3, 3), randt({4}, 15, true, 0, 1)})) << r;
+    }
+    H bad = make({1}, {1}), y;
+    CT_EXPECT_ERR(ct_binary_cross_entropy_with_logits(x.get(), bad.get(), 1, y.out()), CT_ERR_SHAPE,
+                  "must match logits shape [2, 3]");
+    CT_EXPECT_ERR(ct_binary_cross_entropy_with_logits(x.get(), t.get(), -1, y.out()), CT_ERR_INVALID_ARGUMENT,
+                  "unknown reduction -1");
+}
+
 // ---- embedding ----
 
 TEST(Embedding, ValuesAndRepeatedIndexGrad) {

@@ -224,3 +224,38 @@ TEST(Optim, HandlesAndErrors) {
     EXPECT_EQ(out, nullptr);  // out-params untouched on failure, and no handle was made
     EXPECT_EQ(ct_live_handles(), live + 2);  // just i and y
 }
+
+TEST(Optim, TinyModelLearnsSeparableProblem) {
+    // three classes of 2-D points split by angle; linear(2, 16) - relu - linear(16, 3), cross entropy, Adam
+    const int n = 96;
+    std::vector<double> pts, cls;
+    for (int i = 0; i < n; ++i) {
+        double angle = 2 * M_PI * (i % 3) / 3 + 0.6 * (rand_values(1, 1000 + i)[0]);
+        double radius = 1 + 0.5 * rand_values(1, 2000 + i)[0];
+        pts.push_back(radius * std::cos(angle));
+        pts.push_back(radius * std::sin(angle));
+        cls.push_back(i % 3);
+    }
+    H x = make(pts, {n, 2}, CT_FLOAT32), t = make(cls, {n}, CT_INT64);
+    H w1 = make(rand_values(32, 1, -0.7, 0.7), {16, 2}, CT_FLOAT32, true);
+    H b1 = make(std::vector<double>(16, 0.0), {16}, CT_FLOAT32, true);
+    H w2 = make(rand_values(48, 2, -0.25, 0.25), {3, 16}, CT_FLOAT32, true);
+    H b2 = make(std::vector<double>(3, 0.0), {3}, CT_FLOAT32, true);
+    ct_tensor params[4] = {w1.get(), b1.get(), w2.get(), b2.get()};
+    Opt o;
+    CT_ASSERT_OK(ct_optim_adam_new(params, 4, 0.05, 0.9, 0.999, 1e-8, 0, &o.o));
+    double first = 0, last = 0;
+    for (int step = 0; step < 150; ++step) {
+        H h, r, logits, loss;
+        CT_ASSERT_OK(ct_optimizer_zero_grad(o.o, 1));
+        CT_ASSERT_OK(ct_linear(x.get(), w1.get(), b1.get(), h.out()));
+        CT_ASSERT_OK(ct_relu(h.get(), r.out()));
+        CT_ASSERT_OK(ct_linear(r.get(), w2.get(), b2.get(), logits.out()));
+        CT_ASSERT_OK(ct_cross_entropy(logits.get(), t.get(), CT_REDUCTION_MEAN, -100, loss.out()));
+        CT_ASSERT_OK(ct_backward(loss.get(), nullptr, 0, 0));
+        CT_ASSERT_OK(ct_optimizer_step(o.o));
+        (step == 0 ? first : last) = scalar(loss);
+    }
+    EXPECT_GT(first, 0.9);  // about log(3) at the start
+    EXPECT_LT(last, 0.05);
+}

@@ -93,6 +93,13 @@ ct_status ct_binary_cross_entropy(ct_tensor probs, ct_tensor target, int32_t red
                      [](const Tensor& x, const Tensor& t, Reduction r) { return binary_cross_entropy(x, t, r); });
 }
 
+ct_status ct_binary_cross_entropy_with_logits(ct_tensor logits, ct_tensor target, int32_t reduction, ct_tensor* out) {
+    return loss_call("binary_cross_entropy_with_logits", logits, target, reduction, out,
+                     [](const Tensor& x, const Tensor& t, Reduction r) {
+                         return binary_cross_entropy_with_logits(x, t, r);
+                     });
+}
+
 ct_status ct_dropout(ct_tensor x, double p, int32_t training, ct_generator gen, ct_tensor* out) {
     return guard([&] {
         check_out(out, "dropout");

@@ -219,6 +219,22 @@ struct BceLoss {
     }
 };
 
+struct BceWithLogitsLoss {
+    static constexpr const char* name = "binary_cross_entropy_with_logits";
+    // (1 - t) * x + log(1 + exp(-x)), written so that no exp overflows
+    template <typename T> static T value(T x, T t) {
+        return std::max(x, T(0)) - x * t + std::log1p(std::exp(-std::fabs(x)));
+    }
+    template <typename T> static T dx(T x, T t) {
+        const T e = std::exp(-std::fabs(x));  // sigmoid(x) without overflow for either sign
+        return (x >= T(0) ? T(1) / (T(1) + e) : e / (T(1) + e)) - t;
+    }
+    template <typename T> static T dt(T x, T) { return -x; }
+    static std::pair<Tensor, Tensor> grads(const Tensor& x, const Tensor& t, const Tensor& g) {
+        return {mul(g, sub(sigmoid(x), t)), mul(g, neg(x))};
+    }
+};
+
 void check_probabilities(const Tensor& xc) {
     dispatch_float(xc.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -339,6 +355,13 @@ Tensor binary_cross_entropy(const Tensor& probs, const Tensor& target, Reduction
         fail(CT_ERR_SHAPE, "binary_cross_entropy: target shape ", shape_str(target.sizes()),
              " must match probs shape ", shape_str(probs.sizes()));
     return elementwise_loss<BceLoss>(probs, target, r);
+}
+
+Tensor binary_cross_entropy_with_logits(const Tensor& logits, const Tensor& target, Reduction r) {
+    if (logits.sizes() != target.sizes())
+        fail(CT_ERR_SHAPE, "binary_cross_entropy_with_logits: target shape ", shape_str(target.sizes()),
+             " must match logits shape ", shape_str(logits.sizes()));
+    return elementwise_loss<BceWithLogitsLoss>(logits, target, r);
 }
 
 }  // namespace ct
