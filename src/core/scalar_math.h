@@ -29,6 +29,8 @@ struct Pow {
     template <typename T> CT_HD T operator()(T a, T b) const {
         if constexpr (std::is_floating_point<T>::value) {
             return std::pow(a, b);
+        } else if constexpr (std::is_same<T, bool>::value) {
+            return b ? a : true;  // x ** False == 1, x ** True == x
         } else {
             // integer power by squaring; negative exponents give 0 except for bases 1 and -1
             if (b < 0) return a == 1 ? T(1) : (a == T(-1) ? ((b % 2) ? T(-1) : T(1)) : T(0));

@@ -1,4 +1,4 @@
-// unary_common.h - helpers shared by the unary op files (unary.cpp, unary_activations.cpp): the dtype
+// unary_common.h - helpers shared by the unary op files (unary.cpp; reusable by other op families): the dtype
 // rule of float functions, kernel calls with scalar_math functors, and the one-input autograd recorder.
 #pragma once
 #include "core/scalar_math.h"
