@@ -46,6 +46,12 @@ Tensor FunctionNode::saved(size_t i) const {
     return saved_[i].unpack(name_, i);
 }
 
+void FunctionNode::save_output(const Tensor& t) {
+    if (t.defined() && grad_fn_of(t).get() != this)
+        fail(CT_ERR_INTERNAL, name_, ": save_output called before set_history (Note [Saved outputs])");
+    saved_.emplace_back(t, true);
+}
+
 TensorList FunctionNode::apply(TensorList&& grads) {
     for (auto& s : saved_) s.unpack(name_, 0);  // fail early on a second backward even without saved reads
     BackwardCtx ctx{grads, *this};

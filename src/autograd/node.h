@@ -46,6 +46,8 @@ struct AutogradMeta {
 
 // A tensor a node keeps for its backward. Note [Saved outputs]: an op's own output is saved without its
 // grad_fn (a strong reference would be a cycle) and gets it back, through a weak reference, on unpack.
+// So save_output must come after set_history: before it the output has no grad_fn to strip, and saving
+// it whole makes node -> output -> node a leaking cycle (and save_output refuses it).
 class SavedTensor {
   public:
     SavedTensor() = default;
@@ -98,7 +100,8 @@ class FunctionNode : public Node {
     TensorList apply(TensorList&& grads) override;
     void release_saved() override;
     void save(const Tensor& t) { saved_.emplace_back(t, false); }
-    void save_output(const Tensor& t) { saved_.emplace_back(t, true); }
+    // Saves an output of this node; call it after set_history(t, node) (Note [Saved outputs]).
+    void save_output(const Tensor& t);
     Tensor saved(size_t i) const;
   private:
     std::string name_;

@@ -41,8 +41,8 @@ Tensor record1(Tensor out, const char* name, const Tensor& x, bool save_x, bool 
         return TensorList{g.dtype() == dx ? g : to_dtype(g, dx)};
     });
     if (save_x) node->save(x);
-    if (save_out) node->save_output(out);
     set_history(out, node);
+    if (save_out) node->save_output(out);  // after set_history: Note [Saved outputs]
     return out;
 }
 
