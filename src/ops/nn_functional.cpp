@@ -229,8 +229,8 @@ template <bool Log> Tensor softmax_impl(const Tensor& x, int64_t dim, const char
         if (Log) return TensorList{sub(g, mul(exp(y), sum(g, dims, true)))};
         return TensorList{mul(y, sub(g, sum(mul(g, y), dims, true)))};
     });
-    node->save_output(y);
     set_history(y, node);
+    node->save_output(y);  // after set_history (Note [Saved outputs])
     return y;
 }
 
