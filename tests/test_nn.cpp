@@ -470,7 +470,8 @@ TEST(NnFloat32, BackwardKernelsAgreeWithFloat64) {
                 return y;
             };
             std::vector<double> g64 = grad_in(CT_FLOAT64, xv, s, f), g32 = grad_in(CT_FLOAT32, xv, s, f);
-            for (size_t i = 0; i < g64.size(); ++i) ASSERT_NEAR(g32[i], g64[i], 2e-5 + 1e-4 * std::fabs(g64[i])) << d << log << i;
+            for (size_t i = 0; i < g64.size(); ++i)
+                ASSERT_NEAR(g32[i], g64[i], 2e-5 + 1e-4 * std::fabs(g64[i])) << d << log << i;
         }
     H t = targets({3, 0, 69, -100, 12}, {5});
     auto ce = [&t](const H& x) {

@@ -66,7 +66,8 @@ std::vector<std::vector<double>> three_grads(size_t n) {
 }  // namespace
 
 TEST(Optim, SgdTrajectoriesMatchTorchFormulas) {
-    std::vector<SgdCfg> cfgs{{0.1, 0, 0, 0, 0}, {0.05, 0.9, 0.1, 0.01, 0}, {0.05, 0.9, 0, 0.1, 1}, {0.2, 0.5, 0.5, 0, 0}};
+    std::vector<SgdCfg> cfgs{
+        {0.1, 0, 0, 0, 0}, {0.05, 0.9, 0.1, 0.01, 0}, {0.05, 0.9, 0, 0.1, 1}, {0.2, 0.5, 0.5, 0, 0}};
     std::vector<double> p0 = rand_values(6, 70);
     for (const SgdCfg& c : cfgs)
         for (ct_dtype dt : {CT_FLOAT64, CT_FLOAT32}) {
@@ -206,8 +207,10 @@ TEST(Optim, HandlesAndErrors) {
     CT_EXPECT_ERR(ct_optim_sgd_new(&ph, 1, 0.1, 0, 0, 0, 1, &out), CT_ERR_INVALID_ARGUMENT, "nesterov");
     CT_EXPECT_ERR(ct_optim_sgd_new(&ph, 1, 0.1, 0.9, 0.1, 0, 1, &out), CT_ERR_INVALID_ARGUMENT, "zero dampening");
     CT_EXPECT_ERR(ct_optim_sgd_new(&ph, 1, 0.1, 0, 0, -1, 0, &out), CT_ERR_INVALID_ARGUMENT, "weight_decay");
-    CT_EXPECT_ERR(ct_optim_adam_new(&ph, 1, 0.1, 1.0, 0.999, 1e-8, 0, &out), CT_ERR_INVALID_ARGUMENT, "invalid beta1 1");
-    CT_EXPECT_ERR(ct_optim_adamw_new(&ph, 1, 0.1, 0.9, -0.1, 1e-8, 0, &out), CT_ERR_INVALID_ARGUMENT, "adamw: invalid beta2");
+    CT_EXPECT_ERR(ct_optim_adam_new(&ph, 1, 0.1, 1.0, 0.999, 1e-8, 0, &out), CT_ERR_INVALID_ARGUMENT,
+                  "invalid beta1 1");
+    CT_EXPECT_ERR(ct_optim_adamw_new(&ph, 1, 0.1, 0.9, -0.1, 1e-8, 0, &out), CT_ERR_INVALID_ARGUMENT,
+                  "adamw: invalid beta2");
     CT_EXPECT_ERR(ct_optim_adam_new(&ph, 1, 0.1, 0.9, 0.999, -1, 0, &out), CT_ERR_INVALID_ARGUMENT, "invalid epsilon");
     CT_EXPECT_ERR(ct_optim_adam_new(&ph, 1, NAN, 0.9, 0.999, 1e-8, 0, &out), CT_ERR_INVALID_ARGUMENT, "learning rate");
     CT_EXPECT_ERR(ct_optim_sgd_new(nullptr, 2, 0.1, 0, 0, 0, 0, &out), CT_ERR_INVALID_ARGUMENT, "params is NULL");

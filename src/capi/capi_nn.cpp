@@ -72,15 +72,13 @@ ct_status ct_log_softmax(ct_tensor x, int64_t dim, ct_tensor* out) {
 
 ct_status ct_cross_entropy(ct_tensor logits, ct_tensor target, int32_t reduction, int64_t ignore_index,
                            ct_tensor* out) {
-    return loss_call("cross_entropy", logits, target, reduction, out, [&](const Tensor& x, const Tensor& t, Reduction r) {
-        return cross_entropy(x, t, r, ignore_index);
-    });
+    auto f = [&](const Tensor& x, const Tensor& t, Reduction r) { return cross_entropy(x, t, r, ignore_index); };
+    return loss_call("cross_entropy", logits, target, reduction, out, f);
 }
 
 ct_status ct_nll_loss(ct_tensor log_probs, ct_tensor target, int32_t reduction, int64_t ignore_index, ct_tensor* out) {
-    return loss_call("nll_loss", log_probs, target, reduction, out, [&](const Tensor& x, const Tensor& t, Reduction r) {
-        return nll_loss(x, t, r, ignore_index);
-    });
+    auto f = [&](const Tensor& x, const Tensor& t, Reduction r) { return nll_loss(x, t, r, ignore_index); };
+    return loss_call("nll_loss", log_probs, target, reduction, out, f);
 }
 
 ct_status ct_mse_loss(ct_tensor input, ct_tensor target, int32_t reduction, ct_tensor* out) {

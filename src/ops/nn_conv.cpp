@@ -54,7 +54,8 @@ ConvGeom conv_geom(const Shape& x, const Shape& w, const Conv2dParams& p) {
 // col[(c*KH + i)*KW + j][oh*OW + ow] = x[c][oh*sh - ph + i*dh][ow*sw - pw + j*dw] (0 outside): one sample, one group.
 template <typename T> void im2col(const T* x, T* col, const ConvGeom& g) {
     const Conv2dParams& p = g.p;
-    parallel_for(g.col_rows(), std::max<int64_t>(1, 16384 / std::max<int64_t>(1, g.out_plane())), [&](int64_t r0, int64_t r1) {
+    const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, g.out_plane()));
+    parallel_for(g.col_rows(), grain, [&](int64_t r0, int64_t r1) {
         for (int64_t r = r0; r < r1; ++r) {
             const int64_t c = r / (g.KH * g.KW), i = r / g.KW % g.KH, j = r % g.KW;
             const T* xc = x + c * g.H * g.W;
@@ -78,7 +79,8 @@ template <typename T> void im2col(const T* x, T* col, const ConvGeom& g) {
 // The adjoint of im2col: x[c][ih][iw] += col[...] (x zero-initialised by the caller). Threads own channels.
 template <typename T> void col2im(const T* col, T* x, const ConvGeom& g) {
     const Conv2dParams& p = g.p;
-    parallel_for(g.Cg, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, g.KH * g.KW * g.out_plane())), [&](int64_t c0, int64_t c1) {
+    const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, g.KH * g.KW * g.out_plane()));
+    parallel_for(g.Cg, grain, [&](int64_t c0, int64_t c1) {
         for (int64_t c = c0; c < c1; ++c) {
             T* xc = x + c * g.H * g.W;
             for (int64_t i = 0; i < g.KH; ++i)
@@ -120,7 +122,8 @@ Tensor conv_forward_kernel(const Tensor& x, const Tensor& w, const Tensor& b, co
                 if (col.defined()) im2col<T>(x.data<T>() + xoff, col.data<T>(), g);
                 T* po = out.data<T>() + ooff;
                 if (bc.defined())
-                    for (int64_t o = 0; o < g.Og; ++o) std::fill(po + o * P, po + (o + 1) * P, bc.data<T>()[gi * g.Og + o]);
+                    for (int64_t o = 0; o < g.Og; ++o)
+                        std::fill(po + o * P, po + (o + 1) * P, bc.data<T>()[gi * g.Og + o]);
                 gemm_into<T>(mat(out, ooff, g.Og, P), mat(w, gi * g.Og * K, g.Og, K), cm, bc.defined() ? T(1) : T(0));
             }
     });

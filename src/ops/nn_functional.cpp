@@ -22,7 +22,8 @@ void check_linear_args(const Tensor& x, const Tensor& w, const Tensor& b) {
     check_same_device("linear", x, w);
     if (b.defined()) check_same_device("linear", x, b);
     if (x.dim() < 1) fail(CT_ERR_SHAPE, "linear: input must have at least 1 dim, got a 0-d tensor");
-    if (w.dim() != 2) fail(CT_ERR_SHAPE, "linear: weight must be 2-D [out_features, in_features], got ", shape_str(w.sizes()));
+    if (w.dim() != 2)
+        fail(CT_ERR_SHAPE, "linear: weight must be 2-D [out_features, in_features], got ", shape_str(w.sizes()));
     if (x.sizes().back() != w.sizes()[1])
         fail(CT_ERR_SHAPE, "linear: input shape ", shape_str(x.sizes()), " does not match weight shape ",
              shape_str(w.sizes()), " (last input dim ", x.sizes().back(), " vs in_features ", w.sizes()[1], ")");
@@ -152,7 +153,10 @@ void softmax_backward_cols(const T* g, const T* y, T* gx, int64_t n, int64_t str
     double acc[kColBlock];
     for (int64_t l = 0; l < w; ++l) acc[l] = 0.0;
     for (int64_t j = 0; j < n; ++j)
-        for (int64_t l = 0; l < w; ++l) acc[l] += Log ? (double)g[j * stride + l] : (double)g[j * stride + l] * y[j * stride + l];
+        for (int64_t l = 0; l < w; ++l) {
+            const int64_t i = j * stride + l;
+            acc[l] += Log ? (double)g[i] : (double)g[i] * y[i];
+        }
     T s[kColBlock];
     for (int64_t l = 0; l < w; ++l) s[l] = (T)acc[l];
     for (int64_t j = 0; j < n; ++j) {
@@ -211,7 +215,9 @@ template <bool Log> Tensor softmax_backward_kernel(const Tensor& g, const Tensor
         T* px = gx.data<T>();
         for_each_row_block(
             L, [&](int64_t off) { softmax_backward_row<T, Log>(pg + off, py + off, px + off, L.n); },
-            [&](int64_t off, int64_t w) { softmax_backward_cols<T, Log>(pg + off, py + off, px + off, L.n, L.inner, w); });
+            [&](int64_t off, int64_t w) {
+                softmax_backward_cols<T, Log>(pg + off, py + off, px + off, L.n, L.inner, w);
+            });
     });
     return gx;
 }
@@ -274,7 +280,8 @@ Tensor dropout_mask(const Tensor& x, double p, Generator* gen) {
         parallel_for(blocks, 4096, [&](int64_t b0, int64_t b1) {
             for (int64_t b = b0; b < b1; ++b) {
                 PhiloxWords w = stream.block((uint64_t)b);
-                for (int64_t k = 0; k < 4 && 4 * b + k < n; ++k) m[4 * b + k] = uniform24(w[k]) < keep_below ? scale : T(0);
+                for (int64_t k = 0; k < 4 && 4 * b + k < n; ++k)
+                    m[4 * b + k] = uniform24(w[k]) < keep_below ? scale : T(0);
             }
         });
     });
@@ -298,7 +305,9 @@ Tensor dropout(const Tensor& x, double p, bool training, Generator* gen) {
         });
     });
     if (!requires_grad(x)) return out;
-    auto node = make_node("DropoutBackward", {x}, [](BackwardCtx& c) { return TensorList{mul(c.grads[0], c.saved(0))}; });
+    auto node = make_node("DropoutBackward", {x}, [](BackwardCtx& c) {
+        return TensorList{mul(c.grads[0], c.saved(0))};  // the same mask (saved 0), already scaled
+    });
     node->save(mask);
     set_history(out, node);
     return out;
@@ -360,7 +369,8 @@ Tensor embedding_backward(const Tensor& g, const Tensor& indices, int64_t num) {
 Tensor embedding(const Tensor& weight, const Tensor& indices) {
     check_same_device("embedding", weight, indices);
     if (weight.dim() != 2)
-        fail(CT_ERR_SHAPE, "embedding: weight must be 2-D [num_embeddings, embedding_dim], got ", shape_str(weight.sizes()));
+        fail(CT_ERR_SHAPE, "embedding: weight must be 2-D [num_embeddings, embedding_dim], got ",
+             shape_str(weight.sizes()));
     if (indices.dtype() != DType::Int64 && indices.dtype() != DType::Int32)
         fail(CT_ERR_DTYPE, "embedding: indices must be int64 or int32, got ", dtype_name(indices.dtype()));
     const int64_t num = weight.sizes()[0], dim = weight.sizes()[1];
@@ -373,7 +383,8 @@ Tensor embedding(const Tensor& weight, const Tensor& indices) {
         using T = typename decltype(tag)::type;
         const T* pw = weight.data<T>();
         T* po = out.data<T>();
-        parallel_for((int64_t)idx.size(), std::max<int64_t>(1, 32768 / std::max<int64_t>(1, dim)), [&](int64_t i0, int64_t i1) {
+        const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, dim));
+        parallel_for((int64_t)idx.size(), grain, [&](int64_t i0, int64_t i1) {
             for (int64_t i = i0; i < i1; ++i) {
                 const T* src = pw + idx[(size_t)i] * s0;
                 T* dst = po + i * dim;

@@ -46,8 +46,8 @@ void Optimizer::step() {
         if (!p.impl()->autograd || !p.impl()->autograd->grad.defined()) continue;
         Tensor g = p.impl()->autograd->grad;
         if (g.sizes() != p.sizes())
-            fail(CT_ERR_SHAPE, name_, ": parameter ", i, " has shape ", shape_str(p.sizes()), " but its grad has shape ",
-                 shape_str(g.sizes()));
+            fail(CT_ERR_SHAPE, name_, ": parameter ", i, " has shape ", shape_str(p.sizes()),
+                 " but its grad has shape ", shape_str(g.sizes()));
         Tensor gc = contiguous_nograd(cast_nograd(g, p.dtype()));
         if (p.is_contiguous()) {
             update(i, p, gc);
@@ -86,8 +86,8 @@ SGD::SGD(std::vector<Tensor> params, double lr, double momentum, double dampenin
         fail(CT_ERR_INVALID_ARGUMENT, "sgd: invalid weight_decay ", weight_decay, " (must be >= 0)");
     if (!std::isfinite(dampening)) fail(CT_ERR_INVALID_ARGUMENT, "sgd: invalid dampening ", dampening);
     if (nesterov && (momentum <= 0.0 || dampening != 0.0))
-        fail(CT_ERR_INVALID_ARGUMENT, "sgd: nesterov momentum requires a momentum > 0 and zero dampening (got momentum ",
-             momentum, ", dampening ", dampening, ")");
+        fail(CT_ERR_INVALID_ARGUMENT, "sgd: nesterov momentum requires a momentum > 0 and zero dampening ",
+             "(got momentum ", momentum, ", dampening ", dampening, ")");
 }
 
 namespace {
@@ -127,10 +127,12 @@ void SGD::update(size_t i, const Tensor& p, const Tensor& grad) {
         using T = typename decltype(tag)::type;
         T* buf = momentum ? momentum_buffer_[i].data<T>() : nullptr;
         const T lr = (T)lr_, wd = (T)weight_decay_, mom = (T)momentum_, keep = (T)(1.0 - dampening_);
+        T* w = p.data<T>();
+        const T* g = grad.data<T>();
         if (weight_decay_ != 0.0)
-            sgd_dispatch<T, true>(momentum, first, nesterov_, p.data<T>(), grad.data<T>(), buf, p.numel(), lr, wd, mom, keep);
+            sgd_dispatch<T, true>(momentum, first, nesterov_, w, g, buf, p.numel(), lr, wd, mom, keep);
         else
-            sgd_dispatch<T, false>(momentum, first, nesterov_, p.data<T>(), grad.data<T>(), buf, p.numel(), lr, wd, mom, keep);
+            sgd_dispatch<T, false>(momentum, first, nesterov_, w, g, buf, p.numel(), lr, wd, mom, keep);
     });
 }
 
