@@ -128,7 +128,9 @@ void reduce_lanes(const T* base, const ReduceLayout& L, const R& r, Store& store
     using Acc = typename R::Acc;
     const int64_t K = L.ksz.back(), n_outer = L.n_out / K;
     Shape osz(L.ksz.begin(), L.ksz.end() - 1), ost(L.kst.begin(), L.kst.end() - 1);
-    constexpr int64_t kBlock = 256;
+    // Lane blocks as wide as possible (whole rows are read sequentially; strided walks over many pages
+    // thrash the TLB), small enough for the accumulators to stay in L2.
+    const int64_t kBlock = std::max<int64_t>(64, std::min<int64_t>(K, 65536 / (int64_t)sizeof(Acc)));
     const int64_t blocks = (K + kBlock - 1) / kBlock, tasks = n_outer * blocks;
     // Folds reduced positions [r0, r1) into acc[0..kn) for the lane block starting at kept element p.
     auto fold = [&](const T* p, int64_t kn, int64_t r0, int64_t r1, Acc* acc) {
@@ -230,8 +232,10 @@ template <typename T> inline double lane_sum(const T* p, int64_t n) {
         T lane[kLanes] = {};
         const T* q = p + c;
         int64_t i = 0;
-        for (; i + kLanes <= m; i += kLanes)
+        for (; i + kLanes <= m; i += kLanes) {
+#pragma omp simd
             for (int l = 0; l < kLanes; ++l) lane[l] += q[i + l];
+        }
         for (; i < m; ++i) lane[0] += q[i];
         T s = 0;
         for (int l = 0; l < kLanes; ++l) s += lane[l];

@@ -30,27 +30,27 @@ template <typename T, bool IsMax> struct Extreme {
     }
     void merge(T& a, const T& b) const { step(a, b, 0); }
     T finish(const T& a) const { return a; }
-    // Independent lanes (vectorisable); NaNs are flagged separately since they never win a comparison.
+    // Independent lanes (vectorisable). NaN never wins a comparison, so a lane-wise v * 0 sum flags NaN and
+    // inf; a slice holding either takes the exact step loop instead.
     void run(T& acc, const T* p, int64_t n, int64_t) const {
         constexpr int kLanes = 16;
         if (is_nan(acc)) return;
-        T lane[kLanes];
-        unsigned char bad[kLanes] = {};
+        T lane[kLanes], chk[kLanes] = {};
         for (int l = 0; l < kLanes; ++l) lane[l] = acc;
         int64_t i = 0;
-        for (; i + kLanes <= n; i += kLanes)
+        for (; i + kLanes <= n; i += kLanes) {
+#pragma omp simd
             for (int l = 0; l < kLanes; ++l) {
                 T v = p[i + l];
                 lane[l] = beats<IsMax>(v, lane[l]) ? v : lane[l];
-                bad[l] |= (unsigned char)is_nan(v);
+                if constexpr (std::is_floating_point<T>::value) chk[l] += v * T(0);
             }
-        for (int l = 0; l < kLanes; ++l) {
-            if (bad[l]) {
-                for (int64_t k = 0; k < i; ++k) step(acc, p[k], 0);  // rare: find the NaN itself
-                break;
-            }
-            step(acc, lane[l], 0);
         }
+        bool special = false;
+        for (int l = 0; l < kLanes; ++l) special |= is_nan(chk[l]);
+        if (special) i = 0;
+        else
+            for (int l = 0; l < kLanes; ++l) step(acc, lane[l], 0);
         for (; i < n; ++i) step(acc, p[i], 0);
     }
 };
@@ -69,6 +69,20 @@ template <typename T, bool IsMax> struct ArgExtreme {
     }
     void merge(Acc& a, const Acc& b) const {
         if (b.i >= 0 && takes(a, b.v)) a = b;
+    }
+    // Contiguous runs: the vectorised extreme first, then the position of its first occurrence.
+    void run(Acc& a, const T* p, int64_t n, int64_t ridx0) const {
+        if (n == 0 || (a.i >= 0 && is_nan(a.v))) return;
+        Extreme<T, IsMax> ex;
+        T m = ex.init();
+        ex.run(m, p, n, 0);
+        int64_t j = 0;
+        if (is_nan(m)) {
+            while (!is_nan(p[j])) ++j;
+        } else {
+            while (p[j] != m) ++j;
+        }
+        step(a, p[j], ridx0 + j);
     }
 };
 

@@ -44,11 +44,13 @@ template <typename T> struct VarReducer {
         constexpr int kLanes = 8;
         double lane[kLanes] = {};
         int64_t i = 0;
-        for (; i + kLanes <= n; i += kLanes)
+        for (; i + kLanes <= n; i += kLanes) {
+#pragma omp simd
             for (int l = 0; l < kLanes; ++l) {
                 double d = (double)p[i + l] - b.mean;
                 lane[l] += d * d;
             }
+        }
         for (; i < n; ++i) lane[0] += ((double)p[i] - b.mean) * ((double)p[i] - b.mean);
         for (int l = 0; l < kLanes; ++l) b.m2 += lane[l];
         merge_moments(a, b);
@@ -83,6 +85,22 @@ template <typename T> struct LseReducer {
         else if (b.m > a.m) a.s = a.s * std::exp(a.m - b.m) + b.s, a.m = b.m;
         else a.s += b.s * std::exp(b.m - a.m);
     }
+    // Contiguous runs: a vectorised max pass, then one exp per element without branches.
+    void run(Acc& a, const T* p, int64_t n, int64_t) const {
+        if (n == 0) return;
+        T m = p[0];
+        for (int64_t i = 1; i < n; ++i) m = p[i] > m ? p[i] : m;
+        double total = 0;
+        for (int64_t i = 0; i < n; ++i) total += (double)p[i];  // NaN or +inf anywhere shows up here
+        if (total != total || total == INFINITY || m != m) {
+            for (int64_t i = 0; i < n; ++i) step(a, p[i], 0);
+            return;
+        }
+        if (m == -INFINITY) return;  // only -inf: adds nothing
+        double s = 0;
+        for (int64_t i = 0; i < n; ++i) s += (double)std::exp(p[i] - m);  // float exp for float input
+        merge(a, Lse{(double)m, s, false, false});
+    }
     double finish(const Acc& a) const {
         if (a.nan) return NAN;
         if (a.pos_inf) return INFINITY;
@@ -116,8 +134,10 @@ template <typename T, NormKind K> struct NormReducer {
         constexpr int kLanes = 8;
         double lane[kLanes] = {};
         int64_t i = 0;
-        for (; i + kLanes <= n; i += kLanes)
+        for (; i + kLanes <= n; i += kLanes) {
+#pragma omp simd
             for (int l = 0; l < kLanes; ++l) lane[l] += (double)q[i + l] * (double)q[i + l];
+        }
         for (; i < n; ++i) lane[0] += (double)q[i] * (double)q[i];
         for (int l = 0; l < kLanes; ++l) a += lane[l];
     }
