@@ -108,8 +108,8 @@ Tensor prod(const Tensor& x, const IntList& dims, bool keepdim) {
         return TensorList{prod_grad(c.saved(0), gk, outk, rdims)};
     });
     node->save(x);
-    node->save_output(out);
     set_history(out, node);
+    node->save_output(out);  // after set_history, so it is saved without its grad_fn (Note [Saved outputs])
     return out;
 }
 

@@ -184,8 +184,8 @@ Tensor record_reduction(Tensor out, const char* name, const Tensor& x, const Sha
         return TensorList{back(reshape(c.grads[0], keep_shape), c.saved(0), reshape(c.saved(1), keep_shape))};
     });
     node->save(x);
-    node->save_output(out);
     set_history(out, node);
+    node->save_output(out);  // after set_history, so it is saved without its grad_fn (Note [Saved outputs])
     return out;
 }
 
