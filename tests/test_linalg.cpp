@@ -200,3 +200,18 @@ TEST(Linalg, MatmulGradgradchecks) {
         EXPECT_TRUE(gradgradcheck(f, {randt(sa, seed++), randt(sb, seed++)}));
     }
 }
+
+TEST(Linalg, MatmulGradientToOneSideOnly) {
+    H a = make({1, 2, 3, 4, 5, 6}, {2, 3}, CT_FLOAT64, true), b = make({1, 0, 2, 1, 0, 3}, {3, 2}), o, ga, gb;
+    CT_ASSERT_OK(ct_matmul(a.get(), b.get(), o.out()));
+    H go = make({1, 1, 1, 1}, {2, 2});
+    CT_ASSERT_OK(ct_backward(o.get(), go.get(), 0, 0));
+    CT_ASSERT_OK(ct_tensor_grad(a.get(), ga.out()));
+    EXPECT_TRUE(allclose(ga, {1, 3, 3, 1, 3, 3}));  // row sums of b, for each row of a
+    CT_ASSERT_OK(ct_tensor_grad(b.get(), gb.out()));
+    EXPECT_FALSE(gb);
+    char name[64];
+    int32_t len = 0;
+    CT_ASSERT_OK(ct_tensor_grad_fn_name(o.get(), name, sizeof name, &len));
+    EXPECT_STREQ(name, "MatmulBackward");
+}
