@@ -17,7 +17,7 @@ if [ "$what" = all ] && [ ! -f /etc/apt/sources.list.d/ctensor-bullseye.list ]; 
   need_update=1
 fi
 
-core_pkgs="build-essential cmake pkg-config libopenblas-openmp-dev libgtest-dev dataset-fashion-mnist"
+core_pkgs="build-essential cmake pkg-config libopenblas-openmp-dev libgtest-dev zlib1g-dev dataset-fashion-mnist"
 all_pkgs="$core_pkgs abigail-tools swig clang python3-venv python3-torch python3-numpy valgrind default-jdk-headless maven maven-debian-helper libmaven-compiler-plugin-java libsurefire-java libmaven-jar-plugin-java junit5"
 
 pkgs="$core_pkgs"

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The README's test command: installs what it needs, builds, and runs every test suite that exists
+# (C++ GoogleTest, C client and header checks, sanitizers, Python, Rust, ABI check). Fails on the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JOBS="$(nproc)"
+
+step() { printf '\n==== %s ====\n' "$*"; }
+
+step "dependencies"
+bash scripts/install-deps.sh all
+
+step "build (RelWithDebInfo)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build build -j"$JOBS"
+
+step "C++ and C test suites (ctest)"
+ctest --test-dir build --output-on-failure
+
+if [ -x scripts/test-sanitize.sh ] || [ -f scripts/test-sanitize.sh ]; then
+  step "AddressSanitizer + UndefinedBehaviorSanitizer"
+  bash scripts/test-sanitize.sh
+fi
+
+if [ -f abi/check_abi.sh ]; then
+  step "ABI check against the committed baseline"
+  bash abi/check_abi.sh build
+fi
+
+if [ -f bindings/python/run_tests.sh ]; then
+  step "Python package"
+  bash bindings/python/run_tests.sh
+fi
+
+if [ -f bindings/rust/Cargo.toml ]; then
+  step "Rust crates"
+  (cd bindings/rust && CTENSOR_LIB_DIR="$PWD/../../build" cargo test --offline)
+fi
+
+step "all test suites passed"
