@@ -257,7 +257,11 @@ static PyObject* py_set_convert_hook(PyObject* m, PyObject* fn) {
     Py_RETURN_NONE;
 }
 
+/* instancemethod(f): makes a builtin function bind as a method when stored on a class (self -> first arg). */
+static PyObject* py_instancemethod(PyObject* m, PyObject* fn) { return PyInstanceMethod_New(fn); }
+
 static PyMethodDef module_functions[] = {
+    {"instancemethod", py_instancemethod, METH_O, "Wraps a callable so that it binds as a method."},
     {"live_handles", py_live_handles, METH_NOARGS, "Number of live ctensor handles (leak checks)."},
     {"version", py_version, METH_NOARGS, "Runtime library version (major*10000 + minor*100 + patch)."},
     {"abi_version", py_abi_version, METH_NOARGS, "ABI major version of the loaded library."},
