@@ -56,7 +56,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
         t = _C.clone(_C.detach(data))
         t = t.to(dtype=dtype, device=device) if dtype is not None or device is not None else t
         return _finish(t, requires_grad)
-    arr = np.ascontiguousarray(_numpy_of(data, dtype))
+    arr = np.require(_numpy_of(data, dtype), requirements="C")
     t = _C.from_buffer(arr, arr.shape, from_numpy_dtype(arr.dtype).code, to_device(device)._tuple())
     return _finish(t, requires_grad)
 

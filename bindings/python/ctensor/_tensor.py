@@ -38,7 +38,7 @@ class Tensor(_C.TensorBase):
     def __new__(cls, *args, **kwargs):
         if len(args) == 1 and isinstance(args[0], _C.TensorBase) and not kwargs:
             return _C.TensorBase.__new__(cls, args[0])
-        from ._functions import empty, tensor
+        from ._creation import empty, tensor
 
         if args and builtins.all(isinstance(a, builtins.int) for a in args):
             return _C._wrap_as(cls, empty(*args, **kwargs))

@@ -37,10 +37,6 @@ static int is_floating(ct_tensor h) {
 
 /* Python's // : floor(a / b) for floating results; exact integer floor division otherwise. */
 static ct_status floordiv(ct_tensor a, ct_tensor b, ct_tensor* out) {
-    if (!ct_remainder || !ct_floor || !ct_to_dtype) {
-        ct_set_error(CT_ERR_NOT_SUPPORTED, "floor_divide: needs remainder, floor and to_dtype");
-        return CT_ERR_NOT_SUPPORTED;
-    }
     ct_tensor rem = NULL, diff = NULL, diff64 = NULL, q = NULL;
     ct_dtype promoted;
     ct_status st = ct_remainder(a, b, &rem);
@@ -74,7 +70,11 @@ BINARY_SLOT_ALWAYS(nb_add, add1)
 BINARY_SLOT_ALWAYS(nb_sub, sub1)
 BINARY_SLOT(nb_mul, ct_mul)
 BINARY_SLOT(nb_truediv, ct_div)
-BINARY_SLOT_ALWAYS(nb_floordiv, floordiv)
+static PyObject* nb_floordiv(PyObject* a, PyObject* b) {
+    if (!ct_remainder) return raise_missing("ct_remainder");
+    if (!ct_floor) return raise_missing("ct_floor");
+    return binary(a, b, floordiv, "floor_divide");
+}
 BINARY_SLOT(nb_remainder, ct_remainder)
 BINARY_SLOT(nb_matmul, ct_matmul)
 
@@ -141,16 +141,25 @@ static PyObject* inplace(PyObject* self, PyObject* other, inplace_fn fn) {
 /* In-place version of an out-of-place slot: computes, then copies into self (keeping self's dtype). */
 static PyObject* inplace_via_copy(PyObject* self, PyObject* result) {
     if (!result || result == Py_NotImplemented) return result;
+    if (!ct_copy_) {
+        Py_DECREF(result);
+        return raise_missing("ct_copy_");
+    }
     ct_status st = ct_copy_(TENSOR_H(self), TENSOR_H(result));
     Py_DECREF(result);
     if (st != CT_OK) return raise_status(st);
     return Py_NewRef(self);
 }
 
-static PyObject* nb_iadd(PyObject* a, PyObject* b) { return inplace(a, b, iadd); }
-static PyObject* nb_isub(PyObject* a, PyObject* b) { return inplace(a, b, isub); }
-static PyObject* nb_imul(PyObject* a, PyObject* b) { return inplace(a, b, ct_mul_); }
-static PyObject* nb_itruediv(PyObject* a, PyObject* b) { return inplace(a, b, ct_div_); }
+#define INPLACE_SLOT(slot, sym, fn)                                \
+    static PyObject* slot(PyObject* a, PyObject* b) {              \
+        if (!(sym)) return raise_missing(#sym);                    \
+        return inplace(a, b, fn);                                  \
+    }
+INPLACE_SLOT(nb_iadd, ct_add_, iadd)
+INPLACE_SLOT(nb_isub, ct_sub_, isub)
+INPLACE_SLOT(nb_imul, ct_mul_, ct_mul_)
+INPLACE_SLOT(nb_itruediv, ct_div_, ct_div_)
 static PyObject* nb_ifloordiv(PyObject* a, PyObject* b) { return inplace_via_copy(a, nb_floordiv(a, b)); }
 static PyObject* nb_iremainder(PyObject* a, PyObject* b) { return inplace_via_copy(a, nb_remainder(a, b)); }
 static PyObject* nb_ipow(PyObject* a, PyObject* b, PyObject* m) { return inplace_via_copy(a, nb_pow(a, b, m)); }

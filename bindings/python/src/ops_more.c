@@ -228,7 +228,8 @@ static PyObject* py_chunk(PyObject* m, PyObject* a) { return call_split(ct_chunk
 
 /* ---- in-place ops (return None; the Python layer returns self) ------------------------------------ */
 
-static PyObject* call_inplace_alpha(ct_status (*fn)(ct_tensor, ct_tensor, double), PyObject* args) {
+static PyObject* call_inplace_alpha(ct_status (*fn)(ct_tensor, ct_tensor, double), const char* name, PyObject* args) {
+    if (!fn) return raise_missing(name);
     ct_tensor dst;
     PyObject* b;
     double alpha = 1.0;
@@ -252,8 +253,8 @@ static PyObject* call_inplace(ct_status (*fn)(ct_tensor, ct_tensor), const char*
     if (st != CT_OK) return raise_status(st);
     Py_RETURN_NONE;
 }
-static PyObject* py_add_(PyObject* m, PyObject* a) { return call_inplace_alpha(ct_add_, a); }
-static PyObject* py_sub_(PyObject* m, PyObject* a) { return call_inplace_alpha(ct_sub_, a); }
+static PyObject* py_add_(PyObject* m, PyObject* a) { return call_inplace_alpha(ct_add_, "ct_add_", a); }
+static PyObject* py_sub_(PyObject* m, PyObject* a) { return call_inplace_alpha(ct_sub_, "ct_sub_", a); }
 static PyObject* py_mul_(PyObject* m, PyObject* a) { return call_inplace(ct_mul_, "ct_mul_", a); }
 static PyObject* py_div_(PyObject* m, PyObject* a) { return call_inplace(ct_div_, "ct_div_", a); }
 static PyObject* py_copy_(PyObject* m, PyObject* a) { return call_inplace(ct_copy_, "ct_copy_", a); }
