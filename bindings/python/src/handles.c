@@ -102,14 +102,22 @@ static PyObject* optimizer_new(PyTypeObject* cls, PyObject* args, PyObject* kwar
         hs[i] = TENSOR_H(p);
     }
     ct_optimizer opt = NULL;
-    ct_status st;
-    if (!strcmp(kind, "sgd") && ct_optim_sgd_new) st = ct_optim_sgd_new(hs, (int32_t)n, lr, a, b, c, flag, &opt);
-    else if (!strcmp(kind, "adam") && ct_optim_adam_new) st = ct_optim_adam_new(hs, (int32_t)n, lr, a, b, c, d, &opt);
-    else if (!strcmp(kind, "adamw") && ct_optim_adamw_new) st = ct_optim_adamw_new(hs, (int32_t)n, lr, a, b, c, d, &opt);
-    else st = -1;
+    ct_status st = -1;
+    const char* missing = NULL;
+    if (!strcmp(kind, "sgd")) {
+        if (ct_optim_sgd_new) st = ct_optim_sgd_new(hs, (int32_t)n, lr, a, b, c, flag, &opt);
+        else missing = "ct_optim_sgd_new";
+    } else if (!strcmp(kind, "adam")) {
+        if (ct_optim_adam_new) st = ct_optim_adam_new(hs, (int32_t)n, lr, a, b, c, d, &opt);
+        else missing = "ct_optim_adam_new";
+    } else if (!strcmp(kind, "adamw")) {
+        if (ct_optim_adamw_new) st = ct_optim_adamw_new(hs, (int32_t)n, lr, a, b, c, d, &opt);
+        else missing = "ct_optim_adamw_new";
+    }
     PyMem_Free(hs);
     Py_DECREF(seq);
-    if (st == -1) return PyErr_Format(PyExc_NotImplementedError, "optimizer '%s' is not available", kind);
+    if (missing) return raise_missing(missing);
+    if (st == -1) return PyErr_Format(PyExc_ValueError, "unknown optimizer kind '%s'", kind);
     if (st != CT_OK) return raise_status(st);
     OptimizerObject* self = (OptimizerObject*)cls->tp_alloc(cls, 0);
     if (!self) {
