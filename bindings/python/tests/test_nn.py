@@ -33,7 +33,8 @@ def test_module_registration_and_traversal():
     assert [n for n, _ in net.named_children()] == ["fc1", "act", "fc2"]
     assert len(list(net.modules())) == 4 and [n for n, _ in net.named_buffers()] == ["steps"]
     assert net.fc1.weight.shape == (8, 4) and net.fc2.bias is None
-    assert list(net.state_dict()) == ["fc1.weight", "fc1.bias", "fc2.weight", "steps"]
+    # PyTorch's order: a module's own parameters and buffers, then its children's
+    assert list(net.state_dict()) == ["steps", "fc1.weight", "fc1.bias", "fc2.weight"]
     assert "Linear(in_features=4, out_features=8, bias=True)" in repr(net)
     net.eval()
     assert not net.training and not net.fc1.training
