@@ -21,4 +21,4 @@ done
 
 # run from tests/ so that `import ctensor` finds the installed package, not the source tree
 cd "$HERE/tests"
-exec "$VENV/bin/python" -m pytest -q -rfEs "$@" .
+exec "$VENV/bin/python" -m pytest -q -rfEs "$@"
