@@ -7,9 +7,10 @@ import numpy as np
 
 from . import _C
 from ._tensor import Tensor
-from ._types import BY_NUMPY, bool_, from_numpy_dtype, get_default_dtype, int64, to_device, to_dtype
+from ._types import BY_NUMPY, Size, bool_, from_numpy_dtype, get_default_dtype, int64, to_device, to_dtype
 
 _C._set_tensor_class(Tensor)
+_C._set_size_class(Size)
 
 
 def _size(size):

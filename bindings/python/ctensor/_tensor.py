@@ -46,11 +46,7 @@ class Tensor(_C.TensorBase):
             return _C._wrap_as(cls, tensor(args[0], dtype=get_default_dtype(), **kwargs))
         return _C._wrap_as(cls, empty(0, **kwargs))
 
-    # ---- metadata ----
-    @property
-    def shape(self):
-        return Size(self._shape())
-
+    # ---- metadata (.shape, .ndim, .requires_grad, .grad, .is_leaf come from TensorBase in C) ----
     def size(self, dim=None):
         s = self._shape()
         if dim is None:

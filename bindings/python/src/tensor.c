@@ -68,6 +68,17 @@ static PyObject* get_dims(PyObject* self, dims_getter fn) {
 }
 
 static PyObject* t_shape(PyObject* self, PyObject* u) { return get_dims(self, ct_tensor_shape); }
+
+/* ctensor.Size (a tuple subclass registered by the package); plain tuples until then. */
+static PyObject* g_size_class = NULL;
+
+static PyObject* t_shape_prop(PyObject* self, void* c) {
+    PyObject* dims = get_dims(self, ct_tensor_shape);
+    if (!dims || !g_size_class) return dims;
+    PyObject* size = PyObject_CallOneArg(g_size_class, dims);
+    Py_DECREF(dims);
+    return size;
+}
 static PyObject* t_stride(PyObject* self, PyObject* u) { return get_dims(self, ct_tensor_strides); }
 
 static PyObject* t_ndim(PyObject* self, void* c) {
@@ -323,6 +334,7 @@ static PyMethodDef tensor_methods[] = {
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef tensor_getset[] = {
+    {"shape", t_shape_prop, NULL, "Sizes as a ctensor.Size.", NULL},
     {"ndim", t_ndim, NULL, "Rank.", NULL},
     {"_dtype_code", t_dtype_code, NULL, "ct_dtype value.", NULL},
     {"_device_tuple", t_device_tuple, NULL, "(device type, index).", NULL},
@@ -358,6 +370,13 @@ static PyObject* py_set_tensor_class(PyObject* m, PyObject* cls) {
     Py_RETURN_NONE;
 }
 
+static PyObject* py_set_size_class(PyObject* m, PyObject* cls) {
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, &PyTuple_Type))
+        return PyErr_Format(PyExc_TypeError, "expected a tuple subclass");
+    Py_XSETREF(g_size_class, Py_NewRef(cls));
+    Py_RETURN_NONE;
+}
+
 static PyObject* py_wrap_as(PyObject* m, PyObject* args) {
     PyTypeObject* cls;
     PyObject* t;
@@ -369,6 +388,7 @@ static PyObject* py_wrap_as(PyObject* m, PyObject* args) {
 static PyMethodDef tensor_module_functions[] = {
     {"_set_tensor_class", py_set_tensor_class, METH_O, "Registers the class ops return."},
     {"_wrap_as", py_wrap_as, METH_VARARGS, "New object of class cls sharing t's handle."},
+    {"_set_size_class", py_set_size_class, METH_O, "Registers the class of .shape."},
     {NULL, NULL, 0, NULL}};
 
 int init_tensor_type(PyObject* m) {
