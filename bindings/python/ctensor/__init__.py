@@ -14,6 +14,7 @@ from ._creation import (arange, as_tensor, bernoulli, empty, empty_like, eye, fr
                         ones, ones_like, rand, rand_like, randint, randn, randn_like, randperm, scalar_tensor, tensor,
                         zeros, zeros_like)
 from ._functions import *  # noqa: F401,F403
+from ._shape_ops import *  # noqa: F401,F403
 from ._functions import (all, any, max, min, pow, round, sum)  # noqa: F401  (shadow builtins on purpose)
 from . import _indexing  # noqa: F401  (installs Tensor.__getitem__/__setitem__)
 from . import autograd
