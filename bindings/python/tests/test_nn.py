@@ -206,3 +206,16 @@ def test_functional_helpers():
     assert oh.tolist() == [[1, 0, 0], [0, 0, 1]] and oh.dtype is ct.int64
     n = F.normalize(ct.tensor([[3.0, 4.0]]), dim=1)
     assert np.allclose(n.numpy(), [[0.6, 0.8]])
+
+
+def test_deepcopy_and_pickle_of_modules():
+    import copy
+    import pickle
+
+    m = nn.Sequential(nn.Linear(2, 3), nn.ReLU())
+    c = copy.deepcopy(m)
+    assert isinstance(c[0].weight, nn.Parameter) and c[0].weight.requires_grad
+    assert ct.equal(c[0].weight, m[0].weight) and not c[0].weight._shares_storage(m[0].weight)
+    p = pickle.loads(pickle.dumps(m))
+    x = ct.ones(4, 2)
+    assert ct.allclose(p(x), m(x))
