@@ -3,7 +3,7 @@
 // dst's history is rebased onto the new node (like PyTorch); in-place writes through a view of a tensor
 // that takes part in autograd are refused (we do not rebuild the base's history).
 #include "autograd/grad_mode.h"
-#include "cpu/kernels.h"
+#include "ops/device_ops.h"
 #include "ops/elementwise.h"
 
 namespace ct {
@@ -21,7 +21,7 @@ void commit(const char* op, Tensor& dst, const Tensor& r, bool record) {
     if (r.sizes() != dst.sizes())
         fail(CT_ERR_SHAPE, op, ": output with shape ", shape_str(dst.sizes()),
              " does not match the broadcast shape ", shape_str(r.sizes()));
-    cpu_copy(dst, r);
+    copy_into(dst, r);
     dst.bump_version();
     if (record) {
         auto& meta = autograd_meta(dst);
@@ -111,7 +111,7 @@ void fill_(Tensor& dst, double value) {
              "base or run under no_grad");
     std::shared_ptr<FunctionNode> node;
     if (record) node = make_node("FillBackward", {dst}, [](BackwardCtx& c) { return TensorList{zeros_like(c.grads[0])}; });
-    cpu_fill(dst, value);
+    fill_into(dst, value);
     dst.bump_version();
     if (node) set_history(dst, node);
 }
