@@ -186,3 +186,231 @@ TEST(CudaLoader, LibctensorDoesNotDependOnCuda) {
     for (const char* lib : {"libcuda", "libcudart", "libcublas", "libctensor_cuda"})
         EXPECT_FALSE(contains(deps, lib)) << info.dli_fname << " depends on " << lib << ":\n" << deps;
 }
+
+// ---------------- with a GPU: CUDA results against the CPU (skipped here with the reason) ----------------
+
+namespace {
+
+const ct_dtype kDtypes[] = {CT_FLOAT32, CT_FLOAT64, CT_INT32, CT_INT64, CT_UINT8, CT_BOOL};
+
+H on(const H& t, ct_device d) {
+    H out;
+    ok(ct_to_device(t.get(), d, out.out()));
+    return out;
+}
+
+ct_device device_of(const H& t) {
+    ct_device d{};
+    ok(ct_tensor_device(t.get(), &d));
+    return d;
+}
+
+// Test values for dtype (non-negative for uint8, 0/1 for bool, with ties).
+H sample(const Shape& s, ct_dtype dt, uint64_t seed) {
+    size_t n = 1;
+    for (auto d : s) n *= (size_t)d;
+    std::vector<double> v = rand_values(n, seed, dt == CT_UINT8 ? 0.0 : -5.0, 5.0);
+    for (auto& x : v) x = dt == CT_BOOL ? (x > 0) : std::floor(x * 2) / 2;
+    return make(v, s, dt);
+}
+
+using ViewFn = std::function<H(const H&)>;
+H same(const H& t) { return t; }
+H transposed(const H& t) {
+    H o;
+    ok(ct_transpose(t.get(), 0, 1, o.out()));
+    return o;
+}
+H every_other_column(const H& t) {
+    H o;
+    ok(ct_slice(t.get(), 1, 0, 100, 2, o.out()));
+    return o;
+}
+
+// Runs op on (view_a(a), view_b(b)) on the CPU and on CUDA (views taken on the device) and compares.
+void compare_binary(const char* name, const std::function<ct_status(ct_tensor, ct_tensor, ct_tensor*)>& op,
+                    const H& a, const ViewFn& va, const H& b, const ViewFn& vb) {
+    SCOPED_TRACE(name);
+    H want, got;
+    ok(op(va(a).get(), vb(b).get(), want.out()));
+    CT_ASSERT_OK(op(va(on(a, ct_cuda(0))).get(), vb(on(b, ct_cuda(0))).get(), got.out()));
+    EXPECT_EQ(device_of(got).type, CT_DEVICE_CUDA);
+    EXPECT_EQ(shape(got), shape(want));
+    EXPECT_EQ(dtype(got), dtype(want));
+    EXPECT_TRUE(allclose(got, values(want), 1e-6, 1e-6));  // the GPU may fuse a + alpha * b into one fma
+}
+
+}  // namespace
+
+TEST(CudaGpu, CreationAndReadBack) {
+    REQUIRE_CUDA();
+    int64_t s[2] = {3, 5};
+    for (ct_dtype dt : kDtypes) {
+        SCOPED_TRACE(ct_dtype_name(dt));
+        H z, o, f, ar, e;
+        CT_ASSERT_OK(ct_zeros(s, 2, dt, ct_cuda(0), z.out()));
+        CT_ASSERT_OK(ct_ones(s, 2, dt, ct_cuda(0), o.out()));
+        CT_ASSERT_OK(ct_full(s, 2, 3.0, dt, ct_cuda(0), f.out()));
+        CT_ASSERT_OK(ct_arange(0, 7, 1, dt == CT_BOOL ? CT_INT64 : dt, ct_cuda(0), ar.out()));
+        CT_ASSERT_OK(ct_eye(3, 4, dt, ct_cuda(0), e.out()));
+        EXPECT_EQ(values(z), std::vector<double>(15, 0.0));
+        EXPECT_EQ(values(o), std::vector<double>(15, 1.0));
+        EXPECT_EQ(values(f), std::vector<double>(15, dt == CT_BOOL ? 1.0 : 3.0));
+        EXPECT_EQ(values(ar), (std::vector<double>{0, 1, 2, 3, 4, 5, 6}));
+        EXPECT_EQ(values(e), (std::vector<double>{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}));
+    }
+    double v[6] = {1.5, -2, 3, 4, 5, 6};
+    H t, one;
+    CT_ASSERT_OK(ct_tensor_from_data(v, sizeof v, std::vector<int64_t>{2, 3}.data(), 2, CT_FLOAT64, ct_cuda(0), t.out()));
+    EXPECT_EQ(values(t), std::vector<double>(v, v + 6));
+    CT_ASSERT_OK(ct_select(t.get(), 1, 0, one.out()));  // a strided view on the device
+    double host[2];
+    CT_ASSERT_OK(ct_tensor_copy_to_host(one.get(), host, sizeof host));
+    EXPECT_EQ(host[0], 1.5);
+    EXPECT_EQ(host[1], 4.0);
+    H x;
+    CT_ASSERT_OK(ct_select(one.get(), 0, 0, x.out()));
+    double item = 0;
+    CT_ASSERT_OK(ct_tensor_item(x.get(), &item));
+    EXPECT_EQ(item, 1.5);
+}
+
+TEST(CudaGpu, MovesAndConversionsRoundTrip) {
+    REQUIRE_CUDA();
+    H cpu = randt({3, 4, 5}, 3, false), perm;
+    CT_ASSERT_OK(ct_permute(cpu.get(), std::vector<int64_t>{2, 0, 1}.data(), 3, perm.out()));
+    H dev = on(perm, ct_cuda(0));
+    int32_t contiguous = 0;
+    CT_ASSERT_OK(ct_tensor_is_contiguous(dev.get(), &contiguous));
+    EXPECT_EQ(contiguous, 1);
+    EXPECT_EQ(values(on(dev, ct_cpu())), values(perm));
+    H again = on(dev, ct_cuda(0)), back_perm;  // already there: the same storage
+    int32_t shares = 0;
+    CT_ASSERT_OK(ct_tensor_shares_storage(again.get(), dev.get(), &shares));
+    EXPECT_EQ(shares, 1);
+    CT_ASSERT_OK(ct_permute(on(cpu, ct_cuda(0)).get(), std::vector<int64_t>{2, 0, 1}.data(), 3, back_perm.out()));
+    H packed;
+    CT_ASSERT_OK(ct_contiguous(back_perm.get(), packed.out()));  // strided copy kernel on the device
+    EXPECT_EQ(values(packed), values(perm));
+    for (ct_dtype from : kDtypes)
+        for (ct_dtype to : kDtypes) {
+            SCOPED_TRACE(std::string(ct_dtype_name(from)) + " -> " + ct_dtype_name(to));
+            H src = transposed(sample({4, 6}, from, 5)), want, got;
+            ok(ct_to_dtype(src.get(), to, want.out()));
+            CT_ASSERT_OK(ct_to_dtype(transposed(on(sample({4, 6}, from, 5), ct_cuda(0))).get(), to, got.out()));
+            EXPECT_EQ(values(got), values(want));
+        }
+}
+
+TEST(CudaGpu, BinaryOpsMatchCpu) {
+    REQUIRE_CUDA();
+    struct Op {
+        const char* name;
+        std::function<ct_status(ct_tensor, ct_tensor, ct_tensor*)> fn;
+        bool arithmetic;
+    } ops[] = {
+        {"add", [](ct_tensor a, ct_tensor b, ct_tensor* o) { return ct_add(a, b, 3.0, o); }, true},
+        {"sub", [](ct_tensor a, ct_tensor b, ct_tensor* o) { return ct_sub(a, b, 1.0, o); }, true},
+        {"mul", ct_mul, true}, {"div", ct_div, true}, {"maximum", ct_maximum, false}, {"minimum", ct_minimum, false},
+        {"eq", ct_eq, false}, {"ne", ct_ne, false}, {"lt", ct_lt, false}, {"le", ct_le, false}, {"gt", ct_gt, false},
+        {"ge", ct_ge, false}, {"logical_and", ct_logical_and, false}, {"logical_or", ct_logical_or, false},
+        {"logical_xor", ct_logical_xor, false},
+    };
+    for (ct_dtype dt : kDtypes)
+        for (auto& op : ops) {
+            if (dt == CT_BOOL && op.arithmetic) continue;
+            if (dt == CT_UINT8 && std::string(op.name) == "sub") continue;
+            SCOPED_TRACE(ct_dtype_name(dt));
+            compare_binary(op.name, op.fn, sample({1031}, dt, 1), same, sample({1031}, dt, 2), same);
+            compare_binary(op.name, op.fn, sample({3, 1, 5}, dt, 3), same, sample({4, 1}, dt, 4), same);
+            compare_binary(op.name, op.fn, sample({6, 5}, dt, 5), transposed, sample({5, 12}, dt, 6), every_other_column);
+            compare_binary(op.name, op.fn, sample({}, dt, 7), same, sample({0, 3}, dt, 8), same);
+        }
+    // promotion across dtypes, and CPU numbers (0-d) with CUDA tensors
+    compare_binary("int32 + float32", ct_mul, sample({4, 3}, CT_INT32, 9), same, sample({3}, CT_FLOAT32, 10), same);
+    H dev = on(sample({2, 3}, CT_INT64, 11), ct_cuda(0)), num, got, want;
+    CT_ASSERT_OK(ct_wrapped_scalar(2.5, 0, num.out()));
+    CT_ASSERT_OK(ct_mul(dev.get(), num.get(), got.out()));
+    ok(ct_mul(sample({2, 3}, CT_INT64, 11).get(), num.get(), want.out()));
+    EXPECT_EQ(device_of(got).type, CT_DEVICE_CUDA);
+    EXPECT_EQ(dtype(got), CT_FLOAT32);
+    EXPECT_TRUE(allclose(got, values(want)));
+    // 14 dims that cannot merge: more than the backend's layout holds, so the core splits outer dims
+    Shape big(14, 2);
+    std::vector<int64_t> rev(14);
+    for (int i = 0; i < 14; ++i) rev[(size_t)i] = 13 - i;
+    ViewFn reversed = [&](const H& t) {
+        H o;
+        ok(ct_permute(t.get(), rev.data(), 14, o.out()));
+        return o;
+    };
+    compare_binary("mul over 14 dims", ct_mul, sample(big, CT_FLOAT64, 12), reversed, sample(big, CT_FLOAT64, 13), same);
+}
+
+TEST(CudaGpu, AutogradThroughBinaryOps) {
+    REQUIRE_CUDA();
+    H a = on(randt({3, 4}, 1, false), ct_cuda(0)), b = on(randt({3, 4}, 2, false), ct_cuda(0));
+    CT_ASSERT_OK(ct_tensor_set_requires_grad(a.get(), 1));
+    CT_ASSERT_OK(ct_tensor_set_requires_grad(b.get(), 1));
+    H ab, y, g;
+    CT_ASSERT_OK(ct_mul(a.get(), b.get(), ab.out()));
+    CT_ASSERT_OK(ct_add(ab.get(), a.get(), 1.0, y.out()));  // y = a * b + a
+    CT_ASSERT_OK(ct_ones_like(y.get(), g.out()));
+    CT_ASSERT_OK(ct_backward(y.get(), g.get(), 0, 0));
+    H ga, gb;
+    CT_ASSERT_OK(ct_tensor_grad(a.get(), ga.out()));
+    CT_ASSERT_OK(ct_tensor_grad(b.get(), gb.out()));
+    EXPECT_EQ(device_of(ga).type, CT_DEVICE_CUDA);
+    std::vector<double> bv = values(b), want_a;
+    for (double x : bv) want_a.push_back(x + 1);
+    EXPECT_TRUE(allclose(ga, want_a, 1e-12, 1e-12));
+    EXPECT_TRUE(allclose(gb, values(a), 1e-12, 1e-12));
+    // the backward of a broadcast needs a sum on the device: not there yet, so a clean failure
+    H x = on(randt({1, 3}, 3, false), ct_cuda(0)), e, ge;
+    CT_ASSERT_OK(ct_tensor_set_requires_grad(x.get(), 1));
+    CT_ASSERT_OK(ct_expand(x.get(), std::vector<int64_t>{4, 3}.data(), 2, e.out()));
+    CT_ASSERT_OK(ct_ones_like(e.get(), ge.out()));
+    CT_EXPECT_ERR(ct_backward(e.get(), ge.get(), 0, 0), CT_ERR_NOT_SUPPORTED, "cuda");
+}
+
+TEST(CudaGpu, RefusalsAndDeviceErrors) {
+    REQUIRE_CUDA();
+    H x = on(randt({2, 3}, 1, false), ct_cuda(0)), cpu = randt({2, 3}, 2, false), out;
+    CT_EXPECT_ERR(ct_sum(x.get(), nullptr, 0, 0, out.out()), CT_ERR_NOT_SUPPORTED, "sum: not implemented for cuda");
+    CT_EXPECT_ERR(ct_add(x.get(), cpu.get(), 1.0, out.out()), CT_ERR_DEVICE, "cuda:0 and cpu");
+    int32_t n = ct_cuda_device_count();
+    CT_EXPECT_ERR(ct_zeros(std::vector<int64_t>{2}.data(), 1, CT_FLOAT32, ct_cuda(n), out.out()), CT_ERR_DEVICE,
+                  "invalid device cuda:" + std::to_string(n));
+    CT_EXPECT_ERR(ct_cuda_synchronize(n), CT_ERR_DEVICE, "invalid device");
+    CT_EXPECT_ERR(ct_cuda_memory_stats(-1, nullptr, nullptr, nullptr), CT_ERR_DEVICE, "invalid device");
+    CT_EXPECT_OK(ct_cuda_synchronize(0));
+}
+
+TEST(CudaGpu, CachingAllocatorReusesBlocks) {
+    REQUIRE_CUDA();
+    CT_ASSERT_OK(ct_cuda_synchronize(0));
+    int64_t a0, r0, p0, a1, r1, p1, a2, r2, p2;
+    CT_ASSERT_OK(ct_cuda_memory_stats(0, &a0, &r0, &p0));
+    const int64_t n = 1 << 20;  // 4 MiB of float32
+    {
+        H t;
+        CT_ASSERT_OK(ct_empty(&n, 1, CT_FLOAT32, ct_cuda(0), t.out()));
+        CT_ASSERT_OK(ct_cuda_memory_stats(0, &a1, &r1, &p1));
+        EXPECT_GE(a1 - a0, 4 * n);
+        EXPECT_GE(p1, a1);
+    }
+    CT_ASSERT_OK(ct_cuda_memory_stats(0, &a2, &r2, &p2));
+    EXPECT_EQ(a2, a0);
+    EXPECT_EQ(r2, r1);  // freed into the cache, not to the driver
+    {
+        H t;
+        CT_ASSERT_OK(ct_empty(&n, 1, CT_FLOAT32, ct_cuda(0), t.out()));
+        int64_t r3 = 0;
+        CT_ASSERT_OK(ct_cuda_memory_stats(0, nullptr, &r3, nullptr));
+        EXPECT_EQ(r3, r1);  // the cached block was reused
+    }
+    CT_ASSERT_OK(ct_cuda_empty_cache());
+    int64_t a4, r4;
+    CT_ASSERT_OK(ct_cuda_memory_stats(0, &a4, &r4, nullptr));
+    EXPECT_EQ(r4, a4);
+}
