@@ -292,6 +292,13 @@ TEST(CudaGpu, MovesAndConversionsRoundTrip) {
     H packed;
     CT_ASSERT_OK(ct_contiguous(back_perm.get(), packed.out()));  // strided copy kernel on the device
     EXPECT_EQ(values(packed), values(perm));
+    if (ct_cuda_device_count() >= 2) {  // between devices, and no mixing of them in an op
+        H other = on(perm, ct_cuda(1)), back = on(on(dev, ct_cuda(1)), ct_cuda(0)), out;
+        EXPECT_EQ(device_of(other).index, 1);
+        EXPECT_EQ(values(other), values(perm));
+        EXPECT_EQ(values(back), values(perm));
+        CT_EXPECT_ERR(ct_add(dev.get(), other.get(), 1.0, out.out()), CT_ERR_DEVICE, "cuda:0 and cuda:1");
+    }
     for (ct_dtype from : kDtypes)
         for (ct_dtype to : kDtypes) {
             SCOPED_TRACE(std::string(ct_dtype_name(from)) + " -> " + ct_dtype_name(to));
@@ -365,6 +372,17 @@ TEST(CudaGpu, AutogradThroughBinaryOps) {
     for (double x : bv) want_a.push_back(x + 1);
     EXPECT_TRUE(allclose(ga, want_a, 1e-12, 1e-12));
     EXPECT_TRUE(allclose(gb, values(a), 1e-12, 1e-12));
+    // moving is differentiable: the gradient goes back to the CPU
+    H xc = randt({2, 3}, 4, true), xd, sq, ones, gx;
+    CT_ASSERT_OK(ct_to_device(xc.get(), ct_cuda(0), xd.out()));
+    CT_ASSERT_OK(ct_mul(xd.get(), xd.get(), sq.out()));
+    CT_ASSERT_OK(ct_ones_like(sq.get(), ones.out()));
+    CT_ASSERT_OK(ct_backward(sq.get(), ones.get(), 0, 0));
+    CT_ASSERT_OK(ct_tensor_grad(xc.get(), gx.out()));
+    EXPECT_EQ(device_of(gx).type, CT_DEVICE_CPU);
+    std::vector<double> twice;
+    for (double v : values(xc)) twice.push_back(2 * v);
+    EXPECT_TRUE(allclose(gx, twice, 1e-12, 1e-12));
     // the backward of a broadcast needs a sum on the device: not there yet, so a clean failure
     H x = on(randt({1, 3}, 3, false), ct_cuda(0)), e, ge;
     CT_ASSERT_OK(ct_tensor_set_requires_grad(x.get(), 1));
