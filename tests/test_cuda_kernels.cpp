@@ -1,11 +1,13 @@
 // test_cuda_kernels.cpp - the CUDA backend's own kernels compiled as host C++ through cuda/emulation.h and
-// run on CPU tensors (strided, broadcast, odd-sized, empty, 0-d) against the CPU ops; plus the row-major ->
-// column-major GEMM mapping handed to cuBLAS, checked against a reference column-major GEMM.
+// run on CPU tensors (strided, broadcast, odd-sized, empty, 0-d) against the CPU ops; the caching allocator's
+// logic on fake memory; and the row-major -> column-major GEMM mapping handed to cuBLAS.
 #include "cuda/emulation.h"
+#include "cuda/caching_allocator.h"
 #include "cuda/elementwise.cuh"
 #include "cuda/gemm_args.h"
 #include <cmath>
 #include <functional>
+#include <map>
 #include "ct_test.h"
 
 using namespace ctt;
@@ -282,4 +284,80 @@ TEST(CudaKernels, RowMajorGemmMapsToColumnMajorCall) {
         }
     ct::cuda::RowMajorGemm bad{false, false, 3, 5, 4, nullptr, 3, 0, nullptr, 5, 0, nullptr, 5, 0, 1};
     EXPECT_STREQ(ct::cuda::check_row_major_gemm(bad), "lda is smaller than a row of A");
+}
+
+namespace {
+// Fake device memory: distinct addresses, a capacity, counted calls.
+struct FakeMemory {
+    struct State {
+        int64_t capacity = 1 << 20, used = 0, allocs = 0, frees = 0;
+        uintptr_t next = 4096;
+        std::map<void*, size_t> live;
+    };
+    State* s;
+    int32_t allocate(int32_t, size_t n, void** p, std::string* error) {
+        if (s->used + (int64_t)n > s->capacity) {
+            *error = "fake device full";
+            return CT_ERR_OUT_OF_MEMORY;
+        }
+        s->used += (int64_t)n;
+        ++s->allocs;
+        *p = reinterpret_cast<void*>(s->next);
+        s->live[*p] = n;
+        s->next += n;
+        return CT_OK;
+    }
+    void free(int32_t, void* p) {
+        ++s->frees;
+        s->used -= (int64_t)s->live.at(p);
+        s->live.erase(p);
+    }
+    std::string describe(int32_t) { return "fake device"; }
+};
+}  // namespace
+
+TEST(CudaKernels, CachingAllocatorBucketsReusesAndRetries) {
+    using ct::cuda::bucket_size;
+    for (size_t n : {size_t(1), size_t(512), size_t(513), size_t(1000), size_t(4096), size_t(5000), size_t(1) << 30,
+                     (size_t(1) << 30) + 1}) {
+        size_t b = bucket_size(n);
+        EXPECT_GE(b, n);
+        EXPECT_LE(b, std::max<size_t>(512, n + n / 4 + 1)) << n;  // at most 25% waste
+        EXPECT_EQ(b % 128, 0u) << n;
+        EXPECT_EQ(bucket_size(b), b) << n;  // a bucket size is its own bucket
+    }
+    EXPECT_EQ(bucket_size(1000), bucket_size(1024));  // nearby sizes share a bucket
+
+    FakeMemory::State st;
+    ct::cuda::CachingAllocator<FakeMemory> alloc(FakeMemory{&st});
+    void *a = nullptr, *b = nullptr;
+    std::string err;
+    int64_t stats[3];
+    ASSERT_EQ(alloc.allocate(0, 600 << 10, &a, &err), CT_OK);
+    alloc.release(0, a, 600 << 10);
+    ASSERT_EQ(alloc.allocate(0, (600 << 10) - 7, &b, &err), CT_OK);  // same bucket: the cached block again
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(st.allocs, 1);
+    alloc.stats(0, stats);
+    EXPECT_EQ(stats[0], (int64_t)bucket_size(600 << 10));
+    EXPECT_EQ(stats[1], stats[0]);
+    alloc.release(0, b, (600 << 10) - 7);
+    alloc.stats(0, stats);
+    EXPECT_EQ(stats[0], 0);
+    EXPECT_EQ(stats[1], (int64_t)bucket_size(600 << 10));  // kept in the cache
+    EXPECT_EQ(stats[2], (int64_t)bucket_size(600 << 10));  // peak
+    // 700 KiB fits on the 1 MiB device only after the cached 600 KiB block is returned: freed, then retried
+    ASSERT_EQ(alloc.allocate(0, 700 << 10, &a, &err), CT_OK) << err;
+    EXPECT_EQ(st.frees, 1);
+    EXPECT_EQ(st.allocs, 2);  // the first block and the retry (the failed attempt allocated nothing)
+    alloc.stats(0, stats);
+    EXPECT_EQ(stats[1], stats[0]);  // nothing cached any more
+    // beyond the device even with an empty cache: a status and a message with the numbers
+    EXPECT_EQ(alloc.allocate(0, 2 << 20, &b, &err), CT_ERR_OUT_OF_MEMORY);
+    EXPECT_NE(err.find("out of memory: cannot allocate 2097152 bytes on cuda:0 (fake device full"), std::string::npos) << err;
+    alloc.release(0, a, 700 << 10);
+    alloc.empty_cache();
+    EXPECT_EQ(st.used, 0);
+    alloc.stats(0, stats);
+    EXPECT_EQ(stats[1], 0);
 }
