@@ -138,10 +138,10 @@ void copy_(Tensor& dst, const Tensor& src) {
     Tensor s = make_view(src, ss, sst, src.offset());
     if (src.storage() == dst.storage()) {  // read all of an overlapping source before writing dst
         Tensor tmp = empty_tensor(ss, src.dtype(), src.device());
-        cpu_copy(tmp, s);
+        copy_into(tmp, s);
         s = tmp;
     }
-    cpu_copy(dst, broadcast_view(s, dst.sizes()));
+    copy_into(dst, broadcast_view(s, dst.sizes()));
     dst.bump_version();
     if (node) set_history(dst, node);
 }
