@@ -5,6 +5,8 @@
 #pragma GCC optimize("no-trapping-math")  // branch-free selects in the max-pooling window loop
 #endif
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 #include "autograd/grad_mode.h"
 #include "ops/nn_common.h"
 
@@ -68,7 +70,19 @@ template <typename F> void for_each_plane(const PoolGeom& g, F fn) {
 
 // ---- max pooling: forward with argmax (flat h * W + w within the plane), scatter and gather ----
 
-// One output row of max pooling. Windows are scanned in row-major order (first maximum wins, NaN propagates,
+// keep_mask all ones -> keep, zero -> take (a bitwise blend the compiler cannot turn into a branch).
+template <typename T> inline T bit_select(int64_t keep_mask, T keep, T take) {
+    using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+    U k, t;
+    std::memcpy(&k, &keep, sizeof k);
+    std::memcpy(&t, &take, sizeof t);
+    const U m = (U)keep_mask, r = (k & m) | (t & ~m);
+    T out;
+    std::memcpy(&out, &r, sizeof out);
+    return out;
+}
+
+// One output row of max pooling. Windows are scanned in row-major order (first maximum wins, the last NaN wins,
 // like PyTorch), but the loop over output columns is innermost so that consecutive windows run independently.
 template <typename T> void max_pool_row(const T* x, T* o, int64_t* ix, const PoolGeom& g, int64_t oh) {
     const Pool2dParams& p = g.p;
@@ -88,9 +102,11 @@ template <typename T> void max_pool_row(const T* x, T* o, int64_t* ix, const Poo
             for (int64_t ow = ow0; ow < ow1; ++ow) {
                 const int64_t iw = ow * p.stride[1] - shift;
                 const T v = xr[iw], best = o[ow];
-                const bool take = (v > best || v != v) && best == best;
-                o[ow] = take ? v : best;
-                ix[ow] = take ? h * g.W + iw : ix[ow];
+                // like PyTorch: a NaN is always taken (propagates); blended with masks, not branches, because
+                // which element wins is unpredictable
+                const int64_t keep = (int64_t)((v > best) | (v != v)) - 1;  // 0 to take v, all ones to keep
+                o[ow] = bit_select(keep, best, v);
+                ix[ow] = ((h * g.W + iw) & ~keep) | (ix[ow] & keep);
             }
         }
 }
