@@ -1,0 +1,198 @@
+// dlpack.cpp - DLPack export (managed tensors that own a storage reference) and import (a storage whose
+// release calls the producer's deleter). See Note [DLPack export layout] and Note [DLPack import ownership].
+#include "ops/dlpack.h"
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace ct {
+namespace {
+
+// ---- dtype and device mapping ----
+
+DLDataType dtype_to_dl(DType d) {
+    DLDataType t;
+    t.lanes = 1;
+    t.bits = (uint8_t)(dtype_size(d) * 8);
+    switch (d) {
+    case DType::Float32: case DType::Float64: t.code = kDLFloat; break;
+    case DType::Int32: case DType::Int64: t.code = kDLInt; break;
+    case DType::UInt8: t.code = kDLUInt; break;
+    case DType::Bool: t.code = kDLBool; break;  // one byte per element, bits = 8
+    }
+    return t;
+}
+
+const char* dl_code_name(uint8_t code) {
+    switch (code) {
+    case kDLInt: return "int";
+    case kDLUInt: return "uint";
+    case kDLFloat: return "float";
+    case kDLOpaqueHandle: return "opaque handle";
+    case kDLBfloat: return "bfloat";
+    case kDLComplex: return "complex";
+    case kDLBool: return "bool";
+    default: return "unknown";
+    }
+}
+
+DType dtype_from_dl(DLDataType t, const char* op) {
+    auto refuse = [&](const char* why) {
+        fail(CT_ERR_DTYPE, op, ": unsupported DLPack dtype (code ", (int)t.code, " = ", dl_code_name(t.code),
+             ", bits ", (int)t.bits, ", lanes ", (int)t.lanes, ")", why,
+             "; supported: float32, float64, int32, int64, uint8, bool with lanes 1");
+    };
+    if (t.lanes != 1) refuse(": vector types (lanes != 1) are not supported");
+    if (t.code == kDLFloat && t.bits == 32) return DType::Float32;
+    if (t.code == kDLFloat && t.bits == 64) return DType::Float64;
+    if (t.code == kDLInt && t.bits == 32) return DType::Int32;
+    if (t.code == kDLInt && t.bits == 64) return DType::Int64;
+    if (t.code == kDLUInt && t.bits == 8) return DType::UInt8;
+    if (t.code == kDLBool && t.bits == 8) return DType::Bool;
+    refuse("");
+    return DType::Float32;  // not reached
+}
+
+DLDevice device_to_dl(Device d) {
+    DLDevice v;
+    v.device_type = d.is_cpu() ? kDLCPU : kDLCUDA;
+    v.device_id = d.index;
+    return v;
+}
+
+Device device_from_dl(DLDevice d, const char* op) {
+    // DLPack's device_id has no meaning for kDLCPU; producers set 0, and any value is read as cpu.
+    if (d.device_type == kDLCPU) return Device{};
+    // When the CUDA backend lands, kDLCUDA maps to Device{CUDA, device_id} here.
+    if (d.device_type == kDLCUDA)
+        fail(CT_ERR_NOT_COMPILED, op, ": DLPack device cuda:", d.device_id,
+             " (device_type 2) cannot be imported: the CUDA backend is not built into this ctensor");
+    fail(CT_ERR_DEVICE, op, ": unsupported DLPack device (device_type ", (int)d.device_type, ", device_id ",
+         d.device_id, "); supported: device_type 1 = cpu");
+}
+
+// ---- export ----
+
+// Everything one export owns; the managed struct lives inside it, so its deleter frees one object.
+template <typename Managed> struct ExportContext {
+    Managed managed{};
+    std::shared_ptr<Storage> storage;  // keeps the memory alive; no autograd metadata is kept
+    Shape shape;
+    Shape strides;
+};
+
+// The deleter handed to consumers: thread-safe because it only drops an atomic storage reference.
+template <typename Managed> void delete_export(Managed* self) {
+    if (self) delete static_cast<ExportContext<Managed>*>(self->manager_ctx);
+}
+
+template <typename Managed> std::unique_ptr<ExportContext<Managed>> make_export(const Tensor& t) {
+    auto ctx = std::make_unique<ExportContext<Managed>>();
+    ctx->storage = t.storage();
+    ctx->shape = t.sizes();
+    ctx->strides = t.strides();
+    DLTensor& dl = ctx->managed.dl_tensor;
+    dl.data = t.raw_data();  // first element; byte_offset stays 0
+    dl.device = device_to_dl(t.device());
+    dl.ndim = (int32_t)t.dim();
+    dl.dtype = dtype_to_dl(t.dtype());
+    dl.shape = ctx->shape.data();
+    dl.strides = ctx->strides.data();
+    dl.byte_offset = 0;
+    ctx->managed.manager_ctx = ctx.get();
+    ctx->managed.deleter = &delete_export<Managed>;
+    return ctx;
+}
+
+// ---- import ----
+
+// |a * b| without overflow, or a failure naming op.
+int64_t checked_span(int64_t size, int64_t stride, const char* op) {
+    int64_t span = 0;
+    if (__builtin_mul_overflow(size - 1, stride, &span))
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": size ", size, " with stride ", stride, " overflows int64");
+    return span;
+}
+
+// Builds a tensor over dl's memory whose storage runs release when it dies. Nothing is owned on a throw:
+// release is only handed over in the last step, to a Storage that cannot fail after construction.
+Tensor import_dl_tensor(const DLTensor& dl, std::function<void()> release, const char* op) {
+    if (dl.ndim < 0) fail(CT_ERR_INVALID_ARGUMENT, op, ": negative ndim ", dl.ndim);
+    if (dl.ndim > 0 && !dl.shape) fail(CT_ERR_INVALID_ARGUMENT, op, ": shape is NULL but ndim is ", dl.ndim);
+    Shape sizes(dl.shape, dl.shape + dl.ndim);
+    const int64_t numel = checked_numel(sizes, op);
+    const DType dtype = dtype_from_dl(dl.dtype, op);
+    const Device device = device_from_dl(dl.device, op);
+    Shape strides = dl.strides ? Shape(dl.strides, dl.strides + dl.ndim) : contiguous_strides(sizes);
+    const int64_t item = (int64_t)dtype_size(dtype);
+
+    char* first = dl.data ? static_cast<char*>(dl.data) + dl.byte_offset : nullptr;
+    int64_t lo = 0, hi = 0;  // element offsets of the lowest and highest element relative to first
+    if (numel > 0) {
+        if (!first) fail(CT_ERR_INVALID_ARGUMENT, op, ": data is NULL for a tensor of shape ", shape_str(sizes));
+        if ((uintptr_t)first % (uintptr_t)item != 0)
+            fail(CT_ERR_NOT_SUPPORTED, op, ": data + byte_offset (", (void*)first, ") is not aligned to the ",
+                 item, "-byte ", dtype_name(dtype), " element size");
+        for (int32_t i = 0; i < dl.ndim; ++i) {
+            int64_t span = checked_span(sizes[i], strides[i], op);
+            if (__builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi))
+                fail(CT_ERR_INVALID_ARGUMENT, op, ": strides ", shape_str(strides), " overflow int64");
+        }
+        if (hi - lo >= INT64_MAX / item)
+            fail(CT_ERR_INVALID_ARGUMENT, op, ": shape ", shape_str(sizes), " with strides ", shape_str(strides),
+                 " spans too many bytes (int64 overflow)");
+    }
+    static char empty_block[1];  // a valid address for empty tensors whose producer gave NULL data
+    auto impl = std::make_shared<TensorImpl>();
+    impl->sizes = std::move(sizes);
+    impl->strides = std::move(strides);
+    impl->offset = -lo;  // negative strides: the storage starts at the lowest element
+    impl->dtype = dtype;
+    char* base = first ? first + lo * item : empty_block;
+    size_t nbytes = numel > 0 ? (size_t)(hi - lo + 1) * (size_t)item : 0;
+    impl->storage = Storage::wrap(base, nbytes, device, std::move(release));
+    return Tensor(impl);
+}
+
+template <typename Managed> std::function<void()> deleter_call(Managed* managed) {
+    return [managed]() {
+        if (managed->deleter) managed->deleter(managed);
+    };
+}
+
+}  // namespace
+
+DLManagedTensor* to_dlpack(const Tensor& t) { return &make_export<DLManagedTensor>(t).release()->managed; }
+
+DLManagedTensorVersioned* to_dlpack_versioned(const Tensor& t) {
+    auto ctx = make_export<DLManagedTensorVersioned>(t);
+    ctx->managed.version.major = 1;  // the DLPack ABI this file implements (Debian's header 1.0)
+    ctx->managed.version.minor = 0;
+    ctx->managed.flags = 0;  // writable, not a copy
+    return &ctx.release()->managed;
+}
+
+Tensor from_dlpack(DLManagedTensor* managed) {
+    const char* op = "from_dlpack";
+    if (!managed) fail(CT_ERR_INVALID_ARGUMENT, op, ": managed tensor is NULL");
+    return import_dl_tensor(managed->dl_tensor, deleter_call(managed), op);
+}
+
+Tensor from_dlpack_versioned(DLManagedTensorVersioned* managed) {
+    const char* op = "from_dlpack_versioned";
+    if (!managed) fail(CT_ERR_INVALID_ARGUMENT, op, ": managed tensor is NULL");
+    // The version comes first in every DLPack 1.x struct; nothing else may be read before checking it.
+    if (managed->version.major != 1)
+        fail(CT_ERR_VERSION, op, ": DLPack version ", managed->version.major, ".", managed->version.minor,
+             " is not supported (ctensor reads major version 1)");
+    if (managed->flags & DLPACK_FLAG_BITMASK_READ_ONLY)
+        fail(CT_ERR_NOT_SUPPORTED, op, ": the tensor is marked read-only (DLPACK_FLAG_BITMASK_READ_ONLY) and "
+             "ctensor tensors are always writable; import a writable copy instead");
+    return import_dl_tensor(managed->dl_tensor, deleter_call(managed), op);
+}
+
+void disown_dlpack_import(const Tensor& imported) {
+    if (imported.defined()) imported.storage()->release = nullptr;
+}
+
+}  // namespace ct
