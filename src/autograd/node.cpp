@@ -9,6 +9,25 @@ namespace ct {
 static std::atomic<uint64_t> g_next_sequence_nr{0};
 Node::Node() : sequence_nr(g_next_sequence_nr.fetch_add(1, std::memory_order_relaxed)) {}
 
+// Note [Iterative graph teardown]: a node owns its next nodes through its edges, so dropping the head of
+// a long chain (x = x + 1 a million times) would destroy the chain recursively and overflow the stack.
+// Instead every node whose only owner is a dying node's edge is moved to a local list, and its own edges
+// are emptied before it dies, so each destructor runs at constant depth.
+Node::~Node() {
+    std::vector<std::shared_ptr<Node>> pending;
+    auto take_edges = [&pending](std::vector<Edge>& edges) {
+        for (Edge& e : edges)
+            if (e.fn && e.fn.use_count() == 1) pending.push_back(std::move(e.fn));
+        edges.clear();
+    };
+    take_edges(next_edges);
+    while (!pending.empty()) {
+        std::shared_ptr<Node> last_owner = std::move(pending.back());
+        pending.pop_back();
+        take_edges(last_owner->next_edges);
+    }  // each node dies here with no edges left
+}
+
 SavedTensor::SavedTensor(const Tensor& t, bool is_output) : version_(t.version()), is_output_(is_output) {
     if (!t.defined()) return;
     if (is_output && t.impl()->autograd && t.impl()->autograd->grad_fn) {

@@ -62,7 +62,7 @@ struct Node : std::enable_shared_from_this<Node> {
     uint64_t sequence_nr = 0;                      // creation order (later nodes run first)
 
     Node();
-    virtual ~Node() = default;
+    virtual ~Node();  // iterative: see Note [Iterative graph teardown]
     virtual std::string name() const = 0;
     // Gradients w.r.t. the forward inputs (one per next_edge; undefined = none) from the gradients
     // w.r.t. the outputs (one per output, never undefined: the engine fills zeros).
