@@ -154,6 +154,12 @@ CT_API int32_t ct_get_num_threads(void);
 CT_API int32_t ct_cuda_device_count(void);
 /* 1 if CUDA is usable; otherwise 0 and, when reason != NULL, the reason copied into reason[cap]. */
 CT_API int32_t ct_cuda_is_available(char* reason, int32_t cap);
+/* Waits until all queued work on CUDA device `device` has finished. */
+CT_API ct_status ct_cuda_synchronize(int32_t device);
+/* Caching-allocator statistics of CUDA device `device` in bytes (each out-pointer may be NULL). */
+CT_API ct_status ct_cuda_memory_stats(int32_t device, int64_t* allocated, int64_t* reserved, int64_t* peak);
+/* Returns the cached, unused blocks of every CUDA device to the driver. */
+CT_API ct_status ct_cuda_empty_cache(void);
 
 /* ---- Tensor handles and metadata ---------------------------------------------------------------- */
 
@@ -351,8 +357,11 @@ CT_API ct_status ct_where(ct_tensor cond, ct_tensor a, ct_tensor b, ct_tensor* o
 
 /* ---- Reductions (dims == NULL / ndims == 0 reduces over all dims) ------------------------------- */
 
+/* Sum over dims. */
 CT_API ct_status ct_sum(ct_tensor x, const int64_t* dims, int32_t ndims, int32_t keepdim, ct_tensor* out);
+/* Arithmetic mean over dims. */
 CT_API ct_status ct_mean(ct_tensor x, const int64_t* dims, int32_t ndims, int32_t keepdim, ct_tensor* out);
+/* Product over dims. */
 CT_API ct_status ct_prod(ct_tensor x, const int64_t* dims, int32_t ndims, int32_t keepdim, ct_tensor* out);
 /* Variance with the given correction (1 = unbiased). */
 CT_API ct_status ct_var(ct_tensor x, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim,
