@@ -77,6 +77,8 @@ void counting_export_deleter(DLManagedTensor* m) {
     g_export_deletes.fetch_add(1);
     g_export_deleter(m);
 }
+// (With the shim in place, ctensor no longer recognises the export as its own: the import takes the
+// generic path that any foreign producer takes.)
 DLManagedTensor* counted_export(const H& t) {
     DLManagedTensor* m = nullptr;
     ok(ct_to_dlpack(t.get(), &m));
@@ -138,6 +140,9 @@ TEST(DLPack, VersionedExportFieldsAndRoundTrip) {
     H u;
     CT_ASSERT_OK(ct_from_dlpack_versioned(m, u.out()));
     EXPECT_EQ(data_ptr(u), data_ptr(t));
+    int32_t shares = 0;
+    CT_ASSERT_OK(ct_tensor_shares_storage(t.get(), u.get(), &shares));
+    EXPECT_EQ(shares, 1);
     EXPECT_EQ(dtype(u), CT_INT64);
     EXPECT_TRUE(allclose(u, {1, 2, 3}));
 }
@@ -150,6 +155,9 @@ TEST(DLPack, RoundTripSharesMemoryBothWays) {
     CT_ASSERT_OK(ct_from_dlpack(m, u.out()));
     EXPECT_EQ(data_ptr(u), data_ptr(t));
     EXPECT_EQ(shape(u), (Shape{2, 2}));
+    int32_t shares = 0;  // Note [DLPack round trip]: our own export comes back on the same storage
+    CT_ASSERT_OK(ct_tensor_shares_storage(t.get(), u.get(), &shares));
+    EXPECT_EQ(shares, 1);
     static_cast<double*>(data_ptr(u))[1] = 7;  // write through the import
     EXPECT_TRUE(allclose(t, {1, 7, 3, 4}));
     static_cast<double*>(data_ptr(t))[3] = -4;  // write through the original
@@ -173,6 +181,13 @@ TEST(DLPack, StridedExportsRoundTrip) {
         CT_ASSERT_OK(ct_from_dlpack(m, u.out()));
         EXPECT_EQ(strides_of(u), strides_of(*v));
         EXPECT_EQ(values(u), values(*v));
+        int64_t off_u = -1, off_v = -2;
+        int32_t shares = 0;
+        CT_ASSERT_OK(ct_tensor_offset(u.get(), &off_u));
+        CT_ASSERT_OK(ct_tensor_offset(v->get(), &off_v));
+        CT_ASSERT_OK(ct_tensor_shares_storage(u.get(), base.get(), &shares));
+        EXPECT_EQ(off_u, off_v);
+        EXPECT_EQ(shares, 1);
     }
     EXPECT_EQ(strides_of(tr), (Shape{1, 4}));
     EXPECT_EQ(values(tr), (std::vector<double>{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11}));
@@ -236,6 +251,16 @@ TEST(DLPack, EveryDtypeMapsAndRoundTrips) {
         EXPECT_EQ(values(u), vals);
         EXPECT_EQ(data_ptr(u), data_ptr(t));
     }
+}
+
+TEST(DLPack, OwnRoundTripOutlivesOriginal) {
+    H t = make({5, 6, 7}, {3}, CT_FLOAT32);
+    DLManagedTensorVersioned* m = nullptr;
+    CT_ASSERT_OK(ct_to_dlpack_versioned(t.get(), &m));
+    H u;
+    CT_ASSERT_OK(ct_from_dlpack_versioned(m, u.out()));
+    t = H();
+    EXPECT_TRUE(allclose(u, {5, 6, 7}));
 }
 
 TEST(DLPack, DeleterRunsOnceWhenImporterOutlivesOriginal) {

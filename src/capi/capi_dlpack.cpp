@@ -5,14 +5,11 @@
 using namespace ct;
 
 namespace {
-// A handle for a fresh import; if making it fails, ownership goes back to the caller (deleter not called).
-ct_tensor import_handle(const Tensor& imported) {
-    try {
-        return new_tensor_handle(imported);
-    } catch (...) {
-        disown_dlpack_import(imported);
-        throw;
-    }
+// A handle for a fresh import; ownership of the managed tensor moves only once the handle exists.
+ct_tensor import_handle(DLPackImport imported) {
+    ct_tensor h = new_tensor_handle(imported.tensor);
+    imported.adopt();
+    return h;
 }
 }  // namespace
 

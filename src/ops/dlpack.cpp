@@ -114,50 +114,86 @@ int64_t checked_span(int64_t size, int64_t stride, const char* op) {
     return span;
 }
 
-// Builds a tensor over dl's memory whose storage runs release when it dies. Nothing is owned on a throw:
-// release is only handed over in the last step, to a Storage that cannot fail after construction.
-Tensor import_dl_tensor(const DLTensor& dl, std::function<void()> release, const char* op) {
+// dl's layout, checked: lo and hi are the element offsets of the lowest and highest element from first.
+struct CheckedLayout {
+    Shape sizes, strides;
+    DType dtype = DType::Float32;
+    Device device;
+    char* first = nullptr;  // data + byte_offset (may be NULL for empty tensors)
+    int64_t item = 1, numel = 0, lo = 0, hi = 0;
+};
+
+CheckedLayout check_layout(const DLTensor& dl, const char* op) {
     if (dl.ndim < 0) fail(CT_ERR_INVALID_ARGUMENT, op, ": negative ndim ", dl.ndim);
     if (dl.ndim > 0 && !dl.shape) fail(CT_ERR_INVALID_ARGUMENT, op, ": shape is NULL but ndim is ", dl.ndim);
-    Shape sizes(dl.shape, dl.shape + dl.ndim);
-    const int64_t numel = checked_numel(sizes, op);
-    const DType dtype = dtype_from_dl(dl.dtype, op);
-    const Device device = device_from_dl(dl.device, op);
-    Shape strides = dl.strides ? Shape(dl.strides, dl.strides + dl.ndim) : contiguous_strides(sizes);
-    const int64_t item = (int64_t)dtype_size(dtype);
-
-    char* first = dl.data ? static_cast<char*>(dl.data) + dl.byte_offset : nullptr;
-    int64_t lo = 0, hi = 0;  // element offsets of the lowest and highest element relative to first
-    if (numel > 0) {
-        if (!first) fail(CT_ERR_INVALID_ARGUMENT, op, ": data is NULL for a tensor of shape ", shape_str(sizes));
-        if ((uintptr_t)first % (uintptr_t)item != 0)
-            fail(CT_ERR_NOT_SUPPORTED, op, ": data + byte_offset (", (void*)first, ") is not aligned to the ",
-                 item, "-byte ", dtype_name(dtype), " element size");
-        for (int32_t i = 0; i < dl.ndim; ++i) {
-            int64_t span = checked_span(sizes[i], strides[i], op);
-            if (__builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi))
-                fail(CT_ERR_INVALID_ARGUMENT, op, ": strides ", shape_str(strides), " overflow int64");
-        }
-        if (hi - lo >= INT64_MAX / item)
-            fail(CT_ERR_INVALID_ARGUMENT, op, ": shape ", shape_str(sizes), " with strides ", shape_str(strides),
-                 " spans too many bytes (int64 overflow)");
+    CheckedLayout L;
+    L.sizes.assign(dl.shape, dl.shape + dl.ndim);
+    L.numel = checked_numel(L.sizes, op);
+    L.dtype = dtype_from_dl(dl.dtype, op);
+    L.device = device_from_dl(dl.device, op);
+    L.strides = dl.strides ? Shape(dl.strides, dl.strides + dl.ndim) : contiguous_strides(L.sizes);
+    L.item = (int64_t)dtype_size(L.dtype);
+    L.first = dl.data ? static_cast<char*>(dl.data) + dl.byte_offset : nullptr;
+    if (L.numel == 0) return L;
+    if (!L.first) fail(CT_ERR_INVALID_ARGUMENT, op, ": data is NULL for a tensor of shape ", shape_str(L.sizes));
+    if ((uintptr_t)L.first % (uintptr_t)L.item != 0)
+        fail(CT_ERR_NOT_SUPPORTED, op, ": data + byte_offset (", (void*)L.first, ") is not aligned to the ",
+             L.item, "-byte ", dtype_name(L.dtype), " element size");
+    for (int32_t i = 0; i < dl.ndim; ++i) {
+        int64_t span = checked_span(L.sizes[i], L.strides[i], op);
+        if (__builtin_add_overflow(span < 0 ? L.lo : L.hi, span, span < 0 ? &L.lo : &L.hi))
+            fail(CT_ERR_INVALID_ARGUMENT, op, ": strides ", shape_str(L.strides), " overflow int64");
     }
-    static char empty_block[1];  // a valid address for empty tensors whose producer gave NULL data
+    if (L.hi - L.lo >= INT64_MAX / L.item)
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": shape ", shape_str(L.sizes), " with strides ", shape_str(L.strides),
+             " spans too many bytes (int64 overflow)");
+    return L;
+}
+
+Tensor make_import_tensor(const CheckedLayout& L, std::shared_ptr<Storage> storage, int64_t offset) {
     auto impl = std::make_shared<TensorImpl>();
-    impl->sizes = std::move(sizes);
-    impl->strides = std::move(strides);
-    impl->offset = -lo;  // negative strides: the storage starts at the lowest element
-    impl->dtype = dtype;
-    char* base = first ? first + lo * item : empty_block;
-    size_t nbytes = numel > 0 ? (size_t)(hi - lo + 1) * (size_t)item : 0;
-    impl->storage = Storage::wrap(base, nbytes, device, std::move(release));
+    impl->storage = std::move(storage);
+    impl->sizes = L.sizes;
+    impl->strides = L.strides;
+    impl->offset = offset;
+    impl->dtype = L.dtype;
     return Tensor(impl);
 }
 
-template <typename Managed> std::function<void()> deleter_call(Managed* managed) {
-    return [managed]() {
+// Note [DLPack round trip]: a tensor that ctensor itself exported comes back on its original Storage, so
+// the two share the version counter (in-place writes through either are seen by autograd's checks) and
+// ct_tensor_shares_storage reports 1. The export is then deleted at once; the storage keeps the memory.
+// Returns false (use the generic path) when managed is not ours or its layout no longer lies in the storage.
+template <typename Managed>
+bool reuse_own_export(Managed* managed, const CheckedLayout& L, DLPackImport& result) {
+    if (managed->deleter != &delete_export<Managed>) return false;
+    const std::shared_ptr<Storage>& storage = static_cast<ExportContext<Managed>*>(managed->manager_ctx)->storage;
+    if (!L.first || storage->device != L.device) return false;
+    const intptr_t delta = L.first - static_cast<char*>(storage->data);
+    if (delta < 0 || delta % L.item != 0) return false;
+    const int64_t offset = delta / L.item;
+    if (L.numel > 0 && (offset + L.lo < 0 || (offset + L.hi + 1) * L.item > (int64_t)storage->nbytes)) return false;
+    result.tensor = make_import_tensor(L, storage, offset);
+    result.adopt = [managed]() { managed->deleter(managed); };
+    return true;
+}
+
+// A tensor over managed's memory that does not own it until result.adopt() runs (see dlpack.h).
+template <typename Managed> DLPackImport import_managed(Managed* managed, const char* op) {
+    CheckedLayout L = check_layout(managed->dl_tensor, op);
+    DLPackImport result;
+    if (reuse_own_export(managed, L, result)) return result;
+    static char empty_block[1];  // a valid address for empty tensors whose producer gave NULL data
+    char* base = L.first ? L.first + L.lo * L.item : empty_block;  // negative strides: start at the lowest
+    size_t nbytes = L.numel > 0 ? (size_t)(L.hi - L.lo + 1) * (size_t)L.item : 0;
+    auto storage = Storage::wrap(base, nbytes, L.device, nullptr);
+    std::function<void()> release = [managed]() {
         if (managed->deleter) managed->deleter(managed);
     };
+    result.tensor = make_import_tensor(L, storage, -L.lo);
+    // Moving a std::function cannot throw, so adopting cannot fail.
+    result.adopt = [storage, release = std::move(release)]() mutable { storage->release = std::move(release); };
+    return result;
 }
 
 }  // namespace
@@ -172,13 +208,13 @@ DLManagedTensorVersioned* to_dlpack_versioned(const Tensor& t) {
     return &ctx.release()->managed;
 }
 
-Tensor from_dlpack(DLManagedTensor* managed) {
+DLPackImport from_dlpack(DLManagedTensor* managed) {
     const char* op = "from_dlpack";
     if (!managed) fail(CT_ERR_INVALID_ARGUMENT, op, ": managed tensor is NULL");
-    return import_dl_tensor(managed->dl_tensor, deleter_call(managed), op);
+    return import_managed(managed, op);
 }
 
-Tensor from_dlpack_versioned(DLManagedTensorVersioned* managed) {
+DLPackImport from_dlpack_versioned(DLManagedTensorVersioned* managed) {
     const char* op = "from_dlpack_versioned";
     if (!managed) fail(CT_ERR_INVALID_ARGUMENT, op, ": managed tensor is NULL");
     // The version comes first in every DLPack 1.x struct; nothing else may be read before checking it.
@@ -188,11 +224,7 @@ Tensor from_dlpack_versioned(DLManagedTensorVersioned* managed) {
     if (managed->flags & DLPACK_FLAG_BITMASK_READ_ONLY)
         fail(CT_ERR_NOT_SUPPORTED, op, ": the tensor is marked read-only (DLPACK_FLAG_BITMASK_READ_ONLY) and "
              "ctensor tensors are always writable; import a writable copy instead");
-    return import_dl_tensor(managed->dl_tensor, deleter_call(managed), op);
-}
-
-void disown_dlpack_import(const Tensor& imported) {
-    if (imported.defined()) imported.storage()->release = nullptr;
+    return import_managed(managed, op);
 }
 
 }  // namespace ct

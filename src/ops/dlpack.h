@@ -2,6 +2,7 @@
 // versioned DLManagedTensorVersioned), using Debian's <dlpack/dlpack.h>.
 #pragma once
 #include <dlpack/dlpack.h>
+#include <functional>
 #include "core/tensor.h"
 
 namespace ct {
@@ -14,16 +15,20 @@ DLManagedTensor* to_dlpack(const Tensor& t);
 // Same as to_dlpack with version {1, 0} and flags 0.
 DLManagedTensorVersioned* to_dlpack_versioned(const Tensor& t);
 
-// Note [DLPack import ownership]: on success the returned tensor's storage owns `managed` and calls its
-// deleter once when the last view of the storage dies (on whichever thread that is). On failure (an
-// exception) nothing is owned and the deleter is not called. A caller that fails after a successful
-// import (e.g. making a handle) must call disown_dlpack_import before dropping the tensor.
-// Accepted: CPU tensors of the six ctensor dtypes (lanes 1), any strides (NULL = row-major, negative
-// and zero allowed), any byte_offset that keeps elements aligned.
-Tensor from_dlpack(DLManagedTensor* managed);
+// Note [DLPack import ownership]: importing is two steps so that ownership moves only on success.
+// from_dlpack* checks the managed tensor and returns a tensor over its memory that does not own it yet;
+// on a throw nothing changed. Once the caller can no longer fail (its handle exists) it calls adopt()
+// exactly once: from then on the tensor's storage calls the producer's deleter once, when the last view
+// of it dies, on whichever thread that is. Dropping the result without adopt() leaves the managed tensor
+// with the caller. Accepted: CPU tensors of the six ctensor dtypes (lanes 1), any strides (NULL =
+// row-major; negative and zero allowed) and any byte_offset that keeps elements aligned.
+// See also Note [DLPack round trip] in dlpack.cpp.
+struct DLPackImport {
+    Tensor tensor;
+    std::function<void()> adopt;  // never throws
+};
+DLPackImport from_dlpack(DLManagedTensor* managed);
 // Also checks version.major == 1 (CT_ERR_VERSION) and refuses the read-only flag (CT_ERR_NOT_SUPPORTED).
-Tensor from_dlpack_versioned(DLManagedTensorVersioned* managed);
-// Gives ownership of an imported tensor's producer memory back to the caller: its deleter will not run.
-void disown_dlpack_import(const Tensor& imported);
+DLPackImport from_dlpack_versioned(DLManagedTensorVersioned* managed);
 
 }  // namespace ct
