@@ -1,5 +1,4 @@
 // copy.cpp - strided copy with dtype conversion and fill (the kernels behind contiguous, clone, to, copy_).
-#include <algorithm>
 #include <cstring>
 #include "cpu/kernels.h"
 #include "cpu/loops.h"
@@ -31,15 +30,11 @@ void cpu_fill(const Tensor& dst, double value) {
         using R = typename decltype(rt)::type;
         const R v = from_double<R>(value);
         R* base = dst.data<R>();
-        // Writes only: dst may be uninitialised, and loading e.g. a garbage bool is undefined behaviour.
+        // writes only: dst may be uninitialised (reading it would load invalid bools)
         for_each_run<1>(dst.sizes(), {&dst.strides()},
                         [&](const std::array<int64_t, 1>& off, const std::array<int64_t, 1>& st, int64_t n) {
                             R* p = base + off[0];
-                            if (st[0] == 1) {
-                                std::fill(p, p + n, v);
-                            } else {
-                                for (int64_t i = 0; i < n; ++i) p[i * st[0]] = v;
-                            }
+                            for (int64_t i = 0; i < n; ++i) p[i * st[0]] = v;
                         });
     });
 }
