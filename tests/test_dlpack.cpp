@@ -162,6 +162,11 @@ TEST(DLPack, RoundTripSharesMemoryBothWays) {
     EXPECT_TRUE(allclose(t, {1, 7, 3, 4}));
     static_cast<double*>(data_ptr(t))[3] = -4;  // write through the original
     EXPECT_TRUE(allclose(u, {1, 7, 3, -4}));
+    CT_ASSERT_OK(ct_fill_(u.get(), 2));  // in-place ops too
+    EXPECT_TRUE(allclose(t, {2, 2, 2, 2}));
+    H ten = make({10, 20, 30, 40}, {2, 2});
+    CT_ASSERT_OK(ct_add_(t.get(), ten.get(), 1.0));
+    EXPECT_TRUE(allclose(u, {12, 22, 32, 42}));
 }
 
 TEST(DLPack, StridedExportsRoundTrip) {
@@ -251,6 +256,24 @@ TEST(DLPack, EveryDtypeMapsAndRoundTrips) {
         EXPECT_EQ(values(u), vals);
         EXPECT_EQ(data_ptr(u), data_ptr(t));
     }
+}
+
+TEST(DLPack, RoundTripSharesTheVersionCounter) {
+    // An in-place write through the re-imported tensor must invalidate what autograd saved of the original.
+    H x = make({1, 2}, {2}, CT_FLOAT64, true);
+    H y, loss;
+    CT_ASSERT_OK(ct_mul(x.get(), x.get(), y.out()));  // saves x
+    DLManagedTensor* m = nullptr;
+    CT_ASSERT_OK(ct_to_dlpack(x.get(), &m));
+    H u;
+    CT_ASSERT_OK(ct_from_dlpack(m, u.out()));
+    int64_t before = -1, after = -1;
+    CT_ASSERT_OK(ct_tensor_version(x.get(), &before));
+    CT_ASSERT_OK(ct_fill_(u.get(), 3));
+    CT_ASSERT_OK(ct_tensor_version(x.get(), &after));
+    EXPECT_EQ(after, before + 1);
+    CT_ASSERT_OK(ct_sum(y.get(), nullptr, 0, 0, loss.out()));
+    CT_EXPECT_ERR(ct_backward(loss.get(), nullptr, 0, 0), CT_ERR_AUTOGRAD, "modified by an in-place operation");
 }
 
 TEST(DLPack, OwnRoundTripOutlivesOriginal) {

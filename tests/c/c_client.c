@@ -87,6 +87,32 @@ static int check_hand_gradients(void) {
     return 0;
 }
 
+/* d sum(sigmoid(z)) / dz = s (1 - s): at z = 0 and ln 3, s = 1/2 and 3/4, so the gradient is 1/4 and 3/16. */
+static int check_sigmoid_gradient(void) {
+    const double zv[2] = {0.0, log(3.0)};
+    int64_t shape[1] = {2};
+    ct_tensor z = NULL, s = NULL, total = NULL, g = NULL;
+    double sv[2], grad[2];
+    TRY(make_f64(zv, shape, 1, &z));
+    TRY(ct_tensor_set_requires_grad(z, 1));
+    TRY(ct_sigmoid(z, &s));
+    TRY(ct_sum(s, NULL, 0, 0, &total));
+    TRY(ct_backward(total, NULL, 0, 0));
+    TRY(read_f64(s, sv, 2));
+    TRY(ct_tensor_grad(z, &g));
+    CHECK(g != NULL, "z has no gradient");
+    if (g) {
+        TRY(read_f64(g, grad, 2));
+        CHECK(near(sv[0], 0.5, 1e-12) && near(sv[1], 0.75, 1e-12), "sigmoid gave %g, %g", sv[0], sv[1]);
+        CHECK(near(grad[0], 0.25, 1e-12) && near(grad[1], 0.1875, 1e-12), "sigmoid grad %g, %g", grad[0], grad[1]);
+    }
+    ct_tensor_release(g);
+    ct_tensor_release(total);
+    ct_tensor_release(s);
+    ct_tensor_release(z);
+    return 0;
+}
+
 /* ---- a 2-layer MLP (2 -> HIDDEN -> 1, ReLU) trained with MSE and manual SGD ---- */
 
 #define N_POINTS 64
@@ -146,13 +172,13 @@ static int init_params(ct_tensor* params) {
 }
 
 /* pred [N] = relu(sum(x * W1, dim 2) + b1) . w2 + b2, with broadcasting instead of a matmul. */
-static int forward(ct_tensor* params, ct_tensor x, ct_tensor zero, ct_tensor* pred) {
+static int forward(ct_tensor* params, ct_tensor x, ct_tensor* pred) {
     ct_tensor tmp[5] = {NULL, NULL, NULL, NULL, NULL};
     const int64_t dim2[1] = {2}, dim1[1] = {1};
     TRY(ct_mul(x, params[0], &tmp[0]));             /* [N, H, 2] */
     TRY(ct_sum(tmp[0], dim2, 1, 0, &tmp[1]));       /* [N, H] */
     TRY(ct_add(tmp[1], params[1], 1.0, &tmp[2]));   /* + b1 */
-    TRY(ct_maximum(tmp[2], zero, &tmp[3]));         /* relu */
+    TRY(ct_relu(tmp[2], &tmp[3]));
     TRY(ct_mul(tmp[3], params[2], &tmp[4]));        /* * w2 */
     release_all(tmp, 4);
     TRY(ct_sum(tmp[4], dim1, 1, 0, &tmp[0]));       /* [N] */
@@ -172,20 +198,18 @@ static int mse(ct_tensor pred, ct_tensor y, ct_tensor* loss) {
     return 0;
 }
 
-/* p <- p - lr * p.grad for every parameter, without recording a graph; gradients are cleared. */
+/* p -= lr * p.grad in place for every parameter, without recording a graph; gradients are cleared. */
 static int sgd_step(ct_tensor* params, double lr) {
     int32_t previous = 1;
     int i;
     TRY(ct_set_grad_enabled(0, &previous));
     for (i = 0; i < N_PARAMS; ++i) {
-        ct_tensor g = NULL, updated = NULL;
+        ct_tensor g = NULL;
         TRY(ct_tensor_grad(params[i], &g));
         if (!g) continue;
-        TRY(ct_sub(params[i], g, lr, &updated));
-        TRY(ct_tensor_set_requires_grad(updated, 1));
+        TRY(ct_sub_(params[i], g, lr));
+        TRY(ct_tensor_set_grad(params[i], NULL));
         ct_tensor_release(g);
-        ct_tensor_release(params[i]);
-        params[i] = updated;
     }
     TRY(ct_set_grad_enabled(previous, NULL));
     return 0;
@@ -214,7 +238,7 @@ static int train_mlp(void) {
     TRY(ct_scalar_tensor(0.0, CT_FLOAT64, ct_cpu(), &zero));
     for (step = 0; step < 400; ++step) {
         ct_tensor pred = NULL, loss = NULL;
-        if (forward(params, x, zero, &pred) || mse(pred, y, &loss)) return 1;
+        if (forward(params, x, &pred) || mse(pred, y, &loss)) return 1;
         TRY(ct_tensor_item(loss, &last_loss));
         if (step == 0) first_loss = last_loss;
         TRY(ct_backward(loss, NULL, 0, 0));
@@ -312,6 +336,7 @@ int main(void) {
     CHECK(ct_version() / 10000 == CT_VERSION_MAJOR, "runtime version %d vs header major %d", (int)ct_version(),
           CT_VERSION_MAJOR);
     check_hand_gradients();
+    check_sigmoid_gradient();
     train_mlp();
     check_errors();
     check_blob();
