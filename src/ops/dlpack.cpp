@@ -169,10 +169,12 @@ bool reuse_own_export(Managed* managed, const CheckedLayout& L, DLPackImport& re
     if (managed->deleter != &delete_export<Managed>) return false;
     const std::shared_ptr<Storage>& storage = static_cast<ExportContext<Managed>*>(managed->manager_ctx)->storage;
     if (!L.first || storage->device != L.device) return false;
-    const intptr_t delta = L.first - static_cast<char*>(storage->data);
+    // Integer arithmetic: the consumer may have pointed data anywhere, even outside the storage.
+    const intptr_t delta = (intptr_t)((uintptr_t)L.first - (uintptr_t)storage->data);
     if (delta < 0 || delta % L.item != 0) return false;
     const int64_t offset = delta / L.item;
-    if (L.numel > 0 && (offset + L.lo < 0 || (offset + L.hi + 1) * L.item > (int64_t)storage->nbytes)) return false;
+    const int64_t storage_elements = (int64_t)(storage->nbytes / (size_t)L.item);
+    if (L.numel > 0 && (offset + L.lo < 0 || L.hi >= storage_elements - offset)) return false;  // no overflow
     result.tensor = make_import_tensor(L, storage, offset);
     result.adopt = [managed]() { managed->deleter(managed); };
     return true;
