@@ -136,7 +136,7 @@ static void release_all(ct_tensor* ts, int n) {
 /* Points away from the line x0 + 2 x1 = 0, labelled +1 above it and -1 below: linearly separable. */
 static int make_dataset(ct_tensor* x, ct_tensor* y) {
     double xs[N_POINTS * 2], ys[N_POINTS];
-    int64_t xshape[3] = {N_POINTS, 1, 2}, yshape[1] = {N_POINTS};
+    int64_t xshape[2] = {N_POINTS, 2}, yshape[1] = {N_POINTS};
     uint64_t state = 42;
     int n = 0;
     while (n < N_POINTS) {
@@ -147,7 +147,7 @@ static int make_dataset(ct_tensor* x, ct_tensor* y) {
         ys[n] = a + 2 * b > 0 ? 1.0 : -1.0;
         ++n;
     }
-    TRY(make_f64(xs, xshape, 3, x));
+    TRY(make_f64(xs, xshape, 2, x));
     TRY(make_f64(ys, yshape, 1, y));
     return 0;
 }
@@ -171,20 +171,16 @@ static int init_params(ct_tensor* params) {
     return 0;
 }
 
-/* pred [N] = relu(sum(x * W1, dim 2) + b1) . w2 + b2, with broadcasting instead of a matmul. */
+/* pred [N] = relu(x W1^T + b1) w2 + b2 (matmul through BLAS). */
 static int forward(ct_tensor* params, ct_tensor x, ct_tensor* pred) {
     ct_tensor tmp[5] = {NULL, NULL, NULL, NULL, NULL};
-    const int64_t dim2[1] = {2}, dim1[1] = {1};
-    TRY(ct_mul(x, params[0], &tmp[0]));             /* [N, H, 2] */
-    TRY(ct_sum(tmp[0], dim2, 1, 0, &tmp[1]));       /* [N, H] */
-    TRY(ct_add(tmp[1], params[1], 1.0, &tmp[2]));   /* + b1 */
+    TRY(ct_t(params[0], &tmp[0]));                 /* W1^T [2, H] */
+    TRY(ct_matmul(x, tmp[0], &tmp[1]));            /* [N, H] */
+    TRY(ct_add(tmp[1], params[1], 1.0, &tmp[2]));  /* + b1 */
     TRY(ct_relu(tmp[2], &tmp[3]));
-    TRY(ct_mul(tmp[3], params[2], &tmp[4]));        /* * w2 */
-    release_all(tmp, 4);
-    TRY(ct_sum(tmp[4], dim1, 1, 0, &tmp[0]));       /* [N] */
-    TRY(ct_add(tmp[0], params[3], 1.0, pred));      /* + b2 */
-    ct_tensor_release(tmp[0]);
-    ct_tensor_release(tmp[4]);
+    TRY(ct_matmul(tmp[3], params[2], &tmp[4]));    /* [N] */
+    TRY(ct_add(tmp[4], params[3], 1.0, pred));     /* + b2 */
+    release_all(tmp, 5);
     return 0;
 }
 
