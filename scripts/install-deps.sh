@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ctensor builds and tests with (idempotent; run as root on Debian 12).
-# Usage: scripts/install-deps.sh [core|demo|all]
+# Usage: scripts/install-deps.sh [core|demo|all]   (core: build + C demo; demo: + Python; all: every test suite)
 set -euo pipefail
 what="${1:-all}"
 
@@ -20,7 +20,9 @@ fi
 core_pkgs="build-essential cmake pkg-config libopenblas-openmp-dev libgtest-dev zlib1g-dev dataset-fashion-mnist"
 all_pkgs="$core_pkgs abigail-tools swig clang python3-venv python3-torch python3-numpy valgrind default-jdk-headless maven maven-debian-helper libmaven-compiler-plugin-java libsurefire-java libmaven-jar-plugin-java junit5"
 
+demo_pkgs="$core_pkgs python3-venv python3-numpy"
 pkgs="$core_pkgs"
+[ "$what" = demo ] && pkgs="$demo_pkgs"
 [ "$what" = all ] && pkgs="$all_pkgs"
 
 missing=""

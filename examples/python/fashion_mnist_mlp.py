@@ -52,6 +52,7 @@ def main():
     parser.add_argument("--batch-size", type=int, default=128)
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--target", type=float, default=0.84, help="fail below this final test accuracy")
     args = parser.parse_args()
 
     ct.manual_seed(args.seed)
@@ -85,6 +86,9 @@ def main():
         test_acc = evaluate(model, test_x, test_y)
         print("epoch %d  loss %.4f  train acc %.2f%%  test acc %.2f%%  %.1f s"
               % (epoch, total_loss / batches, 100 * train_acc, 100 * test_acc, seconds))
+    if test_acc < args.target:
+        raise SystemExit("test accuracy %.2f%% is below the target %.2f%%" % (100 * test_acc, 100 * args.target))
+    print("test accuracy %.2f%% >= target %.2f%%" % (100 * test_acc, 100 * args.target))
 
 
 if __name__ == "__main__":
