@@ -8,7 +8,7 @@ jobs="$(nproc)"
 
 # -O1 keeps kernels fast enough under ASan while stacks stay readable; _GLIBCXX_ASSERTIONS adds bounds checks
 # to std::vector::operator[] and friends (no ABI change).
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCTENSOR_SANITIZE=ON \
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCTENSOR_SANITIZE=ON -DCTENSOR_WITH_CUDA=OFF -DCTENSOR_BUILD_EXAMPLES=OFF \
   -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DCMAKE_CXX_FLAGS_DEBUG="-g -O1 -D_GLIBCXX_ASSERTIONS"
 cmake --build "$build" -j"$jobs"
 
