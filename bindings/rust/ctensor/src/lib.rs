@@ -19,7 +19,8 @@
 //!   each carrying the library's message (which names the op and the shapes/dtypes involved).
 //! - **Operators never panic.** `+ - * /` and unary `-` have `type Output = Result<Tensor>`; they work on
 //!   owned and borrowed tensors, with `f64` scalars on either side, and with a `Result<Tensor>` on the left
-//!   so `(&a * &b + &c)?` needs one `?`. Scalars are "wrapped numbers": `float32 * 2.0` stays float32.
+//!   of a tensor operand, so `(&a * &b + &c)?` needs one `?` (Rust's orphan rule forbids `Result<Tensor>`
+//!   with an `f64`: write `((&a * &b)? * 2.0)?`). Scalars are "wrapped numbers": `float32 * 2.0` stays float32.
 //! - **Ownership.** A [`Tensor`] owns one reference to a library handle: `Drop` releases it, `Clone`
 //!   retains it (cheap, shares storage and autograd identity). [`Tensor::copy`] is PyTorch's `clone()`.
 //! - **Dims** may be negative (from the end). Reductions take `dims: &[i64]`, where an empty slice

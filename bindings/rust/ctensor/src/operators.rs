@@ -1,7 +1,7 @@
 //! `std::ops` operators. They never panic: `type Output = Result<Tensor>`, so a shape or dtype error
 //! comes back as `Err`. Tensor-tensor, tensor-f64 and f64-tensor forms exist for owned and borrowed
-//! tensors, and a `Result<Tensor>` on the left also works, so `(&a * &b + &c)?` chains without `?`
-//! at every step. f64 scalars go through `ct_wrapped_scalar`, so they never upcast a tensor's dtype
+//! tensors, and a `Result<Tensor>` on the left of a tensor also works, so `(&a * &b + &c)?` chains
+//! without `?` at every step (`Result<Tensor>` with an `f64` is impossible under the orphan rule). f64 scalars go through `ct_wrapped_scalar`, so they never upcast a tensor's dtype
 //! (`float32_tensor * 2.0` stays float32, like PyTorch).
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
