@@ -126,6 +126,9 @@ extern "C" {
     pub fn ct_get_num_threads() -> i32;
     pub fn ct_cuda_device_count() -> i32;
     pub fn ct_cuda_is_available(reason: *mut c_char, cap: i32) -> i32;
+    pub fn ct_cuda_synchronize(device: i32) -> ct_status;
+    pub fn ct_cuda_memory_stats(device: i32, allocated: *mut i64, reserved: *mut i64, peak: *mut i64) -> ct_status;
+    pub fn ct_cuda_empty_cache() -> ct_status;
 
     // ---- Tensor handles and metadata ----
     pub fn ct_tensor_retain(t: ct_tensor) -> ct_tensor;

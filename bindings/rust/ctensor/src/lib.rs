@@ -97,3 +97,28 @@ pub fn cuda_is_available() -> std::result::Result<(), String> {
     let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
     Err(String::from_utf8_lossy(&buf[..end]).into_owned())
 }
+
+/// Waits until all queued work on CUDA device `device` has finished.
+pub fn cuda_synchronize(device: i32) -> Result<()> {
+    check(unsafe { sys::ct_cuda_synchronize(device) })
+}
+
+/// Caching-allocator statistics of a CUDA device, in bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CudaMemoryStats {
+    pub allocated: i64,
+    pub reserved: i64,
+    pub peak: i64,
+}
+
+/// Allocator statistics of CUDA device `device`.
+pub fn cuda_memory_stats(device: i32) -> Result<CudaMemoryStats> {
+    let mut m = CudaMemoryStats::default();
+    check(unsafe { sys::ct_cuda_memory_stats(device, &mut m.allocated, &mut m.reserved, &mut m.peak) })?;
+    Ok(m)
+}
+
+/// Returns the cached, unused blocks of every CUDA device to the driver.
+pub fn cuda_empty_cache() -> Result<()> {
+    check(unsafe { sys::ct_cuda_empty_cache() })
+}
