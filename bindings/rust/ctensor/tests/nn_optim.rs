@@ -232,7 +232,7 @@ fn optimizer_and_generator_handles_are_released() {
         let before = ctensor::live_handles();
         {
             let p = det_pos(&[3], 0.1).requires_grad_(true)?;
-            let _opt = AdamW::new(1e-3).build(&[p])?;
+            let _opt = AdamW::new(1e-3).build(std::slice::from_ref(&p))?;
             let _gen = Generator::new(1)?;
             assert!(ctensor::live_handles() >= before + 3);
         }
