@@ -357,8 +357,11 @@ CT_API ct_status ct_where(ct_tensor cond, ct_tensor a, ct_tensor b, ct_tensor* o
 
 /* ---- Reductions (dims == NULL / ndims == 0 reduces over all dims) ------------------------------- */
 
+/* Sum over dims. */
 CT_API ct_status ct_sum(ct_tensor x, const int64_t* dims, int32_t ndims, int32_t keepdim, ct_tensor* out);
+/* Arithmetic mean over dims. */
 CT_API ct_status ct_mean(ct_tensor x, const int64_t* dims, int32_t ndims, int32_t keepdim, ct_tensor* out);
+/* Product over dims. */
 CT_API ct_status ct_prod(ct_tensor x, const int64_t* dims, int32_t ndims, int32_t keepdim, ct_tensor* out);
 /* Variance with the given correction (1 = unbiased). */
 CT_API ct_status ct_var(ct_tensor x, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim,

@@ -1,0 +1,557 @@
+/* ctensor.h - the one public C interface of ctensor (C89/C99/C++ compatible).
+ *
+ * ctensor is an eager tensor library with reverse-mode autograd. Everything a program can do goes
+ * through the opaque handles and functions declared here.
+ *
+ * Tutorial
+ * --------
+ *   ct_tensor x = NULL, y = NULL, loss = NULL, g = NULL;
+ *   int64_t shape[2] = {2, 3};
+ *   float data[6] = {1, 2, 3, 4, 5, 6};
+ *   if (ct_tensor_from_data(data, sizeof data, shape, 2, CT_FLOAT32, ct_cpu(), &x) != CT_OK)
+ *       fprintf(stderr, "%s\n", ct_last_error());
+ *   ct_tensor_set_requires_grad(x, 1);
+ *   ct_mul(x, x, &y);                    (y = x * x, recorded for autograd)
+ *   ct_sum(y, NULL, 0, 0, &loss);        (sum over all dims)
+ *   ct_backward(loss, NULL, 0, 0);       (x.grad = 2 * x)
+ *   ct_tensor_grad(x, &g);
+ *   ct_tensor_release(g); ct_tensor_release(loss); ct_tensor_release(y); ct_tensor_release(x);
+ *
+ * Rules that hold for every function
+ * ----------------------------------
+ * Errors:    every fallible call returns ct_status (CT_OK == 0). On failure ct_last_error() gives a
+ *            thread-local UTF-8 message naming the op and the shapes/dtypes/values involved, valid until
+ *            the next ctensor call on that thread; out-parameters are left untouched. Nothing aborts
+ *            the process on bad input: NULL or released handles, bad shapes, dims, indices all give a status.
+ * Ownership: every handle returned through an out-parameter is a new reference that the caller must
+ *            release (ct_*_release, NULL-safe, any thread). Inputs are never consumed. The library never
+ *            hands out memory the caller must free(). ct_live_handles() counts live handles (leak tests).
+ * Shapes:    sizes, strides (in elements, like DLPack) and offsets are int64_t; ndim is int32_t; there
+ *            is no rank limit. Getters copy into caller buffers of a given capacity and report the true count.
+ * Dims:      a dim argument may be negative (counted from the end, like Python).
+ * Devices:   explicit. Every tensor lives on one device; mixing devices in an op is an error; moving is
+ *            ct_to_device. Device types use DLPack's numbering (CPU = 1, CUDA = 2).
+ * Autograd:  ops record a graph when grad mode is on (per thread) and an input requires grad.
+ * Threads:   handles may be shared between threads; a tensor must not be written by one thread while
+ *            another uses it. Errors and grad mode are per thread.
+ * Versions:  a program built against 1.x runs against any later 1.y. Call ct_check_abi(CT_ABI_VERSION,
+ *            CT_VERSION_MINOR) once at load. Declarations added after 1.0 sit under CT_VERSION_MINOR guards.
+ */
+#ifndef CTENSOR_H
+#define CTENSOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CT_VERSION_MAJOR 1
+#define CT_VERSION_MINOR 0
+#define CT_VERSION_PATCH 0
+#define CT_ABI_VERSION 1
+
+#if defined(_WIN32)
+#define CT_API __declspec(dllimport)
+#elif defined(CT_BUILDING_LIBRARY)
+#define CT_API __attribute__((visibility("default")))
+#else
+#define CT_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Handles (opaque, reference counted) ------------------------------------------------------ */
+
+typedef struct ct_tensor_s* ct_tensor;       /* a tensor: layout + storage + autograd metadata */
+typedef struct ct_generator_s* ct_generator; /* a seeded random number generator */
+typedef struct ct_optimizer_s* ct_optimizer; /* an optimizer over an array of parameter tensors */
+
+/* DLPack structs (declared in <dlpack/dlpack.h>); ctensor only passes pointers to them. */
+struct DLManagedTensor;
+struct DLManagedTensorVersioned;
+
+/* ---- Status codes (fixed values, append-only) -------------------------------------------------- */
+
+typedef int32_t ct_status;
+enum {
+    CT_OK = 0,                   /* success */
+    CT_ERR_INVALID_ARGUMENT = 1, /* a bad argument value (NULL pointer, negative size, bad option) */
+    CT_ERR_INVALID_HANDLE = 2,   /* a NULL, unknown or already released handle */
+    CT_ERR_SHAPE = 3,            /* shapes that do not fit the op */
+    CT_ERR_DTYPE = 4,            /* a dtype the op does not accept */
+    CT_ERR_DEVICE = 5,           /* tensors on different devices, or an unusable device */
+    CT_ERR_INDEX = 6,            /* a dim or index out of range */
+    CT_ERR_OUT_OF_MEMORY = 7,    /* an allocation that could not be satisfied */
+    CT_ERR_NOT_COMPILED = 8,     /* a feature (e.g. the CUDA backend) not built or not loadable */
+    CT_ERR_NOT_SUPPORTED = 9,    /* a valid request this version does not implement */
+    CT_ERR_AUTOGRAD = 10,        /* an autograd misuse (second backward, modified saved tensor, ...) */
+    CT_ERR_INTERNAL = 11,        /* a bug in ctensor; the message says where */
+    CT_ERR_CALLBACK = 12,        /* a user callback (custom backward) reported a failure */
+    CT_ERR_VERSION = 13          /* the library is older than, or incompatible with, the caller */
+};
+
+/* ---- Dtypes and devices (fixed values, append-only) -------------------------------------------- */
+
+typedef int32_t ct_dtype;
+enum {
+    CT_FLOAT32 = 0, /* 32-bit IEEE float */
+    CT_FLOAT64 = 1, /* 64-bit IEEE float */
+    CT_INT32 = 2,   /* 32-bit signed integer */
+    CT_INT64 = 3,   /* 64-bit signed integer */
+    CT_UINT8 = 4,   /* 8-bit unsigned integer */
+    CT_BOOL = 5     /* boolean stored as one byte (0 or 1) */
+};
+
+enum {
+    CT_DEVICE_CPU = 1, /* DLPack kDLCPU */
+    CT_DEVICE_CUDA = 2 /* DLPack kDLCUDA */
+};
+
+/* A device: a DLPack device type and an index (0 for CPU). Passed by value. */
+typedef struct ct_device {
+    int32_t type;
+    int32_t index;
+} ct_device;
+
+/* Loss reductions (fixed values). */
+enum {
+    CT_REDUCTION_NONE = 0, /* per-element losses */
+    CT_REDUCTION_MEAN = 1, /* mean over elements (weighted mean for weighted losses) */
+    CT_REDUCTION_SUM = 2   /* sum over elements */
+};
+
+/* ---- Library, versions, errors, threads -------------------------------------------------------- */
+
+/* Runtime version as major*10000 + minor*100 + patch. */
+CT_API int32_t ct_version(void);
+/* Runtime ABI major version (CT_ABI_VERSION of the library that is loaded). */
+CT_API int32_t ct_abi_version(void);
+/* CT_OK if the loaded library serves a client built with abi_major and needing minor >= min_minor. */
+CT_API ct_status ct_check_abi(int32_t abi_major, int32_t min_minor);
+/* Thread-local message of the last failure on this thread ("" if none); valid until the next call. */
+CT_API const char* ct_last_error(void);
+/* Thread-local status of the last failure on this thread (CT_OK if none). */
+CT_API ct_status ct_last_status(void);
+/* Static name of a status code, e.g. "CT_ERR_SHAPE"; "CT_ERR_UNKNOWN" for unknown values. */
+CT_API const char* ct_status_name(ct_status status);
+/* Sets this thread's error (for custom backward callbacks to report why they failed); returns status. */
+CT_API ct_status ct_set_error(ct_status status, const char* message);
+/* Static name of a dtype ("float32", ...); "unknown" for unknown values. */
+CT_API const char* ct_dtype_name(ct_dtype dtype);
+/* Size in bytes of one element of dtype (0 for unknown values). */
+CT_API int32_t ct_dtype_size(ct_dtype dtype);
+/* The CPU device {CT_DEVICE_CPU, 0}. */
+CT_API ct_device ct_cpu(void);
+/* The CUDA device {CT_DEVICE_CUDA, index}. */
+CT_API ct_device ct_cuda(int32_t index);
+/* Number of live handles of every kind (tensors, generators, optimizers); 0 when nothing leaked. */
+CT_API int64_t ct_live_handles(void);
+/* Sets the thread budget shared by ctensor's parallel loops and BLAS (n >= 1). */
+CT_API ct_status ct_set_num_threads(int32_t n);
+/* The current thread budget. */
+CT_API int32_t ct_get_num_threads(void);
+/* Number of usable CUDA devices (0 when the backend, driver or GPU is missing). */
+CT_API int32_t ct_cuda_device_count(void);
+/* 1 if CUDA is usable; otherwise 0 and, when reason != NULL, the reason copied into reason[cap]. */
+CT_API int32_t ct_cuda_is_available(char* reason, int32_t cap);
+
+/* ---- Tensor handles and metadata ---------------------------------------------------------------- */
+
+/* Adds a reference to t and returns t (NULL-safe). */
+CT_API ct_tensor ct_tensor_retain(ct_tensor t);
+/* Drops a reference; frees the tensor at zero (NULL-safe, any thread; unknown handles are ignored). */
+CT_API void ct_tensor_release(ct_tensor t);
+/* Rank of t. */
+CT_API ct_status ct_tensor_ndim(ct_tensor t, int32_t* ndim);
+/* Copies at most cap sizes into dims; *ndim gets the true rank. */
+CT_API ct_status ct_tensor_shape(ct_tensor t, int64_t* dims, int32_t cap, int32_t* ndim);
+/* Copies at most cap strides (in elements) into strides; *ndim gets the true rank. */
+CT_API ct_status ct_tensor_strides(ct_tensor t, int64_t* strides, int32_t cap, int32_t* ndim);
+/* Offset of t's first element in its storage, in elements. */
+CT_API ct_status ct_tensor_offset(ct_tensor t, int64_t* offset);
+/* Number of elements. */
+CT_API ct_status ct_tensor_numel(ct_tensor t, int64_t* numel);
+/* Element dtype. */
+CT_API ct_status ct_tensor_dtype(ct_tensor t, ct_dtype* dtype);
+/* Device t lives on. */
+CT_API ct_status ct_tensor_device(ct_tensor t, ct_device* device);
+/* 1 if t's elements are laid out in row-major order without gaps. */
+CT_API ct_status ct_tensor_is_contiguous(ct_tensor t, int32_t* contiguous);
+/* Address of t's first element (storage base + offset); valid while t is alive. */
+CT_API ct_status ct_tensor_data_ptr(ct_tensor t, void** data);
+/* Version counter shared by t and its views; bumped by every in-place write. */
+CT_API ct_status ct_tensor_version(ct_tensor t, int64_t* version);
+/* 1 if a and b share storage (views of each other or of one base). */
+CT_API ct_status ct_tensor_shares_storage(ct_tensor a, ct_tensor b, int32_t* shares);
+/* PyTorch-like text of t ("tensor([[1., 2.]], requires_grad=True)") into buf[cap]; *len gets the full length. */
+CT_API ct_status ct_tensor_to_string(ct_tensor t, char* buf, int64_t cap, int64_t* len);
+
+/* ---- Creation ---------------------------------------------------------------------------------- */
+
+/* Uninitialised tensor of the given shape, dtype and device. */
+CT_API ct_status ct_empty(const int64_t* shape, int32_t ndim, ct_dtype dtype, ct_device device, ct_tensor* out);
+/* Tensor of zeros. */
+CT_API ct_status ct_zeros(const int64_t* shape, int32_t ndim, ct_dtype dtype, ct_device device, ct_tensor* out);
+/* Tensor of ones. */
+CT_API ct_status ct_ones(const int64_t* shape, int32_t ndim, ct_dtype dtype, ct_device device, ct_tensor* out);
+/* Tensor filled with value (converted to dtype). */
+CT_API ct_status ct_full(const int64_t* shape, int32_t ndim, double value, ct_dtype dtype, ct_device device,
+                         ct_tensor* out);
+/* 0-d tensor holding value (converted to dtype). */
+CT_API ct_status ct_scalar_tensor(double value, ct_dtype dtype, ct_device device, ct_tensor* out);
+/* 0-d "wrapped number" for a language scalar: takes part in ops like a Python scalar (never upcasts a tensor). */
+CT_API ct_status ct_wrapped_scalar(double value, int32_t is_integer, ct_tensor* out);
+/* Values start, start+step, ... below end (above end for step < 0). */
+CT_API ct_status ct_arange(double start, double end, double step, ct_dtype dtype, ct_device device, ct_tensor* out);
+/* steps values evenly spaced from start to end inclusive. */
+CT_API ct_status ct_linspace(double start, double end, int64_t steps, ct_dtype dtype, ct_device device,
+                             ct_tensor* out);
+/* n x m matrix with ones on the diagonal. */
+CT_API ct_status ct_eye(int64_t n, int64_t m, ct_dtype dtype, ct_device device, ct_tensor* out);
+/* Uninitialised tensor with t's shape, dtype and device. */
+CT_API ct_status ct_empty_like(ct_tensor t, ct_tensor* out);
+/* Zeros with t's shape, dtype and device. */
+CT_API ct_status ct_zeros_like(ct_tensor t, ct_tensor* out);
+/* Ones with t's shape, dtype and device. */
+CT_API ct_status ct_ones_like(ct_tensor t, ct_tensor* out);
+/* value with t's shape, dtype and device. */
+CT_API ct_status ct_full_like(ct_tensor t, double value, ct_tensor* out);
+/* Copy of nbytes of host row-major data into a new contiguous tensor (nbytes must equal numel*itemsize). */
+CT_API ct_status ct_tensor_from_data(const void* data, int64_t nbytes, const int64_t* shape, int32_t ndim,
+                                     ct_dtype dtype, ct_device device, ct_tensor* out);
+/* Called once when a wrapped external buffer is no longer used (from any thread). */
+typedef void (*ct_deleter_fn)(void* data, void* ctx);
+/* Zero-copy tensor over external memory; strides NULL means contiguous; deleter (may be NULL) runs when freed.
+ * On failure the deleter is not called and the caller keeps the memory. */
+CT_API ct_status ct_tensor_from_blob(void* data, const int64_t* shape, const int64_t* strides, int32_t ndim,
+                                     ct_dtype dtype, ct_device device, ct_deleter_fn deleter, void* ctx,
+                                     ct_tensor* out);
+/* Copies t's elements in row-major order to host dst (nbytes must equal numel*itemsize). */
+CT_API ct_status ct_tensor_copy_to_host(ct_tensor t, void* dst, int64_t nbytes);
+/* Value of a one-element tensor as double. */
+CT_API ct_status ct_tensor_item(ct_tensor t, double* value);
+/* Value of a one-element tensor as int64 (exact for integer dtypes). */
+CT_API ct_status ct_tensor_item_int64(ct_tensor t, int64_t* value);
+
+/* ---- Random numbers ---------------------------------------------------------------------------- */
+
+/* New generator; the same seed gives the same numbers on every platform. */
+CT_API ct_status ct_generator_new(uint64_t seed, ct_generator* out);
+/* Adds a reference; returns g. */
+CT_API ct_generator ct_generator_retain(ct_generator g);
+/* Drops a reference (NULL-safe). */
+CT_API void ct_generator_release(ct_generator g);
+/* Resets g's state from seed. */
+CT_API ct_status ct_generator_seed(ct_generator g, uint64_t seed);
+/* Reseeds the default generator (used wherever a generator argument is NULL). */
+CT_API ct_status ct_manual_seed(uint64_t seed);
+/* Uniform [0, 1) floats; gen NULL uses the default generator. */
+CT_API ct_status ct_rand(const int64_t* shape, int32_t ndim, ct_dtype dtype, ct_device device, ct_generator gen,
+                         ct_tensor* out);
+/* Standard normal floats. */
+CT_API ct_status ct_randn(const int64_t* shape, int32_t ndim, ct_dtype dtype, ct_device device, ct_generator gen,
+                          ct_tensor* out);
+/* Uniform integers in [low, high). */
+CT_API ct_status ct_randint(int64_t low, int64_t high, const int64_t* shape, int32_t ndim, ct_dtype dtype,
+                            ct_device device, ct_generator gen, ct_tensor* out);
+/* 0/1 draws with probabilities p (floating tensor in [0,1]); result has p's shape and dtype. */
+CT_API ct_status ct_bernoulli(ct_tensor p, ct_generator gen, ct_tensor* out);
+/* Random permutation of 0..n-1 (int64). */
+CT_API ct_status ct_randperm(int64_t n, ct_device device, ct_generator gen, ct_tensor* out);
+
+/* ---- Views and layout (share storage unless noted) ---------------------------------------------- */
+
+/* View or copy with a new shape; one size may be -1. */
+CT_API ct_status ct_reshape(ct_tensor t, const int64_t* shape, int32_t ndim, ct_tensor* out);
+/* View with a new shape; fails when the strides do not allow it. */
+CT_API ct_status ct_view(ct_tensor t, const int64_t* shape, int32_t ndim, ct_tensor* out);
+/* Swaps dims d0 and d1. */
+CT_API ct_status ct_transpose(ct_tensor t, int64_t d0, int64_t d1, ct_tensor* out);
+/* Reorders dims: out dim i is t's dim perm[i]. */
+CT_API ct_status ct_permute(ct_tensor t, const int64_t* perm, int32_t ndim, ct_tensor* out);
+/* Removes dim if its size is 1. */
+CT_API ct_status ct_squeeze(ct_tensor t, int64_t dim, ct_tensor* out);
+/* Removes every size-1 dim. */
+CT_API ct_status ct_squeeze_all(ct_tensor t, ct_tensor* out);
+/* Inserts a size-1 dim at dim (in [-ndim-1, ndim]). */
+CT_API ct_status ct_unsqueeze(ct_tensor t, int64_t dim, ct_tensor* out);
+/* Broadcasts size-1 dims to shape (stride 0); -1 keeps a size; new leading dims allowed. */
+CT_API ct_status ct_expand(ct_tensor t, const int64_t* shape, int32_t ndim, ct_tensor* out);
+/* Merges dims start..end (inclusive) into one (a view when possible). */
+CT_API ct_status ct_flatten(ct_tensor t, int64_t start_dim, int64_t end_dim, ct_tensor* out);
+/* length elements of dim starting at start. */
+CT_API ct_status ct_narrow(ct_tensor t, int64_t dim, int64_t start, int64_t length, ct_tensor* out);
+/* Python slice start:end:step of dim (step > 0; start/end clamped like Python, negatives from the end). */
+CT_API ct_status ct_slice(ct_tensor t, int64_t dim, int64_t start, int64_t end, int64_t step, ct_tensor* out);
+/* Index index of dim, removing dim. */
+CT_API ct_status ct_select(ct_tensor t, int64_t dim, int64_t index, ct_tensor* out);
+/* t itself (new handle) when contiguous, else a contiguous copy. */
+CT_API ct_status ct_contiguous(ct_tensor t, ct_tensor* out);
+/* A contiguous copy (differentiable). */
+CT_API ct_status ct_clone(ct_tensor t, ct_tensor* out);
+/* A view sharing storage but cut from the graph (requires_grad = 0). */
+CT_API ct_status ct_detach(ct_tensor t, ct_tensor* out);
+/* Converts to dtype (t itself when it already has it; differentiable between float dtypes). */
+CT_API ct_status ct_to_dtype(ct_tensor t, ct_dtype dtype, ct_tensor* out);
+/* Copies to device (t itself when already there); differentiable. */
+CT_API ct_status ct_to_device(ct_tensor t, ct_device device, ct_tensor* out);
+
+/* ---- Elementwise unary ops ---------------------------------------------------------------------- */
+
+CT_API ct_status ct_neg(ct_tensor x, ct_tensor* out);        /* -x */
+CT_API ct_status ct_abs(ct_tensor x, ct_tensor* out);        /* |x| */
+CT_API ct_status ct_sign(ct_tensor x, ct_tensor* out);       /* -1, 0 or 1 */
+CT_API ct_status ct_exp(ct_tensor x, ct_tensor* out);        /* e^x */
+CT_API ct_status ct_log(ct_tensor x, ct_tensor* out);        /* natural log */
+CT_API ct_status ct_log1p(ct_tensor x, ct_tensor* out);      /* log(1 + x) */
+CT_API ct_status ct_expm1(ct_tensor x, ct_tensor* out);      /* e^x - 1 */
+CT_API ct_status ct_sqrt(ct_tensor x, ct_tensor* out);       /* square root */
+CT_API ct_status ct_rsqrt(ct_tensor x, ct_tensor* out);      /* 1 / sqrt(x) */
+CT_API ct_status ct_sin(ct_tensor x, ct_tensor* out);        /* sine */
+CT_API ct_status ct_cos(ct_tensor x, ct_tensor* out);        /* cosine */
+CT_API ct_status ct_tan(ct_tensor x, ct_tensor* out);        /* tangent */
+CT_API ct_status ct_tanh(ct_tensor x, ct_tensor* out);       /* hyperbolic tangent */
+CT_API ct_status ct_sigmoid(ct_tensor x, ct_tensor* out);    /* 1 / (1 + e^-x) */
+CT_API ct_status ct_relu(ct_tensor x, ct_tensor* out);       /* max(x, 0) */
+CT_API ct_status ct_gelu(ct_tensor x, ct_tensor* out);       /* x * Phi(x) (exact erf form) */
+CT_API ct_status ct_silu(ct_tensor x, ct_tensor* out);       /* x * sigmoid(x) */
+CT_API ct_status ct_softplus(ct_tensor x, ct_tensor* out);   /* log(1 + e^x), stable */
+CT_API ct_status ct_floor(ct_tensor x, ct_tensor* out);      /* round down (gradient 0) */
+CT_API ct_status ct_ceil(ct_tensor x, ct_tensor* out);       /* round up (gradient 0) */
+CT_API ct_status ct_round(ct_tensor x, ct_tensor* out);      /* round half to even (gradient 0) */
+CT_API ct_status ct_reciprocal(ct_tensor x, ct_tensor* out); /* 1 / x */
+CT_API ct_status ct_logical_not(ct_tensor x, ct_tensor* out);/* !x as bool */
+/* x ** exponent. */
+CT_API ct_status ct_pow_scalar(ct_tensor x, double exponent, ct_tensor* out);
+/* Clamps to [min, max]; has_min / has_max say which bound applies. */
+CT_API ct_status ct_clamp(ct_tensor x, double min, int32_t has_min, double max, int32_t has_max, ct_tensor* out);
+
+/* ---- Elementwise binary ops (NumPy broadcasting, PyTorch type promotion) -------------------------- */
+
+CT_API ct_status ct_add(ct_tensor a, ct_tensor b, double alpha, ct_tensor* out); /* a + alpha * b */
+CT_API ct_status ct_sub(ct_tensor a, ct_tensor b, double alpha, ct_tensor* out); /* a - alpha * b */
+CT_API ct_status ct_mul(ct_tensor a, ct_tensor b, ct_tensor* out);               /* a * b */
+CT_API ct_status ct_div(ct_tensor a, ct_tensor b, ct_tensor* out);               /* a / b (true division) */
+CT_API ct_status ct_pow(ct_tensor a, ct_tensor b, ct_tensor* out);               /* a ** b */
+CT_API ct_status ct_maximum(ct_tensor a, ct_tensor b, ct_tensor* out);           /* elementwise max */
+CT_API ct_status ct_minimum(ct_tensor a, ct_tensor b, ct_tensor* out);           /* elementwise min */
+CT_API ct_status ct_atan2(ct_tensor a, ct_tensor b, ct_tensor* out);             /* atan(a / b), quadrant-aware */
+CT_API ct_status ct_remainder(ct_tensor a, ct_tensor b, ct_tensor* out);         /* a mod b, sign of b (Python) */
+CT_API ct_status ct_eq(ct_tensor a, ct_tensor b, ct_tensor* out);                /* a == b as bool */
+CT_API ct_status ct_ne(ct_tensor a, ct_tensor b, ct_tensor* out);                /* a != b as bool */
+CT_API ct_status ct_lt(ct_tensor a, ct_tensor b, ct_tensor* out);                /* a < b as bool */
+CT_API ct_status ct_le(ct_tensor a, ct_tensor b, ct_tensor* out);                /* a <= b as bool */
+CT_API ct_status ct_gt(ct_tensor a, ct_tensor b, ct_tensor* out);                /* a > b as bool */
+CT_API ct_status ct_ge(ct_tensor a, ct_tensor b, ct_tensor* out);                /* a >= b as bool */
+CT_API ct_status ct_logical_and(ct_tensor a, ct_tensor b, ct_tensor* out);       /* a && b as bool */
+CT_API ct_status ct_logical_or(ct_tensor a, ct_tensor b, ct_tensor* out);        /* a || b as bool */
+CT_API ct_status ct_logical_xor(ct_tensor a, ct_tensor b, ct_tensor* out);       /* a != b (as truth values) */
+/* cond ? a : b, all three broadcast together (cond is bool). */
+CT_API ct_status ct_where(ct_tensor cond, ct_tensor a, ct_tensor b, ct_tensor* out);
+
+/* ---- Reductions (dims == NULL / ndims == 0 reduces over all dims) ------------------------------- */
+
+/* Sum over dims. */
+CT_API ct_status ct_sum(ct_tensor x, const int64_t* dims, int32_t ndims, int32_t keepdim, ct_tensor* out);
+/* Arithmetic mean over dims. */
+CT_API ct_status ct_mean(ct_tensor x, const int64_t* dims, int32_t ndims, int32_t keepdim, ct_tensor* out);
+/* Product over dims. */
+CT_API ct_status ct_prod(ct_tensor x, const int64_t* dims, int32_t ndims, int32_t keepdim, ct_tensor* out);
+/* Variance with the given correction (1 = unbiased). */
+CT_API ct_status ct_var(ct_tensor x, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim,
+                        ct_tensor* out);
+/* Standard deviation with the given correction. */
+CT_API ct_status ct_std(ct_tensor x, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim,
+                        ct_tensor* out);
+/* log(sum(exp(x))), stable. */
+CT_API ct_status ct_logsumexp(ct_tensor x, const int64_t* dims, int32_t ndims, int32_t keepdim, ct_tensor* out);
+/* p-norm (p = 2 Euclidean, 1, inf via INFINITY, any p > 0). */
+CT_API ct_status ct_norm(ct_tensor x, double p, const int64_t* dims, int32_t ndims, int32_t keepdim,
+                         ct_tensor* out);
+/* True where every element is nonzero (bool). */
+CT_API ct_status ct_all(ct_tensor x, const int64_t* dims, int32_t ndims, int32_t keepdim, ct_tensor* out);
+/* True where any element is nonzero (bool). */
+CT_API ct_status ct_any(ct_tensor x, const int64_t* dims, int32_t ndims, int32_t keepdim, ct_tensor* out);
+/* Largest element over all dims (0-d). */
+CT_API ct_status ct_max(ct_tensor x, ct_tensor* out);
+/* Smallest element over all dims (0-d). */
+CT_API ct_status ct_min(ct_tensor x, ct_tensor* out);
+/* Largest values along dim and their int64 indices (first occurrence). */
+CT_API ct_status ct_max_dim(ct_tensor x, int64_t dim, int32_t keepdim, ct_tensor* values, ct_tensor* indices);
+/* Smallest values along dim and their int64 indices (first occurrence). */
+CT_API ct_status ct_min_dim(ct_tensor x, int64_t dim, int32_t keepdim, ct_tensor* values, ct_tensor* indices);
+/* Index of the largest element along dim (int64). */
+CT_API ct_status ct_argmax(ct_tensor x, int64_t dim, int32_t keepdim, ct_tensor* out);
+/* Index of the smallest element along dim (int64). */
+CT_API ct_status ct_argmin(ct_tensor x, int64_t dim, int32_t keepdim, ct_tensor* out);
+/* Flat index of the largest element (0-d int64). */
+CT_API ct_status ct_argmax_all(ct_tensor x, ct_tensor* out);
+/* Flat index of the smallest element (0-d int64). */
+CT_API ct_status ct_argmin_all(ct_tensor x, ct_tensor* out);
+/* Cumulative sum along dim. */
+CT_API ct_status ct_cumsum(ct_tensor x, int64_t dim, ct_tensor* out);
+
+/* ---- Linear algebra ----------------------------------------------------------------------------- */
+
+/* NumPy/PyTorch matmul: 1-D dot, 2-D matrix product, batched with broadcast batch dims. */
+CT_API ct_status ct_matmul(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* Dot product of two 1-D tensors (0-d result). */
+CT_API ct_status ct_dot(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* Outer product of two 1-D tensors. */
+CT_API ct_status ct_outer(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* Transpose of a 2-D tensor (1-D and 0-D unchanged). */
+CT_API ct_status ct_t(ct_tensor x, ct_tensor* out);
+
+/* ---- Indexing and joining ----------------------------------------------------------------------- */
+
+/* Entries of x at integer index (1-D) along dim. */
+CT_API ct_status ct_index_select(ct_tensor x, int64_t dim, ct_tensor index, ct_tensor* out);
+/* out[i][j] = x[index[i][j]][j] for dim 0 (and so on); index has x's rank. */
+CT_API ct_status ct_gather(ct_tensor x, int64_t dim, ct_tensor index, ct_tensor* out);
+/* Copy of x with src written at index along dim. */
+CT_API ct_status ct_scatter(ct_tensor x, int64_t dim, ct_tensor index, ct_tensor src, ct_tensor* out);
+/* Copy of x with src added at index along dim. */
+CT_API ct_status ct_scatter_add(ct_tensor x, int64_t dim, ct_tensor index, ct_tensor src, ct_tensor* out);
+/* Copy of x with value where mask (bool, broadcast to x) is true. */
+CT_API ct_status ct_masked_fill(ct_tensor x, ct_tensor mask, double value, ct_tensor* out);
+/* 1-D tensor of x's elements where mask (bool, broadcast) is true. */
+CT_API ct_status ct_masked_select(ct_tensor x, ct_tensor mask, ct_tensor* out);
+/* int64 [count, ndim] coordinates of x's nonzero elements. */
+CT_API ct_status ct_nonzero(ct_tensor x, ct_tensor* out);
+/* Concatenates n tensors along dim. */
+CT_API ct_status ct_cat(const ct_tensor* tensors, int32_t n, int64_t dim, ct_tensor* out);
+/* Stacks n same-shape tensors along a new dim. */
+CT_API ct_status ct_stack(const ct_tensor* tensors, int32_t n, int64_t dim, ct_tensor* out);
+/* Views of split_size elements along dim (the last may be smaller); at most cap into outs, *n the true count. */
+CT_API ct_status ct_split(ct_tensor x, int64_t split_size, int64_t dim, ct_tensor* outs, int32_t cap, int32_t* n);
+/* chunks views along dim (sizes like torch.chunk); at most cap into outs, *n the true count. */
+CT_API ct_status ct_chunk(ct_tensor x, int64_t chunks, int64_t dim, ct_tensor* outs, int32_t cap, int32_t* n);
+
+/* ---- In-place ops (bump the version counter; dst keeps its dtype) ------------------------------- */
+
+CT_API ct_status ct_add_(ct_tensor dst, ct_tensor b, double alpha); /* dst += alpha * b */
+CT_API ct_status ct_sub_(ct_tensor dst, ct_tensor b, double alpha); /* dst -= alpha * b */
+CT_API ct_status ct_mul_(ct_tensor dst, ct_tensor b);               /* dst *= b */
+CT_API ct_status ct_div_(ct_tensor dst, ct_tensor b);               /* dst /= b */
+CT_API ct_status ct_zero_(ct_tensor dst);                           /* dst = 0 */
+CT_API ct_status ct_fill_(ct_tensor dst, double value);             /* dst = value */
+/* Copies src (broadcast to dst, converted to dst's dtype) into dst, e.g. into a slice view. */
+CT_API ct_status ct_copy_(ct_tensor dst, ct_tensor src);
+/* Clamps dst in place. */
+CT_API ct_status ct_clamp_(ct_tensor dst, double min, int32_t has_min, double max, int32_t has_max);
+
+/* ---- Neural-network functions ------------------------------------------------------------------- */
+
+/* x @ weight^T + bias (bias may be NULL); weight is [out_features, in_features]. */
+CT_API ct_status ct_linear(ct_tensor x, ct_tensor weight, ct_tensor bias, ct_tensor* out);
+/* softmax along dim. */
+CT_API ct_status ct_softmax(ct_tensor x, int64_t dim, ct_tensor* out);
+/* log(softmax) along dim, stable. */
+CT_API ct_status ct_log_softmax(ct_tensor x, int64_t dim, ct_tensor* out);
+/* Cross entropy of logits [N, C] (or [C]) and int64 class targets [N]; ignore_index targets are skipped. */
+CT_API ct_status ct_cross_entropy(ct_tensor logits, ct_tensor target, int32_t reduction, int64_t ignore_index,
+                                  ct_tensor* out);
+/* Negative log likelihood of log-probabilities [N, C] and int64 targets [N]. */
+CT_API ct_status ct_nll_loss(ct_tensor log_probs, ct_tensor target, int32_t reduction, int64_t ignore_index,
+                             ct_tensor* out);
+/* Mean squared error. */
+CT_API ct_status ct_mse_loss(ct_tensor input, ct_tensor target, int32_t reduction, ct_tensor* out);
+/* Binary cross entropy of probabilities in [0, 1]. */
+CT_API ct_status ct_binary_cross_entropy(ct_tensor probs, ct_tensor target, int32_t reduction, ct_tensor* out);
+/* Binary cross entropy of logits (stable). */
+CT_API ct_status ct_binary_cross_entropy_with_logits(ct_tensor logits, ct_tensor target, int32_t reduction,
+                                                     ct_tensor* out);
+/* Zeroes elements with probability p and scales the rest by 1/(1-p) when training != 0; identity otherwise. */
+CT_API ct_status ct_dropout(ct_tensor x, double p, int32_t training, ct_generator gen, ct_tensor* out);
+/* Rows of weight [num, dim] at integer indices (any shape): result shape indices.shape + [dim]. */
+CT_API ct_status ct_embedding(ct_tensor weight, ct_tensor indices, ct_tensor* out);
+/* 2-D convolution, NCHW input [N,C,H,W], weight [O,C/groups,kH,kW], bias [O] or NULL; arrays are {h, w}. */
+CT_API ct_status ct_conv2d(ct_tensor x, ct_tensor weight, ct_tensor bias, const int64_t* stride,
+                           const int64_t* padding, const int64_t* dilation, int64_t groups, ct_tensor* out);
+/* 2-D max pooling, NCHW; kernel, stride and padding are {h, w}. */
+CT_API ct_status ct_max_pool2d(ct_tensor x, const int64_t* kernel, const int64_t* stride, const int64_t* padding,
+                               ct_tensor* out);
+/* 2-D average pooling, NCHW (padding counted in the divisor, like PyTorch's default). */
+CT_API ct_status ct_avg_pool2d(ct_tensor x, const int64_t* kernel, const int64_t* stride, const int64_t* padding,
+                               ct_tensor* out);
+
+/* ---- Autograd ----------------------------------------------------------------------------------- */
+
+/* Sets this thread's grad mode (0 = off); *previous (may be NULL) gets the old mode. */
+CT_API ct_status ct_set_grad_enabled(int32_t enabled, int32_t* previous);
+/* This thread's grad mode (1 on, 0 off). */
+CT_API int32_t ct_is_grad_enabled(void);
+/* Marks a leaf as requiring grad (floating dtypes only) or clears it. */
+CT_API ct_status ct_tensor_set_requires_grad(ct_tensor t, int32_t requires_grad);
+/* 1 if t requires grad. */
+CT_API ct_status ct_tensor_requires_grad(ct_tensor t, int32_t* requires_grad);
+/* 1 if t is a leaf (created by the user, not by a recorded op). */
+CT_API ct_status ct_tensor_is_leaf(ct_tensor t, int32_t* is_leaf);
+/* t's accumulated gradient; *grad = NULL (and CT_OK) when there is none. */
+CT_API ct_status ct_tensor_grad(ct_tensor t, ct_tensor* grad);
+/* Replaces t's gradient (grad NULL clears it); shape, dtype and device must match. */
+CT_API ct_status ct_tensor_set_grad(ct_tensor t, ct_tensor grad);
+/* Makes a non-leaf keep its gradient in backward. */
+CT_API ct_status ct_tensor_retain_grad(ct_tensor t);
+/* Name of the node that made t ("MulBackward", ...) into buf[cap]; "" for leaves; *len the full length. */
+CT_API ct_status ct_tensor_grad_fn_name(ct_tensor t, char* buf, int32_t cap, int32_t* len);
+/* Backpropagates from t; grad_output NULL means ones (t must then have one element). */
+CT_API ct_status ct_backward(ct_tensor t, ct_tensor grad_output, int32_t retain_graph, int32_t create_graph);
+/* Gradients of outputs w.r.t. inputs (not accumulated into .grad); grads_out[i] NULL when unused and allowed. */
+CT_API ct_status ct_autograd_grad(const ct_tensor* outputs, int32_t n_outputs, const ct_tensor* grad_outputs,
+                                  const ct_tensor* inputs, int32_t n_inputs, int32_t retain_graph,
+                                  int32_t create_graph, int32_t allow_unused, ct_tensor* grads_out);
+
+/* Backward of a custom function: fills grad_inputs[n_inputs] with new handles (NULL = no gradient) from
+ * grad_outputs[n_outputs] (never NULL; zeros where an output got no gradient). Returns CT_OK or a status
+ * (set a message with ct_set_error). Runs on the thread that called backward. */
+typedef ct_status (*ct_backward_fn)(void* ctx, const ct_tensor* grad_outputs, int32_t n_outputs,
+                                    ct_tensor* grad_inputs, int32_t n_inputs);
+/* Called once when the custom function's node is freed. */
+typedef void (*ct_ctx_release_fn)(void* ctx);
+/* Attaches outputs (computed by the caller) to a new node whose backward is the callback; results[i] are new
+ * handles sharing outputs[i]'s storage with the node as grad_fn. ctx_release runs once, even on failure. */
+CT_API ct_status ct_custom_function_apply(const char* name, const ct_tensor* inputs, int32_t n_inputs,
+                                          const ct_tensor* outputs, int32_t n_outputs, ct_backward_fn backward,
+                                          void* ctx, ct_ctx_release_fn ctx_release, ct_tensor* results);
+
+/* ---- Optimizers --------------------------------------------------------------------------------- */
+
+/* SGD with momentum, dampening, weight decay and Nesterov, like torch.optim.SGD. */
+CT_API ct_status ct_optim_sgd_new(const ct_tensor* params, int32_t n, double lr, double momentum, double dampening,
+                                  double weight_decay, int32_t nesterov, ct_optimizer* out);
+/* Adam (L2 weight decay) like torch.optim.Adam. */
+CT_API ct_status ct_optim_adam_new(const ct_tensor* params, int32_t n, double lr, double beta1, double beta2,
+                                   double eps, double weight_decay, ct_optimizer* out);
+/* AdamW (decoupled weight decay) like torch.optim.AdamW. */
+CT_API ct_status ct_optim_adamw_new(const ct_tensor* params, int32_t n, double lr, double beta1, double beta2,
+                                    double eps, double weight_decay, ct_optimizer* out);
+/* Adds a reference; returns opt. */
+CT_API ct_optimizer ct_optimizer_retain(ct_optimizer opt);
+/* Drops a reference (NULL-safe). */
+CT_API void ct_optimizer_release(ct_optimizer opt);
+/* One update of every parameter that has a gradient (runs without recording a graph). */
+CT_API ct_status ct_optimizer_step(ct_optimizer opt);
+/* Clears the parameters' gradients (set_to_none != 0 drops them, else fills them with zeros). */
+CT_API ct_status ct_optimizer_zero_grad(ct_optimizer opt, int32_t set_to_none);
+/* Sets the learning rate. */
+CT_API ct_status ct_optimizer_set_lr(ct_optimizer opt, double lr);
+/* Current learning rate. */
+CT_API ct_status ct_optimizer_get_lr(ct_optimizer opt, double* lr);
+
+/* ---- DLPack (zero-copy exchange; exports are detached from the graph) --------------------------- */
+
+/* Exports t as a legacy DLManagedTensor; the consumer calls its deleter once (from any thread). */
+CT_API ct_status ct_to_dlpack(ct_tensor t, struct DLManagedTensor** out);
+/* Exports t as a DLPack 1.x DLManagedTensorVersioned. */
+CT_API ct_status ct_to_dlpack_versioned(ct_tensor t, struct DLManagedTensorVersioned** out);
+/* Imports a legacy DLManagedTensor; on success ctensor owns it and calls its deleter when done. */
+CT_API ct_status ct_from_dlpack(struct DLManagedTensor* managed, ct_tensor* out);
+/* Imports a DLManagedTensorVersioned (major version 1); on success ctensor owns it. Read-only flag is refused. */
+CT_API ct_status ct_from_dlpack_versioned(struct DLManagedTensorVersioned* managed, ct_tensor* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CTENSOR_H */

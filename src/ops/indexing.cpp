@@ -1,0 +1,334 @@
+// indexing.cpp - index_select, gather, scatter, scatter_add, masked_fill, masked_select and nonzero with
+// their backward formulas (written with ops, so double backward works). Indices are int32 or int64, must
+// not be negative, and are bounds-checked before any memory they point at is touched.
+#include <limits>
+#include "autograd/grad_mode.h"
+#include "cpu/index_kernels.h"
+#include "cpu/kernels.h"
+#include "ops/elementwise.h"
+
+namespace ct {
+namespace {
+
+void check_index(const char* op, const Tensor& x, const Tensor& index) {
+    check_same_device(op, x, index);
+    if (index.dtype() != DType::Int64 && index.dtype() != DType::Int32)
+        fail(CT_ERR_DTYPE, op, ": index must be int64 or int32, got ", dtype_name(index.dtype()));
+}
+
+void check_mask(const char* op, const Tensor& x, const Tensor& mask) {
+    check_same_device(op, x, mask);
+    if (mask.dtype() != DType::Bool) fail(CT_ERR_DTYPE, op, ": mask must be bool, got ", dtype_name(mask.dtype()));
+}
+
+// Kernels see 0-d tensors as shape [1].
+Tensor as_1d(const Tensor& t) { return t.dim() == 0 ? make_view(t, {1}, {1}, t.offset()) : t; }
+
+// t itself when its elements are dense and in row-major order, else a contiguous copy (no autograd).
+Tensor materialize(const Tensor& t) {
+    if (t.is_contiguous()) return t;
+    Tensor c = empty_tensor(t.sizes(), t.dtype(), t.device());
+    cpu_copy(c, t);
+    return c;
+}
+
+// Throws CT_ERR_INDEX naming the first index (in row-major order) outside [0, size).
+[[noreturn]] void fail_bad_index(const char* op, const Tensor& index, int64_t dim, int64_t size) {
+    Tensor v = empty_tensor(index.sizes(), DType::Int64, index.device());
+    cpu_copy(v, index);
+    const int64_t* p = v.data<int64_t>();
+    for (int64_t i = 0, n = v.numel(); i < n; ++i)
+        if (p[i] < 0 || p[i] >= size)
+            fail(CT_ERR_INDEX, op, ": index ", p[i], " is out of bounds for dim ", dim, " with size ", size,
+                 p[i] < 0 ? " (negative indices are not supported)" : "");
+    fail(CT_ERR_INTERNAL, op, ": an out-of-bounds index was seen but not found again");
+}
+
+// Throws CT_ERR_SHAPE unless index has t's rank and index.size(k) <= t.size(k) for every k != skip_dim.
+void check_index_fits(const char* op, const Tensor& index, const Tensor& t, const char* what, int64_t skip_dim) {
+    if (index.dim() != t.dim())
+        fail(CT_ERR_SHAPE, op, ": index (shape ", shape_str(index.sizes()), ") must have as many dims as ", what,
+             " (shape ", shape_str(t.sizes()), ")");
+    for (int64_t k = 0; k < t.dim(); ++k)
+        if (k != skip_dim && index.sizes()[k] > t.sizes()[k])
+            fail(CT_ERR_SHAPE, op, ": index shape ", shape_str(index.sizes()), " exceeds ", what, " shape ",
+                 shape_str(t.sizes()), " in dim ", k);
+}
+
+// A 1-D (or 0-d) index laid along dim over shape: the index operand of index_select and its backward.
+Tensor index_along(const Tensor& index, const Shape& shape, int64_t dim) {
+    Shape st(shape.size(), 0);
+    if (!shape.empty()) st[dim] = index.dim() == 1 ? index.strides()[0] : 0;
+    return make_view(index, shape, st, index.offset());
+}
+
+// out[p] = src[p with p[dim] := index_view[p]] for p over out_shape (index_view is laid out over it).
+Tensor gather_into_new(const char* op, const Tensor& src, int64_t dim, const Tensor& index_view,
+                       const Shape& out_shape, const Tensor& index) {
+    Tensor out = empty_tensor(out_shape, src.dtype(), src.device());
+    Tensor o = as_1d(out), s = as_1d(src), iv = as_1d(index_view);
+    Shape s_st = s.strides();
+    const int64_t step = s_st[dim], limit = s.sizes()[dim];
+    s_st[dim] = 0;
+    BadIndexFlag bad;
+    dispatch_all(src.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* po = o.data<T>();
+        const T* ps = s.data<T>();
+        dispatch_index(iv.dtype(), [&](auto itag) {
+            using I = typename decltype(itag)::type;
+            index_loop<I>(o.sizes(), o.strides(), iv.data<I>(), iv.strides(), s_st, limit, bad,
+                          [&](int64_t a, int64_t v, int64_t b) { po[a] = ps[b + v * step]; });
+        });
+    });
+    if (bad.seen.load()) fail_bad_index(op, index, dim, limit);
+    return out;
+}
+
+// dst[p with p[dim] := index_view[p]] = (or +=) src[p] for p over index_view's shape, in place.
+// Writes run with dim innermost, one output line per thread, so duplicates resolve in index order.
+void scatter_into(const char* op, const Tensor& dst, int64_t dim, const Tensor& index_view, const Tensor& src,
+                  bool accumulate, const Tensor& index) {
+    Tensor d = as_1d(dst), iv = as_1d(index_view), s = as_1d(src);
+    Shape shape = iv.sizes(), d_st = d.strides(), i_st = iv.strides(), s_st = s.strides();
+    const int64_t step = d_st[dim], limit = d.sizes()[dim];
+    d_st[dim] = 0;
+    move_dim_last(dim, shape, {&d_st, &i_st, &s_st});
+    BadIndexFlag bad;
+    dispatch_all(dst.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* pd = d.data<T>();
+        const T* ps = s.data<T>();
+        dispatch_index(iv.dtype(), [&](auto itag) {
+            using I = typename decltype(itag)::type;
+            if (accumulate)
+                index_loop<I>(shape, d_st, iv.data<I>(), i_st, s_st, limit, bad, [&](int64_t a, int64_t v, int64_t b) {
+                    pd[a + v * step] = (T)(pd[a + v * step] + ps[b]);
+                });
+            else
+                index_loop<I>(shape, d_st, iv.data<I>(), i_st, s_st, limit, bad,
+                              [&](int64_t a, int64_t v, int64_t b) { pd[a + v * step] = ps[b]; });
+        });
+    });
+    if (bad.seen.load()) fail_bad_index(op, index, dim, limit);
+}
+
+// zeros(shape) plus g's slices along dim added at index: the backward of index_select.
+Tensor index_add_zeros(const Tensor& g, int64_t dim, const Tensor& index, const Shape& shape) {
+    Tensor out = zeros(shape, g.dtype(), g.device());
+    scatter_into("index_select_backward", out, dim, index_along(index, g.sizes(), dim), g, true, index);
+    if (requires_grad(g)) {
+        auto node = make_node("IndexAddBackward", {g}, [dim](BackwardCtx& c) {
+            return TensorList{index_select(c.grads[0], dim, c.saved(0))};
+        });
+        node->save(index);
+        set_history(out, node);
+    }
+    return out;
+}
+
+// t placed at the origin of zeros(shape) (t's sizes <= shape): the src gradient when src exceeds index.
+Tensor pad_to(const Tensor& t, const Shape& shape) {
+    if (t.sizes() == shape) return t;
+    Tensor out = zeros(shape, t.dtype(), t.device());
+    cpu_copy(make_view(out, t.sizes(), out.strides(), out.offset()), t);
+    if (requires_grad(t)) {
+        Shape ts = t.sizes();
+        auto node = make_node("PadBackward", {t}, [ts](BackwardCtx& c) {
+            Tensor g = c.grads[0];
+            for (size_t k = 0; k < ts.size(); ++k) g = narrow(g, (int64_t)k, 0, ts[k]);
+            return TensorList{g};
+        });
+        set_history(out, node);
+    }
+    return out;
+}
+
+Tensor scatter_impl(const char* op, const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src,
+                    bool accumulate) {
+    check_index(op, x, index);
+    check_same_device(op, x, src);
+    if (src.dtype() != x.dtype())
+        fail(CT_ERR_DTYPE, op, ": src dtype ", dtype_name(src.dtype()), " differs from input dtype ",
+             dtype_name(x.dtype()));
+    int64_t d = wrap_dim(dim, x.dim(), op);
+    check_index_fits(op, index, x, "input", d);
+    check_index_fits(op, index, src, "src", -1);
+    Tensor out = empty_tensor(x.sizes(), x.dtype(), x.device());
+    cpu_copy(out, x);
+    scatter_into(op, out, d, index, src, accumulate, index);
+    if (!any_requires_grad({x, src})) return out;
+    Shape src_shape = src.sizes();
+    auto back = [d, src_shape, accumulate](BackwardCtx& c) -> TensorList {
+        const Tensor& g = c.grads[0];
+        Tensor index = c.saved(0), gx, gs;
+        // scatter overwrote the indexed positions, so x gets no gradient there
+        if (c.needs(0)) gx = accumulate ? g : scatter(g, d, index, zeros(index.sizes(), g.dtype(), g.device()));
+        if (c.needs(1)) gs = pad_to(gather(g, d, index), src_shape);
+        return {gx, gs};
+    };
+    auto node = make_node(accumulate ? "ScatterAddBackward" : "ScatterBackward", {x, src}, back);
+    node->save(index);
+    set_history(out, node);
+    return out;
+}
+
+// Throws unless value converts to dtype without overflow (integers) or NaN/inf going to an integer.
+void check_fill_value(const char* op, double value, DType dtype) {
+    if (is_floating(dtype) || dtype == DType::Bool) return;
+    double lo = dtype == DType::UInt8 ? 0.0 : dtype == DType::Int32 ? -2147483648.0 : -9223372036854775808.0;
+    double hi = dtype == DType::UInt8 ? 256.0 : dtype == DType::Int32 ? 2147483648.0 : 9223372036854775808.0;
+    bool fits = (value >= lo || value > lo - 1.0) && value < hi;  // truncation toward zero may land on lo
+    if (!fits)
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": value ", value, " cannot be converted to ", dtype_name(dtype),
+             " without overflow");
+}
+
+// zeros(shape) with g's values (1-D, in order) written where mask (broadcast to shape) is true:
+// the backward of masked_select.
+Tensor masked_expand(const Tensor& g, const Tensor& mask, const Shape& shape) {
+    Tensor m = materialize(broadcast_view(mask, shape)), gc = materialize(g);
+    const bool* pm = m.data<bool>();
+    auto keep = [pm](int64_t i) { return pm[i]; };
+    int64_t n = m.numel();
+    CompactionPlan plan = plan_compaction(n, keep);
+    if (g.dim() != 1 || plan.total != g.numel())
+        fail(CT_ERR_SHAPE, "masked_select_backward: gradient of shape ", shape_str(g.sizes()), " does not match ",
+             plan.total, " selected elements");
+    Tensor out = zeros(shape, g.dtype(), g.device());
+    dispatch_all(g.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* po = out.data<T>();
+        const T* pg = gc.data<T>();
+        run_compaction(plan, n, keep, [&](int64_t i, int64_t slot) { po[i] = pg[slot]; });
+    });
+    if (requires_grad(g)) {
+        auto node = make_node("MaskedScatterBackward", {g}, [](BackwardCtx& c) {
+            return TensorList{masked_select(c.grads[0], c.saved(0))};
+        });
+        node->save(mask);
+        set_history(out, node);
+    }
+    return out;
+}
+
+}  // namespace
+
+Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
+    const char* op = "index_select";
+    check_index(op, x, index);
+    if (index.dim() > 1) fail(CT_ERR_SHAPE, op, ": index must be 1-D, got shape ", shape_str(index.sizes()));
+    int64_t d = wrap_dim(dim, x.dim(), op);
+    Shape out_shape = x.sizes();
+    if (x.dim() > 0) out_shape[d] = index.numel();
+    else if (index.numel() != 1)
+        fail(CT_ERR_INDEX, op, ": index for a 0-d input must have exactly one value, got ", index.numel());
+    Tensor out = gather_into_new(op, x, d, index_along(index, out_shape, d), out_shape, index);
+    if (!requires_grad(x)) return out;
+    Shape xs = x.sizes();
+    auto node = make_node("IndexSelectBackward", {x}, [d, xs](BackwardCtx& c) {
+        return TensorList{index_add_zeros(c.grads[0], d, c.saved(0), xs)};
+    });
+    node->save(index);
+    set_history(out, node);
+    return out;
+}
+
+Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
+    const char* op = "gather";
+    check_index(op, x, index);
+    int64_t d = wrap_dim(dim, x.dim(), op);
+    check_index_fits(op, index, x, "input", d);
+    Tensor out = gather_into_new(op, x, d, index, index.sizes(), index);
+    if (!requires_grad(x)) return out;
+    Shape xs = x.sizes();
+    auto node = make_node("GatherBackward", {x}, [d, xs](BackwardCtx& c) {
+        const Tensor& g = c.grads[0];
+        return TensorList{scatter_add(zeros(xs, g.dtype(), g.device()), d, c.saved(0), g)};
+    });
+    node->save(index);
+    set_history(out, node);
+    return out;
+}
+
+Tensor scatter(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src) {
+    return scatter_impl("scatter", x, dim, index, src, false);
+}
+
+Tensor scatter_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src) {
+    return scatter_impl("scatter_add", x, dim, index, src, true);
+}
+
+Tensor masked_fill(const Tensor& x, const Tensor& mask, double value) {
+    const char* op = "masked_fill";
+    check_mask(op, x, mask);
+    check_fill_value(op, value, x.dtype());
+    Shape shape = broadcast_shapes(op, x.sizes(), mask.sizes());
+    Tensor xb = broadcast_view(x, shape), mb = broadcast_view(mask, shape);
+    Tensor out = empty_tensor(shape, x.dtype(), x.device());
+    dispatch_all(x.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T v = from_double<T>(value);
+        map2<T, T, bool>(out, xb, mb, [v](T a, bool m) { return m ? v : a; });
+    });
+    if (!requires_grad(x)) return out;
+    Shape xs = x.sizes();
+    DType dx = x.dtype();
+    auto node = make_node("MaskedFillBackward", {x}, [xs, dx](BackwardCtx& c) {
+        return TensorList{reduce_to(masked_fill(c.grads[0], c.saved(0), 0.0), xs, dx)};
+    });
+    node->save(mask);
+    set_history(out, node);
+    return out;
+}
+
+Tensor masked_select(const Tensor& x, const Tensor& mask) {
+    const char* op = "masked_select";
+    check_mask(op, x, mask);
+    Shape shape = broadcast_shapes(op, x.sizes(), mask.sizes());
+    Tensor m = materialize(broadcast_view(mask, shape)), xc = materialize(broadcast_view(x, shape));
+    const bool* pm = m.data<bool>();
+    auto keep = [pm](int64_t i) { return pm[i]; };
+    int64_t n = m.numel();
+    CompactionPlan plan = plan_compaction(n, keep);
+    Tensor out = empty_tensor({plan.total}, x.dtype(), x.device());
+    dispatch_all(x.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* po = out.data<T>();
+        const T* px = xc.data<T>();
+        run_compaction(plan, n, keep, [&](int64_t i, int64_t slot) { po[slot] = px[i]; });
+    });
+    if (!requires_grad(x)) return out;
+    Shape xs = x.sizes();
+    DType dx = x.dtype();
+    auto node = make_node("MaskedSelectBackward", {x}, [xs, dx, shape](BackwardCtx& c) {
+        return TensorList{reduce_to(masked_expand(c.grads[0], c.saved(0), shape), xs, dx)};
+    });
+    node->save(mask);
+    set_history(out, node);
+    return out;
+}
+
+Tensor nonzero(const Tensor& x) {
+    Tensor xc = materialize(x);
+    const int64_t n = xc.numel(), nd = x.dim();
+    const Shape sizes = x.sizes();
+    Tensor out;
+    dispatch_all(x.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T* px = xc.data<T>();
+        auto keep = [px](int64_t i) { return px[i] != T(0); };  // NaN counts as nonzero
+        CompactionPlan plan = plan_compaction(n, keep);
+        out = empty_tensor({plan.total, nd}, DType::Int64, x.device());
+        int64_t* po = out.data<int64_t>();
+        run_compaction(plan, n, keep, [&](int64_t i, int64_t slot) {
+            for (int64_t k = nd - 1; k >= 0; --k) {
+                po[slot * nd + k] = i % sizes[k];
+                i /= sizes[k];
+            }
+        });
+    });
+    return out;
+}
+
+}  // namespace ct
