@@ -104,7 +104,12 @@ fn run(dir: &Path, epochs: usize) -> std::result::Result<f64, String> {
     let train_y = load_labels(&load("train-labels-idx1-ubyte.gz"))?;
     let test_x = load_images(&load("t10k-images-idx3-ubyte.gz"))?;
     let test_y = load_labels(&load("t10k-labels-idx1-ubyte.gz"))?;
-    println!("Fashion-MNIST: {} training and {} test images; ctensor {}", train_y.numel(), test_y.numel(), ctensor::version_string());
+    println!(
+        "Fashion-MNIST: {} training and {} test images; ctensor {}",
+        train_y.numel(),
+        test_y.numel(),
+        ctensor::version_string()
+    );
 
     let mut gen = Generator::new(0).map_err(|e| e.to_string())?;
     let result = (|| -> Result<f64> {

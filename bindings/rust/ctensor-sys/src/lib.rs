@@ -151,8 +151,7 @@ extern "C" {
         -> ct_status;
     pub fn ct_zeros(shape: *const i64, ndim: i32, dtype: ct_dtype, device: ct_device, out: *mut ct_tensor)
         -> ct_status;
-    pub fn ct_ones(shape: *const i64, ndim: i32, dtype: ct_dtype, device: ct_device, out: *mut ct_tensor)
-        -> ct_status;
+    pub fn ct_ones(shape: *const i64, ndim: i32, dtype: ct_dtype, device: ct_device, out: *mut ct_tensor) -> ct_status;
     pub fn ct_full(
         shape: *const i64,
         ndim: i32,
@@ -163,10 +162,22 @@ extern "C" {
     ) -> ct_status;
     pub fn ct_scalar_tensor(value: f64, dtype: ct_dtype, device: ct_device, out: *mut ct_tensor) -> ct_status;
     pub fn ct_wrapped_scalar(value: f64, is_integer: i32, out: *mut ct_tensor) -> ct_status;
-    pub fn ct_arange(start: f64, end: f64, step: f64, dtype: ct_dtype, device: ct_device, out: *mut ct_tensor)
-        -> ct_status;
-    pub fn ct_linspace(start: f64, end: f64, steps: i64, dtype: ct_dtype, device: ct_device, out: *mut ct_tensor)
-        -> ct_status;
+    pub fn ct_arange(
+        start: f64,
+        end: f64,
+        step: f64,
+        dtype: ct_dtype,
+        device: ct_device,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_linspace(
+        start: f64,
+        end: f64,
+        steps: i64,
+        dtype: ct_dtype,
+        device: ct_device,
+        out: *mut ct_tensor,
+    ) -> ct_status;
     pub fn ct_eye(n: i64, m: i64, dtype: ct_dtype, device: ct_device, out: *mut ct_tensor) -> ct_status;
     pub fn ct_empty_like(t: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_zeros_like(t: ct_tensor, out: *mut ct_tensor) -> ct_status;
@@ -275,8 +286,7 @@ extern "C" {
     pub fn ct_reciprocal(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_logical_not(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_pow_scalar(x: ct_tensor, exponent: f64, out: *mut ct_tensor) -> ct_status;
-    pub fn ct_clamp(x: ct_tensor, min: f64, has_min: i32, max: f64, has_max: i32, out: *mut ct_tensor)
-        -> ct_status;
+    pub fn ct_clamp(x: ct_tensor, min: f64, has_min: i32, max: f64, has_max: i32, out: *mut ct_tensor) -> ct_status;
 
     // ---- Elementwise binary ops ----
     pub fn ct_add(a: ct_tensor, b: ct_tensor, alpha: f64, out: *mut ct_tensor) -> ct_status;
@@ -319,18 +329,26 @@ extern "C" {
         keepdim: i32,
         out: *mut ct_tensor,
     ) -> ct_status;
-    pub fn ct_logsumexp(x: ct_tensor, dims: *const i64, ndims: i32, keepdim: i32, out: *mut ct_tensor)
-        -> ct_status;
-    pub fn ct_norm(x: ct_tensor, p: f64, dims: *const i64, ndims: i32, keepdim: i32, out: *mut ct_tensor)
-        -> ct_status;
+    pub fn ct_logsumexp(x: ct_tensor, dims: *const i64, ndims: i32, keepdim: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_norm(x: ct_tensor, p: f64, dims: *const i64, ndims: i32, keepdim: i32, out: *mut ct_tensor) -> ct_status;
     pub fn ct_all(x: ct_tensor, dims: *const i64, ndims: i32, keepdim: i32, out: *mut ct_tensor) -> ct_status;
     pub fn ct_any(x: ct_tensor, dims: *const i64, ndims: i32, keepdim: i32, out: *mut ct_tensor) -> ct_status;
     pub fn ct_max(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_min(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
-    pub fn ct_max_dim(x: ct_tensor, dim: i64, keepdim: i32, values: *mut ct_tensor, indices: *mut ct_tensor)
-        -> ct_status;
-    pub fn ct_min_dim(x: ct_tensor, dim: i64, keepdim: i32, values: *mut ct_tensor, indices: *mut ct_tensor)
-        -> ct_status;
+    pub fn ct_max_dim(
+        x: ct_tensor,
+        dim: i64,
+        keepdim: i32,
+        values: *mut ct_tensor,
+        indices: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_min_dim(
+        x: ct_tensor,
+        dim: i64,
+        keepdim: i32,
+        values: *mut ct_tensor,
+        indices: *mut ct_tensor,
+    ) -> ct_status;
     pub fn ct_argmax(x: ct_tensor, dim: i64, keepdim: i32, out: *mut ct_tensor) -> ct_status;
     pub fn ct_argmin(x: ct_tensor, dim: i64, keepdim: i32, out: *mut ct_tensor) -> ct_status;
     pub fn ct_argmax_all(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
@@ -347,17 +365,14 @@ extern "C" {
     pub fn ct_index_select(x: ct_tensor, dim: i64, index: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_gather(x: ct_tensor, dim: i64, index: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_scatter(x: ct_tensor, dim: i64, index: ct_tensor, src: ct_tensor, out: *mut ct_tensor) -> ct_status;
-    pub fn ct_scatter_add(x: ct_tensor, dim: i64, index: ct_tensor, src: ct_tensor, out: *mut ct_tensor)
-        -> ct_status;
+    pub fn ct_scatter_add(x: ct_tensor, dim: i64, index: ct_tensor, src: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_masked_fill(x: ct_tensor, mask: ct_tensor, value: f64, out: *mut ct_tensor) -> ct_status;
     pub fn ct_masked_select(x: ct_tensor, mask: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_nonzero(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_cat(tensors: *const ct_tensor, n: i32, dim: i64, out: *mut ct_tensor) -> ct_status;
     pub fn ct_stack(tensors: *const ct_tensor, n: i32, dim: i64, out: *mut ct_tensor) -> ct_status;
-    pub fn ct_split(x: ct_tensor, split_size: i64, dim: i64, outs: *mut ct_tensor, cap: i32, n: *mut i32)
-        -> ct_status;
-    pub fn ct_chunk(x: ct_tensor, chunks: i64, dim: i64, outs: *mut ct_tensor, cap: i32, n: *mut i32)
-        -> ct_status;
+    pub fn ct_split(x: ct_tensor, split_size: i64, dim: i64, outs: *mut ct_tensor, cap: i32, n: *mut i32) -> ct_status;
+    pub fn ct_chunk(x: ct_tensor, chunks: i64, dim: i64, outs: *mut ct_tensor, cap: i32, n: *mut i32) -> ct_status;
 
     // ---- In-place ops ----
     pub fn ct_add_(dst: ct_tensor, b: ct_tensor, alpha: f64) -> ct_status;
@@ -388,8 +403,12 @@ extern "C" {
         out: *mut ct_tensor,
     ) -> ct_status;
     pub fn ct_mse_loss(input: ct_tensor, target: ct_tensor, reduction: i32, out: *mut ct_tensor) -> ct_status;
-    pub fn ct_binary_cross_entropy(probs: ct_tensor, target: ct_tensor, reduction: i32, out: *mut ct_tensor)
-        -> ct_status;
+    pub fn ct_binary_cross_entropy(
+        probs: ct_tensor,
+        target: ct_tensor,
+        reduction: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
     pub fn ct_binary_cross_entropy_with_logits(
         logits: ct_tensor,
         target: ct_tensor,

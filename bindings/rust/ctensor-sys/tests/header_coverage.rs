@@ -188,7 +188,9 @@ fn every_header_constant_is_declared_with_the_same_value() {
 
 #[test]
 fn parser_sees_known_declarations() {
-    let f = header_functions("/* x */\nCT_API ct_status ct_foo(ct_tensor a, const int64_t* d,\n int32_t n);\nCT_API int32_t ct_bar(void);");
+    let f = header_functions(
+        "/* x */\nCT_API ct_status ct_foo(ct_tensor a, const int64_t* d,\n int32_t n);\nCT_API int32_t ct_bar(void);",
+    );
     assert_eq!(f.get("ct_foo"), Some(&3));
     assert_eq!(f.get("ct_bar"), Some(&0));
     let r = crate_functions("pub fn ct_foo(a: ct_tensor, f: Option<unsafe extern \"C\" fn(x: i32, y: i32)>,) -> i32;");

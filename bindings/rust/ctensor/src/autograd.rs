@@ -49,7 +49,7 @@ impl Tensor {
     }
 
     /// Makes a non-leaf keep its gradient in backward.
-    pub fn retain_grad(&self) -> Result<()> {
+    pub fn retain_grad(&mut self) -> Result<()> {
         check(unsafe { sys::ct_tensor_retain_grad(self.as_raw()) })
     }
 
@@ -248,7 +248,8 @@ where
     F: FnMut(&[Tensor]) -> Result<Vec<Option<Tensor>>> + Send + 'static,
 {
     ensure_abi()?;
-    let cname = CString::new(name).map_err(|_| Error::InvalidArgument(format!("custom function name {name:?} has a NUL")))?;
+    let cname =
+        CString::new(name).map_err(|_| Error::InvalidArgument(format!("custom function name {name:?} has a NUL")))?;
     let ins = raws(inputs);
     let outs: Vec<sys::ct_tensor> = outputs.iter().map(Tensor::as_raw).collect();
     let ctx = Box::into_raw(Box::new(CustomCtx { name: name.to_owned(), backward: Mutex::new(Box::new(backward)) }));

@@ -61,6 +61,11 @@ pub fn version() -> i32 {
     unsafe { sys::ct_version() }
 }
 
+/// ABI major version of the loaded library.
+pub fn abi_version() -> i32 {
+    unsafe { sys::ct_abi_version() }
+}
+
 /// Runtime library version as "major.minor.patch".
 pub fn version_string() -> String {
     let v = version();

@@ -79,7 +79,12 @@ pub fn cross_entropy(logits: &Tensor, target: &Tensor, reduction: Reduction) -> 
 }
 
 /// Cross entropy that skips targets equal to `ignore_index`.
-pub fn cross_entropy_ignore(logits: &Tensor, target: &Tensor, reduction: Reduction, ignore_index: i64) -> Result<Tensor> {
+pub fn cross_entropy_ignore(
+    logits: &Tensor,
+    target: &Tensor,
+    reduction: Reduction,
+    ignore_index: i64,
+) -> Result<Tensor> {
     let r = reduction.to_raw();
     out1(|o| unsafe { sys::ct_cross_entropy(logits.as_raw(), target.as_raw(), r, ignore_index, o) })
 }
@@ -271,7 +276,7 @@ impl Module for Dropout {
 
 /// Layers applied in order.
 ///
-/// ```no_run
+/// ```
 /// use ctensor::nn::{Linear, Module, ReLU, Sequential};
 /// let model = Sequential::new().add(Linear::new(784, 128)?).add(ReLU).add(Linear::new(128, 10)?);
 /// assert_eq!(model.parameters().len(), 4);

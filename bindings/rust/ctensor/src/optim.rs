@@ -7,7 +7,7 @@ use crate::tensor::Tensor;
 
 /// An optimizer over a fixed list of parameter tensors.
 ///
-/// ```no_run
+/// ```
 /// use ctensor::{nn::{Linear, Module}, optim::Adam, Tensor, DType};
 /// let layer = Linear::new(4, 2)?;
 /// let mut opt = Adam::new(1e-3).build(&layer.parameters())?;
@@ -31,7 +31,10 @@ impl Drop for Optimizer {
     }
 }
 
-fn build(params: &[Tensor], make: impl FnOnce(*const sys::ct_tensor, i32, *mut sys::ct_optimizer) -> sys::ct_status) -> Result<Optimizer> {
+fn build(
+    params: &[Tensor],
+    make: impl FnOnce(*const sys::ct_tensor, i32, *mut sys::ct_optimizer) -> sys::ct_status,
+) -> Result<Optimizer> {
     ensure_abi()?;
     let hs: Vec<sys::ct_tensor> = params.iter().map(Tensor::as_raw).collect();
     let mut raw = std::ptr::null_mut();
@@ -103,7 +106,16 @@ impl Sgd {
     /// The optimizer over `params`.
     pub fn build(&self, params: &[Tensor]) -> Result<Optimizer> {
         build(params, |p, n, out| unsafe {
-            sys::ct_optim_sgd_new(p, n, self.lr, self.momentum, self.dampening, self.weight_decay, self.nesterov as i32, out)
+            sys::ct_optim_sgd_new(
+                p,
+                n,
+                self.lr,
+                self.momentum,
+                self.dampening,
+                self.weight_decay,
+                self.nesterov as i32,
+                out,
+            )
         })
     }
 }

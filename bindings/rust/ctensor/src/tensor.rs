@@ -29,7 +29,7 @@ use crate::types::{DType, Device, Element, Options};
 /// # Threads
 /// `Tensor` is `Send + Sync`. The handle table is lock-free with generation-checked slots, refcounts are
 /// atomic, errors and grad mode are per thread, and ops only read their inputs, so any number of threads
-/// may run ops on shared tensors. Writes (in-place ops, `set_requires_grad`, `set_grad`) take
+/// may run ops on shared tensors. Writes (in-place ops, `set_requires_grad`, `set_grad`, `retain_grad`) take
 /// `&mut self`, so a `&Tensor` shared between threads is read-only. One rule of the C library remains
 /// the caller's, as in PyTorch: data must not be written through one handle (a clone or a view) while
 /// another thread uses the same storage, and two threads must not run `backward` into the same leaf at

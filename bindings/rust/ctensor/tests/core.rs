@@ -233,6 +233,7 @@ fn library_information() {
     assert!(ctensor::version() >= 10000);
     assert!(ctensor::version_string().starts_with("1."));
     assert!(ctensor::ensure_abi().is_ok());
+    assert_eq!(ctensor::abi_version(), ctensor::sys::CT_ABI_VERSION);
     assert!(ctensor::get_num_threads() >= 1);
     assert!(matches!(ctensor::set_num_threads(0), Err(Error::InvalidArgument(_))));
     if ctensor::cuda_device_count() == 0 {

@@ -60,10 +60,8 @@ fn loss_values() {
         let logits = t64(&[1.0, 2.0, 0.5, 0.0, -1.0, 3.0], &[2, 3]);
         let target = Tensor::from_slice(&[1i64, 2], &[2])?;
         let rows: [(&[f64], usize); 2] = [(&[1.0, 2.0, 0.5], 1), (&[0.0, -1.0, 3.0], 2)];
-        let by_hand: Vec<f64> = rows
-            .iter()
-            .map(|(row, t)| row.iter().map(|v: &f64| v.exp()).sum::<f64>().ln() - row[*t])
-            .collect();
+        let by_hand: Vec<f64> =
+            rows.iter().map(|(row, t)| row.iter().map(|v: &f64| v.exp()).sum::<f64>().ln() - row[*t]).collect();
         let none = nn::cross_entropy(&logits, &target, Reduction::None)?;
         assert_close(&vals(&none), &by_hand, 1e-14, 0.0);
         let mean = nn::cross_entropy(&logits, &target, Reduction::Mean)?.item()?;
@@ -105,7 +103,10 @@ fn gradcheck_nn_functions_and_losses() {
         let indices = Tensor::from_slice(&[1i64, 1, 0], &[3])?;
         gradcheck(|t| t[0].embedding(&indices), &[&det(&[2, 3], 0.4)])?;
         let img = det(&[1, 2, 4, 4], 0.3);
-        gradcheck(|t| t[0].conv2d(&t[1], Some(&t[2]), [1, 1], [1, 1], [1, 1], 1), &[&img, &det(&[3, 2, 3, 3], 0.5), &det(&[3], 0.6)])?;
+        gradcheck(
+            |t| t[0].conv2d(&t[1], Some(&t[2]), [1, 1], [1, 1], [1, 1], 1),
+            &[&img, &det(&[3, 2, 3, 3], 0.5), &det(&[3], 0.6)],
+        )?;
         gradcheck(|t| t[0].conv2d(&t[1], None, [2, 2], [0, 0], [1, 1], 2), &[&img, &det(&[2, 1, 2, 2], 0.7)])?;
         gradcheck(|t| t[0].max_pool2d([2, 2], [2, 2], [0, 0]), &[&img])?;
         gradcheck(|t| t[0].avg_pool2d([3, 3], [1, 1], [1, 1]), &[&img])?;

@@ -71,8 +71,7 @@ fn weighted_loss(f: &dyn Fn(&[Tensor]) -> Result<Tensor>, inputs: &[Tensor]) -> 
 /// Checks autograd gradients of `f` at `inputs` (float64) against central differences.
 pub fn gradcheck(f: impl Fn(&[Tensor]) -> Result<Tensor>, inputs: &[&Tensor]) -> Result<()> {
     let eps = 1e-6;
-    let leaves: Vec<Tensor> =
-        inputs.iter().map(|t| t.detach()?.copy()?.requires_grad_(true)).collect::<Result<_>>()?;
+    let leaves: Vec<Tensor> = inputs.iter().map(|t| t.detach()?.copy()?.requires_grad_(true)).collect::<Result<_>>()?;
     let loss = weighted_loss(&f, &leaves)?;
     let refs: Vec<&Tensor> = leaves.iter().collect();
     let analytic = ctensor::grad(&[&loss], None, &refs, false, false, true)?;
