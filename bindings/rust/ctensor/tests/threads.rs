@@ -98,3 +98,51 @@ fn errors_are_reported_on_the_failing_thread_only() {
         Ok(())
     })
 }
+
+#[test]
+fn clone_and_drop_race_on_one_handle() {
+    run(|| {
+        let before = ctensor::live_handles();
+        let x = Tensor::ones(&[4], DType::Float64)?;
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for _ in 0..2000 {
+                        let c = x.clone();
+                        drop(c);
+                    }
+                });
+            }
+        });
+        assert_eq!(x.to_vec::<f64>()?, vec![1.0; 4]);
+        drop(x);
+        assert_eq!(ctensor::live_handles(), before);
+        Ok(())
+    })
+}
+
+#[test]
+fn threads_differentiate_through_a_shared_leaf_with_grad() {
+    run(|| {
+        // ctensor::grad does not accumulate into .grad, so graphs sharing a leaf may run concurrently.
+        let w = Tensor::from_slice(&[1.0f64, 2.0, 3.0], &[3])?.requires_grad_(true)?;
+        let grads: Vec<Vec<f64>> = std::thread::scope(|s| {
+            let joins: Vec<_> = (1..=4)
+                .map(|k| {
+                    let w = &w;
+                    s.spawn(move || -> ctensor::Result<Vec<f64>> {
+                        let y = ((w * w)? * k as f64)?.sum_all()?;
+                        let g = ctensor::grad(&[&y], None, &[w], false, false, false)?;
+                        g[0].as_ref().unwrap().to_vec::<f64>()
+                    })
+                })
+                .collect();
+            joins.into_iter().map(|j| j.join().unwrap()).collect::<ctensor::Result<_>>()
+        })?;
+        for (k, g) in (1..=4).zip(grads) {
+            assert_eq!(g, vec![2.0 * k as f64, 4.0 * k as f64, 6.0 * k as f64]);
+        }
+        assert!(w.grad().is_none());
+        Ok(())
+    })
+}
