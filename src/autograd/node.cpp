@@ -46,6 +46,12 @@ Tensor FunctionNode::saved(size_t i) const {
     return saved_[i].unpack(name_, i);
 }
 
+void FunctionNode::save_output(const Tensor& t) {
+    if (t.defined() && grad_fn_of(t).get() != this)
+        fail(CT_ERR_INTERNAL, name_, ": save_output called before set_history (Note [Saved outputs])");
+    saved_.emplace_back(t, true);
+}
+
 TensorList FunctionNode::apply(TensorList&& grads) {
     for (auto& s : saved_) s.unpack(name_, 0);  // fail early on a second backward even without saved reads
     BackwardCtx ctx{grads, *this};
@@ -84,14 +90,44 @@ AutogradMeta& autograd_meta(const Tensor& t) {
     return *t.impl()->autograd;
 }
 
+namespace {
+// Note [View history]: rebuilds a stale view's grad_fn from its root base's current history.
+void refresh_view_history(const Tensor& t) {
+    AutogradMeta* m = t.impl()->autograd.get();
+    if (!m || !m->view_base.defined() || t.version() == m->view_version) return;
+    GradModeGuard grad_on(true);
+    Tensor fresh = m->view_fn(m->view_base);
+    auto* fm = fresh.impl()->autograd.get();
+    m->grad_fn = fm ? fm->grad_fn : nullptr;
+    m->output_nr = fm ? fm->output_nr : 0;
+    m->view_version = t.version();
+}
+}  // namespace
+
+void set_view_history(const Tensor& out, const Tensor& base, std::function<Tensor(const Tensor&)> remake) {
+    auto& meta = autograd_meta(out);
+    const AutogradMeta* bm = base.impl()->autograd.get();
+    if (bm && bm->view_base.defined()) {  // a view of a view: remake from the root base
+        auto outer = bm->view_fn;
+        meta.view_base = bm->view_base;
+        meta.view_fn = [outer, remake](const Tensor& root) { return remake(outer(root)); };
+    } else {
+        meta.view_base = base;
+        meta.view_fn = std::move(remake);
+    }
+    meta.view_version = out.version();
+}
+
 std::shared_ptr<Node> grad_fn_of(const Tensor& t) {
     if (!t.defined() || !t.impl()->autograd) return nullptr;
+    refresh_view_history(t);
     return t.impl()->autograd->grad_fn;
 }
 
 bool is_leaf(const Tensor& t) { return grad_fn_of(t) == nullptr; }
 
 Edge gradient_edge(const Tensor& t) {
+    if (t.defined()) grad_fn_of(t);  // refreshes a stale view's history first
     if (!tensor_requires_grad(t)) return Edge{};
     auto& meta = *t.impl()->autograd;
     if (meta.grad_fn) return Edge{meta.grad_fn, meta.output_nr};

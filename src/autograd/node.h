@@ -35,10 +35,19 @@ struct AutogradMeta {
     std::weak_ptr<Node> grad_accumulator;   // leaves: the AccumulateGrad node, created on first use
     bool retains_grad = false;
     std::mutex mu;                          // guards grad_accumulator creation
+    // Note [View history]: a differentiable view keeps its root base and how to remake itself from it.
+    // When the storage's version moved on since the view's grad_fn was recorded (an in-place write to the
+    // base or a sibling view), grad_fn_of / gradient_edge rebuild grad_fn as view_fn(view_base), so the
+    // view's gradient follows the base's current history instead of a stale one (like PyTorch).
+    Tensor view_base;
+    std::function<Tensor(const Tensor&)> view_fn;
+    int64_t view_version = 0;
 };
 
 // A tensor a node keeps for its backward. Note [Saved outputs]: an op's own output is saved without its
 // grad_fn (a strong reference would be a cycle) and gets it back, through a weak reference, on unpack.
+// So save_output must come after set_history: before it the output has no grad_fn to strip, and saving
+// it whole makes node -> output -> node a leaking cycle (and save_output refuses it).
 class SavedTensor {
   public:
     SavedTensor() = default;
@@ -91,7 +100,8 @@ class FunctionNode : public Node {
     TensorList apply(TensorList&& grads) override;
     void release_saved() override;
     void save(const Tensor& t) { saved_.emplace_back(t, false); }
-    void save_output(const Tensor& t) { saved_.emplace_back(t, true); }
+    // Saves an output of this node; call it after set_history(t, node) (Note [Saved outputs]).
+    void save_output(const Tensor& t);
     Tensor saved(size_t i) const;
   private:
     std::string name_;
@@ -114,8 +124,10 @@ std::shared_ptr<FunctionNode> make_node(const std::string& name, const TensorLis
 void set_history(Tensor& out, const std::shared_ptr<Node>& node, uint32_t output_nr = 0);
 // Autograd metadata of t, created when missing.
 AutogradMeta& autograd_meta(const Tensor& t);
-// grad_fn of t or null.
+// grad_fn of t or null (rebuilt first for a view whose base was modified in place, Note [View history]).
 std::shared_ptr<Node> grad_fn_of(const Tensor& t);
+// Marks out as a differentiable view of base (remake(base) gives out again); see Note [View history].
+void set_view_history(const Tensor& out, const Tensor& base, std::function<Tensor(const Tensor&)> remake);
 bool is_leaf(const Tensor& t);
 // The raw flag regardless of grad mode (requires_grad attribute as PyTorch reports it).
 bool tensor_requires_grad(const Tensor& t);

@@ -29,6 +29,8 @@ struct Pow {
     template <typename T> CT_HD T operator()(T a, T b) const {
         if constexpr (std::is_floating_point<T>::value) {
             return std::pow(a, b);
+        } else if constexpr (std::is_same<T, bool>::value) {
+            return b ? a : true;  // x ** False == 1, x ** True == x
         } else {
             // integer power by squaring; negative exponents give 0 except for bases 1 and -1
             if (b < 0) return a == 1 ? T(1) : (a == T(-1) ? ((b % 2) ? T(-1) : T(1)) : T(0));
@@ -90,6 +92,104 @@ struct Ge { template <typename T> CT_HD bool operator()(T a, T b) const { return
 struct LogicalAnd { template <typename T> CT_HD bool operator()(T a, T b) const { return static_cast<bool>(a) && static_cast<bool>(b); } };
 struct LogicalOr { template <typename T> CT_HD bool operator()(T a, T b) const { return static_cast<bool>(a) || static_cast<bool>(b); } };
 struct LogicalXor { template <typename T> CT_HD bool operator()(T a, T b) const { return static_cast<bool>(a) != static_cast<bool>(b); } };
+
+
+// ---- unary functors ----------------------------------------------------------------------------
+// Integer-keeping ops (Neg, Abs, Sign) take any arithmetic T; the float ops are called with float/double.
+
+struct Neg { template <typename T> CT_HD T operator()(T v) const { return (T)-v; } };
+struct Abs {
+    template <typename T> CT_HD T operator()(T v) const {
+        if constexpr (std::is_floating_point<T>::value) return std::fabs(v);
+        else if constexpr (std::is_unsigned<T>::value || std::is_same<T, bool>::value) return v;
+        else return v < 0 ? (T)-v : v;
+    }
+};
+// -1, 0 or 1; NaN stays NaN (NumPy's rule; PyTorch returns 0 for NaN).
+struct Sign {
+    template <typename T> CT_HD T operator()(T v) const {
+        if constexpr (std::is_floating_point<T>::value) {
+            if (v != v) return v;
+        }
+        if constexpr (std::is_same<T, bool>::value) return v;
+        else return (T)((T(0) < v) - (v < T(0)));
+    }
+};
+struct Exp { template <typename T> CT_HD T operator()(T v) const { return std::exp(v); } };
+struct Log { template <typename T> CT_HD T operator()(T v) const { return std::log(v); } };
+struct Log1p { template <typename T> CT_HD T operator()(T v) const { return std::log1p(v); } };
+struct Expm1 { template <typename T> CT_HD T operator()(T v) const { return std::expm1(v); } };
+struct Sqrt { template <typename T> CT_HD T operator()(T v) const { return std::sqrt(v); } };
+struct Rsqrt { template <typename T> CT_HD T operator()(T v) const { return T(1) / std::sqrt(v); } };
+struct Sin { template <typename T> CT_HD T operator()(T v) const { return std::sin(v); } };
+struct Cos { template <typename T> CT_HD T operator()(T v) const { return std::cos(v); } };
+struct Tan { template <typename T> CT_HD T operator()(T v) const { return std::tan(v); } };
+struct Tanh { template <typename T> CT_HD T operator()(T v) const { return std::tanh(v); } };
+struct Reciprocal { template <typename T> CT_HD T operator()(T v) const { return T(1) / v; } };
+struct Floor { template <typename T> CT_HD T operator()(T v) const { return std::floor(v); } };
+struct Ceil { template <typename T> CT_HD T operator()(T v) const { return std::ceil(v); } };
+// Half to even under the default rounding mode (like PyTorch and NumPy).
+struct Round { template <typename T> CT_HD T operator()(T v) const { return std::nearbyint(v); } };
+struct LogicalNot { template <typename T> CT_HD bool operator()(T v) const { return !static_cast<bool>(v); } };
+
+// max(v, 0); NaN stays NaN.
+struct Relu { template <typename T> CT_HD T operator()(T v) const { return v < T(0) ? T(0) : v; } };
+// 1 / (1 + e^-v) without overflow for large |v|.
+struct Sigmoid {
+    template <typename T> CT_HD T operator()(T v) const {
+        if (v >= T(0)) return T(1) / (T(1) + std::exp(-v));
+        T e = std::exp(v);
+        return e / (T(1) + e);
+    }
+};
+// v * sigmoid(v).
+struct Silu { template <typename T> CT_HD T operator()(T v) const { return v * Sigmoid{}(v); } };
+// log(1 + e^v); returns v above the threshold 20 (PyTorch's default softplus, beta = 1).
+struct Softplus {
+    template <typename T> CT_HD T operator()(T v) const { return v > T(20) ? v : std::log1p(std::exp(v)); }
+};
+// v * Phi(v) with the exact normal CDF Phi(v) = (1 + erf(v / sqrt 2)) / 2.
+struct Gelu {
+    template <typename T> CT_HD T operator()(T v) const {
+        return v * T(0.5) * (T(1) + std::erf(v * T(0.70710678118654752440)));
+    }
+};
+// d gelu / dv = Phi(v) + v * phi(v), phi the normal density.
+struct GeluGrad {
+    template <typename T> CT_HD T operator()(T v) const {
+        T cdf = T(0.5) * (T(1) + std::erf(v * T(0.70710678118654752440)));
+        T pdf = T(0.39894228040143267794) * std::exp(T(-0.5) * v * v);
+        return cdf + v * pdf;
+    }
+};
+
+// v ** e for a floating v, with exact fast paths for the common exponents.
+template <typename T> struct PowScalar {
+    T e;
+    CT_HD T operator()(T v) const {
+        if (e == T(2)) return v * v;
+        if (e == T(1)) return v;
+        if (e == T(0)) return T(1);
+        if (e == T(0.5)) return std::sqrt(v);
+        if (e == T(-1)) return T(1) / v;
+        if (e == T(3)) return v * v * v;
+        return std::pow(v, e);
+    }
+};
+
+// Clamps to [lo, hi] (hi wins when lo > hi, as PyTorch). Floats: NaN input or NaN bound gives NaN.
+// Integers: bounds are saturated to T's range by the caller, so the comparison is exact.
+template <typename T> struct Clamp {
+    T lo, hi;
+    CT_HD T operator()(T v) const {
+        if constexpr (std::is_floating_point<T>::value) {
+            if (v != v || lo != lo || hi != hi) return v + lo + hi;  // NaN
+        }
+        if (v < lo) v = lo;
+        if (v > hi) v = hi;
+        return v;
+    }
+};
 
 }  // namespace math
 }  // namespace ct

@@ -29,7 +29,13 @@ void cpu_fill(const Tensor& dst, double value) {
     dispatch_all(dst.dtype(), [&](auto rt) {
         using R = typename decltype(rt)::type;
         const R v = from_double<R>(value);
-        map1<R, R>(dst, dst, [v](R) { return v; });
+        R* base = dst.data<R>();
+        // writes only: dst may be uninitialised (reading it would load invalid bools)
+        for_each_run<1>(dst.sizes(), {&dst.strides()},
+                        [&](const std::array<int64_t, 1>& off, const std::array<int64_t, 1>& st, int64_t n) {
+                            R* p = base + off[0];
+                            for (int64_t i = 0; i < n; ++i) p[i * st[0]] = v;
+                        });
     });
 }
 

@@ -36,8 +36,8 @@ Tensor record2(Tensor out, const char* name, const Tensor& a, const Tensor& b, b
         return r;
     });
     if (save_inputs) node->save(a), node->save(b);
-    if (save_out) node->save_output(out);
     set_history(out, node);
+    if (save_out) node->save_output(out);  // after set_history: Note [Saved outputs]
     return out;
 }
 

@@ -2,6 +2,8 @@
 // views (Note [Version counter]), so a backward that needs the old values fails clearly. Under autograd,
 // dst's history is rebased onto the new node (like PyTorch); in-place writes through a view of a tensor
 // that takes part in autograd are refused (we do not rebuild the base's history).
+#include <cmath>
+#include <limits>
 #include "autograd/grad_mode.h"
 #include "cpu/kernels.h"
 #include "ops/elementwise.h"
@@ -16,99 +18,138 @@ void check_writable(const char* op, const Tensor& dst) {
                  ") has several elements at one memory location (an expanded view); clone it first");
 }
 
-// Writes r (already computed, dst's shape) into dst and, when recording, makes r's node dst's grad_fn.
-void commit(const char* op, Tensor& dst, const Tensor& r, bool record) {
+// Whether the write must be recorded; throws for the writes autograd cannot allow.
+bool check_autograd(const char* op, const Tensor& dst, const Tensor& other) {
+    bool record = GradMode::is_enabled() && is_floating(dst.dtype()) &&
+                  (tensor_requires_grad(dst) || tensor_requires_grad(other));
+    if (!record) return false;  // an integer or bool destination never carries a gradient
+    if (is_leaf(dst) && tensor_requires_grad(dst))
+        fail(CT_ERR_AUTOGRAD, op, ": a leaf tensor that requires grad (shape ", shape_str(dst.sizes()),
+             ") cannot be modified in place while grad mode is on; use no_grad");
+    if (dst.impl()->is_view)
+        fail(CT_ERR_NOT_SUPPORTED, op, ": in-place writes through a view (shape ", shape_str(dst.sizes()),
+             ") cannot be recorded by autograd here; clone the base or run under no_grad");
+    return true;
+}
+
+// Throws unless the op's result type can be stored in dst: a higher category (bool < integer < float)
+// cannot be cast down (PyTorch's can_cast); within a category any cast is allowed.
+void check_result_dtype(const char* op, const Tensor& dst, DType result) {
+    if (dtype_category(result) > dtype_category(dst.dtype()))
+        fail(CT_ERR_DTYPE, op, ": result type ", dtype_name(result), " cannot be cast to the destination dtype ",
+             dtype_name(dst.dtype()));
+}
+
+// Writes r (dst's shape) into dst and bumps the version. r never aliases dst (it is freshly computed).
+void write_result(const char* op, const Tensor& dst, const Tensor& r) {
     if (r.sizes() != dst.sizes())
         fail(CT_ERR_SHAPE, op, ": output with shape ", shape_str(dst.sizes()),
              " does not match the broadcast shape ", shape_str(r.sizes()));
     cpu_copy(dst, r);
     dst.bump_version();
-    if (record) {
-        auto& meta = autograd_meta(dst);
-        meta.grad_fn = grad_fn_of(r);
-        meta.output_nr = r.impl()->autograd ? r.impl()->autograd->output_nr : 0;
-        if (meta.grad_fn) {
-            meta.grad_fn->outputs[meta.output_nr] = OutputMeta{dst.sizes(), dst.dtype(), dst.device()};
-        }
-    }
 }
 
-// Runs out_of_place(current value of dst) and stores the result in dst.
-template <typename F> void apply_inplace(const char* op, Tensor& dst, std::initializer_list<Tensor> others, F out_of_place) {
+// dst = out_of_place(dst, other) computed into fresh memory, then written back. When recording, the
+// result's node becomes dst's grad_fn; it is computed from a clone of dst (and of other when other shares
+// dst's memory) so that the node never saves the memory being overwritten.
+template <typename F> void apply_inplace(const char* op, Tensor& dst, const Tensor& other, F out_of_place) {
     check_writable(op, dst);
-    bool record = GradMode::is_enabled() && (tensor_requires_grad(dst) || any_requires_grad(others));
-    if (record && is_leaf(dst) && tensor_requires_grad(dst))
-        fail(CT_ERR_AUTOGRAD, op, ": a leaf tensor that requires grad (shape ", shape_str(dst.sizes()),
-             ") cannot be modified in place while grad mode is on; use no_grad");
-    if (record && dst.impl()->is_view)
-        fail(CT_ERR_NOT_SUPPORTED, op, ": in-place writes through a view take part in autograd here; clone the "
-             "base or run under no_grad");
-    if (!record) {
+    if (other.defined()) check_same_device(op, dst, other);
+    if (!check_autograd(op, dst, other)) {
         NoGradGuard ng;
-        Tensor r = out_of_place(dst);
-        if (r.sizes() != dst.sizes()) r = broadcast_view(r, broadcast_shapes(op, r.sizes(), dst.sizes()));
-        commit(op, dst, r, false);
+        write_result(op, dst, out_of_place(dst, other));
         return;
     }
-    // Compute from a copy so the new node never saves the memory being overwritten.
     Tensor old = clone(dst);
-    Tensor r = out_of_place(old);
+    Tensor oth = other;
+    if (other.defined()) oth = other.is_same(dst) ? old : (other.storage() == dst.storage() ? clone(other) : other);
+    Tensor r = out_of_place(old, oth);
     if (r.dtype() != dst.dtype()) r = to_dtype(r, dst.dtype());
-    commit(op, dst, r, true);
+    write_result(op, dst, r);
+    if (auto fn = grad_fn_of(r)) set_history(dst, fn, r.impl()->autograd->output_nr);
 }
 
-void check_result_dtype(const char* op, const Tensor& dst, DType result) {
-    if (promote_types(result, dst.dtype()) != dst.dtype() && !(is_floating(dst.dtype()) && is_floating(result)))
-        fail(CT_ERR_DTYPE, op, ": result type ", dtype_name(result), " cannot be cast to the destination dtype ",
-             dtype_name(dst.dtype()));
+// Throws when value cannot be stored in an integer dtype without overflow (PyTorch's check).
+void check_fill_value(const char* op, const Tensor& dst, double value) {
+    if (!is_integral(dst.dtype())) return;
+    bool fits = dispatch_all(dst.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return std::isfinite(value) && value >= (double)std::numeric_limits<T>::lowest() &&
+               value <= (double)std::numeric_limits<T>::max();
+    });
+    if (!fits) fail(CT_ERR_INVALID_ARGUMENT, op, ": value ", value, " cannot be converted to ", dtype_name(dst.dtype()),
+                    " without overflow");
 }
 
 }  // namespace
 
 void add_(Tensor& dst, const Tensor& b, double alpha) {
     check_result_dtype("add_", dst, result_type(dst, b));
-    apply_inplace("add_", dst, {b}, [&](const Tensor& cur) { return add(cur, b, alpha); });
+    apply_inplace("add_", dst, b, [alpha](const Tensor& cur, const Tensor& o) { return add(cur, o, alpha); });
 }
 
 void sub_(Tensor& dst, const Tensor& b, double alpha) {
     check_result_dtype("sub_", dst, result_type(dst, b));
-    apply_inplace("sub_", dst, {b}, [&](const Tensor& cur) { return sub(cur, b, alpha); });
+    apply_inplace("sub_", dst, b, [alpha](const Tensor& cur, const Tensor& o) { return sub(cur, o, alpha); });
 }
 
 void mul_(Tensor& dst, const Tensor& b) {
     check_result_dtype("mul_", dst, result_type(dst, b));
-    apply_inplace("mul_", dst, {b}, [&](const Tensor& cur) { return mul(cur, b); });
+    apply_inplace("mul_", dst, b, [](const Tensor& cur, const Tensor& o) { return mul(cur, o); });
 }
 
 void div_(Tensor& dst, const Tensor& b) {
     DType r = result_type(dst, b);
     check_result_dtype("div_", dst, is_floating(r) ? r : DType::Float32);
-    apply_inplace("div_", dst, {b}, [&](const Tensor& cur) { return div(cur, b); });
+    apply_inplace("div_", dst, b, [](const Tensor& cur, const Tensor& o) { return div(cur, o); });
 }
 
 void clamp_(Tensor& dst, std::optional<double> lo, std::optional<double> hi) {
-    apply_inplace("clamp_", dst, {}, [&](const Tensor& cur) { return clamp(cur, lo, hi); });
+    if (dst.dtype() == DType::Bool) fail(CT_ERR_DTYPE, "clamp_: bool tensors cannot be clamped");
+    bool fractional = (lo && std::isfinite(*lo) && *lo != std::floor(*lo)) || (lo && std::isnan(*lo)) ||
+                      (hi && std::isfinite(*hi) && *hi != std::floor(*hi)) || (hi && std::isnan(*hi));
+    if (fractional) check_result_dtype("clamp_", dst, DType::Float32);
+    apply_inplace("clamp_", dst, Tensor(), [&](const Tensor& cur, const Tensor&) { return clamp(cur, lo, hi); });
 }
 
 void copy_(Tensor& dst, const Tensor& src) {
-    check_same_device("copy_", dst, src);
-    broadcast_shapes("copy_", src.sizes(), dst.sizes());
-    apply_inplace("copy_", dst, {src}, [&](const Tensor&) {
-        Tensor s = src;
-        if (is_floating(dst.dtype()) && s.dtype() != dst.dtype()) s = to_dtype(s, dst.dtype());
-        return s.sizes() == dst.sizes() ? s : expand(s, dst.sizes());
-    });
+    const char* op = "copy_";
+    check_same_device(op, dst, src);
+    check_writable(op, dst);
+    // src broadcasts to dst's shape; extra leading size-1 dims of src are allowed (like PyTorch).
+    Shape ss = src.sizes(), sst = src.strides();
+    while (ss.size() > dst.sizes().size() && ss.front() == 1) ss.erase(ss.begin()), sst.erase(sst.begin());
+    if (ss.size() > dst.sizes().size() || broadcast_shapes(op, ss, dst.sizes()) != dst.sizes())
+        fail(CT_ERR_SHAPE, op, ": source of shape ", shape_str(src.sizes()),
+             " cannot be broadcast to the destination shape ", shape_str(dst.sizes()));
+    bool record = check_autograd(op, dst, src);
+    std::shared_ptr<FunctionNode> node;
+    if (record) {
+        Shape src_shape = src.sizes();
+        DType sd = src.dtype();
+        // dst's old values are overwritten: they get a zero gradient; src gets the gradient summed to its shape.
+        node = make_node("CopyBackward", {dst, src}, [src_shape, sd](BackwardCtx& c) -> TensorList {
+            Tensor ga, gb;
+            if (c.needs(0)) ga = zeros_like(c.grads[0]);
+            if (c.needs(1)) gb = reduce_to(c.grads[0], src_shape, sd);
+            return {ga, gb};
+        });
+    }
+    Tensor s = make_view(src, ss, sst, src.offset());
+    if (src.storage() == dst.storage()) {  // read all of an overlapping source before writing dst
+        Tensor tmp = empty_tensor(ss, src.dtype(), src.device());
+        cpu_copy(tmp, s);
+        s = tmp;
+    }
+    cpu_copy(dst, broadcast_view(s, dst.sizes()));
+    dst.bump_version();
+    if (node) set_history(dst, node);
 }
 
 void fill_(Tensor& dst, double value) {
     check_writable("fill_", dst);
-    bool record = GradMode::is_enabled() && tensor_requires_grad(dst);
-    if (record && is_leaf(dst))
-        fail(CT_ERR_AUTOGRAD, "fill_: a leaf tensor that requires grad (shape ", shape_str(dst.sizes()),
-             ") cannot be modified in place while grad mode is on; use no_grad");
-    if (record && dst.impl()->is_view)
-        fail(CT_ERR_NOT_SUPPORTED, "fill_: in-place writes through a view take part in autograd here; clone the "
-             "base or run under no_grad");
+    check_fill_value("fill_", dst, value);
+    bool record = check_autograd("fill_", dst, Tensor());
     std::shared_ptr<FunctionNode> node;
     if (record) node = make_node("FillBackward", {dst}, [](BackwardCtx& c) { return TensorList{zeros_like(c.grads[0])}; });
     cpu_fill(dst, value);

@@ -1,97 +1,222 @@
-// unary.cpp - elementwise unary ops and their backward formulas. Float ops promote integer inputs to
-// float32 (like PyTorch); rounding/sign/abs/neg keep the input dtype.
+// unary.cpp - elementwise unary ops (math functions, activations, clamp) and their backward formulas,
+// written with ops so that they can be differentiated again. Float functions promote integer and bool
+// inputs to float32 (like PyTorch); neg/abs/sign/floor/ceil/round/relu keep the input dtype.
 #include <cmath>
-#include "core/scalar_math.h"
-#include "ops/elementwise.h"
+#include <limits>
+#include "ops/unary_common.h"
 
 namespace ct {
-namespace {
 
-DType float_of(const Tensor& x) { return is_floating(x.dtype()) ? x.dtype() : DType::Float32; }
+using unary::float_op;
+using unary::record1;
+using unary::same_dtype_op;
+using unary::scalar;
+using unary::zero_grad;
 
-// Records a one-input node; back(c) returns the input gradient from c.grads[0].
-template <typename Back>
-Tensor record1(Tensor out, const char* name, const Tensor& x, bool save_x, bool save_out, Back back) {
-    if (!requires_grad(x)) return out;
-    DType dx = x.dtype();
-    auto node = make_node(name, {x}, [back, dx](BackwardCtx& c) {
-        Tensor g = back(c);
-        return TensorList{g.dtype() == dx ? g : to_dtype(g, dx)};
-    });
-    if (save_x) node->save(x);
-    if (save_out) node->save_output(out);
-    set_history(out, node);
-    return out;
-}
-
-}  // namespace
+// ---- sign-like ops: keep the dtype ----
 
 Tensor neg(const Tensor& x) {
     if (x.dtype() == DType::Bool) fail(CT_ERR_DTYPE, "neg: negation of a bool tensor is not supported; use logical_not");
-    Tensor out = unary_kernel<void>(x, x.dtype(), [](auto tag) {
-        using T = typename decltype(tag)::type;
-        return [](T v) { return (T)-v; };
-    });
+    Tensor out = same_dtype_op<math::Neg>(x);
     return record1(out, "NegBackward", x, false, false, [](BackwardCtx& c) { return neg(c.grads[0]); });
 }
 
+Tensor abs(const Tensor& x) {
+    Tensor out = same_dtype_op<math::Abs>(x);
+    return record1(out, "AbsBackward", x, true, false,
+                   [](BackwardCtx& c) { return mul(c.grads[0], sign(c.saved(0))); });
+}
+
+Tensor sign(const Tensor& x) {
+    Tensor out = same_dtype_op<math::Sign>(x);
+    return record1(out, "SignBackward", x, false, false, zero_grad);
+}
+
+// floor/ceil/round: integers are already integral, so they get a copy (as PyTorch).
+Tensor floor(const Tensor& x) {
+    if (!is_floating(x.dtype())) return clone(x);
+    return record1(float_op<math::Floor>(x), "FloorBackward", x, false, false, zero_grad);
+}
+
+Tensor ceil(const Tensor& x) {
+    if (!is_floating(x.dtype())) return clone(x);
+    return record1(float_op<math::Ceil>(x), "CeilBackward", x, false, false, zero_grad);
+}
+
+Tensor round(const Tensor& x) {
+    if (!is_floating(x.dtype())) return clone(x);
+    return record1(float_op<math::Round>(x), "RoundBackward", x, false, false, zero_grad);
+}
+
+Tensor logical_not(const Tensor& x) {
+    return unary_kernel<bool>(x, x.dtype(), [](auto) { return math::LogicalNot{}; });
+}
+
+// ---- exponentials, logarithms, roots ----
+
 Tensor exp(const Tensor& x) {
-    Tensor out = unary_kernel<void>(x, float_of(x), [](auto tag) {
-        using T = typename decltype(tag)::type;
-        return [](T v) { return std::exp(v); };
-    });
-    return record1(out, "ExpBackward", x, false, true, [](BackwardCtx& c) { return mul(c.grads[0], c.saved(0)); });
+    return record1(float_op<math::Exp>(x), "ExpBackward", x, false, true,
+                   [](BackwardCtx& c) { return mul(c.grads[0], c.saved(0)); });
+}
+
+Tensor expm1(const Tensor& x) {
+    // d/dx (e^x - 1) = y + 1
+    return record1(float_op<math::Expm1>(x), "Expm1Backward", x, false, true,
+                   [](BackwardCtx& c) { return mul(c.grads[0], add_scalar(c.saved(0), 1.0)); });
 }
 
 Tensor log(const Tensor& x) {
-    Tensor out = unary_kernel<void>(x, float_of(x), [](auto tag) {
-        using T = typename decltype(tag)::type;
-        return [](T v) { return std::log(v); };
-    });
-    return record1(out, "LogBackward", x, true, false, [](BackwardCtx& c) { return div(c.grads[0], c.saved(0)); });
+    return record1(float_op<math::Log>(x), "LogBackward", x, true, false,
+                   [](BackwardCtx& c) { return div(c.grads[0], c.saved(0)); });
 }
 
-Tensor floor(const Tensor& x) {
-    if (!is_floating(x.dtype())) return clone(x);
-    Tensor out = unary_kernel<void>(x, x.dtype(), [](auto tag) {
-        using T = typename decltype(tag)::type;
-        return [](T v) { return std::floor(v); };
+Tensor log1p(const Tensor& x) {
+    return record1(float_op<math::Log1p>(x), "Log1pBackward", x, true, false,
+                   [](BackwardCtx& c) { return div(c.grads[0], add_scalar(c.saved(0), 1.0)); });
+}
+
+Tensor sqrt(const Tensor& x) {
+    // d/dx sqrt(x) = 1 / (2 y)
+    return record1(float_op<math::Sqrt>(x), "SqrtBackward", x, false, true,
+                   [](BackwardCtx& c) { return div(c.grads[0], mul_scalar(c.saved(0), 2.0)); });
+}
+
+Tensor rsqrt(const Tensor& x) {
+    // d/dx x^(-1/2) = -1/2 x^(-3/2) = -1/2 y^3
+    return record1(float_op<math::Rsqrt>(x), "RsqrtBackward", x, false, true, [](BackwardCtx& c) {
+        return mul(c.grads[0], mul_scalar(pow_scalar(c.saved(0), 3.0), -0.5));
     });
-    return record1(out, "FloorBackward", x, false, false, [](BackwardCtx& c) { return zeros_like(c.grads[0]); });
+}
+
+Tensor reciprocal(const Tensor& x) {
+    // d/dx 1/x = -y^2
+    return record1(float_op<math::Reciprocal>(x), "ReciprocalBackward", x, false, true, [](BackwardCtx& c) {
+        Tensor y = c.saved(0);
+        return mul(c.grads[0], neg(mul(y, y)));
+    });
+}
+
+Tensor pow_scalar(const Tensor& x, double exponent) {
+    // The exponent is a float scalar: integer and bool tensors give float32 (PyTorch's x ** 2.0).
+    Tensor out = unary::float_map(x, [exponent](auto tag) {
+        using T = typename decltype(tag)::type;
+        return math::PowScalar<T>{(T)exponent};
+    });
+    return record1(out, "PowBackward", x, true, false, [exponent](BackwardCtx& c) {
+        // d/dx x^e = e * x^(e-1); exponent 0 gives a zero gradient (not 0 * x^-1, which is NaN at 0)
+        if (exponent == 0.0) return zeros_like(c.grads[0]);
+        return mul(c.grads[0], mul_scalar(pow_scalar(c.saved(0), exponent - 1.0), exponent));
+    });
+}
+
+// ---- trigonometry ----
+
+Tensor sin(const Tensor& x) {
+    return record1(float_op<math::Sin>(x), "SinBackward", x, true, false,
+                   [](BackwardCtx& c) { return mul(c.grads[0], cos(c.saved(0))); });
+}
+
+Tensor cos(const Tensor& x) {
+    return record1(float_op<math::Cos>(x), "CosBackward", x, true, false,
+                   [](BackwardCtx& c) { return mul(c.grads[0], neg(sin(c.saved(0)))); });
+}
+
+Tensor tan(const Tensor& x) {
+    // d/dx tan(x) = 1 + y^2
+    return record1(float_op<math::Tan>(x), "TanBackward", x, false, true, [](BackwardCtx& c) {
+        Tensor y = c.saved(0);
+        return mul(c.grads[0], add_scalar(mul(y, y), 1.0));
+    });
+}
+
+// ---- activations ----
+
+Tensor tanh(const Tensor& x) {
+    // d/dx tanh(x) = 1 - y^2
+    return record1(float_op<math::Tanh>(x), "TanhBackward", x, false, true, [](BackwardCtx& c) {
+        Tensor y = c.saved(0);
+        return mul(c.grads[0], sub(scalar(1.0), mul(y, y)));
+    });
+}
+
+Tensor sigmoid(const Tensor& x) {
+    // d/dx sigmoid(x) = y (1 - y)
+    return record1(float_op<math::Sigmoid>(x), "SigmoidBackward", x, false, true, [](BackwardCtx& c) {
+        Tensor y = c.saved(0);
+        return mul(c.grads[0], mul(y, sub(scalar(1.0), y)));
+    });
 }
 
 Tensor relu(const Tensor& x) {
-    Tensor out = unary_kernel<void>(x, x.dtype(), [](auto tag) {
-        using T = typename decltype(tag)::type;
-        return [](T v) { return v > T(0) ? v : T(0); };
-    });
+    if (x.dtype() == DType::Bool) fail(CT_ERR_DTYPE, "relu: bool tensors are not supported");
+    Tensor out = unary::same_dtype_op<math::Relu>(x);
     return record1(out, "ReluBackward", x, false, true, [](BackwardCtx& c) {
         Tensor y = c.saved(0);
-        return mul(c.grads[0], to_dtype(gt(y, wrapped_scalar(0.0, false)), c.grads[0].dtype()));
+        return mul(c.grads[0], to_dtype(gt(y, scalar(0.0)), c.grads[0].dtype()));
     });
 }
 
-}  // namespace ct
+namespace {
+// d gelu / dx = Phi(x) + x phi(x): a primitive of its own so that gelu can be differentiated twice.
+Tensor gelu_grad(const Tensor& x) {
+    return record1(float_op<math::GeluGrad>(x), "GeluBackwardBackward", x, true, false, [](BackwardCtx& c) {
+        // d/dx (Phi + x phi) = phi (2 - x^2), phi(x) = exp(-x^2 / 2) / sqrt(2 pi)
+        Tensor x = c.saved(0), x2 = mul(x, x);
+        Tensor phi = mul_scalar(exp(mul_scalar(x2, -0.5)), 0.39894228040143267794);
+        return mul(c.grads[0], mul(phi, sub(scalar(2.0), x2)));
+    });
+}
+}  // namespace
 
-namespace ct {
+Tensor gelu(const Tensor& x) {
+    return record1(float_op<math::Gelu>(x), "GeluBackward", x, true, false,
+                   [](BackwardCtx& c) { return mul(c.grads[0], gelu_grad(c.saved(0))); });
+}
+
+Tensor silu(const Tensor& x) {
+    // d/dx x s(x) = s (1 + x (1 - s))
+    return record1(float_op<math::Silu>(x), "SiluBackward", x, true, false, [](BackwardCtx& c) {
+        Tensor x = c.saved(0), s = sigmoid(x);
+        return mul(c.grads[0], mul(s, add_scalar(mul(x, sub(scalar(1.0), s)), 1.0)));
+    });
+}
+
+Tensor softplus(const Tensor& x) {
+    // d/dx log(1 + e^x) = sigmoid(x); 1 above the threshold where the forward returns x
+    return record1(float_op<math::Softplus>(x), "SoftplusBackward", x, true, false, [](BackwardCtx& c) {
+        Tensor x = c.saved(0);
+        const Tensor& g = c.grads[0];
+        return where(gt(x, scalar(20.0)), g, mul(g, sigmoid(x)));
+    });
+}
+
+namespace {
+// A bound converted to integer type T, saturated to T's range (so comparisons in T are exact).
+template <typename T> T saturate(double v) {
+    if (v <= (double)std::numeric_limits<T>::lowest()) return std::numeric_limits<T>::lowest();
+    if (v >= (double)std::numeric_limits<T>::max()) return std::numeric_limits<T>::max();
+    return (T)v;
+}
+bool is_integral_value(double v) { return std::isfinite(v) && v == std::floor(v); }
+}  // namespace
 
 Tensor clamp(const Tensor& x, std::optional<double> lo, std::optional<double> hi) {
     if (x.dtype() == DType::Bool) fail(CT_ERR_DTYPE, "clamp: bool tensors cannot be clamped");
     if (!lo && !hi) fail(CT_ERR_INVALID_ARGUMENT, "clamp: at least one of min and max must be given");
     double l = lo ? *lo : -INFINITY, h = hi ? *hi : INFINITY;
-    Tensor out = unary_kernel<void>(x, x.dtype(), [l, h](auto tag) {
+    // Bounds are language scalars: a fractional (or NaN) bound promotes an integer tensor to float32,
+    // an integral one keeps its dtype (the C ABI cannot tell 2 from 2.0, so integral values count as ints).
+    bool int_bounds = (!lo || is_integral_value(l) || std::isinf(l)) && (!hi || is_integral_value(h) || std::isinf(h));
+    DType dt = is_floating(x.dtype()) || !int_bounds ? unary::float_of(x) : x.dtype();
+    Tensor out = unary_kernel<void>(x, dt, [l, h](auto tag) {
         using T = typename decltype(tag)::type;
-        return [l, h](T v) {
-            double d = (double)v;
-            if (d != d) return v;  // NaN stays NaN
-            if (d < l) d = l;
-            if (d > h) d = h;  // max wins when min > max, as PyTorch
-            return (T)d;
-        };
+        if constexpr (std::is_floating_point<T>::value) return math::Clamp<T>{(T)l, (T)h};
+        else return math::Clamp<T>{saturate<T>(l), saturate<T>(h)};
     });
     return record1(out, "ClampBackward", x, true, false, [l, h](BackwardCtx& c) {
+        // the gradient passes where lo <= x <= hi (PyTorch's rule, also at the bounds)
         Tensor x = c.saved(0);
-        Tensor inside = logical_and(ge(x, wrapped_scalar(l, false)), le(x, wrapped_scalar(h, false)));
+        Tensor inside = logical_and(ge(x, scalar(l)), le(x, scalar(h)));
         return mul(c.grads[0], to_dtype(inside, c.grads[0].dtype()));
     });
 }

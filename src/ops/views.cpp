@@ -28,11 +28,14 @@ Tensor view_scatter(const Tensor& grad, const Shape& base_shape, ViewFn view_fn,
     return out;
 }
 
-// Records a view's history: backward maps the view's gradient to the base.
-Tensor record_view(Tensor out, const Tensor& base, const char* name, std::function<Tensor(const Tensor&)> back) {
+// Records the history of out (made from base): backward maps out's gradient to base. For true views,
+// remake(base) gives the view again; it is kept so that the view's history can be rebuilt after an
+// in-place write to its base (Note [View history] in autograd/node.h).
+Tensor record_view(Tensor out, const Tensor& base, const char* name, ViewFn back, ViewFn remake = nullptr) {
     if (requires_grad(base)) {
         auto node = make_node(name, {base}, [back](BackwardCtx& c) { return TensorList{back(c.grads[0])}; });
         set_history(out, node);
+        if (remake) set_view_history(out, base, std::move(remake));
     }
     return out;
 }
@@ -113,7 +116,8 @@ Tensor view(const Tensor& t, const Shape& shape) {
              shape_str(t.sizes()), " and strides ", shape_str(t.strides()), "; use reshape");
     Shape in_shape = t.sizes();
     return record_view(make_view(t, s, st, t.offset()), t, "ViewBackward",
-                       [in_shape](const Tensor& g) { return reshape(g, in_shape); });
+                       [in_shape](const Tensor& g) { return reshape(g, in_shape); },
+                       [s](const Tensor& b) { return view(b, s); });
 }
 
 Tensor reshape(const Tensor& t, const Shape& shape) {
@@ -126,13 +130,14 @@ Tensor reshape(const Tensor& t, const Shape& shape) {
 Tensor transpose(const Tensor& t, int64_t d0, int64_t d1) {
     int64_t nd = t.dim();
     int64_t a = wrap_dim(d0, nd, "transpose"), b = wrap_dim(d1, nd, "transpose");
+    ViewFn remake = [a, b](const Tensor& base) { return transpose(base, a, b); };
     if (nd == 0) return record_view(make_view(t, t.sizes(), t.strides(), t.offset()), t, "TransposeBackward",
-                                    [](const Tensor& g) { return g; });
+                                    [](const Tensor& g) { return g; }, remake);
     Shape s = t.sizes(), st = t.strides();
     std::swap(s[a], s[b]);
     std::swap(st[a], st[b]);
     return record_view(make_view(t, s, st, t.offset()), t, "TransposeBackward",
-                       [a, b](const Tensor& g) { return transpose(g, a, b); });
+                       [a, b](const Tensor& g) { return transpose(g, a, b); }, remake);
 }
 
 Tensor t2d(const Tensor& t) {
@@ -155,19 +160,22 @@ Tensor permute(const Tensor& t, const IntList& perm) {
         st[i] = t.strides()[p];
     }
     return record_view(make_view(t, s, st, t.offset()), t, "PermuteBackward",
-                       [inv](const Tensor& g) { return permute(g, inv); });
+                       [inv](const Tensor& g) { return permute(g, inv); },
+                       [perm](const Tensor& b) { return permute(b, perm); });
 }
 
 Tensor squeeze(const Tensor& t, int64_t dim) {
     int64_t d = wrap_dim(dim, t.dim(), "squeeze");
-    if (t.dim() == 0 || t.sizes()[d] != 1) return record_view(make_view(t, t.sizes(), t.strides(), t.offset()), t,
-                                                              "SqueezeBackward", [](const Tensor& g) { return g; });
+    ViewFn remake = [d](const Tensor& base) { return squeeze(base, d); };
+    if (t.dim() == 0 || t.sizes()[d] != 1)
+        return record_view(make_view(t, t.sizes(), t.strides(), t.offset()), t, "SqueezeBackward",
+                           [](const Tensor& g) { return g; }, remake);
     Shape s = t.sizes(), st = t.strides();
     s.erase(s.begin() + d);
     st.erase(st.begin() + d);
     Shape in_shape = t.sizes();
     return record_view(make_view(t, s, st, t.offset()), t, "SqueezeBackward",
-                       [in_shape](const Tensor& g) { return reshape(g, in_shape); });
+                       [in_shape](const Tensor& g) { return reshape(g, in_shape); }, remake);
 }
 
 Tensor squeeze_all(const Tensor& t) {
@@ -176,7 +184,8 @@ Tensor squeeze_all(const Tensor& t) {
         if (t.sizes()[i] != 1) s.push_back(t.sizes()[i]), st.push_back(t.strides()[i]);
     Shape in_shape = t.sizes();
     return record_view(make_view(t, s, st, t.offset()), t, "SqueezeBackward",
-                       [in_shape](const Tensor& g) { return reshape(g, in_shape); });
+                       [in_shape](const Tensor& g) { return reshape(g, in_shape); },
+                       [](const Tensor& base) { return squeeze_all(base); });
 }
 
 Tensor unsqueeze(const Tensor& t, int64_t dim) {
@@ -190,7 +199,8 @@ Tensor unsqueeze(const Tensor& t, int64_t dim) {
     s.insert(s.begin() + d, 1);
     st.insert(st.begin() + d, new_stride);
     return record_view(make_view(t, s, st, t.offset()), t, "UnsqueezeBackward",
-                       [d](const Tensor& g) { return squeeze(g, d); });
+                       [d](const Tensor& g) { return squeeze(g, d); },
+                       [d](const Tensor& base) { return unsqueeze(base, d); });
 }
 
 Tensor expand(const Tensor& t, const Shape& shape) {
@@ -223,7 +233,8 @@ Tensor expand(const Tensor& t, const Shape& shape) {
     }
     Shape in_shape = t.sizes();
     return record_view(make_view(t, s, st, t.offset()), t, "ExpandBackward",
-                       [in_shape](const Tensor& g) { return sum_to(g, in_shape); });
+                       [in_shape](const Tensor& g) { return sum_to(g, in_shape); },
+                       [s](const Tensor& base) { return expand(base, s); });
 }
 
 Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
@@ -257,7 +268,7 @@ Tensor slice(const Tensor& t, int64_t dim, int64_t start, int64_t end, int64_t s
     Shape in_shape = t.sizes();
     return record_view(make_view(t, s, st, off), t, "SliceBackward", [=](const Tensor& g) {
         return view_scatter(g, in_shape, [=](const Tensor& z) { return slice(z, d, start, end, step); }, "SliceScatter");
-    });
+    }, [=](const Tensor& base) { return slice(base, d, start, end, step); });
 }
 
 Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
@@ -285,7 +296,7 @@ Tensor select(const Tensor& t, int64_t dim, int64_t index) {
     Shape in_shape = t.sizes();
     return record_view(make_view(t, s, st, off), t, "SelectBackward", [=](const Tensor& g) {
         return view_scatter(g, in_shape, [=](const Tensor& z) { return select(z, d, index); }, "SelectScatter");
-    });
+    }, [=](const Tensor& base) { return select(base, d, index); });
 }
 
 Tensor clone(const Tensor& t) {

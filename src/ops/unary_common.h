@@ -1,0 +1,55 @@
+// unary_common.h - helpers shared by the unary op files (unary.cpp; reusable by other op families): the dtype
+// rule of float functions, kernel calls with scalar_math functors, and the one-input autograd recorder.
+#pragma once
+#include "core/scalar_math.h"
+#include "ops/elementwise.h"
+
+namespace ct {
+namespace unary {
+
+// Float functions compute in the input's dtype when it is floating, else in float32 (like PyTorch).
+inline DType float_of(const Tensor& x) { return is_floating(x.dtype()) ? x.dtype() : DType::Float32; }
+
+// out = f(x) computed in float_of(x); MakeF(TypeTag<T>) returns the functor for float or double.
+template <typename MakeF> Tensor float_map(const Tensor& x, MakeF make_f) {
+    DType dt = float_of(x);
+    Tensor cx = cast_nograd(x, dt);
+    return dispatch_float(dt, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        Tensor out = empty_tensor(x.sizes(), dt, x.device());
+        map1<T, T>(out, cx, make_f(tag));
+        return out;
+    });
+}
+template <typename F> Tensor float_op(const Tensor& x) {
+    return float_map(x, [](auto) { return F{}; });
+}
+// out = F(x) in x's own dtype (any dtype).
+template <typename F> Tensor same_dtype_op(const Tensor& x) {
+    return unary_kernel<void>(x, x.dtype(), [](auto) { return F{}; });
+}
+
+// Records a one-input node named name when x requires grad; back(c) returns the input gradient from
+// c.grads[0] (converted to x's dtype here). save_x / save_out choose what back may read with c.saved():
+// x is saved first, then the output.
+template <typename Back>
+Tensor record1(Tensor out, const char* name, const Tensor& x, bool save_x, bool save_out, Back back) {
+    if (!requires_grad(x)) return out;
+    DType dx = x.dtype();
+    auto node = make_node(name, {x}, [back, dx](BackwardCtx& c) {
+        Tensor g = back(c);
+        return TensorList{g.dtype() == dx ? g : to_dtype(g, dx)};
+    });
+    if (save_x) node->save(x);
+    set_history(out, node);
+    if (save_out) node->save_output(out);  // after set_history: Note [Saved outputs]
+    return out;
+}
+
+// Zero gradient (the backward of piecewise-constant functions: sign, floor, ceil, round).
+inline Tensor zero_grad(BackwardCtx& c) { return zeros_like(c.grads[0]); }
+// A wrapped float scalar (promotes like a Python float).
+inline Tensor scalar(double v) { return wrapped_scalar(v, false); }
+
+}  // namespace unary
+}  // namespace ct
