@@ -207,3 +207,17 @@ TEST(Autograd, CustomFunctionWithCallback) {
     CT_ASSERT_OK(ct_sum(r.get(), nullptr, 0, 0, l.out()));
     CT_EXPECT_ERR(ct_backward(l.get(), nullptr, 0, 0), CT_ERR_CALLBACK, "user says no");
 }
+
+TEST(Autograd, DeepGraphOfSavingOpsIsFreedIteratively) {
+    // Each mul saves its inputs, so the chain also runs through saved tensors (Note [Iterative teardown]).
+    H x = make({1.0}, {1}, CT_FLOAT64, true);
+    H c = make({1.0}, {1});
+    H cur = x;
+    for (int i = 0; i < 200000; ++i) {
+        H next;
+        CT_ASSERT_OK(ct_mul(cur.get(), c.get(), next.out()));
+        cur = next;
+    }
+    cur = H();  // dropping the last handle frees 200000 nodes without recursion
+    SUCCEED();
+}

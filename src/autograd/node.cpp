@@ -9,6 +9,68 @@ namespace ct {
 static std::atomic<uint64_t> g_next_sequence_nr{0};
 Node::Node() : sequence_nr(g_next_sequence_nr.fetch_add(1, std::memory_order_relaxed)) {}
 
+namespace {
+
+// Work list of graph objects whose release was deferred (Note [Iterative teardown]).
+struct Teardown {
+    std::vector<std::shared_ptr<Node>> nodes;
+    std::vector<Tensor> tensors;
+    bool draining = false;
+    bool alive = true;
+    ~Teardown() { alive = false; }
+};
+thread_local Teardown t_teardown;
+
+void defer_node(std::shared_ptr<Node>&& n) {
+    if (!n) return;
+    if (!t_teardown.alive) return n.reset();  // thread exit: fall back to direct release
+    t_teardown.nodes.push_back(std::move(n));
+}
+
+void defer_tensor(Tensor&& t) {
+    if (!t.defined()) return;
+    if (!t_teardown.alive) return;
+    t_teardown.tensors.push_back(std::move(t));
+}
+
+// If t holds the last reference to its impl, moves the impl's graph links to the work list first.
+void strip_graph(Tensor& t) {
+    if (t.impl_ptr().use_count() != 1 || !t.impl()->autograd || t.impl()->autograd.use_count() != 1) return;
+    auto& meta = *t.impl()->autograd;
+    defer_node(std::move(meta.grad_fn));
+    defer_tensor(std::move(meta.view_base));
+    defer_tensor(std::move(meta.grad));
+}
+
+void drain_teardown() {
+    Teardown& td = t_teardown;
+    if (!td.alive || td.draining) return;
+    td.draining = true;
+    while (!td.nodes.empty() || !td.tensors.empty()) {
+        if (!td.tensors.empty()) {
+            Tensor t = std::move(td.tensors.back());
+            td.tensors.pop_back();
+            strip_graph(t);
+        } else {
+            std::shared_ptr<Node> n = std::move(td.nodes.back());
+            td.nodes.pop_back();
+            n.reset();  // may run ~Node, which only appends to the list while draining
+        }
+    }
+    td.draining = false;
+}
+
+}  // namespace
+
+Node::~Node() {
+    for (auto& e : next_edges) defer_node(std::move(e.fn));
+    drain_teardown();
+}
+
+FunctionNode::~FunctionNode() {
+    for (auto& s : saved_) defer_tensor(s.take());
+}
+
 SavedTensor::SavedTensor(const Tensor& t, bool is_output) : version_(t.version()), is_output_(is_output) {
     if (!t.defined()) return;
     if (is_output && t.impl()->autograd && t.impl()->autograd->grad_fn) {

@@ -55,6 +55,8 @@ class SavedTensor {
     // The saved tensor; throws CT_ERR_AUTOGRAD when it was released or modified in place since saving.
     Tensor unpack(const std::string& node_name, size_t index) const;
     void release() { data_ = Tensor(); released_ = true; }
+    // Moves the saved tensor out (graph teardown, Note [Iterative teardown]).
+    Tensor take() { return std::move(data_); }
   private:
     Tensor data_;
     int64_t version_ = 0;
@@ -71,7 +73,9 @@ struct Node : std::enable_shared_from_this<Node> {
     uint64_t sequence_nr = 0;                      // creation order (later nodes run first)
 
     Node();
-    virtual ~Node() = default;
+    // Note [Iterative teardown]: destroying a node releases the nodes it links to through a thread-local
+    // work list instead of recursively, so freeing a graph of any depth cannot overflow the stack.
+    virtual ~Node();
     virtual std::string name() const = 0;
     // Gradients w.r.t. the forward inputs (one per next_edge; undefined = none) from the gradients
     // w.r.t. the outputs (one per output, never undefined: the engine fills zeros).
@@ -96,6 +100,7 @@ using BackwardFn = std::function<TensorList(BackwardCtx&)>;
 class FunctionNode : public Node {
   public:
     FunctionNode(std::string name, BackwardFn fn) : name_(std::move(name)), fn_(std::move(fn)) {}
+    ~FunctionNode() override;
     std::string name() const override { return name_; }
     TensorList apply(TensorList&& grads) override;
     void release_saved() override;

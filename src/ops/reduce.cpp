@@ -1,5 +1,6 @@
-// reduce.cpp - sum and mean over dims (with keepdim), and sum_to (the backward of broadcasting).
+// reduce.cpp - sum, mean and prod over dims (with keepdim), and sum_to (the backward of broadcasting).
 #include <cmath>
+#include "autograd/grad_mode.h"
 #include "cpu/reduce_kernel.h"
 #include "ops/elementwise.h"
 
@@ -12,49 +13,109 @@ template <typename T, typename A> struct Summer {
     void step(A& acc, T v, int64_t) const { acc += (A)v; }
     void merge(A& a, const A& b) const { a += b; }
     A finish(const A& a) const { return a; }
+    void run(A& acc, const T* p, int64_t n, int64_t) const {
+        if constexpr (std::is_floating_point<T>::value) {
+            acc += (A)lane_sum(p, n);
+        } else {
+            A s = 0;
+            for (int64_t i = 0; i < n; ++i) s += (A)p[i];
+            acc += s;
+        }
+    }
 };
 
-// Sum's result dtype: integers and bool sum to int64, floats keep their dtype.
+template <typename T, typename A> struct Multiplier {
+    using Acc = A;
+    A init() const { return A(1); }
+    // integer products wrap around (computed unsigned: signed overflow would be undefined)
+    static A times(A a, A b) {
+        if constexpr (std::is_integral<A>::value) return (A)((uint64_t)a * (uint64_t)b);
+        else return a * b;
+    }
+    void step(A& acc, T v, int64_t) const { acc = times(acc, (A)v); }
+    void merge(A& a, const A& b) const { a = times(a, b); }
+    A finish(const A& a) const { return a; }
+};
+
+// Result dtype of sum/prod: integers and bool give int64, floats keep their dtype.
 DType sum_dtype(DType d) { return is_floating(d) ? d : DType::Int64; }
 
-Tensor sum_kernel(const Tensor& x, const std::vector<bool>& mask, bool keepdim) {
+// Runs Reducer<T, Acc> over x: float32 accumulates in double, float64 in double, integers in int64.
+template <template <typename, typename> class Reducer>
+Tensor accumulate_kernel(const Tensor& x, const std::vector<bool>& mask, bool keepdim) {
     DType od = sum_dtype(x.dtype());
     Tensor out = empty_tensor(reduced_shape(x.sizes(), mask, keepdim), od, x.device());
     dispatch_all(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
-        if constexpr (std::is_same<T, float>::value) {
-            reduce_into<float, float>(out, x, mask, Summer<float, double>{});
-        } else if constexpr (std::is_same<T, double>::value) {
-            reduce_into<double, double>(out, x, mask, Summer<double, double>{});
+        if constexpr (std::is_floating_point<T>::value) {
+            reduce_into<T, T>(out, x, mask, Reducer<T, double>{});
         } else {
-            reduce_into<T, int64_t>(out, x, mask, Summer<T, int64_t>{});
+            reduce_into<T, int64_t>(out, x, mask, Reducer<T, int64_t>{});
         }
     });
     return out;
+}
+
+// The dims marked in mask, as a list for ops (never empty for ndim > 0; empty means "all" for 0-d).
+IntList mask_dims(const std::vector<bool>& mask) {
+    IntList dims;
+    for (size_t d = 0; d < mask.size(); ++d)
+        if (mask[d]) dims.push_back((int64_t)d);
+    return dims;
+}
+
+// d prod / d x: out / x where x != 0; at a zero, the product of the others when it is the only zero in its
+// slice, else 0 (as PyTorch). gk and outk have keepdim shape. Written with ops, so it is differentiable.
+Tensor prod_grad(const Tensor& x, const Tensor& gk, const Tensor& outk, const IntList& dims) {
+    Tensor zero = eq(x, wrapped_scalar(0.0, false));
+    bool has_zero;
+    {
+        NoGradGuard ng;
+        has_zero = item(any(zero, {}, false)) != 0.0;
+    }
+    if (!has_zero) return mul(gk, div(outk, x));
+    Tensor nzeros = sum(zero, dims, true);
+    Tensor x_safe = where(zero, wrapped_scalar(1.0, false), x);
+    Tensor others_at_zero = where(eq(nzeros, wrapped_scalar(1.0, true)), prod(x_safe, dims, true),
+                                  wrapped_scalar(0.0, false));
+    return mul(gk, where(zero, others_at_zero, div(outk, x_safe)));
 }
 
 }  // namespace
 
 Tensor sum(const Tensor& x, const IntList& dims, bool keepdim) {
     std::vector<bool> mask = reduce_mask("sum", dims, x.dim());
-    Tensor out = sum_kernel(x, mask, keepdim);
+    Tensor out = accumulate_kernel<Summer>(x, mask, keepdim);
     if (!requires_grad(x)) return out;
     Shape in_shape = x.sizes();
     auto node = make_node("SumBackward", {x}, [in_shape, mask, keepdim](BackwardCtx& c) {
         Tensor g = c.grads[0];
-        if (!keepdim) {
-            Shape ks = reduced_shape(in_shape, mask, true);
-            g = reshape(g, ks);
-        }
+        if (!keepdim) g = reshape(g, reduced_shape(in_shape, mask, true));
         return TensorList{expand(g, in_shape)};
     });
     set_history(out, node);
     return out;
 }
 
+Tensor prod(const Tensor& x, const IntList& dims, bool keepdim) {
+    std::vector<bool> mask = reduce_mask("prod", dims, x.dim());
+    Tensor out = accumulate_kernel<Multiplier>(x, mask, keepdim);
+    if (!requires_grad(x)) return out;
+    Shape ks = reduced_shape(x.sizes(), mask, true);
+    IntList rdims = mask_dims(mask);
+    auto node = make_node("ProdBackward", {x}, [ks, rdims](BackwardCtx& c) {
+        Tensor gk = reshape(c.grads[0], ks), outk = reshape(c.saved(1), ks);
+        return TensorList{prod_grad(c.saved(0), gk, outk, rdims)};
+    });
+    node->save(x);
+    set_history(out, node);
+    node->save_output(out);  // after set_history, so it is saved without its grad_fn (Note [Saved outputs])
+    return out;
+}
+
 Tensor mean(const Tensor& x, const IntList& dims, bool keepdim) {
     if (!is_floating(x.dtype()))
-        fail(CT_ERR_DTYPE, "mean: expected a floating tensor, got ", dtype_name(x.dtype()),
+        fail(CT_ERR_DTYPE, "mean: expected a floating tensor (float32 or float64), got ", dtype_name(x.dtype()),
              "; convert with to_dtype first");
     std::vector<bool> mask = reduce_mask("mean", dims, x.dim());
     int64_t n = 1;

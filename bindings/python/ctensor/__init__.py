@@ -1,0 +1,67 @@
+"""ctensor: PyTorch-style tensors with reverse-mode autograd over ctensor's stable C ABI.
+
+    import ctensor as ct
+    x = ct.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = (x * x).sum()
+    y.backward()          # x.grad == 2 * x
+
+The compiled layer ctensor._C calls include/ctensor.h only; this package adds PyTorch names and semantics."""
+from . import _C  # noqa: F401  (checks the library's ABI version at import)
+from ._types import (DTYPES as _DTYPES, Size, bool_, device, dtype, float32, float64, get_default_dtype, int32,
+                     int64, set_default_dtype, uint8)
+from ._tensor import Node, Tensor
+from ._creation import (arange, as_tensor, bernoulli, empty, empty_like, eye, from_numpy, full, full_like, linspace,
+                        ones, ones_like, rand, rand_like, randint, randn, randn_like, randperm, scalar_tensor, tensor,
+                        zeros, zeros_like)
+from ._functions import *  # noqa: F401,F403
+from ._shape_ops import *  # noqa: F401,F403
+from ._functions import (all, any, max, min, pow, round, sum)  # noqa: F401  (shadow builtins on purpose)
+from . import _indexing  # noqa: F401  (installs Tensor.__getitem__/__setitem__)
+from . import autograd
+from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .serialization import load, save
+from . import testing
+from ._dlpack import from_dlpack
+from . import nn, optim  # noqa: E402
+
+Generator = _C.Generator
+__version__ = "%d.%d.%d" % (_C.version() // 10000, _C.version() // 100 % 100, _C.version() % 100)
+
+float = float32  # noqa: A001
+double = float64
+int = int32  # noqa: A001
+long = int64
+bool = bool_  # noqa: A001
+
+
+def manual_seed(seed):
+    """Reseeds the default generator (used by rand/randn/randint/dropout without a generator)."""
+    _C.manual_seed(seed)
+
+
+def seed(s=0):
+    manual_seed(s)
+
+
+def set_num_threads(n):
+    _C.set_num_threads(n)
+
+
+def get_num_threads():
+    return _C.get_num_threads()
+
+
+class cuda:
+    """ctensor.cuda.is_available() / device_count()."""
+
+    @staticmethod
+    def is_available():
+        return _C.cuda_is_available()[0]
+
+    @staticmethod
+    def device_count():
+        return _C.cuda_device_count()
+
+    @staticmethod
+    def unavailable_reason():
+        return _C.cuda_is_available()[1]

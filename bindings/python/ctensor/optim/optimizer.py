@@ -1,0 +1,124 @@
+"""ctensor.optim: SGD, Adam and AdamW over the C optimizer handles (one handle per param group), with
+PyTorch's param_groups (changing group["lr"] takes effect at the next step), zero_grad and closures."""
+from .. import _C
+
+
+class Optimizer:
+    """Base class: param_groups is a list of dicts, each with "params" and the hyper-parameters."""
+
+    _kind = None
+
+    def __init__(self, params, defaults):
+        self.defaults = dict(defaults)
+        groups = list(params)
+        if not groups:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        self.param_groups = []
+        self._handles = []
+        self.state = {}
+        for g in groups:
+            self.add_param_group(g)
+
+    def add_param_group(self, group):
+        group = dict(group)
+        params = group["params"]
+        group["params"] = [params] if isinstance(params, _C.TensorBase) else list(params)
+        for p in group["params"]:
+            if not p.is_leaf:
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for k, v in self.defaults.items():
+            group.setdefault(k, v)
+        self._validate(group)
+        self.param_groups.append(group)
+        self._handles.append(self._make_handle(group))
+
+    def _validate(self, group):
+        if group["lr"] < 0:
+            raise ValueError("Invalid learning rate: %s" % group["lr"])
+
+    def _make_handle(self, group):
+        raise NotImplementedError
+
+    def _sync_lr(self):
+        for g, h in zip(self.param_groups, self._handles):
+            if g["lr"] != h.lr:
+                h.lr = g["lr"]
+
+    def step(self, closure=None):
+        """One update of every parameter with a gradient; returns closure() when given (evaluated first)."""
+        loss = None
+        if closure is not None:
+            prev = _C.set_grad_enabled(True)
+            try:
+                loss = closure()
+            finally:
+                _C.set_grad_enabled(prev)
+        self._sync_lr()
+        for h in self._handles:
+            h.step()
+        return loss
+
+    def zero_grad(self, set_to_none=True):
+        for h in self._handles:
+            h.zero_grad(set_to_none)
+
+    def state_dict(self):
+        """Hyper-parameters of each group (the moment buffers live inside the C handles)."""
+        groups = []
+        for g in self.param_groups:
+            d = {k: v for k, v in g.items() if k != "params"}
+            d["params"] = list(range(len(g["params"])))
+            groups.append(d)
+        return {"state": {}, "param_groups": groups}
+
+    def __repr__(self):
+        lines = [type(self).__name__ + " ("]
+        for i, g in enumerate(self.param_groups):
+            lines.append("Parameter Group %d" % i)
+            lines.extend("    %s: %s" % (k, g[k]) for k in sorted(g) if k != "params")
+        return "\n".join(lines) + "\n)"
+
+
+class SGD(Optimizer):
+    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False):
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        super().__init__(params, dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
+                                      nesterov=nesterov))
+
+    def _make_handle(self, g):
+        return _C.Optimizer("sgd", g["params"], g["lr"], g["momentum"], g["dampening"], g["weight_decay"], 0.0,
+                            bool(g["nesterov"]))
+
+
+class _AdamBase(Optimizer):
+    _kind = "adam"
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False):
+        if amsgrad:
+            raise NotImplementedError("amsgrad is not supported")
+        if not 0.0 <= betas[0] < 1.0 or not 0.0 <= betas[1] < 1.0:
+            raise ValueError("Invalid beta parameters: %s" % (betas,))
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
+                                      amsgrad=False))
+
+    def _make_handle(self, g):
+        b1, b2 = g["betas"]
+        return _C.Optimizer(self._kind, g["params"], g["lr"], b1, b2, g["eps"], g["weight_decay"])
+
+
+class Adam(_AdamBase):
+    """Adam with L2 weight decay (torch.optim.Adam)."""
+
+    _kind = "adam"
+
+
+class AdamW(_AdamBase):
+    """Adam with decoupled weight decay (torch.optim.AdamW; weight_decay defaults to 0.01)."""
+
+    _kind = "adamw"
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad)

@@ -1,0 +1,97 @@
+/* ctmodule.h - shared declarations of the ctensor._C extension: the Tensor object, status -> exception
+ * mapping, argument converters (tensors, Python scalars, dim lists) and the per-file init functions.
+ * The extension talks to ctensor only through include/ctensor.h. */
+#ifndef CTENSOR_PY_CTMODULE_H
+#define CTENSOR_PY_CTMODULE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <ctensor.h>
+
+#include "optional_symbols.h"
+
+/* A Tensor object owns exactly one reference to its handle (never NULL after construction). */
+typedef struct {
+    PyObject_HEAD
+    ct_tensor h;
+} TensorObject;
+
+extern PyTypeObject TensorBase_Type;
+/* The Python class whose instances ops return (ctensor.Tensor once the package registered it). */
+extern PyTypeObject* g_tensor_class;
+/* Python callable turning foreign operands (NumPy arrays/scalars) into Tensors; may be NULL. */
+extern PyObject* g_convert_hook;
+
+#define Tensor_Check(o) PyObject_TypeCheck((o), &TensorBase_Type)
+#define TENSOR_H(o) (((TensorObject*)(o))->h)
+
+/* The one place mapping a ct_status to a Python exception (message from ct_last_error). Returns NULL. */
+PyObject* raise_status(ct_status status);
+/* Same, returning -1 for int-returning slots. */
+int raise_status_int(ct_status status);
+/* Raises NotImplementedError for an ABI symbol the loaded library does not export. Returns NULL. */
+PyObject* raise_missing(const char* symbol);
+#define REQUIRE_SYM(fn)                                  \
+    do {                                                 \
+        if (!(fn)) return raise_missing(#fn);            \
+    } while (0)
+/* Calls expr (a ct_status), raising on failure: use inside functions returning PyObject*. */
+#define CT_TRY(expr)                                     \
+    do {                                                 \
+        ct_status st_ = (expr);                          \
+        if (st_ != CT_OK) return raise_status(st_);      \
+    } while (0)
+
+/* New Python Tensor owning h (steals the reference); h == NULL gives None; on failure releases h. */
+PyObject* wrap_tensor(ct_tensor h);
+/* Like wrap_tensor but with an explicit (sub)class of TensorBase. */
+PyObject* wrap_tensor_as(PyTypeObject* cls, ct_tensor h);
+
+/* A tensor argument: a borrowed handle of a Tensor, or an owned handle made from a Python scalar. */
+typedef struct {
+    ct_tensor h;
+    int owned;
+    PyObject* keep; /* a converted Tensor object kept alive for the call */
+} TArg;
+#define TARG_INIT {NULL, 0, NULL}
+/* Converts o; scalars become ct_wrapped_scalar. Returns 1 on success, 0 if o is not convertible (no error
+ * set: the caller may return NotImplemented) and -1 on error. */
+int targ_convert(PyObject* o, TArg* a);
+/* Like targ_convert but raises TypeError naming `what` when o is not convertible; returns 0/-1. */
+int targ_require(PyObject* o, TArg* a, const char* what);
+void targ_release(TArg* a);
+/* "O&" converter for a required Tensor (no scalars): stores a borrowed ct_tensor. */
+int conv_tensor(PyObject* o, void* out);
+/* "O&" converter for an optional Tensor (None -> NULL). */
+int conv_opt_tensor(PyObject* o, void* out);
+
+/* A list of int64 values (shape, dims, permutation) parsed from an int or a sequence of ints. */
+typedef struct {
+    int64_t small[16];
+    int64_t* v;
+    int32_t n;
+    int is_none;
+} Dims;
+/* Parses o into d (None allowed when allow_none). Returns 0 or -1 with an exception set. */
+int dims_parse(PyObject* o, Dims* d, int allow_none, const char* what);
+void dims_free(Dims* d);
+
+/* "O&" converter for an optional ctensor._C.Generator (None -> NULL, the default generator). */
+int conv_opt_generator(PyObject* o, void* out);
+
+/* Converts a dtype code / device tuple from the Python layer. */
+int parse_device(PyObject* o, ct_device* dev);
+/* Python tuple (type, index) for a device. */
+PyObject* device_tuple(ct_device dev);
+
+/* Per-file registration: each adds its functions/types to the module; return 0 or -1. */
+int init_tensor_type(PyObject* m);
+extern PyNumberMethods tensor_as_number;
+PyObject* tensor_richcompare(PyObject* a, PyObject* b, int op);
+int init_ops(PyObject* m);
+int init_autograd(PyObject* m);
+int init_interop(PyObject* m);
+int init_handles(PyObject* m);
+int add_functions(PyObject* m, PyMethodDef* defs);
+
+#endif
