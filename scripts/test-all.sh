@@ -29,12 +29,12 @@ fi
 
 if [ -f bindings/python/run_tests.sh ]; then
   step "Python package"
-  bash bindings/python/run_tests.sh
+  CTENSOR_LIB_DIR="$PWD/build" CTENSOR_REQUIRE_ALL=1 bash bindings/python/run_tests.sh
 fi
 
-if [ -f bindings/rust/Cargo.toml ]; then
+if [ -f bindings/rust/run_tests.sh ]; then
   step "Rust crates"
-  (cd bindings/rust && CTENSOR_LIB_DIR="$PWD/../../build" cargo test --offline)
+  CTENSOR_LIB_DIR="$PWD/build" bash bindings/rust/run_tests.sh
 fi
 
 step "all test suites passed"

@@ -60,7 +60,8 @@ TEST(Tensor, BadInputGivesStatusNotCrash) {
     int64_t ok2[1] = {2};
     CT_EXPECT_ERR(ct_zeros(ok2, 1, 42, ct_cpu(), t.out()), CT_ERR_DTYPE, "unknown dtype");
     CT_EXPECT_ERR(ct_zeros(ok2, 1, CT_FLOAT32, ct_device{7, 0}, t.out()), CT_ERR_DEVICE, "unknown device");
-    CT_EXPECT_ERR(ct_zeros(ok2, 1, CT_FLOAT32, ct_cuda(0), t.out()), CT_ERR_NOT_COMPILED, "cuda:0");
+    if (!ct_cuda_is_available(nullptr, 0))  // with a GPU this succeeds (tests/test_cuda.cpp covers both)
+        CT_EXPECT_ERR(ct_zeros(ok2, 1, CT_FLOAT32, ct_cuda(0), t.out()), CT_ERR_NOT_COMPILED, "cuda:0");
     int64_t huge[3] = {1LL << 40, 1LL << 40, 1LL << 40};
     CT_EXPECT_ERR(ct_zeros(huge, 3, CT_FLOAT32, ct_cpu(), t.out()), CT_ERR_OUT_OF_MEMORY, "too many elements");
     int64_t big[1] = {1LL << 50};
@@ -132,7 +133,6 @@ TEST(Library, VersionAndAbi) {
     EXPECT_STREQ(ct_status_name(CT_ERR_SHAPE), "CT_ERR_SHAPE");
     EXPECT_STREQ(ct_dtype_name(CT_INT64), "int64");
     EXPECT_EQ(ct_dtype_size(CT_FLOAT64), 8);
-    char reason[128];
-    EXPECT_EQ(ct_cuda_is_available(reason, sizeof reason), 0);
-    EXPECT_GT(strlen(reason), 0u);
+    char reason[128] = "";
+    if (!ct_cuda_is_available(reason, sizeof reason)) EXPECT_GT(strlen(reason), 0u);  // says why
 }

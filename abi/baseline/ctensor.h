@@ -154,6 +154,12 @@ CT_API int32_t ct_get_num_threads(void);
 CT_API int32_t ct_cuda_device_count(void);
 /* 1 if CUDA is usable; otherwise 0 and, when reason != NULL, the reason copied into reason[cap]. */
 CT_API int32_t ct_cuda_is_available(char* reason, int32_t cap);
+/* Waits until all queued work on CUDA device `device` has finished. */
+CT_API ct_status ct_cuda_synchronize(int32_t device);
+/* Caching-allocator statistics of CUDA device `device` in bytes (each out-pointer may be NULL). */
+CT_API ct_status ct_cuda_memory_stats(int32_t device, int64_t* allocated, int64_t* reserved, int64_t* peak);
+/* Returns the cached, unused blocks of every CUDA device to the driver. */
+CT_API ct_status ct_cuda_empty_cache(void);
 
 /* ---- Tensor handles and metadata ---------------------------------------------------------------- */
 

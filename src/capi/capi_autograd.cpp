@@ -33,7 +33,7 @@ class CallbackNode : public Node {
             if (!ih[i]) continue;
             if (st == CT_OK) {
                 try {
-                    out[i] = get_tensor(ih[i], name_.c_str(), "grad_inputs[i]");
+                    out[i] = get_tensor_any_device(ih[i], name_.c_str(), "grad_inputs[i]");
                 } catch (const Error& e) {
                     err = e.what();
                 }

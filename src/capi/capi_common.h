@@ -31,9 +31,22 @@ template <typename F> ct_status guard(F&& body) noexcept {
     }
 }
 
-// The tensor behind handle h; throws CT_ERR_INVALID_HANDLE naming op and the argument.
-inline Tensor get_tensor(ct_tensor h, const char* op, const char* arg) {
+// Note [CUDA at the C boundary]: every op takes its tensors through get_tensor, which refuses a tensor on a
+// CUDA device with CT_ERR_NOT_SUPPORTED "<op>: not implemented for cuda tensors yet" unless op is in the
+// CUDA-capable set (capi_cuda.cpp). Giving an op a CUDA kernel = adding its name there. CPU tensors pass free.
+bool cuda_capable_op(const char* op);
+[[noreturn]] void fail_cuda_not_implemented(const char* op, const char* arg, const Tensor& t);
+
+// The tensor behind handle h, on any device; throws CT_ERR_INVALID_HANDLE naming op and the argument.
+inline Tensor get_tensor_any_device(ct_tensor h, const char* op, const char* arg) {
     return Tensor(std::static_pointer_cast<TensorImpl>(handle_get((uintptr_t)h, HandleKind::Tensor, op, arg)));
+}
+// The tensor behind handle h; throws CT_ERR_INVALID_HANDLE naming op and the argument, or CT_ERR_NOT_SUPPORTED
+// for a CUDA tensor when op has no CUDA implementation (Note [CUDA at the C boundary]).
+inline Tensor get_tensor(ct_tensor h, const char* op, const char* arg) {
+    Tensor t = get_tensor_any_device(h, op, arg);
+    if (!t.device().is_cpu() && !cuda_capable_op(op)) fail_cuda_not_implemented(op, arg, t);
+    return t;
 }
 // Like get_tensor, but NULL gives an undefined Tensor (for optional arguments).
 inline Tensor get_optional_tensor(ct_tensor h, const char* op, const char* arg) {

@@ -100,15 +100,4 @@ ct_status ct_set_num_threads(int32_t n) {
 }
 int32_t ct_get_num_threads(void) { return get_num_threads(); }
 
-int32_t ct_cuda_device_count(void) { return 0; }
-
-int32_t ct_cuda_is_available(char* reason, int32_t cap) {
-    const char* why = "the CUDA backend is not built into this ctensor";
-    if (reason && cap > 0) {
-        std::strncpy(reason, why, (size_t)cap - 1);
-        reason[cap - 1] = '\0';
-    }
-    return 0;
-}
-
 }  // extern "C"

@@ -83,7 +83,7 @@ ct_status ct_tensor_is_contiguous(ct_tensor t, int32_t* contiguous) {
 ct_status ct_tensor_data_ptr(ct_tensor t, void** data) {
     return guard([&] {
         check_out(data, "tensor_data_ptr", "data");
-        *data = get_tensor(t, "tensor_data_ptr", "t").raw_data();
+        *data = get_tensor(t, "tensor_data_ptr", "t").device_data();  // a device address for CUDA tensors
     });
 }
 

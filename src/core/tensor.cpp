@@ -2,6 +2,7 @@
 #include "core/tensor.h"
 #include <limits>
 #include "core/allocator.h"
+#include "core/backend.h"
 
 namespace ct {
 
@@ -15,13 +16,21 @@ std::string shape_str(const std::vector<int64_t>& shape) {
 }
 
 std::shared_ptr<Storage> Storage::allocate(size_t nbytes, Device device) {
-    CT_CHECK(device.is_cpu(), CT_ERR_DEVICE, "alloc: device ", device_str(device), " has no allocator here");
     auto s = std::make_shared<Storage>();
-    s->data = cpu_alloc(nbytes);
     s->nbytes = nbytes;
     s->device = device;
-    void* p = s->data;
-    s->release = [p, nbytes]() { cpu_free(p, nbytes); };
+    if (device.is_cpu()) {
+        void* p = s->data = cpu_alloc(nbytes);
+        s->release = [p, nbytes]() { cpu_free(p, nbytes); };
+        return s;
+    }
+    // CUDA: the backend's caching allocator (Note [Backend loading]); the release returns the block to it.
+    const ct_cuda_backend& b = cuda_device_backend("alloc", device.index);
+    void* p = nullptr;
+    cuda_check("alloc", b.malloc(device.index, nbytes, &p));
+    s->data = p;
+    int32_t index = device.index;
+    s->release = [&b, index, p, nbytes]() { b.free(index, p, nbytes); };
     return s;
 }
 
@@ -32,6 +41,11 @@ std::shared_ptr<Storage> Storage::wrap(void* data, size_t nbytes, Device device,
     s->device = device;
     s->release = std::move(deleter);
     return s;
+}
+
+void Tensor::fail_not_cpu() const {
+    fail(CT_ERR_NOT_SUPPORTED, "cpu kernel: a tensor on ", device_str(device()),
+         " reached CPU code; this op is not implemented for cuda tensors yet");
 }
 
 int64_t Tensor::size(int64_t d) const { return impl_->sizes[wrap_dim(d, dim(), "size")]; }

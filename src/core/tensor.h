@@ -44,7 +44,14 @@ class Tensor {
     Device device() const { return impl_->storage->device; }
     size_t itemsize() const { return dtype_size(impl_->dtype); }
     bool is_contiguous() const;
-    void* raw_data() const { return static_cast<char*>(impl_->storage->data) + impl_->offset * itemsize(); }
+    // Note [Device data]: raw_data()/data<T>() are for CPU code and throw CT_ERR_NOT_SUPPORTED for a tensor on
+    // another device, so a CPU kernel reached with a CUDA tensor fails cleanly instead of reading device
+    // memory. Code that hands pointers to a backend (or to the caller) uses device_data().
+    void* raw_data() const {
+        if (!impl_->storage->device.is_cpu()) fail_not_cpu();
+        return device_data();
+    }
+    void* device_data() const { return static_cast<char*>(impl_->storage->data) + impl_->offset * itemsize(); }
     template <typename T> T* data() const { return static_cast<T*>(raw_data()); }
     const std::shared_ptr<Storage>& storage() const { return impl_->storage; }
     int64_t version() const { return impl_->storage->version.load(std::memory_order_relaxed); }
@@ -52,6 +59,7 @@ class Tensor {
     bool is_same(const Tensor& o) const { return impl_ == o.impl_; }
 
   private:
+    [[noreturn]] void fail_not_cpu() const;
     std::shared_ptr<TensorImpl> impl_;
 };
 

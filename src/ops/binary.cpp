@@ -9,7 +9,7 @@ namespace ct {
 Tensor cast_nograd(const Tensor& t, DType dtype) {
     if (t.dtype() == dtype) return t;
     Tensor out = empty_tensor(t.sizes(), dtype, t.device());
-    cpu_copy(out, t);
+    copy_into(out, t);
     return out;
 }
 

@@ -2,16 +2,10 @@
 #include <cmath>
 #include <cstring>
 #include "cpu/kernels.h"
+#include "ops/device_ops.h"
 #include "ops/ops.h"
 
 namespace ct {
-
-namespace {
-void check_device_usable(const char* op, Device device) {
-    if (!device.is_cpu())
-        fail(CT_ERR_NOT_COMPILED, op, ": device ", device_str(device), " is not available: the CUDA backend is not built");
-}
-}  // namespace
 
 Tensor empty(const Shape& shape, DType dtype, Device device) {
     check_device_usable("empty", device);
@@ -19,19 +13,24 @@ Tensor empty(const Shape& shape, DType dtype, Device device) {
 }
 
 Tensor full(const Shape& shape, double value, DType dtype, Device device) {
-    Tensor t = empty(shape, dtype, device);
-    cpu_fill(t, value);
+    check_device_usable("full", device);
+    Tensor t = empty_tensor(shape, dtype, device);
+    fill_into(t, value);
     return t;
 }
 
 Tensor zeros(const Shape& shape, DType dtype, Device device) {
     check_device_usable("zeros", device);
     Tensor t = empty_tensor(shape, dtype, device);
-    std::memset(t.raw_data(), 0, (size_t)t.numel() * t.itemsize());
+    if (device.is_cpu()) std::memset(t.raw_data(), 0, (size_t)t.numel() * t.itemsize());
+    else fill_into(t, 0.0);
     return t;
 }
 
-Tensor ones(const Shape& shape, DType dtype, Device device) { return full(shape, 1.0, dtype, device); }
+Tensor ones(const Shape& shape, DType dtype, Device device) {
+    check_device_usable("ones", device);
+    return full(shape, 1.0, dtype, device);
+}
 
 Tensor scalar_tensor(double value, DType dtype, Device device) { return full({}, value, dtype, device); }
 
@@ -52,6 +51,8 @@ Tensor arange(double start, double end, double step, DType dtype, Device device)
     if ((step > 0 && end < start) || (step < 0 && end > start))
         fail(CT_ERR_INVALID_ARGUMENT, "arange: upper bound ", end, " and lower bound ", start,
              " are inconsistent with step sign ", step);
+    check_device_usable("arange", device);
+    if (!device.is_cpu()) return copy_to_device(arange(start, end, step, dtype, Device{}), device);
     double n = std::ceil((end - start) / step);
     if (n > 9e15) fail(CT_ERR_OUT_OF_MEMORY, "arange: ", n, " elements is too many");
     Tensor t = empty({(int64_t)n}, dtype, device);
@@ -65,6 +66,8 @@ Tensor arange(double start, double end, double step, DType dtype, Device device)
 
 Tensor linspace(double start, double end, int64_t steps, DType dtype, Device device) {
     if (steps < 0) fail(CT_ERR_INVALID_ARGUMENT, "linspace: number of steps must be non-negative, got ", steps);
+    check_device_usable("linspace", device);
+    if (!device.is_cpu()) return copy_to_device(linspace(start, end, steps, dtype, Device{}), device);
     Tensor t = empty({steps}, dtype, device);
     double step = steps > 1 ? (end - start) / (double)(steps - 1) : 0.0;
     dispatch_all(dtype, [&](auto tag) {
@@ -80,6 +83,8 @@ Tensor linspace(double start, double end, int64_t steps, DType dtype, Device dev
 
 Tensor eye(int64_t n, int64_t m, DType dtype, Device device) {
     if (n < 0 || m < 0) fail(CT_ERR_INVALID_ARGUMENT, "eye: sizes must be non-negative, got n=", n, " m=", m);
+    check_device_usable("eye", device);
+    if (!device.is_cpu()) return copy_to_device(eye(n, m, dtype, Device{}), device);
     Tensor t = zeros({n, m}, dtype, device);
     dispatch_all(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -96,9 +101,10 @@ Tensor from_data(const void* data, int64_t nbytes, const Shape& shape, DType dty
         fail(CT_ERR_INVALID_ARGUMENT, "from_data: got ", nbytes, " bytes but shape ", shape_str(shape), " of ",
              dtype_name(dtype), " needs ", want);
     if (!data && want > 0) fail(CT_ERR_INVALID_ARGUMENT, "from_data: data is NULL");
-    Tensor t = empty(shape, dtype, device);
+    check_device_usable("from_data", device);
+    Tensor t = empty(shape, dtype, Device{});
     if (want > 0) std::memcpy(t.raw_data(), data, (size_t)want);
-    return t;
+    return device.is_cpu() ? t : copy_to_device(t, device);
 }
 
 void copy_to_host(const Tensor& t, void* dst, int64_t nbytes) {
@@ -114,16 +120,17 @@ void copy_to_host(const Tensor& t, void* dst, int64_t nbytes) {
     impl->sizes = t.sizes();
     impl->strides = contiguous_strides(t.sizes());
     impl->dtype = t.dtype();
-    cpu_copy(Tensor(impl), t);
+    copy_into(Tensor(impl), t);  // from a CUDA tensor: packed on the device, then one device-to-host copy
 }
 
 double item(const Tensor& t) {
     if (t.numel() != 1)
         fail(CT_ERR_SHAPE, "item: a tensor with ", t.numel(), " elements (shape ", shape_str(t.sizes()),
              ") cannot be converted to a scalar");
-    return dispatch_all(t.dtype(), [&](auto tag) {
+    Tensor h = t.device().is_cpu() ? t : copy_to_device(t, Device{});
+    return dispatch_all(h.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
-        return (double)*t.data<T>();
+        return (double)*h.data<T>();
     });
 }
 
@@ -131,9 +138,10 @@ int64_t item_int64(const Tensor& t) {
     if (t.numel() != 1)
         fail(CT_ERR_SHAPE, "item: a tensor with ", t.numel(), " elements (shape ", shape_str(t.sizes()),
              ") cannot be converted to a scalar");
-    return dispatch_all(t.dtype(), [&](auto tag) {
+    Tensor h = t.device().is_cpu() ? t : copy_to_device(t, Device{});
+    return dispatch_all(h.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
-        return (int64_t)*t.data<T>();
+        return (int64_t)*h.data<T>();
     });
 }
 

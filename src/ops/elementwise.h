@@ -2,6 +2,7 @@
 // compute dtype, and a typed kernel call over strided operands (see cpu/loops.h).
 #pragma once
 #include "cpu/loops.h"
+#include "ops/device_ops.h"
 #include "ops/ops.h"
 
 namespace ct {
@@ -11,8 +12,11 @@ Tensor cast_nograd(const Tensor& t, DType dtype);
 
 // out = f(a, b) computed in type `compute` (inputs converted to it), result dtype out_dtype.
 // MakeF(TypeTag<T>) returns the functor for compute type T; the functor returns the output type.
+// On a CUDA device the functor's backend kernel runs instead (CudaBinaryOp; 0-d CPU operands are moved).
 template <typename Out, typename MakeF>
-Tensor binary_kernel(const char* op, const Tensor& a, const Tensor& b, DType compute, MakeF make_f) {
+Tensor binary_kernel(const char* op, const Tensor& a0, const Tensor& b0, DType compute, MakeF make_f) {
+    Tensor a = a0, b = b0;
+    bring_cpu_scalars(a, b);
     check_same_device(op, a, b);
     Shape shape = broadcast_shapes(op, a.sizes(), b.sizes());
     Tensor ca = cast_nograd(a, compute), cb = cast_nograd(b, compute);
@@ -20,8 +24,10 @@ Tensor binary_kernel(const char* op, const Tensor& a, const Tensor& b, DType com
     return dispatch_all(compute, [&](auto tag) {
         using T = typename decltype(tag)::type;
         using R = std::conditional_t<std::is_same<Out, void>::value, T, Out>;
+        auto f = make_f(tag);
         Tensor out = empty_tensor(shape, DTypeOf<R>::value, a.device());
-        map2<R, T, T>(out, va, vb, make_f(tag));
+        if (a.device().is_cpu()) map2<R, T, T>(out, va, vb, f);
+        else cuda_binary(op, CudaBinaryOp<decltype(f)>::code, functor_alpha(f), out, va, vb);
         return out;
     });
 }

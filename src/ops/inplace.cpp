@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 #include "autograd/grad_mode.h"
-#include "cpu/kernels.h"
+#include "ops/device_ops.h"
 #include "ops/elementwise.h"
 
 namespace ct {
@@ -45,7 +45,7 @@ void write_result(const char* op, const Tensor& dst, const Tensor& r) {
     if (r.sizes() != dst.sizes())
         fail(CT_ERR_SHAPE, op, ": output with shape ", shape_str(dst.sizes()),
              " does not match the broadcast shape ", shape_str(r.sizes()));
-    cpu_copy(dst, r);
+    copy_into(dst, r);
     dst.bump_version();
 }
 
@@ -138,10 +138,10 @@ void copy_(Tensor& dst, const Tensor& src) {
     Tensor s = make_view(src, ss, sst, src.offset());
     if (src.storage() == dst.storage()) {  // read all of an overlapping source before writing dst
         Tensor tmp = empty_tensor(ss, src.dtype(), src.device());
-        cpu_copy(tmp, s);
+        copy_into(tmp, s);
         s = tmp;
     }
-    cpu_copy(dst, broadcast_view(s, dst.sizes()));
+    copy_into(dst, broadcast_view(s, dst.sizes()));
     dst.bump_version();
     if (node) set_history(dst, node);
 }
@@ -152,7 +152,7 @@ void fill_(Tensor& dst, double value) {
     bool record = check_autograd("fill_", dst, Tensor());
     std::shared_ptr<FunctionNode> node;
     if (record) node = make_node("FillBackward", {dst}, [](BackwardCtx& c) { return TensorList{zeros_like(c.grads[0])}; });
-    cpu_fill(dst, value);
+    fill_into(dst, value);
     dst.bump_version();
     if (node) set_history(dst, node);
 }

@@ -2,7 +2,7 @@
 // plus contiguous/clone/detach/to. Views share storage; their backward maps the gradient back to the base shape.
 #include <algorithm>
 #include "autograd/grad_mode.h"
-#include "cpu/kernels.h"
+#include "ops/device_ops.h"
 #include "ops/ops.h"
 
 namespace ct {
@@ -17,7 +17,7 @@ Tensor view_scatter(const Tensor& grad, const Shape& base_shape, ViewFn view_fn,
     {
         NoGradGuard ng;
         Tensor v = view_fn(out);
-        cpu_copy(v, grad);
+        copy_into(v, grad);
     }
     if (requires_grad(grad)) {
         auto node = make_node(std::string(name) + "Backward", {grad}, [view_fn](BackwardCtx& c) {
@@ -301,7 +301,7 @@ Tensor select(const Tensor& t, int64_t dim, int64_t index) {
 
 Tensor clone(const Tensor& t) {
     Tensor out = empty_tensor(t.sizes(), t.dtype(), t.device());
-    cpu_copy(out, t);
+    copy_into(out, t);
     return record_view(out, t, "CloneBackward", [](const Tensor& g) { return g; });
 }
 
@@ -316,7 +316,7 @@ Tensor detach(const Tensor& t) {
 Tensor to_dtype(const Tensor& t, DType dtype) {
     if (t.dtype() == dtype) return t;
     Tensor out = empty_tensor(t.sizes(), dtype, t.device());
-    cpu_copy(out, t);
+    copy_into(out, t);
     if (is_floating(dtype) && is_floating(t.dtype())) {
         DType from = t.dtype();
         return record_view(out, t, "ToCopyBackward", [from](const Tensor& g) { return to_dtype(g, from); });
@@ -326,8 +326,10 @@ Tensor to_dtype(const Tensor& t, DType dtype) {
 
 Tensor to_device(const Tensor& t, Device device) {
     if (t.device() == device) return t;
-    fail(CT_ERR_NOT_COMPILED, "to: cannot move a tensor from ", device_str(t.device()), " to ", device_str(device),
-         ": the CUDA backend is not available in this build");
+    check_device_usable("to", device);
+    Device from = t.device();
+    return record_view(copy_to_device(t, device), t, "ToDeviceBackward",
+                       [from](const Tensor& g) { return to_device(g, from); });
 }
 
 }  // namespace ct

@@ -1,0 +1,150 @@
+// bench_cuda.cpp - GPU benchmark: ctensor's elementwise ops in GB/s against a device-to-device cudaMemcpy
+// (the bandwidth ceiling), and ctensor's matmul in TFLOP/s against calling cuBLAS directly.
+// Usage: bench_cuda [elements (default 2^26)] [matmul size (default 4096)] [iterations (default 20)]
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include "ctensor.h"
+
+#pragma weak ct_matmul  // resolved when the library has it; the benchmark reports it as missing otherwise
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void check(ct_status st, const char* what) {
+    if (st != CT_OK) {
+        std::fprintf(stderr, "%s failed: %s: %s\n", what, ct_status_name(st), ct_last_error());
+        std::exit(1);
+    }
+}
+
+// Mean seconds per call of fn over iters calls, after one warm-up call; sync() waits for the GPU.
+double time_per_call(int iters, const std::function<void()>& fn, const std::function<void()>& sync) {
+    fn();
+    sync();
+    auto t0 = Clock::now();
+    for (int i = 0; i < iters; ++i) fn();
+    sync();
+    return std::chrono::duration<double>(Clock::now() - t0).count() / iters;
+}
+
+ct_tensor full(std::initializer_list<int64_t> shape, double v, ct_dtype dt) {
+    ct_tensor t = nullptr;
+    check(ct_full(shape.begin(), (int32_t)shape.size(), v, dt, ct_cuda(0), &t), "full");
+    return t;
+}
+
+void sync_ct() { check(ct_cuda_synchronize(0), "synchronize"); }
+
+void bench_elementwise(int64_t n, int iters) {
+    std::printf("elementwise, %lld float32 elements (GB/s = bytes read + written per second)\n", (long long)n);
+    void *src = nullptr, *dst = nullptr;
+    size_t bytes = (size_t)n * 4;
+    if (cudaMalloc(&src, bytes) != cudaSuccess || cudaMalloc(&dst, bytes) != cudaSuccess) {
+        std::fprintf(stderr, "cudaMalloc of %zu bytes failed\n", bytes);
+        std::exit(1);
+    }
+    double t = time_per_call(iters, [&] { cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, 0); },
+                             [] { cudaDeviceSynchronize(); });
+    double ceiling = 2.0 * bytes / t / 1e9;
+    std::printf("  %-34s %8.1f GB/s\n", "cudaMemcpy device-to-device", ceiling);
+    cudaFree(src);
+    cudaFree(dst);
+
+    ct_tensor a = full({n}, 1.5, CT_FLOAT32), b = full({n}, 2.5, CT_FLOAT32);
+    ct_tensor rows = full({n / 1024, 1024}, 1.0, CT_FLOAT32), row = full({1024}, 2.0, CT_FLOAT32);
+    struct Case {
+        const char* name;
+        std::function<ct_status(ct_tensor*)> op;
+        double bytes;
+    } cases[] = {
+        {"ct_add (contiguous)", [&](ct_tensor* o) { return ct_add(a, b, 1.0, o); }, 3.0 * bytes},
+        {"ct_mul (contiguous)", [&](ct_tensor* o) { return ct_mul(a, b, o); }, 3.0 * bytes},
+        {"ct_add (row broadcast)", [&](ct_tensor* o) { return ct_add(rows, row, 1.0, o); }, 2.0 * bytes},
+        {"ct_lt (bool output)", [&](ct_tensor* o) { return ct_lt(a, b, o); }, 2.25 * bytes},
+    };
+    for (auto& c : cases) {
+        double tc = time_per_call(iters, [&] {
+            ct_tensor out = nullptr;
+            check(c.op(&out), c.name);
+            ct_tensor_release(out);  // back to the caching allocator: the next call reuses the block
+        }, sync_ct);
+        double gbs = c.bytes / tc / 1e9;
+        std::printf("  %-34s %8.1f GB/s  (%3.0f%% of the copy)\n", c.name, gbs, 100.0 * gbs / ceiling);
+    }
+    for (ct_tensor t : {a, b, rows, row}) ct_tensor_release(t);
+}
+
+void bench_matmul(int64_t m, int iters) {
+    std::printf("matmul, %lld x %lld x %lld float32 (TFLOP/s)\n", (long long)m, (long long)m, (long long)m);
+    double flops = 2.0 * (double)m * m * m;
+    cublasHandle_t h;
+    cublasCreate(&h);
+    float *A, *B, *C;
+    size_t bytes = (size_t)(m * m) * 4;
+    cudaMalloc((void**)&A, bytes);
+    cudaMalloc((void**)&B, bytes);
+    cudaMalloc((void**)&C, bytes);
+    cudaMemset(A, 0, bytes);
+    cudaMemset(B, 0, bytes);
+    const float one = 1, zero = 0;
+    double t = time_per_call(iters, [&] {
+        cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)m, (int)m, &one, A, (int)m, B, (int)m, &zero, C, (int)m);
+    }, [] { cudaDeviceSynchronize(); });
+    double direct = flops / t / 1e12;
+    std::printf("  %-34s %8.2f TFLOP/s\n", "cublasSgemm directly", direct);
+    cudaFree(A);
+    cudaFree(B);
+    cudaFree(C);
+    cublasDestroy(h);
+
+    if (!&ct_matmul) {
+        std::printf("  %-34s skipped: this libctensor has no ct_matmul\n", "ct_matmul");
+        return;
+    }
+    ct_tensor a = full({m, m}, 0.5, CT_FLOAT32), b = full({m, m}, 0.25, CT_FLOAT32), out = nullptr;
+    ct_status st = ct_matmul(a, b, &out);
+    if (st != CT_OK) {
+        std::printf("  %-34s skipped: %s\n", "ct_matmul", ct_last_error());
+    } else {
+        ct_tensor_release(out);
+        double tc = time_per_call(iters, [&] {
+            ct_tensor o = nullptr;
+            check(ct_matmul(a, b, &o), "matmul");
+            ct_tensor_release(o);
+        }, sync_ct);
+        double tf = flops / tc / 1e12;
+        std::printf("  %-34s %8.2f TFLOP/s  (%3.0f%% of cuBLAS)\n", "ct_matmul", tf, 100.0 * tf / direct);
+    }
+    ct_tensor_release(a);
+    ct_tensor_release(b);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    char reason[512];
+    if (!ct_cuda_is_available(reason, sizeof reason)) {
+        std::printf("bench_cuda: skipped, no CUDA device: %s\n", reason);
+        return 0;
+    }
+    int64_t n = argc > 1 ? std::atoll(argv[1]) : (int64_t)1 << 26;
+    int64_t m = argc > 2 ? std::atoll(argv[2]) : 4096;
+    int iters = argc > 3 ? std::atoi(argv[3]) : 20;
+    n = (n + 1023) / 1024 * 1024;  // the broadcast case views n as rows of 1024
+    cudaDeviceProp prop{};
+    cudaGetDeviceProperties(&prop, 0);
+    std::printf("device 0: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+    bench_elementwise(n, iters);
+    bench_matmul(m, iters);
+    int64_t allocated = 0, reserved = 0, peak = 0;
+    check(ct_cuda_memory_stats(0, &allocated, &reserved, &peak), "memory_stats");
+    std::printf("ctensor allocator: allocated %lld, reserved %lld, peak %lld bytes\n", (long long)allocated,
+                (long long)reserved, (long long)peak);
+    return 0;
+}

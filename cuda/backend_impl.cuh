@@ -1,0 +1,69 @@
+// backend_impl.cuh - internals shared by the backend's translation units: the thread-local error message,
+// CUDA error mapping, per-device contexts (one stream each), the caching allocator and the exception guard.
+#pragma once
+#include <cuda_runtime.h>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include "core/backend.h"
+#include "ctensor.h"
+#include "cuda/launch.cuh"
+
+namespace ct {
+namespace cuda {
+
+// Records message as this thread's last error; returns status.
+int32_t set_error(int32_t status, const std::string& message);
+// CT_OK for cudaSuccess; otherwise records "<what>: <CUDA error name>: <description>" with a mapped status.
+int32_t check(cudaError_t e, const char* what);
+#define CT_CUDA_TRY(expr, what)                         \
+    do {                                                \
+        int32_t ct_st_ = ::ct::cuda::check((expr), what); \
+        if (ct_st_ != CT_OK) return ct_st_;             \
+    } while (0)
+
+struct DeviceContext {
+    int32_t index = 0;
+    cudaStream_t stream = nullptr;  // every kernel and copy of this device runs here (stream order)
+    LaunchConfig launch{1, 256};
+    void* blas = nullptr;           // cublasHandle_t, created on first use (blas.cu)
+};
+
+// Number of devices found by init (0 before a successful init).
+int32_t device_count();
+// Makes device current and returns its context (created on first use); CT_ERR_DEVICE for a bad index.
+int32_t context(int32_t device, DeviceContext** out);
+
+// Caching allocator (allocator.cu).
+int32_t alloc(int32_t device, size_t nbytes, void** ptr);
+void release(int32_t device, void* ptr, size_t nbytes);
+int32_t memory_stats(int32_t device, int64_t stats[3]);
+int32_t empty_cache();
+
+// Table entries implemented in elementwise.cu and blas.cu (signatures as in ct_cuda_backend).
+int32_t copy(int32_t device, const ct_cuda_layout* layout, void* dst, int32_t dst_dtype, const void* src,
+             int32_t src_dtype);
+int32_t fill(int32_t device, const ct_cuda_layout* layout, void* dst, int32_t dtype, double value);
+int32_t binary(int32_t device, int32_t op, const ct_cuda_layout* layout, void* out, const void* a, const void* b,
+               int32_t dtype, double alpha);
+int32_t gemm(int32_t device, int32_t dtype, int32_t trans_a, int32_t trans_b, int64_t m, int64_t n, int64_t k,
+             double alpha, const void* a, int64_t lda, int64_t stride_a, const void* b, int64_t ldb, int64_t stride_b,
+             double beta, void* c, int64_t ldc, int64_t stride_c, int64_t batch);
+
+// Runs body (returning a status) and turns any C++ exception into a status: nothing crosses the C table.
+template <typename Body> int32_t guarded(Body&& body) noexcept {
+    try {
+        return body();
+    } catch (const std::bad_alloc&) {
+        return set_error(CT_ERR_OUT_OF_MEMORY, "out of host memory in the CUDA backend");
+    } catch (const std::exception& e) {
+        return set_error(CT_ERR_INTERNAL, std::string("internal error in the CUDA backend: ") + e.what());
+    } catch (...) {
+        return set_error(CT_ERR_INTERNAL, "internal error in the CUDA backend");
+    }
+}
+
+}  // namespace cuda
+}  // namespace ct

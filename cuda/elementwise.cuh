@@ -1,0 +1,116 @@
+// elementwise.cuh - strided copy (with dtype conversion), fill and binary elementwise kernels, plus their
+// host-side dispatch over dtypes and op codes. Grid-stride loops only, so cuda/emulation.h can run them on
+// the CPU (tests/test_cuda_kernels.cpp); the scalar math is core/scalar_math.h, shared with the CPU kernels.
+#pragma once
+#include "core/dtype.h"
+#include "cuda/launch.cuh"
+#include "ctensor.h"
+
+namespace ct {
+namespace cuda {
+
+template <typename R, typename T>
+__global__ void copy_kernel(ct_cuda_layout L, int64_t n, R* __restrict__ dst, const T* __restrict__ src) {
+    for (int64_t i = first_index(); i < n; i += index_step()) {
+        Offsets<2> o = offsets_of<2>(L, i);
+        dst[o.at[0]] = static_cast<R>(src[o.at[1]]);
+    }
+}
+
+template <typename R> __global__ void fill_kernel(ct_cuda_layout L, int64_t n, R* dst, R value) {
+    for (int64_t i = first_index(); i < n; i += index_step()) dst[offsets_of<1>(L, i).at[0]] = value;
+}
+
+template <typename R, typename T, typename F>
+__global__ void binary_kernel(ct_cuda_layout L, int64_t n, R* out, const T* a, const T* b, F f) {
+    for (int64_t i = first_index(); i < n; i += index_step()) {
+        Offsets<3> o = offsets_of<3>(L, i);
+        out[o.at[0]] = f(a[o.at[1]], b[o.at[2]]);
+    }
+}
+
+// Converts the fill value like the CPU does (cpu/kernels.h from_double): a C cast, bool as v != 0.
+template <typename R> inline R fill_value(double v) { return static_cast<R>(v); }
+template <> inline bool fill_value<bool>(double v) { return v != 0.0; }
+
+inline bool layout_ok(const ct_cuda_layout& L, int32_t nargs) {
+    return L.nargs == nargs && L.ndim >= 0 && L.ndim <= CT_CUDA_MAX_DIMS;
+}
+
+// The launchers return a ct_status: CT_ERR_INVALID_ARGUMENT/CT_ERR_DTYPE for a bad request (nothing launched).
+inline int32_t launch_copy(LaunchConfig c, cudaStream_t s, const ct_cuda_layout& L, void* dst, int32_t dst_dtype,
+                           const void* src, int32_t src_dtype) {
+    if (!layout_ok(L, 2)) return CT_ERR_INVALID_ARGUMENT;
+    if (!dtype_valid(dst_dtype) || !dtype_valid(src_dtype)) return CT_ERR_DTYPE;
+    int64_t n = layout_numel(L);
+    if (n == 0) return CT_OK;
+    dispatch_all((DType)dst_dtype, [&](auto rt) {
+        using R = typename decltype(rt)::type;
+        dispatch_all((DType)src_dtype, [&](auto st) {
+            using T = typename decltype(st)::type;
+            auto* kernel = &copy_kernel<R, T>;
+            CT_LAUNCH(kernel, blocks_for(n, c), c.threads, s, L, n, static_cast<R*>(dst), static_cast<const T*>(src));
+        });
+    });
+    return CT_OK;
+}
+
+inline int32_t launch_fill(LaunchConfig c, cudaStream_t s, const ct_cuda_layout& L, void* dst, int32_t dtype,
+                           double value) {
+    if (!layout_ok(L, 1)) return CT_ERR_INVALID_ARGUMENT;
+    if (!dtype_valid(dtype)) return CT_ERR_DTYPE;
+    int64_t n = layout_numel(L);
+    if (n == 0) return CT_OK;
+    dispatch_all((DType)dtype, [&](auto rt) {
+        using R = typename decltype(rt)::type;
+        auto* kernel = &fill_kernel<R>;
+        CT_LAUNCH(kernel, blocks_for(n, c), c.threads, s, L, n, static_cast<R*>(dst), fill_value<R>(value));
+    });
+    return CT_OK;
+}
+
+// Runs binary_kernel for functor f: R is the functor's result type for T operands.
+template <typename T, typename F>
+void launch_binary_functor(LaunchConfig c, cudaStream_t s, const ct_cuda_layout& L, int64_t n, void* out,
+                           const void* a, const void* b, F f) {
+    using R = decltype(f(T(), T()));
+    auto* kernel = &binary_kernel<R, T, F>;
+    CT_LAUNCH(kernel, blocks_for(n, c), c.threads, s, L, n, static_cast<R*>(out), static_cast<const T*>(a),
+              static_cast<const T*>(b), f);
+}
+
+// out = op(a, b); a, b of dtype; out of dtype (arithmetic) or bool (comparisons, logical).
+// Division is defined for floating dtypes only (the core divides in a floating compute type).
+inline int32_t launch_binary(LaunchConfig c, cudaStream_t s, const ct_cuda_layout& L, int32_t op, void* out,
+                             const void* a, const void* b, int32_t dtype, double alpha) {
+    if (!layout_ok(L, 3) || op < 0 || op >= CT_CUDA_NUM_BINARY_OPS) return CT_ERR_INVALID_ARGUMENT;
+    if (!dtype_valid(dtype)) return CT_ERR_DTYPE;
+    if (op == CT_CUDA_DIV && !is_floating((DType)dtype)) return CT_ERR_DTYPE;
+    int64_t n = layout_numel(L);
+    if (n == 0) return CT_OK;
+    dispatch_all((DType)dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        auto run = [&](auto f) { launch_binary_functor<T>(c, s, L, n, out, a, b, f); };
+        switch (op) {
+        case CT_CUDA_ADD: run(math::Add<T>{(T)alpha}); break;
+        case CT_CUDA_SUB: run(math::Sub<T>{(T)alpha}); break;
+        case CT_CUDA_MUL: run(math::Mul{}); break;
+        case CT_CUDA_DIV: if constexpr (std::is_floating_point<T>::value) run(math::Div{}); break;
+        case CT_CUDA_MAXIMUM: run(math::Maximum{}); break;
+        case CT_CUDA_MINIMUM: run(math::Minimum{}); break;
+        case CT_CUDA_EQ: run(math::Eq{}); break;
+        case CT_CUDA_NE: run(math::Ne{}); break;
+        case CT_CUDA_LT: run(math::Lt{}); break;
+        case CT_CUDA_LE: run(math::Le{}); break;
+        case CT_CUDA_GT: run(math::Gt{}); break;
+        case CT_CUDA_GE: run(math::Ge{}); break;
+        case CT_CUDA_LOGICAL_AND: run(math::LogicalAnd{}); break;
+        case CT_CUDA_LOGICAL_OR: run(math::LogicalOr{}); break;
+        case CT_CUDA_LOGICAL_XOR: run(math::LogicalXor{}); break;
+        }
+    });
+    return CT_OK;
+}
+
+}  // namespace cuda
+}  // namespace ct

@@ -1,0 +1,82 @@
+// capi_cuda.cpp - C API: CUDA device queries through the backend loader, and the set of ops that accept
+// CUDA tensors (Note [CUDA at the C boundary] in capi_common.h).
+#include <cstring>
+#include <string_view>
+#include <unordered_set>
+#include "capi/capi_common.h"
+#include "core/backend.h"
+
+namespace ct {
+
+namespace {
+// C-level op names (as passed to get_tensor) whose implementation handles CUDA tensors. Everything else
+// refuses them at the boundary. Ops here may still fail cleanly deeper down (Note [Device data]).
+const std::unordered_set<std::string_view>& cuda_capable_ops() {
+    static const std::unordered_set<std::string_view> ops = {
+        // metadata and autograd bookkeeping (no element access)
+        "tensor_ndim", "tensor_shape", "tensor_strides", "tensor_offset", "tensor_numel", "tensor_dtype",
+        "tensor_device", "tensor_is_contiguous", "tensor_data_ptr", "tensor_version", "tensor_shares_storage",
+        "set_requires_grad", "requires_grad", "is_leaf", "grad", "set_grad", "retain_grad", "grad_fn_name",
+        "backward", "autograd_grad", "custom_function_apply",
+        // creation, host transfers, moves
+        "empty_like", "zeros_like", "ones_like", "full_like", "copy_to_host", "item", "item_int64", "to_device",
+        // views and copies (strided copy kernel)
+        "reshape", "view", "transpose", "permute", "squeeze", "squeeze_all", "unsqueeze", "expand", "flatten",
+        "narrow", "slice", "select", "contiguous", "clone", "detach", "to_dtype", "t",
+        // binary elementwise kernels (ct_cuda_binary_op)
+        "add", "sub", "mul", "div", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
+        "logical_or", "logical_xor",
+        // in-place forms of the above (copy + binary kernels)
+        "add_", "sub_", "mul_", "div_", "zero_", "fill_", "copy_",
+    };
+    return ops;
+}
+
+// Backend table for a device API call that names a device index.
+const ct_cuda_backend& device_api(const char* op, int32_t device) { return cuda_device_backend(op, device); }
+}  // namespace
+
+bool cuda_capable_op(const char* op) { return op && cuda_capable_ops().count(op) != 0; }
+
+void fail_cuda_not_implemented(const char* op, const char* arg, const Tensor& t) {
+    fail(CT_ERR_NOT_SUPPORTED, op, ": not implemented for cuda tensors yet (", arg, " is on ", device_str(t.device()),
+         "; move it with ct_to_device(..., ct_cpu()))");
+}
+
+}  // namespace ct
+
+using namespace ct;
+
+extern "C" {
+
+int32_t ct_cuda_device_count(void) { return cuda_device_count(); }
+
+int32_t ct_cuda_is_available(char* reason, int32_t cap) {
+    const char* why = nullptr;
+    if (cuda_backend_or_null(&why)) return 1;
+    if (reason && cap > 0) {
+        std::strncpy(reason, why ? why : "unknown", (size_t)cap - 1);
+        reason[cap - 1] = '\0';
+    }
+    return 0;
+}
+
+ct_status ct_cuda_synchronize(int32_t device) {
+    return guard([&] { cuda_check("cuda_synchronize", device_api("cuda_synchronize", device).synchronize(device)); });
+}
+
+ct_status ct_cuda_memory_stats(int32_t device, int64_t* allocated, int64_t* reserved, int64_t* peak) {
+    return guard([&] {
+        int64_t stats[3] = {0, 0, 0};
+        cuda_check("cuda_memory_stats", device_api("cuda_memory_stats", device).memory_stats(device, stats));
+        if (allocated) *allocated = stats[0];
+        if (reserved) *reserved = stats[1];
+        if (peak) *peak = stats[2];
+    });
+}
+
+ct_status ct_cuda_empty_cache(void) {
+    return guard([&] { cuda_check("cuda_empty_cache", cuda_backend("cuda_empty_cache").empty_cache()); });
+}
+
+}  // extern "C"

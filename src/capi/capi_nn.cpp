@@ -1,0 +1,150 @@
+// capi_nn.cpp - C API: neural-network functions (linear, softmax, losses, dropout, embedding, conv, pooling).
+#include "capi/capi_common.h"
+#include "core/generator.h"
+#include "ops/ops.h"
+
+using namespace ct;
+
+namespace {
+
+Reduction reduction_arg(int32_t r, const char* op) {
+    if (r != CT_REDUCTION_NONE && r != CT_REDUCTION_MEAN && r != CT_REDUCTION_SUM)
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": unknown reduction ", r, " (expected 0 = none, 1 = mean, 2 = sum)");
+    return (Reduction)r;
+}
+
+// Copies a {h, w} array argument; it must not be NULL.
+void pair_arg(const int64_t* v, int64_t out[2], const char* op, const char* arg) {
+    if (!v) fail(CT_ERR_INVALID_ARGUMENT, op, ": ", arg, " is NULL (expected an array of 2 values {h, w})");
+    out[0] = v[0];
+    out[1] = v[1];
+}
+
+// The generator behind g (kept alive for the call), or null for the default generator.
+std::shared_ptr<Generator> generator_arg(ct_generator g, const char* op) {
+    if (!g) return nullptr;
+    return std::static_pointer_cast<Generator>(handle_get((uintptr_t)g, HandleKind::Generator, op, "gen"));
+}
+
+Pool2dParams pool_args(const int64_t* kernel, const int64_t* stride, const int64_t* padding, const char* op) {
+    Pool2dParams p;
+    pair_arg(kernel, p.kernel, op, "kernel");
+    pair_arg(stride, p.stride, op, "stride");
+    pair_arg(padding, p.padding, op, "padding");
+    return p;
+}
+
+// The shared shape of the loss entry points: (input, target, reduction) -> out.
+template <typename F>
+ct_status loss_call(const char* op, ct_tensor input, ct_tensor target, int32_t reduction, ct_tensor* out, F f) {
+    return guard([&] {
+        check_out(out, op);
+        Tensor x = get_tensor(input, op, "input"), t = get_tensor(target, op, "target");
+        *out = new_tensor_handle(f(x, t, reduction_arg(reduction, op)));
+    });
+}
+
+}  // namespace
+
+extern "C" {
+
+ct_status ct_linear(ct_tensor x, ct_tensor weight, ct_tensor bias, ct_tensor* out) {
+    return guard([&] {
+        check_out(out, "linear");
+        *out = new_tensor_handle(linear(get_tensor(x, "linear", "x"), get_tensor(weight, "linear", "weight"),
+                                        get_optional_tensor(bias, "linear", "bias")));
+    });
+}
+
+ct_status ct_softmax(ct_tensor x, int64_t dim, ct_tensor* out) {
+    return guard([&] {
+        check_out(out, "softmax");
+        *out = new_tensor_handle(softmax(get_tensor(x, "softmax", "x"), dim));
+    });
+}
+
+ct_status ct_log_softmax(ct_tensor x, int64_t dim, ct_tensor* out) {
+    return guard([&] {
+        check_out(out, "log_softmax");
+        *out = new_tensor_handle(log_softmax(get_tensor(x, "log_softmax", "x"), dim));
+    });
+}
+
+ct_status ct_cross_entropy(ct_tensor logits, ct_tensor target, int32_t reduction, int64_t ignore_index,
+                           ct_tensor* out) {
+    auto f = [&](const Tensor& x, const Tensor& t, Reduction r) { return cross_entropy(x, t, r, ignore_index); };
+    return loss_call("cross_entropy", logits, target, reduction, out, f);
+}
+
+ct_status ct_nll_loss(ct_tensor log_probs, ct_tensor target, int32_t reduction, int64_t ignore_index, ct_tensor* out) {
+    auto f = [&](const Tensor& x, const Tensor& t, Reduction r) { return nll_loss(x, t, r, ignore_index); };
+    return loss_call("nll_loss", log_probs, target, reduction, out, f);
+}
+
+ct_status ct_mse_loss(ct_tensor input, ct_tensor target, int32_t reduction, ct_tensor* out) {
+    return loss_call("mse_loss", input, target, reduction, out,
+                     [](const Tensor& x, const Tensor& t, Reduction r) { return mse_loss(x, t, r); });
+}
+
+ct_status ct_binary_cross_entropy(ct_tensor probs, ct_tensor target, int32_t reduction, ct_tensor* out) {
+    return loss_call("binary_cross_entropy", probs, target, reduction, out,
+                     [](const Tensor& x, const Tensor& t, Reduction r) { return binary_cross_entropy(x, t, r); });
+}
+
+ct_status ct_binary_cross_entropy_with_logits(ct_tensor logits, ct_tensor target, int32_t reduction, ct_tensor* out) {
+    return loss_call("binary_cross_entropy_with_logits", logits, target, reduction, out,
+                     [](const Tensor& x, const Tensor& t, Reduction r) {
+                         return binary_cross_entropy_with_logits(x, t, r);
+                     });
+}
+
+ct_status ct_dropout(ct_tensor x, double p, int32_t training, ct_generator gen, ct_tensor* out) {
+    return guard([&] {
+        check_out(out, "dropout");
+        Tensor X = get_tensor(x, "dropout", "x");
+        std::shared_ptr<Generator> g = generator_arg(gen, "dropout");
+        *out = new_tensor_handle(dropout(X, p, training != 0, g.get()));
+    });
+}
+
+ct_status ct_embedding(ct_tensor weight, ct_tensor indices, ct_tensor* out) {
+    return guard([&] {
+        check_out(out, "embedding");
+        *out = new_tensor_handle(
+            embedding(get_tensor(weight, "embedding", "weight"), get_tensor(indices, "embedding", "indices")));
+    });
+}
+
+ct_status ct_conv2d(ct_tensor x, ct_tensor weight, ct_tensor bias, const int64_t* stride, const int64_t* padding,
+                    const int64_t* dilation, int64_t groups, ct_tensor* out) {
+    return guard([&] {
+        check_out(out, "conv2d");
+        Conv2dParams p;
+        pair_arg(stride, p.stride, "conv2d", "stride");
+        pair_arg(padding, p.padding, "conv2d", "padding");
+        pair_arg(dilation, p.dilation, "conv2d", "dilation");
+        p.groups = groups;
+        *out = new_tensor_handle(conv2d(get_tensor(x, "conv2d", "x"), get_tensor(weight, "conv2d", "weight"),
+                                        get_optional_tensor(bias, "conv2d", "bias"), p));
+    });
+}
+
+ct_status ct_max_pool2d(ct_tensor x, const int64_t* kernel, const int64_t* stride, const int64_t* padding,
+                        ct_tensor* out) {
+    return guard([&] {
+        check_out(out, "max_pool2d");
+        Pool2dParams p = pool_args(kernel, stride, padding, "max_pool2d");
+        *out = new_tensor_handle(max_pool2d(get_tensor(x, "max_pool2d", "x"), p));
+    });
+}
+
+ct_status ct_avg_pool2d(ct_tensor x, const int64_t* kernel, const int64_t* stride, const int64_t* padding,
+                        ct_tensor* out) {
+    return guard([&] {
+        check_out(out, "avg_pool2d");
+        Pool2dParams p = pool_args(kernel, stride, padding, "avg_pool2d");
+        *out = new_tensor_handle(avg_pool2d(get_tensor(x, "avg_pool2d", "x"), p));
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,128 @@
+// backend.h - the contract between libctensor and the separately built CUDA backend (libctensor_cuda.so.1):
+// a versioned C function table returned by one extern "C" entry point, and the core's loader for it.
+// Note [Backend loading]: libctensor never links CUDA. The first CUDA use dlopen()s the backend (path from
+// $CTENSOR_CUDA_BACKEND, else next to libctensor itself) exactly once; when that fails, the reason is kept
+// and every CUDA request fails with CT_ERR_NOT_COMPILED naming it.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- the C contract (compiled by both sides; keep it C-compatible and append-only) ---- */
+
+#define CT_CUDA_BACKEND_VERSION 1u
+#define CT_CUDA_BACKEND_ENTRY "ct_cuda_backend_entry_v1"
+#define CT_CUDA_BACKEND_FILE "libctensor_cuda.so.1"
+#define CT_CUDA_MAX_DIMS 12     /* dims of a coalesced layout; the core splits outer dims beyond this */
+#define CT_CUDA_MAX_OPERANDS 3  /* out, a, b */
+#define CT_CUDA_HOST (-1)       /* the "device" of host memory in memcpy */
+
+/* Binary elementwise ops; the functors are those of core/scalar_math.h. Append-only. */
+enum ct_cuda_binary_op {
+    CT_CUDA_ADD = 0, /* a + alpha * b */
+    CT_CUDA_SUB,     /* a - alpha * b */
+    CT_CUDA_MUL,
+    CT_CUDA_DIV,
+    CT_CUDA_MAXIMUM,
+    CT_CUDA_MINIMUM,
+    CT_CUDA_EQ, /* comparisons and logical ops write bool */
+    CT_CUDA_NE,
+    CT_CUDA_LT,
+    CT_CUDA_LE,
+    CT_CUDA_GT,
+    CT_CUDA_GE,
+    CT_CUDA_LOGICAL_AND,
+    CT_CUDA_LOGICAL_OR,
+    CT_CUDA_LOGICAL_XOR,
+    CT_CUDA_NUM_BINARY_OPS
+};
+
+/* Operands that share one shape: sizes plus per-operand strides in elements (operand 0 is the output).
+   Data pointers passed alongside point at each operand's element 0. ndim 0 means one element. */
+typedef struct ct_cuda_layout {
+    int32_t ndim;
+    int32_t nargs;
+    int64_t sizes[CT_CUDA_MAX_DIMS];
+    int64_t strides[CT_CUDA_MAX_OPERANDS][CT_CUDA_MAX_DIMS];
+} ct_cuda_layout;
+
+/* Every int32_t result is a ct_status value (0 = CT_OK); on failure last_error() has the message.
+   dtype arguments are ct_dtype values; device arguments are CUDA device indices. */
+typedef struct ct_cuda_backend {
+    uint32_t struct_size; /* sizeof(ct_cuda_backend) as the backend was built */
+    uint32_t version;     /* CT_CUDA_BACKEND_VERSION */
+    /* Initialises the CUDA runtime once. OK: *count >= 1. Otherwise CT_ERR_NOT_COMPILED and last_error()
+       says why ("no CUDA driver: ...", "no CUDA device"). */
+    int32_t (*init)(int32_t* count);
+    /* Thread-local message of this thread's last failed call. */
+    const char* (*last_error)(void);
+    /* Caching allocator: stream-ordered on the device's stream; free never fails. */
+    int32_t (*malloc)(int32_t device, size_t nbytes, void** ptr);
+    void (*free)(int32_t device, void* ptr, size_t nbytes);
+    /* stats[0] allocated, [1] reserved (allocated + cached), [2] peak allocated, in bytes. */
+    int32_t (*memory_stats)(int32_t device, int64_t stats[3]);
+    int32_t (*empty_cache)(void);
+    int32_t (*synchronize)(int32_t device);
+    /* Contiguous bytes between host (CT_CUDA_HOST) and devices; returns once a host destination is written. */
+    int32_t (*memcpy)(void* dst, int32_t dst_device, const void* src, int32_t src_device, size_t nbytes);
+    /* dst[i] = (dst_dtype) src[i] over layout (2 operands: dst, src). */
+    int32_t (*copy)(int32_t device, const ct_cuda_layout* layout, void* dst, int32_t dst_dtype, const void* src,
+                    int32_t src_dtype);
+    /* dst[i] = value converted to dtype over layout (1 operand). */
+    int32_t (*fill)(int32_t device, const ct_cuda_layout* layout, void* dst, int32_t dtype, double value);
+    /* out[i] = op(a[i], b[i]) with a, b of dtype; out has dtype (arithmetic) or bool (comparisons, logical). */
+    int32_t (*binary)(int32_t device, int32_t op, const ct_cuda_layout* layout, void* out, const void* a,
+                      const void* b, int32_t dtype, double alpha);
+    /* Row-major C[i] = alpha * op(A[i]) @ op(B[i]) + beta * C[i] for i < batch (float32/float64, cuBLAS).
+       op(X) is X transposed when trans_x != 0; ld* are row-major leading dims; stride_* step between batches. */
+    int32_t (*gemm)(int32_t device, int32_t dtype, int32_t trans_a, int32_t trans_b, int64_t m, int64_t n, int64_t k,
+                    double alpha, const void* a, int64_t lda, int64_t stride_a, const void* b, int64_t ldb,
+                    int64_t stride_b, double beta, void* c, int64_t ldc, int64_t stride_c, int64_t batch);
+} ct_cuda_backend;
+
+/* The one symbol the backend exports: the table for the requested version, or NULL if unsupported. */
+typedef const ct_cuda_backend* (*ct_cuda_backend_entry_fn)(uint32_t version);
+
+#ifdef __cplusplus
+/* ---- C++ helpers shared by the core and the kernel tests ---- */
+namespace ct {
+
+// Fills L for nargs operands of one shape: size-1 dims are dropped and adjacent dims merged when every
+// operand allows it (same rule as cpu/loops.h). Returns false when more than CT_CUDA_MAX_DIMS dims remain.
+inline bool make_cuda_layout(int32_t ndim, const int64_t* sizes, const int64_t* const* strides, int32_t nargs,
+                             ct_cuda_layout* L) {
+    L->ndim = 0;
+    L->nargs = nargs;
+    for (int32_t d = 0; d < ndim; ++d) {
+        if (sizes[d] == 1) continue;
+        bool merge = L->ndim > 0;
+        for (int32_t k = 0; k < nargs && merge; ++k)
+            merge = L->strides[k][L->ndim - 1] == strides[k][d] * sizes[d];
+        if (merge) {
+            L->sizes[L->ndim - 1] *= sizes[d];
+            for (int32_t k = 0; k < nargs; ++k) L->strides[k][L->ndim - 1] = strides[k][d];
+            continue;
+        }
+        if (L->ndim == CT_CUDA_MAX_DIMS) return false;
+        L->sizes[L->ndim] = sizes[d];
+        for (int32_t k = 0; k < nargs; ++k) L->strides[k][L->ndim] = strides[k][d];
+        ++L->ndim;
+    }
+    return true;
+}
+
+// The loaded backend, or nullptr with *reason set (loads it on the first call; thread-safe).
+const ct_cuda_backend* cuda_backend_or_null(const char** reason);
+// The loaded backend; throws CT_ERR_NOT_COMPILED "<op>: CUDA is not available: <reason>".
+const ct_cuda_backend& cuda_backend(const char* op);
+// Number of usable devices (0 when unavailable).
+int32_t cuda_device_count();
+// Throws like cuda_backend, or CT_ERR_DEVICE when index is not a usable device.
+const ct_cuda_backend& cuda_device_backend(const char* op, int32_t index);
+// Throws the backend's last error (status from a failed table call) prefixed with op.
+[[noreturn]] void cuda_fail(const char* op, int32_t status);
+inline void cuda_check(const char* op, int32_t status) {
+    if (status != 0) cuda_fail(op, status);
+}
+
+}  // namespace ct
+#endif

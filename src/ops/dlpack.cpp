@@ -1,0 +1,232 @@
+// dlpack.cpp - DLPack export (managed tensors that own a storage reference) and import (a storage whose
+// release calls the producer's deleter). See Note [DLPack export layout] and Note [DLPack import ownership].
+#include "ops/dlpack.h"
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace ct {
+namespace {
+
+// ---- dtype and device mapping ----
+
+DLDataType dtype_to_dl(DType d) {
+    DLDataType t;
+    t.lanes = 1;
+    t.bits = (uint8_t)(dtype_size(d) * 8);
+    switch (d) {
+    case DType::Float32: case DType::Float64: t.code = kDLFloat; break;
+    case DType::Int32: case DType::Int64: t.code = kDLInt; break;
+    case DType::UInt8: t.code = kDLUInt; break;
+    case DType::Bool: t.code = kDLBool; break;  // one byte per element, bits = 8
+    }
+    return t;
+}
+
+const char* dl_code_name(uint8_t code) {
+    switch (code) {
+    case kDLInt: return "int";
+    case kDLUInt: return "uint";
+    case kDLFloat: return "float";
+    case kDLOpaqueHandle: return "opaque handle";
+    case kDLBfloat: return "bfloat";
+    case kDLComplex: return "complex";
+    case kDLBool: return "bool";
+    default: return "unknown";
+    }
+}
+
+DType dtype_from_dl(DLDataType t, const char* op) {
+    auto refuse = [&](const char* why) {
+        fail(CT_ERR_DTYPE, op, ": unsupported DLPack dtype (code ", (int)t.code, " = ", dl_code_name(t.code),
+             ", bits ", (int)t.bits, ", lanes ", (int)t.lanes, ")", why,
+             "; supported: float32, float64, int32, int64, uint8, bool with lanes 1");
+    };
+    if (t.lanes != 1) refuse(": vector types (lanes != 1) are not supported");
+    if (t.code == kDLFloat && t.bits == 32) return DType::Float32;
+    if (t.code == kDLFloat && t.bits == 64) return DType::Float64;
+    if (t.code == kDLInt && t.bits == 32) return DType::Int32;
+    if (t.code == kDLInt && t.bits == 64) return DType::Int64;
+    if (t.code == kDLUInt && t.bits == 8) return DType::UInt8;
+    if (t.code == kDLBool && t.bits == 8) return DType::Bool;
+    refuse("");
+    return DType::Float32;  // not reached
+}
+
+DLDevice device_to_dl(Device d) {
+    DLDevice v;
+    v.device_type = d.is_cpu() ? kDLCPU : kDLCUDA;
+    v.device_id = d.index;
+    return v;
+}
+
+Device device_from_dl(DLDevice d, const char* op) {
+    // DLPack's device_id has no meaning for kDLCPU; producers set 0, and any value is read as cpu.
+    if (d.device_type == kDLCPU) return Device{};
+    // When the CUDA backend lands, kDLCUDA maps to Device{CUDA, device_id} here.
+    if (d.device_type == kDLCUDA)
+        fail(CT_ERR_NOT_COMPILED, op, ": DLPack device cuda:", d.device_id,
+             " (device_type 2) cannot be imported: the CUDA backend is not built into this ctensor");
+    fail(CT_ERR_DEVICE, op, ": unsupported DLPack device (device_type ", (int)d.device_type, ", device_id ",
+         d.device_id, "); supported: device_type 1 = cpu");
+}
+
+// ---- export ----
+
+// Everything one export owns; the managed struct lives inside it, so its deleter frees one object.
+template <typename Managed> struct ExportContext {
+    Managed managed{};
+    std::shared_ptr<Storage> storage;  // keeps the memory alive; no autograd metadata is kept
+    Shape shape;
+    Shape strides;
+};
+
+// The deleter handed to consumers: thread-safe because it only drops an atomic storage reference.
+template <typename Managed> void delete_export(Managed* self) {
+    if (self) delete static_cast<ExportContext<Managed>*>(self->manager_ctx);
+}
+
+template <typename Managed> std::unique_ptr<ExportContext<Managed>> make_export(const Tensor& t) {
+    auto ctx = std::make_unique<ExportContext<Managed>>();
+    ctx->storage = t.storage();
+    ctx->shape = t.sizes();
+    ctx->strides = t.strides();
+    DLTensor& dl = ctx->managed.dl_tensor;
+    dl.data = t.raw_data();  // first element; byte_offset stays 0
+    dl.device = device_to_dl(t.device());
+    dl.ndim = (int32_t)t.dim();
+    dl.dtype = dtype_to_dl(t.dtype());
+    dl.shape = ctx->shape.data();
+    dl.strides = ctx->strides.data();
+    dl.byte_offset = 0;
+    ctx->managed.manager_ctx = ctx.get();
+    ctx->managed.deleter = &delete_export<Managed>;
+    return ctx;
+}
+
+// ---- import ----
+
+// |a * b| without overflow, or a failure naming op.
+int64_t checked_span(int64_t size, int64_t stride, const char* op) {
+    int64_t span = 0;
+    if (__builtin_mul_overflow(size - 1, stride, &span))
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": size ", size, " with stride ", stride, " overflows int64");
+    return span;
+}
+
+// dl's layout, checked: lo and hi are the element offsets of the lowest and highest element from first.
+struct CheckedLayout {
+    Shape sizes, strides;
+    DType dtype = DType::Float32;
+    Device device;
+    char* first = nullptr;  // data + byte_offset (may be NULL for empty tensors)
+    int64_t item = 1, numel = 0, lo = 0, hi = 0;
+};
+
+CheckedLayout check_layout(const DLTensor& dl, const char* op) {
+    if (dl.ndim < 0) fail(CT_ERR_INVALID_ARGUMENT, op, ": negative ndim ", dl.ndim);
+    if (dl.ndim > 0 && !dl.shape) fail(CT_ERR_INVALID_ARGUMENT, op, ": shape is NULL but ndim is ", dl.ndim);
+    CheckedLayout L;
+    L.sizes.assign(dl.shape, dl.shape + dl.ndim);
+    L.numel = checked_numel(L.sizes, op);
+    L.dtype = dtype_from_dl(dl.dtype, op);
+    L.device = device_from_dl(dl.device, op);
+    L.strides = dl.strides ? Shape(dl.strides, dl.strides + dl.ndim) : contiguous_strides(L.sizes);
+    L.item = (int64_t)dtype_size(L.dtype);
+    L.first = dl.data ? static_cast<char*>(dl.data) + dl.byte_offset : nullptr;
+    if (L.numel == 0) return L;
+    if (!L.first) fail(CT_ERR_INVALID_ARGUMENT, op, ": data is NULL for a tensor of shape ", shape_str(L.sizes));
+    if ((uintptr_t)L.first % (uintptr_t)L.item != 0)
+        fail(CT_ERR_NOT_SUPPORTED, op, ": data + byte_offset (", (void*)L.first, ") is not aligned to the ",
+             L.item, "-byte ", dtype_name(L.dtype), " element size");
+    for (int32_t i = 0; i < dl.ndim; ++i) {
+        int64_t span = checked_span(L.sizes[i], L.strides[i], op);
+        if (__builtin_add_overflow(span < 0 ? L.lo : L.hi, span, span < 0 ? &L.lo : &L.hi))
+            fail(CT_ERR_INVALID_ARGUMENT, op, ": strides ", shape_str(L.strides), " overflow int64");
+    }
+    if (L.hi - L.lo >= INT64_MAX / L.item)
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": shape ", shape_str(L.sizes), " with strides ", shape_str(L.strides),
+             " spans too many bytes (int64 overflow)");
+    return L;
+}
+
+Tensor make_import_tensor(const CheckedLayout& L, std::shared_ptr<Storage> storage, int64_t offset) {
+    auto impl = std::make_shared<TensorImpl>();
+    impl->storage = std::move(storage);
+    impl->sizes = L.sizes;
+    impl->strides = L.strides;
+    impl->offset = offset;
+    impl->dtype = L.dtype;
+    return Tensor(impl);
+}
+
+// Note [DLPack round trip]: a tensor that ctensor itself exported comes back on its original Storage, so
+// the two share the version counter (in-place writes through either are seen by autograd's checks) and
+// ct_tensor_shares_storage reports 1. The export is then deleted at once; the storage keeps the memory.
+// Returns false (use the generic path) when managed is not ours or its layout no longer lies in the storage.
+template <typename Managed>
+bool reuse_own_export(Managed* managed, const CheckedLayout& L, DLPackImport& result) {
+    if (managed->deleter != &delete_export<Managed>) return false;
+    const std::shared_ptr<Storage>& storage = static_cast<ExportContext<Managed>*>(managed->manager_ctx)->storage;
+    if (!L.first || storage->device != L.device) return false;
+    // Integer arithmetic: the consumer may have pointed data anywhere, even outside the storage.
+    const intptr_t delta = (intptr_t)((uintptr_t)L.first - (uintptr_t)storage->data);
+    if (delta < 0 || delta % L.item != 0) return false;
+    const int64_t offset = delta / L.item;
+    const int64_t storage_elements = (int64_t)(storage->nbytes / (size_t)L.item);
+    if (L.numel > 0 && (offset + L.lo < 0 || L.hi >= storage_elements - offset)) return false;  // no overflow
+    result.tensor = make_import_tensor(L, storage, offset);
+    result.adopt = [managed]() { managed->deleter(managed); };
+    return true;
+}
+
+// A tensor over managed's memory that does not own it until result.adopt() runs (see dlpack.h).
+template <typename Managed> DLPackImport import_managed(Managed* managed, const char* op) {
+    CheckedLayout L = check_layout(managed->dl_tensor, op);
+    DLPackImport result;
+    if (reuse_own_export(managed, L, result)) return result;
+    static char empty_block[1];  // a valid address for empty tensors whose producer gave NULL data
+    char* base = L.first ? L.first + L.lo * L.item : empty_block;  // negative strides: start at the lowest
+    size_t nbytes = L.numel > 0 ? (size_t)(L.hi - L.lo + 1) * (size_t)L.item : 0;
+    auto storage = Storage::wrap(base, nbytes, L.device, nullptr);
+    std::function<void()> release = [managed]() {
+        if (managed->deleter) managed->deleter(managed);
+    };
+    result.tensor = make_import_tensor(L, storage, -L.lo);
+    // Moving a std::function cannot throw, so adopting cannot fail.
+    result.adopt = [storage, release = std::move(release)]() mutable { storage->release = std::move(release); };
+    return result;
+}
+
+}  // namespace
+
+DLManagedTensor* to_dlpack(const Tensor& t) { return &make_export<DLManagedTensor>(t).release()->managed; }
+
+DLManagedTensorVersioned* to_dlpack_versioned(const Tensor& t) {
+    auto ctx = make_export<DLManagedTensorVersioned>(t);
+    ctx->managed.version.major = 1;  // the DLPack ABI this file implements (Debian's header 1.0)
+    ctx->managed.version.minor = 0;
+    ctx->managed.flags = 0;  // writable, not a copy
+    return &ctx.release()->managed;
+}
+
+DLPackImport from_dlpack(DLManagedTensor* managed) {
+    const char* op = "from_dlpack";
+    if (!managed) fail(CT_ERR_INVALID_ARGUMENT, op, ": managed tensor is NULL");
+    return import_managed(managed, op);
+}
+
+DLPackImport from_dlpack_versioned(DLManagedTensorVersioned* managed) {
+    const char* op = "from_dlpack_versioned";
+    if (!managed) fail(CT_ERR_INVALID_ARGUMENT, op, ": managed tensor is NULL");
+    // The version comes first in every DLPack 1.x struct; nothing else may be read before checking it.
+    if (managed->version.major != 1)
+        fail(CT_ERR_VERSION, op, ": DLPack version ", managed->version.major, ".", managed->version.minor,
+             " is not supported (ctensor reads major version 1)");
+    if (managed->flags & DLPACK_FLAG_BITMASK_READ_ONLY)
+        fail(CT_ERR_NOT_SUPPORTED, op, ": the tensor is marked read-only (DLPACK_FLAG_BITMASK_READ_ONLY) and "
+             "ctensor tensors are always writable; import a writable copy instead");
+    return import_managed(managed, op);
+}
+
+}  // namespace ct

@@ -1,0 +1,16 @@
+// nn_common.h - helpers shared by the nn op files (nn_functional.cpp, nn_loss.cpp, nn_conv.cpp, nn_pool.cpp).
+#pragma once
+#include "ops/elementwise.h"
+
+namespace ct {
+
+// A tensor of shape sizes seen as [outer, n, inner] around dim d (contiguous layout).
+struct DimLayout {
+    int64_t outer, n, inner;
+};
+DimLayout dim_layout(const Shape& sizes, int64_t d);
+
+// t itself when contiguous, else a contiguous copy; never records autograd (for kernels).
+Tensor contiguous_nograd(const Tensor& t);
+
+}  // namespace ct

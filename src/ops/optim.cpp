@@ -1,0 +1,200 @@
+// optim.cpp - SGD, Adam and AdamW with torch.optim's update rules, as one fused loop per parameter.
+// Parameters are updated in place under no_grad; non-contiguous parameters go through a contiguous copy.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-math-errno", "no-trapping-math")  // lets sqrt and the selects in the loops vectorise
+#endif
+#include "ops/optim.h"
+#include <cmath>
+#include "autograd/grad_mode.h"
+#include "cpu/kernels.h"
+#include "ops/nn_common.h"
+
+namespace ct {
+
+namespace {
+void check_lr(const char* op, double lr) {
+    if (!(lr >= 0.0)) fail(CT_ERR_INVALID_ARGUMENT, op, ": invalid learning rate ", lr, " (must be >= 0)");
+}
+}  // namespace
+
+Optimizer::Optimizer(const char* name, std::vector<Tensor> params, double lr)
+    : name_(name), params_(std::move(params)), lr_(lr) {
+    check_lr(name, lr);
+    for (size_t i = 0; i < params_.size(); ++i) {
+        const Tensor& p = params_[i];
+        if (!is_floating(p.dtype()))
+            fail(CT_ERR_DTYPE, name, ": parameter ", i, " has dtype ", dtype_name(p.dtype()),
+                 "; only floating tensors can be optimized");
+        if (!is_leaf(p))
+            fail(CT_ERR_INVALID_ARGUMENT, name, ": parameter ", i, " (shape ", shape_str(p.sizes()),
+                 ") is not a leaf tensor (it was computed by ", grad_fn_of(p)->name(), "); optimize the leaf instead");
+        for (size_t j = 0; j < i; ++j)
+            if (params_[j].is_same(p))
+                fail(CT_ERR_INVALID_ARGUMENT, name, ": parameter ", i, " is the same tensor as parameter ", j);
+    }
+}
+
+void Optimizer::set_lr(double lr) {
+    check_lr(name_, lr);
+    lr_ = lr;
+}
+
+void Optimizer::step() {
+    NoGradGuard no_grad;
+    for (size_t i = 0; i < params_.size(); ++i) {
+        const Tensor& p = params_[i];
+        if (!p.impl()->autograd || !p.impl()->autograd->grad.defined()) continue;
+        Tensor g = p.impl()->autograd->grad;
+        if (g.sizes() != p.sizes())
+            fail(CT_ERR_SHAPE, name_, ": parameter ", i, " has shape ", shape_str(p.sizes()),
+                 " but its grad has shape ", shape_str(g.sizes()));
+        Tensor gc = contiguous_nograd(cast_nograd(g, p.dtype()));
+        if (p.is_contiguous()) {
+            update(i, p, gc);
+        } else {
+            Tensor tmp = contiguous_nograd(p);
+            update(i, tmp, gc);
+            cpu_copy(p, tmp);
+        }
+        p.bump_version();
+    }
+}
+
+void Optimizer::zero_grad(bool set_to_none) {
+    for (const Tensor& p : params_) {
+        if (!p.impl()->autograd) continue;
+        Tensor& g = p.impl()->autograd->grad;
+        if (!g.defined()) continue;
+        if (set_to_none) {
+            g = Tensor();
+        } else if (tensor_requires_grad(g)) {
+            g = zeros_like(g);  // a grad with history (create_graph): start afresh, like PyTorch's detach_ + zero_
+        } else {
+            cpu_fill(g, 0.0);
+            g.bump_version();
+        }
+    }
+}
+
+// ---- SGD ------------------------------------------------------------------------------------------------
+
+SGD::SGD(std::vector<Tensor> params, double lr, double momentum, double dampening, double weight_decay, bool nesterov)
+    : Optimizer("sgd", std::move(params), lr), momentum_(momentum), dampening_(dampening),
+      weight_decay_(weight_decay), nesterov_(nesterov), momentum_buffer_(params_.size()) {
+    if (!(momentum >= 0.0)) fail(CT_ERR_INVALID_ARGUMENT, "sgd: invalid momentum ", momentum, " (must be >= 0)");
+    if (!(weight_decay >= 0.0))
+        fail(CT_ERR_INVALID_ARGUMENT, "sgd: invalid weight_decay ", weight_decay, " (must be >= 0)");
+    if (!std::isfinite(dampening)) fail(CT_ERR_INVALID_ARGUMENT, "sgd: invalid dampening ", dampening);
+    if (nesterov && (momentum <= 0.0 || dampening != 0.0))
+        fail(CT_ERR_INVALID_ARGUMENT, "sgd: nesterov momentum requires a momentum > 0 and zero dampening ",
+             "(got momentum ", momentum, ", dampening ", dampening, ")");
+}
+
+namespace {
+
+// One fused SGD pass; the flags are template parameters so that each variant is a branch-free loop.
+template <typename T, bool Decay, bool Momentum, bool First, bool Nesterov>
+void sgd_loop(T* w, const T* g, T* buf, int64_t n, T lr, T wd, T mom, T keep) {
+    parallel_for(n, kElementwiseGrain, [&](int64_t b, int64_t e) {
+        for (int64_t k = b; k < e; ++k) {
+            T d = Decay ? g[k] + wd * w[k] : g[k];
+            if (Momentum) {
+                const T m = First ? d : buf[k] * mom + d * keep;  // the first step copies d (no dampening)
+                buf[k] = m;
+                d = Nesterov ? d + mom * m : m;
+            }
+            w[k] = w[k] - lr * d;
+        }
+    });
+}
+
+template <typename T, bool Decay>
+void sgd_dispatch(bool momentum, bool first, bool nesterov, T* w, const T* g, T* buf, int64_t n, T lr, T wd, T mom,
+                  T keep) {
+    if (!momentum) return sgd_loop<T, Decay, false, false, false>(w, g, buf, n, lr, wd, mom, keep);
+    if (first && nesterov) return sgd_loop<T, Decay, true, true, true>(w, g, buf, n, lr, wd, mom, keep);
+    if (first) return sgd_loop<T, Decay, true, true, false>(w, g, buf, n, lr, wd, mom, keep);
+    if (nesterov) return sgd_loop<T, Decay, true, false, true>(w, g, buf, n, lr, wd, mom, keep);
+    sgd_loop<T, Decay, true, false, false>(w, g, buf, n, lr, wd, mom, keep);
+}
+
+}  // namespace
+
+void SGD::update(size_t i, const Tensor& p, const Tensor& grad) {
+    const bool momentum = momentum_ != 0.0, first = !momentum_buffer_[i].defined();
+    if (momentum && first) momentum_buffer_[i] = empty_tensor(p.sizes(), p.dtype(), p.device());
+    dispatch_float(p.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* buf = momentum ? momentum_buffer_[i].data<T>() : nullptr;
+        const T lr = (T)lr_, wd = (T)weight_decay_, mom = (T)momentum_, keep = (T)(1.0 - dampening_);
+        T* w = p.data<T>();
+        const T* g = grad.data<T>();
+        if (weight_decay_ != 0.0)
+            sgd_dispatch<T, true>(momentum, first, nesterov_, w, g, buf, p.numel(), lr, wd, mom, keep);
+        else
+            sgd_dispatch<T, false>(momentum, first, nesterov_, w, g, buf, p.numel(), lr, wd, mom, keep);
+    });
+}
+
+// ---- Adam / AdamW ---------------------------------------------------------------------------------------
+
+Adam::Adam(std::vector<Tensor> params, double lr, double beta1, double beta2, double eps, double weight_decay,
+           bool decoupled)
+    : Optimizer(decoupled ? "adamw" : "adam", std::move(params), lr), beta1_(beta1), beta2_(beta2), eps_(eps),
+      weight_decay_(weight_decay), decoupled_(decoupled), exp_avg_(params_.size()), exp_avg_sq_(params_.size()),
+      steps_(params_.size(), 0) {
+    if (!(eps >= 0.0)) fail(CT_ERR_INVALID_ARGUMENT, name_, ": invalid epsilon ", eps, " (must be >= 0)");
+    if (!(beta1 >= 0.0 && beta1 < 1.0))
+        fail(CT_ERR_INVALID_ARGUMENT, name_, ": invalid beta1 ", beta1, " (must be in [0, 1))");
+    if (!(beta2 >= 0.0 && beta2 < 1.0))
+        fail(CT_ERR_INVALID_ARGUMENT, name_, ": invalid beta2 ", beta2, " (must be in [0, 1))");
+    if (!(weight_decay >= 0.0))
+        fail(CT_ERR_INVALID_ARGUMENT, name_, ": invalid weight_decay ", weight_decay, " (must be >= 0)");
+}
+
+namespace {
+
+// One fused Adam pass: Decoupled (AdamW) shrinks w first; L2 adds l2 * w to the gradient.
+template <typename T, bool Decoupled, bool L2>
+void adam_loop(T* w, const T* g, T* m, T* v, int64_t n, T shrink, T l2, T w1, T b2, T w2, T eps, T step_size,
+               T bias2_sqrt) {
+    parallel_for(n, kElementwiseGrain, [&](int64_t b, int64_t e) {
+        for (int64_t k = b; k < e; ++k) {
+            if (Decoupled) w[k] *= shrink;
+            const T gk = L2 ? g[k] + l2 * w[k] : g[k];
+            // torch's lerp: m + w1 * (g - m) for w1 < 0.5, else g - (g - m) * (1 - w1)
+            m[k] = w1 < T(0.5) ? m[k] + w1 * (gk - m[k]) : gk - (gk - m[k]) * (T(1) - w1);
+            v[k] = v[k] * b2 + w2 * gk * gk;
+            const T denom = std::sqrt(v[k]) / bias2_sqrt + eps;
+            w[k] = w[k] - step_size * (m[k] / denom);
+        }
+    });
+}
+
+}  // namespace
+
+void Adam::update(size_t i, const Tensor& p, const Tensor& grad) {
+    if (!exp_avg_[i].defined()) {
+        exp_avg_[i] = zeros(p.sizes(), p.dtype(), p.device());
+        exp_avg_sq_[i] = zeros(p.sizes(), p.dtype(), p.device());
+    }
+    const double step = (double)++steps_[i];
+    const double bias1 = 1.0 - std::pow(beta1_, step), bias2 = 1.0 - std::pow(beta2_, step);
+    dispatch_float(p.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T *w = p.data<T>(), *m = exp_avg_[i].data<T>(), *v = exp_avg_sq_[i].data<T>();
+        const T* g = grad.data<T>();
+        const T shrink = (T)(1.0 - lr_ * weight_decay_), l2 = (T)weight_decay_;
+        const T w1 = (T)(1.0 - beta1_), b2 = (T)beta2_, w2 = (T)(1.0 - beta2_), eps = (T)eps_;
+        const T step_size = (T)(lr_ / bias1), bias2_sqrt = (T)std::sqrt(bias2);
+        const int64_t n = p.numel();
+        if (decoupled_)
+            adam_loop<T, true, false>(w, g, m, v, n, shrink, l2, w1, b2, w2, eps, step_size, bias2_sqrt);
+        else if (weight_decay_ != 0.0)
+            adam_loop<T, false, true>(w, g, m, v, n, shrink, l2, w1, b2, w2, eps, step_size, bias2_sqrt);
+        else
+            adam_loop<T, false, false>(w, g, m, v, n, shrink, l2, w1, b2, w2, eps, step_size, bias2_sqrt);
+    });
+}
+
+}  // namespace ct

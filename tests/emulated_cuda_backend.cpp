@@ -1,0 +1,174 @@
+// emulated_cuda_backend.cpp - a stand-in for libctensor_cuda built as host C++ for CPU-only CI: the real
+// kernels (cuda/elementwise.cuh through cuda/emulation.h) and the real caching allocator logic on host memory
+// posing as device memory. Loaded with CTENSOR_CUDA_BACKEND, it lets the GPU section of the test suite run
+// the core's whole CUDA path (allocation, moves, layouts, dispatch, autograd) without a GPU.
+// Environment: CTENSOR_EMULATED_CUDA_DEVICES (default 2), CTENSOR_EMULATED_CUDA_MEMORY (bytes per device).
+#include "cuda/emulation.h"
+#include "cuda/caching_allocator.h"
+#include "cuda/elementwise.cuh"
+#include "cuda/gemm_args.h"
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+
+namespace {
+
+using namespace ct::cuda;
+
+thread_local std::string t_error;
+const LaunchConfig kLaunch{16, 32};  // small, so the grid-stride loops wrap on anything but tiny tensors
+
+int32_t set_error(int32_t status, const std::string& msg) {
+    t_error = msg;
+    return status;
+}
+
+int64_t env_int(const char* name, int64_t fallback) {
+    const char* v = std::getenv(name);
+    return v && *v ? std::atoll(v) : fallback;
+}
+
+int32_t device_count() {
+    static const int32_t n = (int32_t)env_int("CTENSOR_EMULATED_CUDA_DEVICES", 2);
+    return n;
+}
+
+// Host memory with an optional per-device capacity, so out-of-memory paths can be exercised.
+struct HostMemory {
+    std::mutex mu;
+    std::map<void*, std::pair<int32_t, size_t>> live;
+    std::map<int32_t, int64_t> used;
+    int32_t allocate(int32_t device, size_t n, void** p, std::string* error) {
+        static const int64_t capacity = env_int("CTENSOR_EMULATED_CUDA_MEMORY", INT64_MAX);
+        std::lock_guard<std::mutex> lock(mu);
+        if (used[device] + (int64_t)n > capacity) {
+            *error = "emulated device memory exhausted";
+            return CT_ERR_OUT_OF_MEMORY;
+        }
+        *p = std::aligned_alloc(128, n);  // bucket sizes are multiples of 128
+        if (!*p) {
+            *error = "host allocation failed";
+            return CT_ERR_OUT_OF_MEMORY;
+        }
+        live[*p] = {device, n};
+        used[device] += (int64_t)n;
+        return CT_OK;
+    }
+    void free(int32_t device, void* p) {
+        std::lock_guard<std::mutex> lock(mu);
+        used[device] -= (int64_t)live[p].second;
+        live.erase(p);
+        std::free(p);
+    }
+    std::string describe(int32_t device) { return "emulated device"; }
+};
+
+struct HostMemoryRef {  // the allocator copies its Memory; all copies share one HostMemory
+    HostMemory* m;
+    int32_t allocate(int32_t d, size_t n, void** p, std::string* e) { return m->allocate(d, n, p, e); }
+    void free(int32_t d, void* p) { m->free(d, p); }
+    std::string describe(int32_t d) { return m->describe(d); }
+};
+
+CachingAllocator<HostMemoryRef>& allocator() {
+    static auto* a = new CachingAllocator<HostMemoryRef>(HostMemoryRef{new HostMemory()});
+    return *a;
+}
+
+int32_t check_device(int32_t device) {
+    if (device < 0 || device >= device_count())
+        return set_error(CT_ERR_DEVICE, "invalid device cuda:" + std::to_string(device) + " (emulated)");
+    return CT_OK;
+}
+
+int32_t init(int32_t* count) {
+    if (device_count() <= 0) return set_error(CT_ERR_NOT_COMPILED, "no CUDA device (emulated backend with 0 devices)");
+    *count = device_count();
+    return CT_OK;
+}
+
+const char* last_error() { return t_error.c_str(); }
+
+int32_t malloc_entry(int32_t device, size_t n, void** p) {
+    if (int32_t st = check_device(device)) return st;
+    std::string error;
+    int32_t st = allocator().allocate(device, n, p, &error);
+    return st == CT_OK ? st : set_error(st, error);
+}
+void free_entry(int32_t device, void* p, size_t n) { allocator().release(device, p, n); }
+int32_t stats_entry(int32_t device, int64_t stats[3]) {
+    if (int32_t st = check_device(device)) return st;
+    allocator().stats(device, stats);
+    return CT_OK;
+}
+int32_t empty_cache_entry() {
+    allocator().empty_cache();
+    return CT_OK;
+}
+int32_t synchronize_entry(int32_t device) { return check_device(device); }
+
+int32_t memcpy_entry(void* dst, int32_t dst_device, const void* src, int32_t src_device, size_t n) {
+    if (dst_device != CT_CUDA_HOST) if (int32_t st = check_device(dst_device)) return st;
+    if (src_device != CT_CUDA_HOST) if (int32_t st = check_device(src_device)) return st;
+    if (n) std::memcpy(dst, src, n);
+    return CT_OK;
+}
+
+int32_t finish(int32_t st, const char* what) { return st == CT_OK ? st : set_error(st, std::string(what) + ": bad request"); }
+
+int32_t copy_entry(int32_t device, const ct_cuda_layout* L, void* dst, int32_t dd, const void* src, int32_t sd) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_copy(kLaunch, nullptr, *L, dst, dd, src, sd), "copy");
+}
+int32_t fill_entry(int32_t device, const ct_cuda_layout* L, void* dst, int32_t dtype, double value) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_fill(kLaunch, nullptr, *L, dst, dtype, value), "fill");
+}
+int32_t binary_entry(int32_t device, int32_t op, const ct_cuda_layout* L, void* out, const void* a, const void* b,
+                     int32_t dtype, double alpha) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_binary(kLaunch, nullptr, *L, op, out, a, b, dtype, alpha), "binary");
+}
+
+// A reference column-major GEMM in place of cuBLAS, fed through the same row-major mapping.
+template <typename T> void column_major_gemm(const ColumnMajorGemm& g, double alpha, double beta) {
+    for (int64_t bt = 0; bt < g.batch; ++bt) {
+        const T* A = static_cast<const T*>(g.first) + bt * g.stride_first;
+        const T* B = static_cast<const T*>(g.second) + bt * g.stride_second;
+        T* C = static_cast<T*>(g.c) + bt * g.stride_c;
+        for (int64_t i = 0; i < g.m; ++i)
+            for (int64_t j = 0; j < g.n; ++j) {
+                T s = 0;
+                for (int64_t p = 0; p < g.k; ++p)
+                    s += (g.trans_first ? A[p + i * g.ld_first] : A[i + p * g.ld_first]) *
+                         (g.trans_second ? B[j + p * g.ld_second] : B[p + j * g.ld_second]);
+                T& c = C[i + j * g.ldc];
+                c = (T)alpha * s + (beta == 0 ? T(0) : (T)beta * c);
+            }
+    }
+}
+
+int32_t gemm_entry(int32_t device, int32_t dtype, int32_t ta, int32_t tb, int64_t m, int64_t n, int64_t k,
+                   double alpha, const void* a, int64_t lda, int64_t sa, const void* b, int64_t ldb, int64_t sb,
+                   double beta, void* c, int64_t ldc, int64_t sc, int64_t batch) {
+    if (int32_t st = check_device(device)) return st;
+    RowMajorGemm rm{ta != 0, tb != 0, m, n, k, a, lda, sa, b, ldb, sb, c, ldc, sc, batch};
+    if (const char* bad = check_row_major_gemm(rm)) return set_error(CT_ERR_INVALID_ARGUMENT, std::string("gemm: ") + bad);
+    if (dtype == CT_FLOAT32) column_major_gemm<float>(to_column_major(rm), alpha, beta);
+    else if (dtype == CT_FLOAT64) column_major_gemm<double>(to_column_major(rm), alpha, beta);
+    else return set_error(CT_ERR_DTYPE, "gemm: dtype must be float32 or float64");
+    return CT_OK;
+}
+
+const ct_cuda_backend kTable = {
+    sizeof(ct_cuda_backend), CT_CUDA_BACKEND_VERSION, &init, &last_error, &malloc_entry, &free_entry,
+    &stats_entry, &empty_cache_entry, &synchronize_entry, &memcpy_entry, &copy_entry, &fill_entry,
+    &binary_entry, &gemm_entry,
+};
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) const ct_cuda_backend* ct_cuda_backend_entry_v1(uint32_t version) {
+    return version == CT_CUDA_BACKEND_VERSION ? &kTable : nullptr;
+}

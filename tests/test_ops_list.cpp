@@ -1,0 +1,73 @@
+// test_ops_list.cpp - abi/ops.tsv (the machine-readable op list) matches include/ctensor.h, and every listed
+// op is exported by the loaded library.
+#include <dlfcn.h>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include "ct_test.h"
+
+namespace {
+
+std::string source_dir() {
+    std::string f = __FILE__;
+    return f.substr(0, f.rfind("/tests/"));
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+struct OpRow {
+    std::string name, cfun, category;
+    bool differentiable;
+};
+
+std::vector<OpRow> read_ops() {
+    std::vector<OpRow> rows;
+    std::ifstream in(source_dir() + "/abi/ops.tsv");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        std::stringstream ss(line);
+        OpRow r;
+        std::string diff;
+        std::getline(ss, r.name, '\t');
+        std::getline(ss, r.cfun, '\t');
+        std::getline(ss, diff, '\t');
+        std::getline(ss, r.category, '\t');
+        r.differentiable = diff == "1";
+        rows.push_back(r);
+    }
+    return rows;
+}
+
+}  // namespace
+
+TEST(OpsList, MatchesHeaderAndIsExported) {
+    auto rows = read_ops();
+    ASSERT_GT(rows.size(), 100u) << "abi/ops.tsv not found or empty under " << source_dir();
+    std::string header = read_file(source_dir() + "/include/ctensor.h");
+    std::set<std::string> listed;
+    for (auto& r : rows) {
+        EXPECT_EQ("ct_" + r.name, r.cfun);
+        EXPECT_TRUE(listed.insert(r.cfun).second) << r.cfun << " is listed twice";
+        EXPECT_NE(header.find("CT_API ct_status " + r.cfun + "("), std::string::npos)
+            << r.cfun << " is in abi/ops.tsv but not declared in include/ctensor.h";
+        EXPECT_NE(dlsym(RTLD_DEFAULT, r.cfun.c_str()), nullptr) << r.cfun << " is not exported by libctensor";
+    }
+    // every op declared between the Creation and Autograd sections is listed (lifecycle helpers excepted)
+    size_t begin = header.find("/* ---- Creation"), end = header.find("/* ---- Autograd");
+    std::string ops = header.substr(begin, end - begin);
+    std::regex decl("CT_API ct_status (ct_[a-z0-9_]+)\\(");
+    std::set<std::string> not_ops = {"ct_generator_new", "ct_generator_seed", "ct_manual_seed",
+                                     "ct_tensor_copy_to_host", "ct_tensor_item", "ct_tensor_item_int64"};
+    for (std::sregex_iterator it(ops.begin(), ops.end(), decl), e; it != e; ++it) {
+        std::string name = (*it)[1];
+        if (not_ops.count(name)) continue;
+        EXPECT_TRUE(listed.count(name)) << name << " is declared in the header but missing from abi/ops.tsv";
+    }
+}
