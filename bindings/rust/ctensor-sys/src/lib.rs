@@ -1,0 +1,522 @@
+//! Raw FFI declarations of ctensor's C ABI, `include/ctensor.h`, written by hand in header order.
+//!
+//! Everything here is `unsafe` and follows the C rules: every handle returned through an out-parameter
+//! is a new reference the caller must release; inputs are never consumed; failures return a
+//! [`ct_status`] and leave a thread-local message in [`ct_last_error`]. The safe API is the `ctensor`
+//! crate. `tests/header_coverage.rs` checks that every `CT_API` function and enum constant of the
+//! header is declared here with the same number of parameters.
+#![allow(non_camel_case_types)]
+
+use std::os::raw::{c_char, c_void};
+
+// ---- Versions ------------------------------------------------------------------------------------
+
+pub const CT_VERSION_MAJOR: i32 = 1;
+pub const CT_VERSION_MINOR: i32 = 0;
+pub const CT_VERSION_PATCH: i32 = 0;
+pub const CT_ABI_VERSION: i32 = 1;
+
+// ---- Handles (opaque, reference counted) ---------------------------------------------------------
+
+/// Opaque tensor object (never dereferenced; handles are encoded slot numbers).
+#[repr(C)]
+pub struct ct_tensor_s {
+    _p: [u8; 0],
+}
+/// Opaque random number generator object.
+#[repr(C)]
+pub struct ct_generator_s {
+    _p: [u8; 0],
+}
+/// Opaque optimizer object.
+#[repr(C)]
+pub struct ct_optimizer_s {
+    _p: [u8; 0],
+}
+/// DLPack's legacy managed tensor (declared in `<dlpack/dlpack.h>`; only pointers cross the ABI).
+#[repr(C)]
+pub struct DLManagedTensor {
+    _p: [u8; 0],
+}
+/// DLPack 1.x versioned managed tensor (only pointers cross the ABI).
+#[repr(C)]
+pub struct DLManagedTensorVersioned {
+    _p: [u8; 0],
+}
+
+pub type ct_tensor = *mut ct_tensor_s;
+pub type ct_generator = *mut ct_generator_s;
+pub type ct_optimizer = *mut ct_optimizer_s;
+
+// ---- Status codes (fixed values, append-only) ----------------------------------------------------
+
+pub type ct_status = i32;
+pub const CT_OK: ct_status = 0;
+pub const CT_ERR_INVALID_ARGUMENT: ct_status = 1;
+pub const CT_ERR_INVALID_HANDLE: ct_status = 2;
+pub const CT_ERR_SHAPE: ct_status = 3;
+pub const CT_ERR_DTYPE: ct_status = 4;
+pub const CT_ERR_DEVICE: ct_status = 5;
+pub const CT_ERR_INDEX: ct_status = 6;
+pub const CT_ERR_OUT_OF_MEMORY: ct_status = 7;
+pub const CT_ERR_NOT_COMPILED: ct_status = 8;
+pub const CT_ERR_NOT_SUPPORTED: ct_status = 9;
+pub const CT_ERR_AUTOGRAD: ct_status = 10;
+pub const CT_ERR_INTERNAL: ct_status = 11;
+pub const CT_ERR_CALLBACK: ct_status = 12;
+pub const CT_ERR_VERSION: ct_status = 13;
+
+// ---- Dtypes, devices, reductions -----------------------------------------------------------------
+
+pub type ct_dtype = i32;
+pub const CT_FLOAT32: ct_dtype = 0;
+pub const CT_FLOAT64: ct_dtype = 1;
+pub const CT_INT32: ct_dtype = 2;
+pub const CT_INT64: ct_dtype = 3;
+pub const CT_UINT8: ct_dtype = 4;
+pub const CT_BOOL: ct_dtype = 5;
+
+pub const CT_DEVICE_CPU: i32 = 1;
+pub const CT_DEVICE_CUDA: i32 = 2;
+
+/// A device: DLPack device type and index (0 for CPU). Passed by value.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ct_device {
+    pub type_: i32,
+    pub index: i32,
+}
+
+pub const CT_REDUCTION_NONE: i32 = 0;
+pub const CT_REDUCTION_MEAN: i32 = 1;
+pub const CT_REDUCTION_SUM: i32 = 2;
+
+// ---- Callback types ------------------------------------------------------------------------------
+
+/// Called once when a wrapped external buffer is no longer used (from any thread).
+pub type ct_deleter_fn = Option<unsafe extern "C" fn(data: *mut c_void, ctx: *mut c_void)>;
+/// Backward of a custom function (see `ct_custom_function_apply`).
+pub type ct_backward_fn = Option<
+    unsafe extern "C" fn(
+        ctx: *mut c_void,
+        grad_outputs: *const ct_tensor,
+        n_outputs: i32,
+        grad_inputs: *mut ct_tensor,
+        n_inputs: i32,
+    ) -> ct_status,
+>;
+/// Called once when a custom function's node is freed.
+pub type ct_ctx_release_fn = Option<unsafe extern "C" fn(ctx: *mut c_void)>;
+
+extern "C" {
+    // ---- Library, versions, errors, threads ----
+    pub fn ct_version() -> i32;
+    pub fn ct_abi_version() -> i32;
+    pub fn ct_check_abi(abi_major: i32, min_minor: i32) -> ct_status;
+    pub fn ct_last_error() -> *const c_char;
+    pub fn ct_last_status() -> ct_status;
+    pub fn ct_status_name(status: ct_status) -> *const c_char;
+    pub fn ct_set_error(status: ct_status, message: *const c_char) -> ct_status;
+    pub fn ct_dtype_name(dtype: ct_dtype) -> *const c_char;
+    pub fn ct_dtype_size(dtype: ct_dtype) -> i32;
+    pub fn ct_cpu() -> ct_device;
+    pub fn ct_cuda(index: i32) -> ct_device;
+    pub fn ct_live_handles() -> i64;
+    pub fn ct_set_num_threads(n: i32) -> ct_status;
+    pub fn ct_get_num_threads() -> i32;
+    pub fn ct_cuda_device_count() -> i32;
+    pub fn ct_cuda_is_available(reason: *mut c_char, cap: i32) -> i32;
+    pub fn ct_cuda_synchronize(device: i32) -> ct_status;
+    pub fn ct_cuda_memory_stats(device: i32, allocated: *mut i64, reserved: *mut i64, peak: *mut i64) -> ct_status;
+    pub fn ct_cuda_empty_cache() -> ct_status;
+
+    // ---- Tensor handles and metadata ----
+    pub fn ct_tensor_retain(t: ct_tensor) -> ct_tensor;
+    pub fn ct_tensor_release(t: ct_tensor);
+    pub fn ct_tensor_ndim(t: ct_tensor, ndim: *mut i32) -> ct_status;
+    pub fn ct_tensor_shape(t: ct_tensor, dims: *mut i64, cap: i32, ndim: *mut i32) -> ct_status;
+    pub fn ct_tensor_strides(t: ct_tensor, strides: *mut i64, cap: i32, ndim: *mut i32) -> ct_status;
+    pub fn ct_tensor_offset(t: ct_tensor, offset: *mut i64) -> ct_status;
+    pub fn ct_tensor_numel(t: ct_tensor, numel: *mut i64) -> ct_status;
+    pub fn ct_tensor_dtype(t: ct_tensor, dtype: *mut ct_dtype) -> ct_status;
+    pub fn ct_tensor_device(t: ct_tensor, device: *mut ct_device) -> ct_status;
+    pub fn ct_tensor_is_contiguous(t: ct_tensor, contiguous: *mut i32) -> ct_status;
+    pub fn ct_tensor_data_ptr(t: ct_tensor, data: *mut *mut c_void) -> ct_status;
+    pub fn ct_tensor_version(t: ct_tensor, version: *mut i64) -> ct_status;
+    pub fn ct_tensor_shares_storage(a: ct_tensor, b: ct_tensor, shares: *mut i32) -> ct_status;
+    pub fn ct_tensor_to_string(t: ct_tensor, buf: *mut c_char, cap: i64, len: *mut i64) -> ct_status;
+
+    // ---- Creation ----
+    pub fn ct_empty(shape: *const i64, ndim: i32, dtype: ct_dtype, device: ct_device, out: *mut ct_tensor)
+        -> ct_status;
+    pub fn ct_zeros(shape: *const i64, ndim: i32, dtype: ct_dtype, device: ct_device, out: *mut ct_tensor)
+        -> ct_status;
+    pub fn ct_ones(shape: *const i64, ndim: i32, dtype: ct_dtype, device: ct_device, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_full(
+        shape: *const i64,
+        ndim: i32,
+        value: f64,
+        dtype: ct_dtype,
+        device: ct_device,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_scalar_tensor(value: f64, dtype: ct_dtype, device: ct_device, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_wrapped_scalar(value: f64, is_integer: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_arange(
+        start: f64,
+        end: f64,
+        step: f64,
+        dtype: ct_dtype,
+        device: ct_device,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_linspace(
+        start: f64,
+        end: f64,
+        steps: i64,
+        dtype: ct_dtype,
+        device: ct_device,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_eye(n: i64, m: i64, dtype: ct_dtype, device: ct_device, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_empty_like(t: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_zeros_like(t: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_ones_like(t: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_full_like(t: ct_tensor, value: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_tensor_from_data(
+        data: *const c_void,
+        nbytes: i64,
+        shape: *const i64,
+        ndim: i32,
+        dtype: ct_dtype,
+        device: ct_device,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_tensor_from_blob(
+        data: *mut c_void,
+        shape: *const i64,
+        strides: *const i64,
+        ndim: i32,
+        dtype: ct_dtype,
+        device: ct_device,
+        deleter: ct_deleter_fn,
+        ctx: *mut c_void,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_tensor_copy_to_host(t: ct_tensor, dst: *mut c_void, nbytes: i64) -> ct_status;
+    pub fn ct_tensor_item(t: ct_tensor, value: *mut f64) -> ct_status;
+    pub fn ct_tensor_item_int64(t: ct_tensor, value: *mut i64) -> ct_status;
+
+    // ---- Random numbers ----
+    pub fn ct_generator_new(seed: u64, out: *mut ct_generator) -> ct_status;
+    pub fn ct_generator_retain(g: ct_generator) -> ct_generator;
+    pub fn ct_generator_release(g: ct_generator);
+    pub fn ct_generator_seed(g: ct_generator, seed: u64) -> ct_status;
+    pub fn ct_manual_seed(seed: u64) -> ct_status;
+    pub fn ct_rand(
+        shape: *const i64,
+        ndim: i32,
+        dtype: ct_dtype,
+        device: ct_device,
+        gen: ct_generator,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_randn(
+        shape: *const i64,
+        ndim: i32,
+        dtype: ct_dtype,
+        device: ct_device,
+        gen: ct_generator,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_randint(
+        low: i64,
+        high: i64,
+        shape: *const i64,
+        ndim: i32,
+        dtype: ct_dtype,
+        device: ct_device,
+        gen: ct_generator,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_bernoulli(p: ct_tensor, gen: ct_generator, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_randperm(n: i64, device: ct_device, gen: ct_generator, out: *mut ct_tensor) -> ct_status;
+
+    // ---- Views and layout ----
+    pub fn ct_reshape(t: ct_tensor, shape: *const i64, ndim: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_view(t: ct_tensor, shape: *const i64, ndim: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_transpose(t: ct_tensor, d0: i64, d1: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_permute(t: ct_tensor, perm: *const i64, ndim: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_squeeze(t: ct_tensor, dim: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_squeeze_all(t: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_unsqueeze(t: ct_tensor, dim: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_expand(t: ct_tensor, shape: *const i64, ndim: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_flatten(t: ct_tensor, start_dim: i64, end_dim: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_narrow(t: ct_tensor, dim: i64, start: i64, length: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_slice(t: ct_tensor, dim: i64, start: i64, end: i64, step: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_select(t: ct_tensor, dim: i64, index: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_contiguous(t: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_clone(t: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_detach(t: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_to_dtype(t: ct_tensor, dtype: ct_dtype, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_to_device(t: ct_tensor, device: ct_device, out: *mut ct_tensor) -> ct_status;
+
+    // ---- Elementwise unary ops ----
+    pub fn ct_neg(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_abs(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_sign(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_exp(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_log(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_log1p(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_expm1(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_sqrt(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_rsqrt(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_sin(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_cos(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_tan(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_tanh(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_sigmoid(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_relu(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_gelu(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_silu(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_softplus(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_floor(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_ceil(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_round(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_reciprocal(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_logical_not(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_pow_scalar(x: ct_tensor, exponent: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_clamp(x: ct_tensor, min: f64, has_min: i32, max: f64, has_max: i32, out: *mut ct_tensor) -> ct_status;
+
+    // ---- Elementwise binary ops ----
+    pub fn ct_add(a: ct_tensor, b: ct_tensor, alpha: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_sub(a: ct_tensor, b: ct_tensor, alpha: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_mul(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_div(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_pow(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_maximum(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_minimum(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_atan2(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_remainder(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_eq(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_ne(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_lt(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_le(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_gt(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_ge(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_logical_and(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_logical_or(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_logical_xor(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_where(cond: ct_tensor, a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+
+    // ---- Reductions (dims NULL / ndims 0 reduces over all dims) ----
+    pub fn ct_sum(x: ct_tensor, dims: *const i64, ndims: i32, keepdim: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_mean(x: ct_tensor, dims: *const i64, ndims: i32, keepdim: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_prod(x: ct_tensor, dims: *const i64, ndims: i32, keepdim: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_var(
+        x: ct_tensor,
+        dims: *const i64,
+        ndims: i32,
+        correction: f64,
+        keepdim: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_std(
+        x: ct_tensor,
+        dims: *const i64,
+        ndims: i32,
+        correction: f64,
+        keepdim: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_logsumexp(x: ct_tensor, dims: *const i64, ndims: i32, keepdim: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_norm(x: ct_tensor, p: f64, dims: *const i64, ndims: i32, keepdim: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_all(x: ct_tensor, dims: *const i64, ndims: i32, keepdim: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_any(x: ct_tensor, dims: *const i64, ndims: i32, keepdim: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_max(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_min(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_max_dim(
+        x: ct_tensor,
+        dim: i64,
+        keepdim: i32,
+        values: *mut ct_tensor,
+        indices: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_min_dim(
+        x: ct_tensor,
+        dim: i64,
+        keepdim: i32,
+        values: *mut ct_tensor,
+        indices: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_argmax(x: ct_tensor, dim: i64, keepdim: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_argmin(x: ct_tensor, dim: i64, keepdim: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_argmax_all(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_argmin_all(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_cumsum(x: ct_tensor, dim: i64, out: *mut ct_tensor) -> ct_status;
+
+    // ---- Linear algebra ----
+    pub fn ct_matmul(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_dot(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_outer(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_t(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+
+    // ---- Indexing and joining ----
+    pub fn ct_index_select(x: ct_tensor, dim: i64, index: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_gather(x: ct_tensor, dim: i64, index: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_scatter(x: ct_tensor, dim: i64, index: ct_tensor, src: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_scatter_add(x: ct_tensor, dim: i64, index: ct_tensor, src: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_masked_fill(x: ct_tensor, mask: ct_tensor, value: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_masked_select(x: ct_tensor, mask: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_nonzero(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_cat(tensors: *const ct_tensor, n: i32, dim: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_stack(tensors: *const ct_tensor, n: i32, dim: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_split(x: ct_tensor, split_size: i64, dim: i64, outs: *mut ct_tensor, cap: i32, n: *mut i32) -> ct_status;
+    pub fn ct_chunk(x: ct_tensor, chunks: i64, dim: i64, outs: *mut ct_tensor, cap: i32, n: *mut i32) -> ct_status;
+
+    // ---- In-place ops ----
+    pub fn ct_add_(dst: ct_tensor, b: ct_tensor, alpha: f64) -> ct_status;
+    pub fn ct_sub_(dst: ct_tensor, b: ct_tensor, alpha: f64) -> ct_status;
+    pub fn ct_mul_(dst: ct_tensor, b: ct_tensor) -> ct_status;
+    pub fn ct_div_(dst: ct_tensor, b: ct_tensor) -> ct_status;
+    pub fn ct_zero_(dst: ct_tensor) -> ct_status;
+    pub fn ct_fill_(dst: ct_tensor, value: f64) -> ct_status;
+    pub fn ct_copy_(dst: ct_tensor, src: ct_tensor) -> ct_status;
+    pub fn ct_clamp_(dst: ct_tensor, min: f64, has_min: i32, max: f64, has_max: i32) -> ct_status;
+
+    // ---- Neural-network functions ----
+    pub fn ct_linear(x: ct_tensor, weight: ct_tensor, bias: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_softmax(x: ct_tensor, dim: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_log_softmax(x: ct_tensor, dim: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_cross_entropy(
+        logits: ct_tensor,
+        target: ct_tensor,
+        reduction: i32,
+        ignore_index: i64,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_nll_loss(
+        log_probs: ct_tensor,
+        target: ct_tensor,
+        reduction: i32,
+        ignore_index: i64,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_mse_loss(input: ct_tensor, target: ct_tensor, reduction: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_binary_cross_entropy(
+        probs: ct_tensor,
+        target: ct_tensor,
+        reduction: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_binary_cross_entropy_with_logits(
+        logits: ct_tensor,
+        target: ct_tensor,
+        reduction: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_dropout(x: ct_tensor, p: f64, training: i32, gen: ct_generator, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_embedding(weight: ct_tensor, indices: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_conv2d(
+        x: ct_tensor,
+        weight: ct_tensor,
+        bias: ct_tensor,
+        stride: *const i64,
+        padding: *const i64,
+        dilation: *const i64,
+        groups: i64,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_max_pool2d(
+        x: ct_tensor,
+        kernel: *const i64,
+        stride: *const i64,
+        padding: *const i64,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_avg_pool2d(
+        x: ct_tensor,
+        kernel: *const i64,
+        stride: *const i64,
+        padding: *const i64,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+
+    // ---- Autograd ----
+    pub fn ct_set_grad_enabled(enabled: i32, previous: *mut i32) -> ct_status;
+    pub fn ct_is_grad_enabled() -> i32;
+    pub fn ct_tensor_set_requires_grad(t: ct_tensor, requires_grad: i32) -> ct_status;
+    pub fn ct_tensor_requires_grad(t: ct_tensor, requires_grad: *mut i32) -> ct_status;
+    pub fn ct_tensor_is_leaf(t: ct_tensor, is_leaf: *mut i32) -> ct_status;
+    pub fn ct_tensor_grad(t: ct_tensor, grad: *mut ct_tensor) -> ct_status;
+    pub fn ct_tensor_set_grad(t: ct_tensor, grad: ct_tensor) -> ct_status;
+    pub fn ct_tensor_retain_grad(t: ct_tensor) -> ct_status;
+    pub fn ct_tensor_grad_fn_name(t: ct_tensor, buf: *mut c_char, cap: i32, len: *mut i32) -> ct_status;
+    pub fn ct_backward(t: ct_tensor, grad_output: ct_tensor, retain_graph: i32, create_graph: i32) -> ct_status;
+    pub fn ct_autograd_grad(
+        outputs: *const ct_tensor,
+        n_outputs: i32,
+        grad_outputs: *const ct_tensor,
+        inputs: *const ct_tensor,
+        n_inputs: i32,
+        retain_graph: i32,
+        create_graph: i32,
+        allow_unused: i32,
+        grads_out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_custom_function_apply(
+        name: *const c_char,
+        inputs: *const ct_tensor,
+        n_inputs: i32,
+        outputs: *const ct_tensor,
+        n_outputs: i32,
+        backward: ct_backward_fn,
+        ctx: *mut c_void,
+        ctx_release: ct_ctx_release_fn,
+        results: *mut ct_tensor,
+    ) -> ct_status;
+
+    // ---- Optimizers ----
+    pub fn ct_optim_sgd_new(
+        params: *const ct_tensor,
+        n: i32,
+        lr: f64,
+        momentum: f64,
+        dampening: f64,
+        weight_decay: f64,
+        nesterov: i32,
+        out: *mut ct_optimizer,
+    ) -> ct_status;
+    pub fn ct_optim_adam_new(
+        params: *const ct_tensor,
+        n: i32,
+        lr: f64,
+        beta1: f64,
+        beta2: f64,
+        eps: f64,
+        weight_decay: f64,
+        out: *mut ct_optimizer,
+    ) -> ct_status;
+    pub fn ct_optim_adamw_new(
+        params: *const ct_tensor,
+        n: i32,
+        lr: f64,
+        beta1: f64,
+        beta2: f64,
+        eps: f64,
+        weight_decay: f64,
+        out: *mut ct_optimizer,
+    ) -> ct_status;
+    pub fn ct_optimizer_retain(opt: ct_optimizer) -> ct_optimizer;
+    pub fn ct_optimizer_release(opt: ct_optimizer);
+    pub fn ct_optimizer_step(opt: ct_optimizer) -> ct_status;
+    pub fn ct_optimizer_zero_grad(opt: ct_optimizer, set_to_none: i32) -> ct_status;
+    pub fn ct_optimizer_set_lr(opt: ct_optimizer, lr: f64) -> ct_status;
+    pub fn ct_optimizer_get_lr(opt: ct_optimizer, lr: *mut f64) -> ct_status;
+
+    // ---- DLPack ----
+    pub fn ct_to_dlpack(t: ct_tensor, out: *mut *mut DLManagedTensor) -> ct_status;
+    pub fn ct_to_dlpack_versioned(t: ct_tensor, out: *mut *mut DLManagedTensorVersioned) -> ct_status;
+    pub fn ct_from_dlpack(managed: *mut DLManagedTensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_from_dlpack_versioned(managed: *mut DLManagedTensorVersioned, out: *mut ct_tensor) -> ct_status;
+}
