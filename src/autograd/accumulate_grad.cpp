@@ -17,6 +17,7 @@ void accumulate_into_grad(const Tensor& t, const Tensor& g) {
         fail(CT_ERR_INTERNAL, "backward: gradient of shape ", shape_str(g.sizes()), " for a tensor of shape ",
              shape_str(t.sizes()));
     Tensor gg = g.dtype() == t.dtype() ? g : to_dtype(g, t.dtype());
+    std::lock_guard<std::mutex> lock(meta.grad_mu);
     if (!meta.grad.defined()) {
         // Store a tensor nobody else can write to: a fresh contiguous result can be kept as it is.
         bool exclusive = gg.storage().use_count() == 1 && gg.is_contiguous() && !tensor_requires_grad(gg);

@@ -35,6 +35,7 @@ struct AutogradMeta {
     std::weak_ptr<Node> grad_accumulator;   // leaves: the AccumulateGrad node, created on first use
     bool retains_grad = false;
     std::mutex mu;                          // guards grad_accumulator creation
+    std::mutex grad_mu;                     // guards grad: backward may run on several threads into one leaf
     // Note [View history]: a differentiable view keeps its root base and how to remake itself from it.
     // When the storage's version moved on since the view's grad_fn was recorded (an in-place write to the
     // base or a sibling view), grad_fn_of / gradient_edge rebuild grad_fn as view_fn(view_base), so the
