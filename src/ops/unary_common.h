@@ -12,14 +12,13 @@ namespace unary {
 inline DType float_of(const Tensor& x) { return is_floating(x.dtype()) ? x.dtype() : DType::Float32; }
 
 // out = f(in) for a fresh contiguous out: when F has an array kernel (cpu/vec_math.h) and in is contiguous
-// too, the kernel runs on parallel chunks; otherwise the scalar functor goes through map1.
+// too, the kernel runs over the whole array; otherwise the scalar functor goes through map1.
 template <typename T, typename F> void map1_float(const Tensor& out, const Tensor& in, F f) {
     if constexpr (vec::ArrayKernel<F, T>::available) {
         if (in.is_contiguous()) {
-            const T* a = in.data<T>();
-            T* o = out.data<T>();
-            parallel_for(in.numel(), kElementwiseGrain,
-                         [&](int64_t i0, int64_t i1) { vec::ArrayKernel<F, T>::run(a + i0, o + i0, i1 - i0); });
+            // One thread, like map1 on a contiguous run: the kernel outruns memory bandwidth on one core,
+            // and waking OpenMP threads on a shared machine cost more than it saved (measured).
+            vec::ArrayKernel<F, T>::run(in.data<T>(), out.data<T>(), in.numel());
             return;
         }
     }
