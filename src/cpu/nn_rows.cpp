@@ -4,12 +4,7 @@
 #pragma GCC optimize("no-trapping-math")  // lets the NaN-aware selects in exp_vec vectorise
 #endif
 #include "cpu/nn_rows.h"
-
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__gnu_linux__)
-#define CT_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define CT_CLONES
-#endif
+#include "cpu/vec_math.h"  // CT_CLONES
 
 namespace ct {
 

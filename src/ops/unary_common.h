@@ -2,6 +2,7 @@
 // rule of float functions, kernel calls with scalar_math functors, and the one-input autograd recorder.
 #pragma once
 #include "core/scalar_math.h"
+#include "cpu/vec_math.h"
 #include "ops/elementwise.h"
 
 namespace ct {
@@ -10,6 +11,20 @@ namespace unary {
 // Float functions compute in the input's dtype when it is floating, else in float32 (like PyTorch).
 inline DType float_of(const Tensor& x) { return is_floating(x.dtype()) ? x.dtype() : DType::Float32; }
 
+// out = f(in) for a fresh contiguous out: when F has an array kernel (cpu/vec_math.h) and in is contiguous
+// too, the kernel runs over the whole array; otherwise the scalar functor goes through map1.
+template <typename T, typename F> void map1_float(const Tensor& out, const Tensor& in, F f) {
+    if constexpr (vec::ArrayKernel<F, T>::available) {
+        if (in.is_contiguous()) {
+            // One thread, like map1 on a contiguous run: the kernel outruns memory bandwidth on one core,
+            // and waking OpenMP threads on a shared machine cost more than it saved (measured).
+            vec::ArrayKernel<F, T>::run(in.data<T>(), out.data<T>(), in.numel());
+            return;
+        }
+    }
+    map1<T, T>(out, in, f);
+}
+
 // out = f(x) computed in float_of(x); MakeF(TypeTag<T>) returns the functor for float or double.
 template <typename MakeF> Tensor float_map(const Tensor& x, MakeF make_f) {
     DType dt = float_of(x);
@@ -17,7 +32,7 @@ template <typename MakeF> Tensor float_map(const Tensor& x, MakeF make_f) {
     return dispatch_float(dt, [&](auto tag) {
         using T = typename decltype(tag)::type;
         Tensor out = empty_tensor(x.sizes(), dt, x.device());
-        map1<T, T>(out, cx, make_f(tag));
+        map1_float<T>(out, cx, make_f(tag));
         return out;
     });
 }
