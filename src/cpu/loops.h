@@ -54,6 +54,15 @@ void for_each_run(const Shape& sizes, const std::array<const Shape*, N>& strides
     std::array<int64_t, N> inner_st;
     for (size_t k = 0; k < N; ++k) inner_st[k] = L.strides[k][nd - 1];
     const int64_t rows = numel / inner;
+    if (rows == 1) {
+        // One run (e.g. fully contiguous operands): split the run itself so large inputs use every thread.
+        parallel_for(inner, kElementwiseGrain, [&](int64_t b, int64_t e) {
+            std::array<int64_t, N> off;
+            for (size_t k = 0; k < N; ++k) off[k] = b * inner_st[k];
+            run(off, inner_st, e - b);
+        });
+        return;
+    }
     int64_t grain = std::max<int64_t>(1, kElementwiseGrain / inner);
     parallel_for(rows, grain, [&](int64_t r0, int64_t r1) {
         std::vector<int64_t> idx(nd > 1 ? nd - 1 : 1, 0);
