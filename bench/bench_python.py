@@ -6,6 +6,7 @@ Python issue's target, then a PASS/MISS summary. A report, not a test: always ex
     python bench/bench_python.py [--quick]
 """
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -14,6 +15,9 @@ import numpy as np
 
 import ctensor as ct
 
+# Read ctensor's default thread count before torch is imported: importing torch resets the shared OpenMP
+# runtime's thread count (to 1 on this machine), which ctensor would then pick up lazily.
+DEFAULT_THREADS = ct.get_num_threads()
 try:
     import torch
 except ImportError:  # the ctensor column is still printed
@@ -29,26 +33,34 @@ TARGETS = {
 }
 
 
-def median_time(fn, min_run=0.05, repeat=5):
-    """Median seconds per call of fn(): warms up, picks a call count so one run lasts >= min_run (like
-    timeit.autorange), then takes the median over `repeat` runs."""
+def calibrate(fn, min_run):
+    """Warms fn() up and returns a call count for which one run lasts >= min_run seconds (like timeit.autorange)."""
     fn()
     number = 1
     while True:
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        elapsed = time.perf_counter() - start
+        elapsed = run_once(fn, number) * number
         if elapsed >= min_run:
-            break
+            return number
         number *= 2 if elapsed * 10 >= min_run else 10
-    runs = []
+
+
+def run_once(fn, number):
+    """Seconds per call over `number` back-to-back calls of fn()."""
+    start = time.perf_counter()
+    for _ in range(number):
+        fn()
+    return (time.perf_counter() - start) / number
+
+
+def median_times(fns, min_run=0.05, repeat=5):
+    """Median seconds per call of each zero-argument callable in fns. The runs of the different callables are
+    interleaved so that load changes on a shared machine hit all of them alike."""
+    numbers = [calibrate(fn, min_run) for fn in fns]
+    runs = [[] for _ in fns]
     for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        runs.append((time.perf_counter() - start) / number)
-    return statistics.median(runs)
+        for fn, number, times in zip(fns, numbers, runs):
+            times.append(run_once(fn, number))
+    return [statistics.median(times) for times in runs]
 
 
 def fmt_time(seconds):
@@ -98,9 +110,9 @@ class Report:
 
 def both(lib_fn, report, section, label, min_run=0.05, repeat=5):
     """Times lib_fn(ct) and lib_fn(torch); lib_fn(lib) returns the zero-argument callable to time."""
-    ct_time = median_time(lib_fn(ct), min_run, repeat)
-    torch_time = median_time(lib_fn(torch), min_run, repeat) if torch is not None else None
-    report.add(section, label, ct_time, torch_time)
+    libs = [ct] if torch is None else [ct, torch]
+    times = median_times([lib_fn(lib) for lib in libs], min_run, repeat)
+    report.add(section, label, times[0], times[1] if torch is not None else None)
 
 
 def bench_tiny(report):
@@ -146,8 +158,9 @@ def bench_matmul(report, sizes):
         def case(lib):
             a, b = lib.from_numpy(data_a.copy()), lib.from_numpy(data_b.copy())
             return lambda: a @ b
-        ct_time = median_time(case(ct), min_run=0.1, repeat=5 if n < 2048 else 3)
-        torch_time = median_time(case(torch), min_run=0.1, repeat=5 if n < 2048 else 3) if torch else None
+        libs = [ct] if torch is None else [ct, torch]
+        times = median_times([case(lib) for lib in libs], min_run=0.1, repeat=5 if n < 2048 else 3)
+        ct_time, torch_time = times[0], (times[1] if torch is not None else None)
         report.add("matmul", "matmul %dx%d float32" % (n, n), ct_time, torch_time,
                    "  (ct %.1f GFLOP/s)" % (2.0 * n ** 3 / ct_time / 1e9))
 
@@ -181,17 +194,25 @@ def mlp_epoch(lib, data_x, data_y, batch, steps_limit=None):
     return time.perf_counter() - start, last_loss
 
 
-def bench_mlp(report, samples, repeat):
+def bench_mlp(report, samples, repeat, budget=40.0):
+    """Median epoch time over up to `repeat` interleaved ctensor/torch epochs; stops repeating once `budget`
+    seconds are spent (a loaded machine can make one epoch take tens of seconds)."""
     rng = np.random.default_rng(2)
     data_x = rng.standard_normal((samples, 784), dtype=np.float32)
     data_y = rng.integers(0, 10, samples).astype(np.int64)
-    label = "MLP epoch %d samples, batch 128" % samples
-    ct_runs = [mlp_epoch(ct, data_x, data_y, 128) for _ in range(repeat)]
-    torch_runs = [mlp_epoch(torch, data_x, data_y, 128) for _ in range(repeat)] if torch else None
-    ct_time = statistics.median(t for t, _ in ct_runs)
-    torch_time = statistics.median(t for t, _ in torch_runs) if torch_runs else None
-    report.add("mlp", label, ct_time, torch_time, "  (final loss ct %.3f%s)" % (
-        ct_runs[-1][1], ", torch %.3f" % torch_runs[-1][1] if torch_runs else ""))
+    libs = [ct] if torch is None else [ct, torch]
+    runs = [[] for _ in libs]
+    start = time.perf_counter()
+    for _ in range(repeat):
+        for lib, lib_runs in zip(libs, runs):
+            lib_runs.append(mlp_epoch(lib, data_x, data_y, 128))
+        if time.perf_counter() - start > budget:
+            break
+    ct_time = statistics.median(t for t, _ in runs[0])
+    torch_time = statistics.median(t for t, _ in runs[1]) if torch is not None else None
+    losses = "final loss ct %.3f" % runs[0][-1][1] + (", torch %.3f" % runs[1][-1][1] if torch else "")
+    report.add("mlp", "MLP epoch %d samples, batch 128" % samples, ct_time, torch_time,
+               "  (%s; %d epoch(s) each)" % (losses, len(runs[0])))
 
 
 def main():
@@ -200,16 +221,18 @@ def main():
     parser.add_argument("--threads", type=int, default=None, help="thread count for both (default: ctensor's)")
     args = parser.parse_args()
 
-    if args.threads:
-        ct.set_num_threads(args.threads)
-    threads = ct.get_num_threads()
+    threads = args.threads or DEFAULT_THREADS
+    ct.set_num_threads(threads)
     header = "ctensor %s, %d threads" % (ct.__version__, threads)
     if torch is not None:
         torch.set_num_threads(threads)
+        ct.set_num_threads(threads)  # both share one OpenMP runtime: set ctensor last so its BLAS agrees too
         header += "; torch %s, %d threads" % (torch.__version__, torch.get_num_threads())
     else:
         header += "; torch not installed: torch columns and PASS/MISS skipped"
-    print(header + "; python %s\n" % sys.version.split()[0], flush=True)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(header + "; python %s; load average %.1f on %d cores\n" % (sys.version.split()[0], load, os.cpu_count()),
+          flush=True)
 
     report = Report()
     sections = [
