@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""bench_python.py - ctensor vs PyTorch from Python, measured in one process with the same thread count: tiny-op
+overhead, large elementwise throughput, matmul throughput and one MLP training epoch, each as a ratio against the
+Python issue's target, then a PASS/MISS summary. A report, not a test: always exits 0. Takes about 2-3 minutes.
+
+    python bench/bench_python.py [--quick]
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import ctensor as ct
+
+# Read ctensor's default thread count before torch is imported: importing torch resets the shared OpenMP
+# runtime's thread count (to 1 on this machine), which ctensor would then pick up lazily.
+DEFAULT_THREADS = ct.get_num_threads()
+try:
+    import torch
+except ImportError:  # the ctensor column is still printed
+    torch = None
+
+# (section, rule, bound): "time<=" means ctensor time / torch time must be <= bound,
+# "speed>=" means torch time / ctensor time (ctensor's speed relative to PyTorch) must be >= bound.
+TARGETS = {
+    "tiny": ("time<=", 0.7),
+    "elementwise": ("speed>=", 1.0),
+    "matmul": ("speed>=", 1.0),
+    "mlp": ("speed>=", 1.0),
+}
+
+
+def calibrate(fn, min_run):
+    """Warms fn() up and returns a call count for which one run lasts >= min_run seconds (like timeit.autorange)."""
+    fn()
+    number = 1
+    while True:
+        elapsed = run_once(fn, number) * number
+        if elapsed >= min_run:
+            return number
+        number *= 2 if elapsed * 10 >= min_run else 10
+
+
+def run_once(fn, number):
+    """Seconds per call over `number` back-to-back calls of fn()."""
+    start = time.perf_counter()
+    for _ in range(number):
+        fn()
+    return (time.perf_counter() - start) / number
+
+
+def median_times(fns, min_run=0.05, repeat=5):
+    """Median seconds per call of each zero-argument callable in fns. The runs of the different callables are
+    interleaved so that load changes on a shared machine hit all of them alike."""
+    numbers = [calibrate(fn, min_run) for fn in fns]
+    runs = [[] for _ in fns]
+    for _ in range(repeat):
+        for fn, number, times in zip(fns, numbers, runs):
+            times.append(run_once(fn, number))
+    return [statistics.median(times) for times in runs]
+
+
+def fmt_time(seconds):
+    if seconds < 1e-3:
+        return "%8.2f us" % (seconds * 1e6)
+    if seconds < 1.0:
+        return "%8.2f ms" % (seconds * 1e3)
+    return "%8.2f s " % seconds
+
+
+class Report:
+    """Collects one row per measurement and prints it as it is measured."""
+
+    def __init__(self):
+        self.rows = []
+
+    def add(self, section, label, ct_seconds, torch_seconds, extra=""):
+        rule, bound = TARGETS[section]
+        row = {"section": section, "label": label, "ct": ct_seconds, "torch": torch_seconds, "status": "n/a"}
+        line = "%-12s %-34s ct %s" % (section, label, fmt_time(ct_seconds))
+        if torch_seconds is not None:
+            if rule == "time<=":
+                ratio = ct_seconds / torch_seconds
+                row["status"] = "PASS" if ratio <= bound else "MISS"
+                text = "time ratio %.2fx (target <= %.2fx)" % (ratio, bound)
+            else:
+                ratio = torch_seconds / ct_seconds
+                row["status"] = "PASS" if ratio >= bound else "MISS"
+                text = "speed %.2fx (target >= %.2fx)" % (ratio, bound)
+            row["ratio"] = ratio
+            line += "  torch %s  %s  %s" % (fmt_time(torch_seconds), text, row["status"])
+        print(line + extra, flush=True)
+        self.rows.append(row)
+
+    def summary(self):
+        print("\nSummary (time ratio = ctensor/torch time; speed = torch/ctensor time)")
+        print("%-12s %-34s %-10s %-8s %s" % ("section", "case", "ratio", "target", "result"))
+        for row in self.rows:
+            rule, bound = TARGETS[row["section"]]
+            ratio = "%.2fx" % row["ratio"] if "ratio" in row else "-"
+            target = ("<=" if rule == "time<=" else ">=") + "%.1fx" % bound
+            print("%-12s %-34s %-10s %-8s %s" % (row["section"], row["label"], ratio, target, row["status"]))
+        judged = [r for r in self.rows if r["status"] != "n/a"]
+        passed = sum(r["status"] == "PASS" for r in judged)
+        print("%d/%d targets met" % (passed, len(judged)) if judged else "no torch: nothing to compare")
+
+
+def both(lib_fn, report, section, label, min_run=0.05, repeat=5):
+    """Times lib_fn(ct) and lib_fn(torch); lib_fn(lib) returns the zero-argument callable to time."""
+    libs = [ct] if torch is None else [ct, torch]
+    times = median_times([lib_fn(lib) for lib in libs], min_run, repeat)
+    report.add(section, label, times[0], times[1] if torch is not None else None)
+
+
+def bench_tiny(report):
+    def binary(lib):
+        a, b = lib.ones(1), lib.ones(1)
+        return lambda: a + b
+
+    def fma(lib):
+        a, b, c = lib.ones(1), lib.ones(1), lib.ones(1)
+        return lambda: a * b + c
+
+    def total(lib):
+        x = lib.ones(1)
+        return lambda: x.sum()
+
+    def backward(lib):
+        w, x, b = lib.ones(1).requires_grad_(), lib.ones(1), lib.ones(1).requires_grad_()
+        return lambda: (w * x + b).sum().backward()
+
+    for label, case in [("a+b (1 elem)", binary), ("a*b+c (1 elem)", fma), ("x.sum() (1 elem)", total),
+                        ("(w*x+b).sum().backward()", backward)]:
+        both(case, report, "tiny", label, min_run=0.05, repeat=7)
+
+
+def bench_elementwise(report, sizes):
+    rng = np.random.default_rng(0)
+    for n in sizes:
+        data_a = rng.standard_normal(n, dtype=np.float32)
+        data_b = rng.standard_normal(n, dtype=np.float32)
+        for name, op in [("add", lambda a, b: a + b), ("mul", lambda a, b: a * b), ("exp", lambda a, b: a.exp())]:
+            def case(lib, op=op):
+                a, b = lib.from_numpy(data_a.copy()), lib.from_numpy(data_b.copy())
+                return lambda: op(a, b)
+            both(case, report, "elementwise", "%s %.0e float32" % (name, n), min_run=0.1, repeat=5)
+
+
+def bench_matmul(report, sizes):
+    rng = np.random.default_rng(1)
+    for n in sizes:
+        data_a = rng.standard_normal((n, n), dtype=np.float32)
+        data_b = rng.standard_normal((n, n), dtype=np.float32)
+
+        def case(lib):
+            a, b = lib.from_numpy(data_a.copy()), lib.from_numpy(data_b.copy())
+            return lambda: a @ b
+        libs = [ct] if torch is None else [ct, torch]
+        times = median_times([case(lib) for lib in libs], min_run=0.1, repeat=5 if n < 2048 else 3)
+        ct_time, torch_time = times[0], (times[1] if torch is not None else None)
+        report.add("matmul", "matmul %dx%d float32" % (n, n), ct_time, torch_time,
+                   "  (ct %.1f GFLOP/s)" % (2.0 * n ** 3 / ct_time / 1e9))
+
+
+def mlp_epoch(lib, data_x, data_y, batch, steps_limit=None):
+    """Seconds for one epoch of a 784-256-128-10 MLP (Adam, cross entropy) on the given data."""
+    lib.manual_seed(0)
+    nn = lib.nn
+    model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
+    optimizer = lib.optim.Adam(model.parameters(), lr=1e-3)
+    loss_fn = nn.CrossEntropyLoss()
+    x, y = lib.from_numpy(data_x), lib.from_numpy(data_y)
+    n = x.shape[0]
+
+    def run_epoch(limit):
+        order = lib.randperm(n)
+        loss = None
+        for step, i in enumerate(range(0, n, batch)):
+            if limit is not None and step >= limit:
+                break
+            idx = order[i:i + batch]
+            optimizer.zero_grad()
+            loss = loss_fn(model(x[idx]), y[idx])
+            loss.backward()
+            optimizer.step()
+        return loss.item()
+
+    run_epoch(20)  # warm-up: allocator, BLAS threads, Adam state
+    start = time.perf_counter()
+    last_loss = run_epoch(steps_limit)
+    return time.perf_counter() - start, last_loss
+
+
+def bench_mlp(report, samples, repeat, budget=40.0):
+    """Median epoch time over up to `repeat` interleaved ctensor/torch epochs; stops repeating once `budget`
+    seconds are spent (a loaded machine can make one epoch take tens of seconds)."""
+    rng = np.random.default_rng(2)
+    data_x = rng.standard_normal((samples, 784), dtype=np.float32)
+    data_y = rng.integers(0, 10, samples).astype(np.int64)
+    libs = [ct] if torch is None else [ct, torch]
+    runs = [[] for _ in libs]
+    start = time.perf_counter()
+    for _ in range(repeat):
+        for lib, lib_runs in zip(libs, runs):
+            lib_runs.append(mlp_epoch(lib, data_x, data_y, 128))
+        if time.perf_counter() - start > budget:
+            break
+    ct_time = statistics.median(t for t, _ in runs[0])
+    torch_time = statistics.median(t for t, _ in runs[1]) if torch is not None else None
+    losses = "final loss ct %.3f" % runs[0][-1][1] + (", torch %.3f" % runs[1][-1][1] if torch else "")
+    report.add("mlp", "MLP epoch %d samples, batch 128" % samples, ct_time, torch_time,
+               "  (%s; %d epoch(s) each)" % (losses, len(runs[0])))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sizes and a shorter epoch (smoke run)")
+    parser.add_argument("--threads", type=int, default=None, help="thread count for both (default: ctensor's)")
+    args = parser.parse_args()
+
+    threads = args.threads or DEFAULT_THREADS
+    ct.set_num_threads(threads)
+    header = "ctensor %s, %d threads" % (ct.__version__, threads)
+    if torch is not None:
+        torch.set_num_threads(threads)
+        ct.set_num_threads(threads)  # both share one OpenMP runtime: set ctensor last so its BLAS agrees too
+        header += "; torch %s, %d threads" % (torch.__version__, torch.get_num_threads())
+    else:
+        header += "; torch not installed: torch columns and PASS/MISS skipped"
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(header + "; python %s; load average %.1f on %d cores\n" % (sys.version.split()[0], load, os.cpu_count()),
+          flush=True)
+
+    report = Report()
+    sections = [
+        (bench_tiny, ()),
+        (bench_elementwise, ([10 ** 5] if args.quick else [10 ** 6, 10 ** 7],)),
+        (bench_matmul, ([256] if args.quick else [256, 512, 1024, 2048],)),
+        (bench_mlp, (6000 if args.quick else 60000, 1 if args.quick else 3)),
+    ]
+    for section, section_args in sections:
+        try:
+            section(report, *section_args)
+        except Exception as error:  # a report: show what failed, keep going, never fail the caller
+            print("%s: failed: %s: %s" % (section.__name__, type(error).__name__, error), flush=True)
+    report.summary()
+
+
+if __name__ == "__main__":
+    main()
+    sys.exit(0)
