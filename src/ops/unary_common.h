@@ -16,9 +16,13 @@ inline DType float_of(const Tensor& x) { return is_floating(x.dtype()) ? x.dtype
 template <typename T, typename F> void map1_float(const Tensor& out, const Tensor& in, F f) {
     if constexpr (vec::ArrayKernel<F, T>::available) {
         if (in.is_contiguous()) {
-            // One thread, like map1 on a contiguous run: the kernel outruns memory bandwidth on one core,
-            // and waking OpenMP threads on a shared machine cost more than it saved (measured).
-            vec::ArrayKernel<F, T>::run(in.data<T>(), out.data<T>(), in.numel());
+            // Large inputs are split across the threads in big chunks (a wake-up costs microseconds, so
+            // small inputs stay on one thread).
+            const T* src = in.data<T>();
+            T* dst = out.data<T>();
+            parallel_for(in.numel(), int64_t(1) << 18, [&](int64_t b, int64_t e) {
+                vec::ArrayKernel<F, T>::run(src + b, dst + b, e - b);
+            });
             return;
         }
     }
