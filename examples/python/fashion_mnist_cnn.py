@@ -13,7 +13,7 @@ import ctensor as ct
 import ctensor.nn as nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fashion_mnist_mlp import load_split  # noqa: E402  (IDX reading shared with the MLP example)
+from fashion_mnist_mlp import evaluate, load_split  # noqa: E402  (shared with the MLP example)
 
 
 def make_model():
@@ -24,18 +24,6 @@ def make_model():
         nn.Flatten(),
         nn.Linear(32 * 7 * 7, 128), nn.ReLU(),
         nn.Linear(128, 10))
-
-
-def evaluate(model, x, y, batch=1000):
-    """Fraction of images in x whose argmax logit matches y (eval mode, no autograd)."""
-    model.eval()
-    correct = 0
-    with ct.no_grad():
-        for i in range(0, x.shape[0], batch):
-            logits = model(x[i:i + batch])
-            correct += (logits.argmax(1) == y[i:i + batch]).sum().item()
-    model.train()
-    return correct / x.shape[0]
 
 
 def train_epoch(model, optimizer, loss_fn, x, y, batch_size):
@@ -84,8 +72,8 @@ def main():
         start = time.perf_counter()
         loss = train_epoch(model, optimizer, loss_fn, train_x, train_y, args.batch_size)
         seconds = time.perf_counter() - start
-        train_acc = evaluate(model, train_x, train_y)
-        test_acc = evaluate(model, test_x, test_y)
+        train_acc = evaluate(model, train_x, train_y, batch=1000)
+        test_acc = evaluate(model, test_x, test_y, batch=1000)
         print("epoch %d  loss %.4f  train acc %.2f%%  test acc %.2f%%  %.1f s"
               % (epoch, loss, 100 * train_acc, 100 * test_acc, seconds), flush=True)
 

@@ -66,6 +66,8 @@ Shape shape_arg(const int64_t* dims, int32_t ndim, const char* op, const char* a
 DType dtype_arg(ct_dtype dtype, const char* op);
 // Converts a device struct (type must be CPU or CUDA).
 struct Device device_arg(ct_device device, const char* op);
+// The generator behind handle g, or null for NULL (= the default generator); defined in capi_random.cpp.
+std::shared_ptr<class Generator> generator_arg(ct_generator g, const char* op);
 // Handles array -> tensors (n >= 0, array non-NULL when n > 0).
 std::vector<Tensor> tensor_list_arg(const ct_tensor* hs, int32_t n, const char* op, const char* arg);
 

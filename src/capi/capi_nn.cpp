@@ -20,12 +20,6 @@ void pair_arg(const int64_t* v, int64_t out[2], const char* op, const char* arg)
     out[1] = v[1];
 }
 
-// The generator behind g (kept alive for the call), or null for the default generator.
-std::shared_ptr<Generator> generator_arg(ct_generator g, const char* op) {
-    if (!g) return nullptr;
-    return std::static_pointer_cast<Generator>(handle_get((uintptr_t)g, HandleKind::Generator, op, "gen"));
-}
-
 Pool2dParams pool_args(const int64_t* kernel, const int64_t* stride, const int64_t* padding, const char* op) {
     Pool2dParams p;
     pair_arg(kernel, p.kernel, op, "kernel");

@@ -6,15 +6,13 @@
 
 using namespace ct;
 
-namespace {
-
+namespace ct {
 // The generator behind g (kept alive for the call), or null for the default generator.
 std::shared_ptr<Generator> generator_arg(ct_generator g, const char* op) {
     if (!g) return nullptr;
     return std::static_pointer_cast<Generator>(handle_get((uintptr_t)g, HandleKind::Generator, op, "gen"));
 }
-
-}  // namespace
+}  // namespace ct
 
 extern "C" {
 
