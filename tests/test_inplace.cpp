@@ -1,5 +1,6 @@
 // test_inplace.cpp - in-place ops through the C API: values, version counters shared by views, autograd
-// rules (saved tensors modified in place, leaves, history rebase with gradchecks, views), writes into
+// rules (saved tensors modified in place, leaves, history rebase with gradchecks, writes through views
+// recorded on the base as CopySlices), writes into
 // slice/select views, overlapping sources, dtype rules and errors.
 #include "ct_test.h"
 
@@ -214,14 +215,93 @@ TEST(Inplace, OverlappingCopyReadsBeforeWriting) {
     EXPECT_TRUE(allclose(m, {1, 3, 2, 4}));
 }
 
-TEST(Inplace, WritesThroughViewsUnderAutogradAreRefused) {
+std::string grad_fn_name(const H& t) {
+    char buf[64] = {0};
+    ok(ct_tensor_grad_fn_name(t.get(), buf, sizeof buf, nullptr));
+    return buf;
+}
+
+TEST(Inplace, WritesThroughViewsAreRecordedOnTheBase) {
+    // y = 2x; y[0:2] *= b; loss = sum(y * y): d/dx = 8x * b^2 on the slice, 8x outside; d/db = 8 x^2 b
+    H x = make({1, 2, 3}, {3}, CT_FLOAT64, true), b = make({3, -1}, {2}, CT_FLOAT64, true);
+    H y = mul_scalar(x, 2.0), v = slice(y, 0, 0, 2, 1);
+    CT_ASSERT_OK(ct_mul_(v.get(), b.get()));
+    EXPECT_EQ(grad_fn_name(y), "CopySlices");
+    EXPECT_TRUE(allclose(y, {6, -4, 6}));
+    H sq, l, gx, gb;
+    CT_ASSERT_OK(ct_mul(y.get(), y.get(), sq.out()));
+    CT_ASSERT_OK(ct_sum(sq.get(), nullptr, 0, 0, l.out()));
+    CT_ASSERT_OK(ct_backward(l.get(), nullptr, 0, 0));
+    CT_ASSERT_OK(ct_tensor_grad(x.get(), gx.out()));
+    CT_ASSERT_OK(ct_tensor_grad(b.get(), gb.out()));
+    EXPECT_TRUE(allclose(gx, {72, 16, 24}));
+    EXPECT_TRUE(allclose(gb, {24, -32}));
+    // the view itself follows the base's new history
+    EXPECT_NE(grad_fn_name(v), "");
+}
+
+TEST(Inplace, SliceAssignmentIntoAPlainBufferMakesItRequireGrad) {
+    // out = zeros(3); out[1] = sum(x); out[2:3] = x[0:1] * 3: out now requires grad (like PyTorch)
     H x = make({1, 2, 3}, {3}, CT_FLOAT64, true);
-    H y = mul_scalar(x, 1.0), v = slice(y, 0, 0, 2, 1);
-    CT_EXPECT_ERR(ct_mul_(v.get(), make({2}, {1}).get()), CT_ERR_NOT_SUPPORTED, "view");
-    H buf = make({0, 0, 0}, {3}), bv = select(buf, 0, 1), sc;
-    CT_ASSERT_OK(ct_sum(x.get(), nullptr, 0, 0, sc.out()));
-    CT_EXPECT_ERR(ct_copy_(bv.get(), sc.get()), CT_ERR_NOT_SUPPORTED, "copy_");
-    EXPECT_TRUE(allclose(buf, {0, 0, 0}));
+    H out = make({0, 0, 0}, {3}), s, x3;
+    CT_ASSERT_OK(ct_sum(x.get(), nullptr, 0, 0, s.out()));
+    CT_ASSERT_OK(ct_copy_(select(out, 0, 1).get(), s.get()));
+    H part = mul_scalar(slice(x, 0, 0, 1, 1), 3.0);
+    CT_ASSERT_OK(ct_copy_(slice(out, 0, 2, 3, 1).get(), part.get()));
+    int32_t rg = 0;
+    CT_ASSERT_OK(ct_tensor_requires_grad(out.get(), &rg));
+    EXPECT_EQ(rg, 1);
+    EXPECT_TRUE(allclose(out, {0, 6, 3}));
+    H w = make({10, 20, 30}, {3}), p, l, g;
+    CT_ASSERT_OK(ct_mul(out.get(), w.get(), p.out()));
+    CT_ASSERT_OK(ct_sum(p.get(), nullptr, 0, 0, l.out()));
+    CT_ASSERT_OK(ct_backward(l.get(), nullptr, 0, 0));
+    CT_ASSERT_OK(ct_tensor_grad(x.get(), g.out()));
+    EXPECT_TRUE(allclose(g, {20 + 90, 20, 20}));
+}
+
+TEST(Inplace, GradcheckThroughViewWrites) {
+    H a = randt({3, 4}, 11), b = randt({4}, 12), c = randt({2}, 13);
+    auto f = [](const std::vector<H>& in) {
+        H y = mul_scalar(in[0], 1.5), t, r;
+        ok(ct_transpose(y.get(), 0, 1, t.out()));   // view of a view: column 1, rows 0..1 of y
+        H col = slice(select(t, 0, 1), 0, 0, 2, 1);
+        ok(ct_mul_(col.get(), in[2].get()));
+        H row = select(y, 0, 2);
+        ok(ct_add_(row.get(), in[1].get(), -2.0));
+        ok(ct_clamp_(select(y, 0, 0).get(), -0.5, 1, 0.5, 1));
+        ok(ct_mul(y.get(), y.get(), r.out()));
+        return r;
+    };
+    EXPECT_TRUE(gradcheck(f, {a, b, c}));
+    EXPECT_TRUE(gradgradcheck(f, {a, b, c}));
+    // copy_ and fill_ through views: the overwritten region gets no gradient from its old values
+    EXPECT_TRUE(gradcheck([](const std::vector<H>& in) {
+        H y = mul_scalar(in[0], 1.0), r;
+        ok(ct_copy_(slice(y, 1, 1, 3, 1).get(), in[1].get()));  // broadcast [2] into [3, 2]
+        ok(ct_fill_(select(y, 0, 2).get(), 7.0));
+        ok(ct_exp(y.get(), r.out()));
+        return r;
+    }, {a, c}));
+}
+
+TEST(Inplace, ViewWritesAutogradCannotAllow) {
+    H x = make({1, 2, 3}, {3}, CT_FLOAT64, true);
+    CT_EXPECT_ERR(ct_mul_(slice(x, 0, 0, 2, 1).get(), make({2}, {1}).get()), CT_ERR_AUTOGRAD,
+                  "view (shape [2]) of a leaf tensor that requires grad");
+    H y = mul_scalar(x, 1.0), v;
+    {
+        NoGrad ng;
+        v = slice(y, 0, 0, 2, 1);
+    }
+    CT_EXPECT_ERR(ct_mul_(v.get(), make({2}, {1}, CT_FLOAT64, true).get()), CT_ERR_AUTOGRAD, "created under no_grad");
+    // a detached tensor is not a view for autograd: writes to it are recorded on it alone
+    H d, s;
+    CT_ASSERT_OK(ct_detach(y.get(), d.out()));
+    CT_ASSERT_OK(ct_sum(x.get(), nullptr, 0, 0, s.out()));
+    CT_ASSERT_OK(ct_add_(d.get(), s.get(), 1.0));
+    EXPECT_EQ(grad_fn_name(d), "AddBackward");
+    EXPECT_EQ(grad_fn_name(y), "MulBackward");
 }
 
 TEST(Inplace, DtypeRules) {

@@ -125,9 +125,24 @@ void FunctionNode::release_saved() {
     if (saved_.empty()) saved_.emplace_back(), saved_.back().release();
 }
 
+namespace {
+// Note [View history]: rebuilds a stale view's grad_fn from its root base's current history.
+void refresh_view_history(const Tensor& t) {
+    AutogradMeta* m = t.impl()->autograd.get();
+    if (!m || !m->view_base.defined() || t.version() == m->view_version) return;
+    GradModeGuard grad_on(true);
+    Tensor fresh = m->view_fn(m->view_base);
+    auto* fm = fresh.impl()->autograd.get();
+    m->grad_fn = fm ? fm->grad_fn : nullptr;
+    m->output_nr = fm ? fm->output_nr : 0;
+    m->view_version = t.version();
+}
+}  // namespace
+
 bool tensor_requires_grad(const Tensor& t) {
     if (!t.defined() || !t.impl()->autograd) return false;
     auto& m = *t.impl()->autograd;
+    if (m.view_base.defined() && t.version() != m.view_version) refresh_view_history(t);
     return m.requires_grad || m.grad_fn != nullptr;
 }
 
@@ -152,19 +167,6 @@ AutogradMeta& autograd_meta(const Tensor& t) {
     return *t.impl()->autograd;
 }
 
-namespace {
-// Note [View history]: rebuilds a stale view's grad_fn from its root base's current history.
-void refresh_view_history(const Tensor& t) {
-    AutogradMeta* m = t.impl()->autograd.get();
-    if (!m || !m->view_base.defined() || t.version() == m->view_version) return;
-    GradModeGuard grad_on(true);
-    Tensor fresh = m->view_fn(m->view_base);
-    auto* fm = fresh.impl()->autograd.get();
-    m->grad_fn = fm ? fm->grad_fn : nullptr;
-    m->output_nr = fm ? fm->output_nr : 0;
-    m->view_version = t.version();
-}
-}  // namespace
 
 void set_view_history(const Tensor& out, const Tensor& base, std::function<Tensor(const Tensor&)> remake) {
     auto& meta = autograd_meta(out);

@@ -1,7 +1,7 @@
 // inplace.cpp - in-place ops. Each writes dst's memory and bumps the version counter shared by dst's
 // views (Note [Version counter]), so a backward that needs the old values fails clearly. Under autograd,
-// dst's history is rebased onto the new node (like PyTorch); in-place writes through a view of a tensor
-// that takes part in autograd are refused (we do not rebuild the base's history).
+// dst's history is rebased onto the new node (like PyTorch); a write through a view rebases the view's
+// base instead (Note [In-place through views]).
 #include <cmath>
 #include <limits>
 #include "autograd/grad_mode.h"
@@ -18,6 +18,16 @@ void check_writable(const char* op, const Tensor& dst) {
                  ") has several elements at one memory location (an expanded view); clone it first");
 }
 
+// Note [In-place through views]: a view made under grad mode knows its root base and how to remake
+// itself from it (Note [View history]). Writing r into such a view gives the BASE a new history,
+// CopySlices(base before the write, r): its backward sends the gradient outside the view's region to the
+// base's old history and the region's gradient to r's node (PyTorch's CopySlices does the same by calling
+// r's node itself). The view then rebuilds its own history from the base when next used.
+const AutogradMeta* view_meta(const Tensor& t) {
+    const AutogradMeta* m = t.impl()->autograd.get();
+    return m && m->view_base.defined() ? m : nullptr;
+}
+
 // Whether the write must be recorded; throws for the writes autograd cannot allow.
 bool check_autograd(const char* op, const Tensor& dst, const Tensor& other) {
     bool record = GradMode::is_enabled() && is_floating(dst.dtype()) &&
@@ -26,10 +36,44 @@ bool check_autograd(const char* op, const Tensor& dst, const Tensor& other) {
     if (is_leaf(dst) && tensor_requires_grad(dst))
         fail(CT_ERR_AUTOGRAD, op, ": a leaf tensor that requires grad (shape ", shape_str(dst.sizes()),
              ") cannot be modified in place while grad mode is on; use no_grad");
-    if (dst.impl()->is_view)
-        fail(CT_ERR_NOT_SUPPORTED, op, ": in-place writes through a view (shape ", shape_str(dst.sizes()),
-             ") cannot be recorded by autograd here; clone the base or run under no_grad");
+    if (const AutogradMeta* vm = view_meta(dst)) {
+        const Tensor& base = vm->view_base;
+        if (is_leaf(base) && tensor_requires_grad(base))
+            fail(CT_ERR_AUTOGRAD, op, ": a view (shape ", shape_str(dst.sizes()), ") of a leaf tensor that requires grad (shape ",
+                 shape_str(base.sizes()), ") cannot be modified in place while grad mode is on; use no_grad");
+    } else if (dst.impl()->is_view) {
+        fail(CT_ERR_AUTOGRAD, op, ": this view (shape ", shape_str(dst.sizes()),
+             ") was created under no_grad, so autograd cannot track an in-place write through it with grad mode on; "
+             "create the view with grad mode on, or clone it");
+    }
     return true;
+}
+
+// Makes node's output output_nr the new value of dst: dst's own history, or for a view its base's
+// (Note [In-place through views]).
+void commit_history(Tensor& dst, const std::shared_ptr<Node>& node, uint32_t output_nr) {
+    const AutogradMeta* vm = view_meta(dst);
+    if (!vm) return set_history(dst, node, output_nr);
+    if (node->outputs.size() <= output_nr) {  // what set_history(dst, node) would record for the engine
+        node->outputs.resize(output_nr + 1);
+        node->retained.resize(output_nr + 1);
+        node->outputs[output_nr] = OutputMeta{dst.sizes(), dst.dtype(), dst.device()};
+    }
+    Tensor base = vm->view_base;
+    std::function<Tensor(const Tensor&)> region = vm->view_fn;
+    auto copy_slices = std::make_shared<FunctionNode>("CopySlices", [region](BackwardCtx& c) -> TensorList {
+        const Tensor& g = c.grads[0];
+        Tensor g_base, g_view;
+        if (c.needs(1)) g_view = contiguous(region(g));
+        if (c.needs(0)) {  // the region was overwritten: its old values get no gradient from here
+            g_base = clone(g);
+            Tensor overwritten = region(g_base);
+            zero_(overwritten);
+        }
+        return {g_base, g_view};
+    });
+    copy_slices->next_edges = {gradient_edge(base), Edge{node, output_nr}};
+    set_history(base, copy_slices);
 }
 
 // Throws unless the op's result type can be stored in dst: a higher category (bool < integer < float)
@@ -66,7 +110,7 @@ template <typename F> void apply_inplace(const char* op, Tensor& dst, const Tens
     Tensor r = out_of_place(old, oth);
     if (r.dtype() != dst.dtype()) r = to_dtype(r, dst.dtype());
     write_result(op, dst, r);
-    if (auto fn = grad_fn_of(r)) set_history(dst, fn, r.impl()->autograd->output_nr);
+    if (auto fn = grad_fn_of(r)) commit_history(dst, fn, r.impl()->autograd->output_nr);
 }
 
 // Throws when value cannot be stored in an integer dtype without overflow (PyTorch's check).
@@ -128,7 +172,9 @@ void copy_(Tensor& dst, const Tensor& src) {
         Shape src_shape = src.sizes();
         DType sd = src.dtype();
         // dst's old values are overwritten: they get a zero gradient; src gets the gradient summed to its shape.
-        node = make_node("CopyBackward", {dst, src}, [src_shape, sd](BackwardCtx& c) -> TensorList {
+        // a view's old values need no edge: CopySlices already gives them no gradient
+        Tensor old = view_meta(dst) ? Tensor() : dst;
+        node = make_node("CopyBackward", {old, src}, [src_shape, sd](BackwardCtx& c) -> TensorList {
             Tensor ga, gb;
             if (c.needs(0)) ga = zeros_like(c.grads[0]);
             if (c.needs(1)) gb = reduce_to(c.grads[0], src_shape, sd);
@@ -143,7 +189,7 @@ void copy_(Tensor& dst, const Tensor& src) {
     }
     copy_into(dst, broadcast_view(s, dst.sizes()));
     dst.bump_version();
-    if (node) set_history(dst, node);
+    if (node) commit_history(dst, node, 0);
 }
 
 void fill_(Tensor& dst, double value) {
@@ -151,10 +197,13 @@ void fill_(Tensor& dst, double value) {
     check_fill_value("fill_", dst, value);
     bool record = check_autograd("fill_", dst, Tensor());
     std::shared_ptr<FunctionNode> node;
-    if (record) node = make_node("FillBackward", {dst}, [](BackwardCtx& c) { return TensorList{zeros_like(c.grads[0])}; });
+    if (record) {
+        Tensor old = view_meta(dst) ? Tensor() : dst;
+        node = make_node("FillBackward", {old}, [](BackwardCtx& c) { return TensorList{zeros_like(c.grads[0])}; });
+    }
     fill_into(dst, value);
     dst.bump_version();
-    if (node) set_history(dst, node);
+    if (node) commit_history(dst, node, 0);
 }
 
 void zero_(Tensor& dst) { fill_(dst, 0.0); }

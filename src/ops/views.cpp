@@ -31,12 +31,14 @@ Tensor view_scatter(const Tensor& grad, const Shape& base_shape, ViewFn view_fn,
 // Records the history of out (made from base): backward maps out's gradient to base. For true views,
 // remake(base) gives the view again; it is kept so that the view's history can be rebuilt after an
 // in-place write to its base (Note [View history] in autograd/node.h).
+// True views record remake under grad mode even when base needs no gradient: an in-place write through
+// the view may make the base require grad later (Note [In-place through views] in ops/inplace.cpp).
 Tensor record_view(Tensor out, const Tensor& base, const char* name, ViewFn back, ViewFn remake = nullptr) {
     if (requires_grad(base)) {
         auto node = make_node(name, {base}, [back](BackwardCtx& c) { return TensorList{back(c.grads[0])}; });
         set_history(out, node);
-        if (remake) set_view_history(out, base, std::move(remake));
     }
+    if (remake && GradMode::is_enabled()) set_view_history(out, base, std::move(remake));
     return out;
 }
 
@@ -309,6 +311,9 @@ Tensor contiguous(const Tensor& t) { return t.is_contiguous() ? t : clone(t); }
 
 Tensor detach(const Tensor& t) {
     Tensor out = make_view(t, t.sizes(), t.strides(), t.offset());
+    // Shares t's memory and version counter but is no differentiable view: in-place writes to it are
+    // recorded on it alone, as in PyTorch.
+    out.impl()->is_view = false;
     out.impl()->wrapped_number = t.impl()->wrapped_number;
     return out;
 }
