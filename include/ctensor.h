@@ -374,9 +374,9 @@ CT_API ct_status ct_logsumexp(ct_tensor x, const int64_t* dims, int32_t ndims, i
 /* p-norm (p = 2 Euclidean, 1, inf via INFINITY, any p > 0). */
 CT_API ct_status ct_norm(ct_tensor x, double p, const int64_t* dims, int32_t ndims, int32_t keepdim,
                          ct_tensor* out);
-/* True where every element is nonzero (bool). */
+/* True where every element is nonzero (bool; uint8 for a uint8 input, as in PyTorch). */
 CT_API ct_status ct_all(ct_tensor x, const int64_t* dims, int32_t ndims, int32_t keepdim, ct_tensor* out);
-/* True where any element is nonzero (bool). */
+/* True where any element is nonzero (bool; uint8 for a uint8 input, as in PyTorch). */
 CT_API ct_status ct_any(ct_tensor x, const int64_t* dims, int32_t ndims, int32_t keepdim, ct_tensor* out);
 /* Largest element over all dims (0-d). */
 CT_API ct_status ct_max(ct_tensor x, ct_tensor* out);

@@ -163,6 +163,9 @@ TEST(Reduce, AllAnyOnEveryDtype) {
         CT_ASSERT_OK(ct_any(x.get(), &d, 1, 1, b.out()));
         EXPECT_EQ(shape(b), (Shape{3, 1}));
         EXPECT_TRUE(allclose(b, {1, 1, 0}));
+        ct_dtype expected = dt == CT_UINT8 ? CT_UINT8 : CT_BOOL;  // uint8 keeps its dtype, as in PyTorch
+        EXPECT_EQ(dtype(a), expected);
+        EXPECT_EQ(dtype(b), expected);
     }
     H nan = make({NAN, 1}, {2}), a;
     CT_ASSERT_OK(ct_all(nan.get(), nullptr, 0, 0, a.out()));
@@ -243,6 +246,17 @@ TEST(Reduce, GradchecksSpecialCases) {
     int64_t d1 = 1;
     for (const H& z : {z1, z2})
         EXPECT_TRUE(gradcheck(with([&](ct_tensor t, ct_tensor* o) { return ct_prod(t, &d1, 1, 0, o); }), {z}));
+    // double backward with one, two and three zeros in a slice, over one dim and over several
+    H z3 = make({0.0, 0.7, 0.0, -0.9, 0.0, 0.8, 1.2, 0.0, 0.0, 1.5, -1.1, 0.6}, {2, 3, 2}, CT_FLOAT64, true);
+    std::vector<std::vector<int64_t>> zero_dims = {{1}, {0, 2}, {}, {-1}};
+    for (const H& z : {z1, z2, z3})
+        for (const auto& dims : zero_dims) {
+            if (z.get() != z3.get() && dims.size() == 2) continue;
+            SCOPED_TRACE("prod dims " + dims_str(dims));
+            auto f = with([&](ct_tensor t, ct_tensor* o) { return ct_prod(t, dims.data(), (int32_t)dims.size(), 1, o); });
+            EXPECT_TRUE(gradcheck(f, {z}));
+            EXPECT_TRUE(gradgradcheck(f, {z}));
+        }
     H s0 = make({1.7}, {}, CT_FLOAT64, true);
     for (auto op : {ct_sum, ct_mean, ct_prod, ct_logsumexp})
         EXPECT_TRUE(gradcheck(with([&](ct_tensor t, ct_tensor* o) { return op(t, nullptr, 0, 0, o); }), {s0}));

@@ -1,4 +1,5 @@
 // reduce.cpp - sum, mean and prod over dims (with keepdim), and sum_to (the backward of broadcasting).
+#include <algorithm>
 #include <cmath>
 #include "autograd/grad_mode.h"
 #include "cpu/reduce_kernel.h"
@@ -64,21 +65,56 @@ IntList mask_dims(const std::vector<bool>& mask) {
     return dims;
 }
 
-// d prod / d x: out / x where x != 0; at a zero, the product of the others when it is the only zero in its
-// slice, else 0 (as PyTorch). gk and outk have keepdim shape. Written with ops, so it is differentiable.
+// Inclusive product scan along the last dim, forwards or backwards, by log2(n) doubling steps of
+// shifted multiplies (Hillis-Steele): only slice, mul and cat, so it is differentiable to any order.
+Tensor product_scan_last(const Tensor& y, bool reverse) {
+    int64_t n = y.size(-1);
+    Tensor p = y;
+    for (int64_t k = 1; k < n; k *= 2) {
+        if (!reverse)
+            p = cat({slice(p, -1, 0, k, 1), mul(slice(p, -1, k, n, 1), slice(p, -1, 0, n - k, 1))}, -1);
+        else
+            p = cat({mul(slice(p, -1, 0, n - k, 1), slice(p, -1, k, n, 1)), slice(p, -1, n - k, n, 1)}, -1);
+    }
+    return p;
+}
+
+// For each element of y (reduced dim last), the product of the other elements of its row: exclusive
+// prefix product times exclusive suffix product. Exact with any number of zeros.
+Tensor product_of_others_last(const Tensor& y) {
+    Shape one = y.sizes();
+    one.back() = 1;
+    int64_t n = y.size(-1);
+    Tensor ones_col = ones(one, y.dtype(), y.device());
+    Tensor before = cat({ones_col, slice(product_scan_last(y, false), -1, 0, n - 1, 1)}, -1);
+    Tensor after = cat({slice(product_scan_last(y, true), -1, 1, n, 1), ones_col}, -1);
+    return mul(before, after);
+}
+
+// d prod / d x = the product of the other elements of x's slice. Without zeros that is out / x; with
+// zeros it is computed by product scans over the reduced dims moved last (as PyTorch's
+// prod_safe_zeros_backward), which also gives the right double backward when a slice has several zeros.
+// gk and outk have keepdim shape. Written with ops, so it is differentiable.
 Tensor prod_grad(const Tensor& x, const Tensor& gk, const Tensor& outk, const IntList& dims) {
-    Tensor zero = eq(x, wrapped_scalar(0.0, false));
     bool has_zero;
     {
         NoGradGuard ng;
-        has_zero = item(any(zero, {}, false)) != 0.0;
+        has_zero = item(any(eq(x, wrapped_scalar(0.0, false)), {}, false)) != 0.0;
     }
     if (!has_zero) return mul(gk, div(outk, x));
-    Tensor nzeros = sum(zero, dims, true);
-    Tensor x_safe = where(zero, wrapped_scalar(1.0, false), x);
-    Tensor others_at_zero = where(eq(nzeros, wrapped_scalar(1.0, true)), prod(x_safe, dims, true),
-                                  wrapped_scalar(0.0, false));
-    return mul(gk, where(zero, others_at_zero, div(outk, x_safe)));
+    if (x.dim() == 0) return gk;  // the product of no other elements
+    IntList perm, inverse(x.dim());
+    Shape kept;
+    int64_t reduced = 1;
+    for (int64_t d = 0; d < x.dim(); ++d)
+        if (std::find(dims.begin(), dims.end(), d) == dims.end()) perm.push_back(d), kept.push_back(x.size(d));
+    for (int64_t d : dims) perm.push_back(d), reduced *= x.size(d);
+    for (size_t i = 0; i < perm.size(); ++i) inverse[perm[i]] = (int64_t)i;
+    Tensor moved = permute(x, perm);
+    Shape moved_shape = moved.sizes();
+    kept.push_back(reduced);
+    Tensor others = reshape(product_of_others_last(reshape(moved, kept)), moved_shape);
+    return mul(gk, permute(others, inverse));
 }
 
 }  // namespace

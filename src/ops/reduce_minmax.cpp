@@ -113,7 +113,7 @@ template <bool IsAll> Tensor truth_reduce(const char* op, const Tensor& x, const
         using T = typename decltype(tag)::type;
         reduce_into<T, bool>(out, x, mask, Truth<T, IsAll>{});
     });
-    return out;
+    return x.dtype() == DType::UInt8 ? to_dtype(out, DType::UInt8) : out;  // uint8 in, uint8 out (PyTorch)
 }
 
 void check_nonempty(const char* op, const Tensor& x) {
