@@ -9,8 +9,8 @@ namespace {
 
 // Owns the user's ctx; frees it with destroy_ctx when the hook function is destroyed.
 struct HookContext {
-    void* ctx;
-    ct_ctx_release_fn destroy;
+    void* ctx = nullptr;
+    ct_ctx_release_fn destroy = nullptr;
     ~HookContext() {
         if (destroy) destroy(ctx);
     }
@@ -46,7 +46,9 @@ ct_status ct_tensor_register_hook(ct_tensor t, ct_tensor_hook_fn hook, void* ctx
                                   int64_t* id) {
     std::shared_ptr<HookContext> hc;
     try {
-        hc = std::make_shared<HookContext>(HookContext{ctx, destroy_ctx});
+        hc = std::make_shared<HookContext>();  // built in place: a temporary's destructor would free ctx
+        hc->ctx = ctx;
+        hc->destroy = destroy_ctx;
     } catch (...) {
         if (destroy_ctx) destroy_ctx(ctx);
         return guard([] { throw std::bad_alloc(); });

@@ -26,19 +26,23 @@ template <typename T, typename Acc> void prod_scan_inplace(T* data, int64_t oute
 // Sum over positions j >= i along d.
 Tensor reverse_cumsum(const Tensor& t, int64_t d) { return flip(cumsum(flip(t, {d}), d), {d}); }
 
-// d out[j] / d x[i] summed against g: sum_{j >= i} g[j] * prod_{k <= j, k != i} x[k]. Positions before the
-// first zero of a slice divide by x; the first zero uses cumprod of x with that zero replaced by one;
-// positions after it get zero (every product through them contains the zero).
+// sum_{j >= i} g[j] * prod_{k <= j, k != i} x[k]. Without zeros that is reverse_cumsum(g * out) / x. With a
+// zero, row i of an [n, n] matrix is cumprod of x with x[i] replaced by one, masked to j >= i: O(n^2) memory, but
+// exact, and made of recorded ops so that the gradient is differentiable again (dividing by x is not).
 Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& out, int64_t d) {
     Tensor is_zero = eq(x, wrapped_scalar(0.0, false));
-    if (item(any(is_zero, {}, false)) == 0.0) return div(reverse_cumsum(mul(g, out), d), x);
-    Tensor zeros_so_far = cumsum(is_zero, d);
-    Tensor before = eq(zeros_so_far, wrapped_scalar(0.0, true));
-    Tensor first_zero = logical_and(is_zero, eq(zeros_so_far, wrapped_scalar(1.0, true)));
-    Tensor one = wrapped_scalar(1.0, false), zero = wrapped_scalar(0.0, false);
-    Tensor grad_before = div(reverse_cumsum(mul(g, out), d), where(before, x, one));
-    Tensor grad_first = reverse_cumsum(mul(g, cumprod(where(first_zero, one, x), d)), d);
-    return where(before, grad_before, where(first_zero, grad_first, zero));
+    if (item(any(is_zero, {}, false)) == 0.0)
+        return div(reverse_cumsum(mul(g, out), d), x);
+    int64_t n = x.size(d);
+    Tensor xt = transpose(x, d, -1);  // [..., n]
+    Shape square = xt.sizes();
+    square.insert(square.end() - 1, n);  // [..., n (i), n (k)]
+    Tensor iota = arange(0, (double)n, 1, DType::Int64, x.device());
+    Tensor diag = eq(reshape(iota, {n, 1}), reshape(iota, {1, n}));
+    Tensor without_i = where(diag, wrapped_scalar(1.0, false), expand(unsqueeze(xt, -2), square));
+    Tensor partial = triu(cumprod(without_i, -1), 0);  // [i, j]: prod_{k <= j, k != i} x[k] for j >= i
+    Tensor grad_t = sum(mul(partial, unsqueeze(transpose(g, d, -1), -2)), {-1}, false);
+    return transpose(grad_t, d, -1);
 }
 
 }  // namespace
