@@ -20,9 +20,10 @@ static PyObject* tuple_of(ct_tensor* hs, int n) {
     return tuple;
 }
 
-static PyObject* one_out(ct_status st, ct_tensor out) {
+/* out is read through a pointer: it is filled by the call that computes st (argument order is unspecified). */
+static PyObject* one_out(ct_status st, ct_tensor* out) {
     if (st != CT_OK) return raise_status(st);
-    return wrap_tensor(out);
+    return wrap_tensor(*out);
 }
 
 /* sort(x, dim, descending, stable) -> (values, indices) */
@@ -42,7 +43,7 @@ static PyObject* py_argsort(PyObject* m, PyObject* a) {
     long long dim = -1;
     int descending = 0, stable = 0;
     if (!PyArg_ParseTuple(a, "O&|Lpp", TENSOR_ARG x, &dim, &descending, &stable)) return NULL;
-    return one_out(ct_argsort(x, dim, descending, stable, &out), out);
+    return one_out(ct_argsort(x, dim, descending, stable, &out), &out);
 }
 
 /* topk(x, k, dim, largest, sorted) -> (values, indices) */
@@ -82,7 +83,7 @@ static PyObject* py_cumprod(PyObject* m, PyObject* a) {
     ct_tensor x, out = NULL;
     long long dim;
     if (!PyArg_ParseTuple(a, "O&L", TENSOR_ARG x, &dim)) return NULL;
-    return one_out(ct_cumprod(x, dim, &out), out);
+    return one_out(ct_cumprod(x, dim, &out), &out);
 }
 
 /* flip(x, dims) */
@@ -95,7 +96,7 @@ static PyObject* py_flip(PyObject* m, PyObject* a) {
     if (dims_parse(dims_obj, &d, 0, "dims") < 0) return NULL;
     ct_status st = ct_flip(x, d.v, d.n, &out);
     dims_free(&d);
-    return one_out(st, out);
+    return one_out(st, &out);
 }
 
 /* roll(x, shifts, dims_or_None) */
@@ -113,7 +114,7 @@ static PyObject* py_roll(PyObject* m, PyObject* a) {
     ct_status st = ct_roll(x, s.v, s.n, d.is_none ? NULL : d.v, d.is_none ? 0 : d.n, &out);
     dims_free(&s);
     dims_free(&d);
-    return one_out(st, out);
+    return one_out(st, &out);
 }
 
 static PyObject* call_triangle(ct_status (*fn)(ct_tensor, int64_t, ct_tensor*), const char* name, PyObject* a) {
@@ -121,7 +122,7 @@ static PyObject* call_triangle(ct_status (*fn)(ct_tensor, int64_t, ct_tensor*), 
     ct_tensor x, out = NULL;
     long long diagonal = 0;
     if (!PyArg_ParseTuple(a, "O&|L", TENSOR_ARG x, &diagonal)) return NULL;
-    return one_out(fn(x, diagonal, &out), out);
+    return one_out(fn(x, diagonal, &out), &out);
 }
 static PyObject* py_tril(PyObject* m, PyObject* a) { return call_triangle(ct_tril, "ct_tril", a); }
 static PyObject* py_triu(PyObject* m, PyObject* a) { return call_triangle(ct_triu, "ct_triu", a); }
@@ -154,7 +155,7 @@ static PyObject* py_einsum(PyObject* m, PyObject* a) {
     ct_status st = ct_einsum(eq, hs, (int32_t)n, &out);
     PyMem_Free(hs);
     Py_DECREF(seq);
-    return one_out(st, out);
+    return one_out(st, &out);
 }
 
 #define ENTRY(name) {#name, (PyCFunction)py_##name, METH_VARARGS, NULL},
