@@ -433,6 +433,37 @@ CT_API ct_status ct_split(ct_tensor x, int64_t split_size, int64_t dim, ct_tenso
 /* chunks views along dim (sizes like torch.chunk); at most cap into outs, *n the true count. */
 CT_API ct_status ct_chunk(ct_tensor x, int64_t chunks, int64_t dim, ct_tensor* outs, int32_t cap, int32_t* n);
 
+/* ---- Sorting, scans and reordering -------------------------------------------------------------- */
+
+/* Sorts x along dim: values and their int64 positions; stable (ties keep input order) whatever `stable`
+ * says, NaN sorts last ascending and first descending (like PyTorch). */
+CT_API ct_status ct_sort(ct_tensor x, int64_t dim, int32_t descending, int32_t stable, ct_tensor* values,
+                         ct_tensor* indices);
+/* int64 positions that sort x along dim (the indices of ct_sort). */
+CT_API ct_status ct_argsort(ct_tensor x, int64_t dim, int32_t descending, int32_t stable, ct_tensor* out);
+/* The k largest (largest != 0) or smallest values along dim and their int64 positions; always sorted. */
+CT_API ct_status ct_topk(ct_tensor x, int64_t k, int64_t dim, int32_t largest, int32_t sorted, ct_tensor* values,
+                         ct_tensor* indices);
+/* The k-th smallest value along dim (k counts from 1) and its int64 position. */
+CT_API ct_status ct_kthvalue(ct_tensor x, int64_t k, int64_t dim, int32_t keepdim, ct_tensor* values,
+                             ct_tensor* indices);
+/* Distinct values of flattened x (sorted, else in order of first occurrence); inverse (x's shape) and counts
+ * (int64) are filled when their pointers are not NULL. Not differentiable. */
+CT_API ct_status ct_unique(ct_tensor x, int32_t sorted, ct_tensor* values, ct_tensor* inverse, ct_tensor* counts);
+/* Cumulative product along dim (integers and bool give int64). */
+CT_API ct_status ct_cumprod(ct_tensor x, int64_t dim, ct_tensor* out);
+/* Copy of x with the order of elements reversed along each of dims[ndims]. */
+CT_API ct_status ct_flip(ct_tensor x, const int64_t* dims, int32_t ndims, ct_tensor* out);
+/* Rolls x by shifts[i] along dims[i]; with ndims == 0 rolls the flattened x by shifts[0] (nshifts == 1). */
+CT_API ct_status ct_roll(ct_tensor x, const int64_t* shifts, int32_t nshifts, const int64_t* dims, int32_t ndims,
+                         ct_tensor* out);
+/* Lower triangle of the last two dims (j - i <= diagonal kept, the rest zero). */
+CT_API ct_status ct_tril(ct_tensor x, int64_t diagonal, ct_tensor* out);
+/* Upper triangle of the last two dims (j - i >= diagonal kept, the rest zero). */
+CT_API ct_status ct_triu(ct_tensor x, int64_t diagonal, ct_tensor* out);
+/* Einstein summation over operands[n] like torch.einsum ("ij,jk->ik", implicit output, ... broadcasting). */
+CT_API ct_status ct_einsum(const char* equation, const ct_tensor* operands, int32_t n, ct_tensor* out);
+
 /* ---- In-place ops (bump the version counter; dst keeps its dtype) ------------------------------- */
 
 CT_API ct_status ct_add_(ct_tensor dst, ct_tensor b, double alpha); /* dst += alpha * b */
@@ -521,6 +552,20 @@ CT_API ct_status ct_custom_function_apply(const char* name, const ct_tensor* inp
                                           const ct_tensor* outputs, int32_t n_outputs, ct_backward_fn backward,
                                           void* ctx, ct_ctx_release_fn ctx_release, ct_tensor* results);
 
+/* A tensor hook: called during backward with the gradient w.r.t. the tensor (grad, borrowed: retain it to
+ * keep it). It may set *replacement to a new handle (ownership passes to ctensor) to use instead, or leave it
+ * NULL to keep grad. Returns CT_OK or a status (set a message with ct_set_error) that fails the backward. */
+typedef ct_status (*ct_tensor_hook_fn)(ct_tensor grad, void* ctx, ct_tensor* replacement);
+/* Registers hook on t (leaf or not; t must require grad) like torch.Tensor.register_hook: on a leaf it runs
+ * before the gradient is accumulated into .grad. Hooks run in registration order on the thread that called
+ * backward. destroy_ctx (may be NULL) runs once with ctx when the hook is removed or when t and every graph
+ * that can reach it are freed, and also on failure. *id gets a number for ct_tensor_remove_hook. */
+CT_API ct_status ct_tensor_register_hook(ct_tensor t, ct_tensor_hook_fn hook, void* ctx, ct_ctx_release_fn destroy_ctx,
+                                         int64_t* id);
+/* Removes hook id from t (CT_ERR_INVALID_ARGUMENT if t has no such hook); its destroy_ctx runs once no backward
+ * is running it. */
+CT_API ct_status ct_tensor_remove_hook(ct_tensor t, int64_t id);
+
 /* ---- Optimizers --------------------------------------------------------------------------------- */
 
 /* SGD with momentum, dampening, weight decay and Nesterov, like torch.optim.SGD. */
@@ -544,6 +589,20 @@ CT_API ct_status ct_optimizer_zero_grad(ct_optimizer opt, int32_t set_to_none);
 CT_API ct_status ct_optimizer_set_lr(ct_optimizer opt, double lr);
 /* Current learning rate. */
 CT_API ct_status ct_optimizer_get_lr(ct_optimizer opt, double* lr);
+/* Number of parameters opt updates. */
+CT_API ct_status ct_optimizer_num_params(ct_optimizer opt, int32_t* n);
+/* Comma-separated names of opt's per-parameter state tensors ("momentum_buffer" for SGD, "exp_avg,exp_avg_sq"
+ * for Adam/AdamW) into buf[cap]; *len gets the full length. */
+CT_API ct_status ct_optimizer_state_names(ct_optimizer opt, char* buf, int32_t cap, int32_t* len);
+/* A copy of state tensor `name` of parameter param; *out = NULL (and CT_OK) while it is not created yet. */
+CT_API ct_status ct_optimizer_get_state(ct_optimizer opt, int32_t param, const char* name, ct_tensor* out);
+/* Replaces state tensor `name` of parameter param with a copy of value (parameter's shape; converted to its
+ * dtype); value NULL clears it (it is created again on the next step). */
+CT_API ct_status ct_optimizer_set_state(ct_optimizer opt, int32_t param, const char* name, ct_tensor value);
+/* Updates applied to parameter param (Adam/AdamW bias correction; CT_ERR_NOT_SUPPORTED for SGD, which has none). */
+CT_API ct_status ct_optimizer_get_step(ct_optimizer opt, int32_t param, int64_t* step);
+/* Sets the update count of parameter param (step >= 0) when resuming training (Adam/AdamW). */
+CT_API ct_status ct_optimizer_set_step(ct_optimizer opt, int32_t param, int64_t step);
 
 /* ---- DLPack (zero-copy exchange; exports are detached from the graph) --------------------------- */
 

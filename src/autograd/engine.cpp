@@ -7,6 +7,7 @@
 #include <unordered_set>
 #include "autograd/accumulate_grad.h"
 #include "autograd/grad_mode.h"
+#include "autograd/hooks.h"
 #include "ops/ops.h"
 
 namespace ct {
@@ -101,6 +102,8 @@ void run_backward(const TensorList& roots, const TensorList& grad_roots, bool re
                 auto& m = node->outputs[i];
                 grads[i] = zeros(m.sizes, m.dtype, m.device);
             }
+            if (TensorHooks* hooks = hooks_of(node, i))
+                grads[i] = run_tensor_hooks(*hooks, grads[i], node->outputs[i], node->name());
             if (i < node->retained.size()) {
                 if (auto impl = node->retained[i].lock()) accumulate_into_grad(Tensor(impl), grads[i]);
             }

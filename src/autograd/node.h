@@ -11,6 +11,7 @@
 namespace ct {
 
 struct Node;
+struct TensorHooks;  // autograd/hooks.h
 using TensorList = std::vector<Tensor>;
 
 // Where the gradient of one differentiable input goes: output input_nr of node fn's forward.
@@ -43,6 +44,7 @@ struct AutogradMeta {
     Tensor view_base;
     std::function<Tensor(const Tensor&)> view_fn;
     int64_t view_version = 0;
+    std::shared_ptr<TensorHooks> hooks;     // register_hook callbacks (shared with grad_fn's pre_hooks)
 };
 
 // A tensor a node keeps for its backward. Note [Saved outputs]: an op's own output is saved without its
@@ -72,6 +74,7 @@ struct Node : std::enable_shared_from_this<Node> {
     std::vector<OutputMeta> outputs;               // one per forward output
     std::vector<std::weak_ptr<TensorImpl>> retained;  // per output: non-leaf tensors that retain grad
     uint64_t sequence_nr = 0;                      // creation order (later nodes run first)
+    std::vector<std::shared_ptr<TensorHooks>> pre_hooks;  // per output: hooks of the tensor it made (or null)
 
     Node();
     // Note [Iterative teardown]: destroying a node releases the nodes it links to through a thread-local

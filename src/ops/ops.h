@@ -181,6 +181,26 @@ struct Pool2dParams {
 Tensor max_pool2d(const Tensor& x, const Pool2dParams& p);
 Tensor avg_pool2d(const Tensor& x, const Pool2dParams& p);
 
+// ---- ordering, scans, reordering, einsum (sort.cpp, cumprod.cpp, reorder.cpp, einsum.cpp) ----
+// Sorted values and int64 positions along dim (stable; NaN sorts last ascending, first descending).
+std::pair<Tensor, Tensor> sort(const Tensor& x, int64_t dim, bool descending);
+Tensor argsort(const Tensor& x, int64_t dim, bool descending);
+// The k largest (or smallest) values along dim, in order, with their int64 positions.
+std::pair<Tensor, Tensor> topk(const Tensor& x, int64_t k, int64_t dim, bool largest);
+// The k-th smallest value along dim (k counts from 1) and its position.
+std::pair<Tensor, Tensor> kthvalue(const Tensor& x, int64_t k, int64_t dim, bool keepdim);
+struct UniqueResult {
+    Tensor values, inverse, counts;  // values 1-D; inverse has x's shape; counts like values (int64)
+};
+// Distinct values of flattened x: sorted, or in order of first occurrence (not differentiable).
+UniqueResult unique(const Tensor& x, bool sorted);
+Tensor cumprod(const Tensor& x, int64_t dim);
+Tensor flip(const Tensor& x, const IntList& dims);
+Tensor roll(const Tensor& x, const IntList& shifts, const IntList& dims);
+Tensor tril(const Tensor& x, int64_t diagonal);
+Tensor triu(const Tensor& x, int64_t diagonal);
+Tensor einsum(const std::string& equation, const TensorList& operands);
+
 // ---- checks shared by ops (checks.cpp) ----
 // Throws CT_ERR_DEVICE naming op and both devices unless a and b are on one device.
 void check_same_device(const char* op, const Tensor& a, const Tensor& b);

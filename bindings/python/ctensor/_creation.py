@@ -107,6 +107,10 @@ def _scalar_dtype(value):
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False):
     dt = to_dtype(dtype) if dtype is not None else _scalar_dtype(fill_value)
+    if isinstance(fill_value, numbers.Integral) and not isinstance(fill_value, bool) and abs(fill_value) > 2 ** 53:
+        t = _C.full(tuple(size), 0.0, dt.code, to_device(device)._tuple())
+        _C.fill_(t, builtins.int(fill_value))  # exact: a double would round it
+        return _finish(t, requires_grad)
     return _finish(_C.full(tuple(size), builtins.float(fill_value), dt.code, to_device(device)._tuple()),
                    requires_grad)
 

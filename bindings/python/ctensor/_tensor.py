@@ -150,7 +150,11 @@ class Tensor(_C.TensorBase):
         _C.backward(self, gradient, retain_graph, create_graph)
 
     def register_hook(self, hook):
-        raise NotImplementedError("tensor hooks are not supported by the ctensor C ABI")
+        """Calls hook(grad) during backward; a returned Tensor replaces the gradient. Returns a handle with
+        .remove(). Works on leaves (before accumulation into .grad) and on non-leaves."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        return RemovableHandle(self, _C.register_hook(self, hook))
 
     # ---- conversions ----
     def to(self, *args, **kwargs):
@@ -272,3 +276,28 @@ class Tensor(_C.TensorBase):
 
     def __dlpack_device__(self):
         return self._device_tuple
+
+
+class RemovableHandle:
+    """Returned by Tensor.register_hook; remove() unregisters the hook (idempotent). Usable as a context manager."""
+
+    def __init__(self, tensor, hook_id):
+        import weakref
+
+        try:
+            self._tensor = weakref.ref(tensor)
+        except TypeError:  # no weakref slot: keep the tensor itself
+            self._tensor = lambda: tensor
+        self.id = hook_id
+
+    def remove(self):
+        t = self._tensor()
+        if t is not None and self.id is not None:
+            _C.remove_hook(t, self.id)
+        self.id = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()

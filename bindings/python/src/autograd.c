@@ -226,7 +226,66 @@ static PyObject* py_custom_function_apply(PyObject* m, PyObject* args) {
     return result;
 }
 
+/* ---- tensor hooks ---------------------------------------------------------------------------------- */
+
+/* Reports the pending Python exception as a callback failure (stashed for raise_engine_failure). */
+static ct_status callback_failure(const char* what) {
+    PyObject* exc = fetch_exception();
+    PyObject* text = exc ? PyObject_Str(exc) : NULL;
+    const char* msg = text ? PyUnicode_AsUTF8(text) : NULL;
+    char buf[1024];
+    PyOS_snprintf(buf, sizeof buf, "%s raised %s: %s", what, exc ? Py_TYPE(exc)->tp_name : "an error", msg ? msg : "");
+    PyErr_Clear();
+    Py_XDECREF(text);
+    stash_exception(exc);
+    return ct_set_error(CT_ERR_CALLBACK, buf);
+}
+
+/* Calls the Python hook (ctx) with the gradient; a returned Tensor replaces it, None keeps it. */
+static ct_status hook_trampoline(ct_tensor grad, void* ctx, ct_tensor* replacement) {
+    if (!interpreter_alive()) return ct_set_error(CT_ERR_CALLBACK, "tensor hook: Python is shutting down");
+    PyGILState_STATE gil = PyGILState_Ensure();
+    ct_status st = CT_OK;
+    PyObject* g = wrap_tensor(ct_tensor_retain(grad));
+    PyObject* res = g ? PyObject_CallOneArg((PyObject*)ctx, g) : NULL;
+    Py_XDECREF(g);
+    if (res && res != Py_None && !Tensor_Check(res)) {
+        PyErr_Format(PyExc_TypeError, "hook returned %.100s; expected a Tensor or None", Py_TYPE(res)->tp_name);
+        Py_CLEAR(res);
+    }
+    if (!res) st = callback_failure("tensor hook");
+    else if (res != Py_None) *replacement = ct_tensor_retain(TENSOR_H(res));
+    Py_XDECREF(res);
+    PyGILState_Release(gil);
+    return st;
+}
+
+/* register_hook(t, fn) -> id */
+static PyObject* py_register_hook(PyObject* m, PyObject* args) {
+    REQUIRE_SYM(ct_tensor_register_hook);
+    ct_tensor t;
+    PyObject* fn;
+    if (!PyArg_ParseTuple(args, "O&O", conv_tensor, &t, &fn)) return NULL;
+    if (!PyCallable_Check(fn)) return PyErr_Format(PyExc_TypeError, "hook must be callable");
+    Py_INCREF(fn); /* owned by the hook from now on: released by release_trampoline_ctx (also on failure) */
+    int64_t id = 0;
+    CT_TRY(ct_tensor_register_hook(t, hook_trampoline, fn, release_trampoline_ctx, &id));
+    return PyLong_FromLongLong(id);
+}
+
+/* remove_hook(t, id) */
+static PyObject* py_remove_hook(PyObject* m, PyObject* args) {
+    REQUIRE_SYM(ct_tensor_remove_hook);
+    ct_tensor t;
+    long long id;
+    if (!PyArg_ParseTuple(args, "O&L", conv_tensor, &t, &id)) return NULL;
+    CT_TRY(ct_tensor_remove_hook(t, id));
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef autograd_functions[] = {
+    {"register_hook", py_register_hook, METH_VARARGS, "register_hook(t, fn) -> id"},
+    {"remove_hook", py_remove_hook, METH_VARARGS, "remove_hook(t, id)"},
     {"backward", py_backward, METH_VARARGS, "backward(t, grad_output=None, retain_graph=False, create_graph=False)"},
     {"autograd_grad", py_autograd_grad, METH_VARARGS, "Gradients of outputs w.r.t. inputs."},
     {"custom_function_apply", py_custom_function_apply, METH_VARARGS, "Attaches outputs to a Python backward."},

@@ -161,9 +161,81 @@ static int optimizer_set_lr(PyObject* self, PyObject* v, void* c) {
     return st == CT_OK ? 0 : raise_status_int(st);
 }
 
+/* ---- optimizer state (state_dict / load_state_dict) ---- */
+
+#define OPT_H(self) (((OptimizerObject*)(self))->h)
+
+static PyObject* optimizer_state_names(PyObject* self, PyObject* u) {
+    REQUIRE_SYM(ct_optimizer_state_names);
+    char buf[256];
+    int32_t len = 0;
+    CT_TRY(ct_optimizer_state_names(OPT_H(self), buf, (int32_t)sizeof buf, &len));
+    if (len >= (int32_t)sizeof buf) return PyErr_Format(PyExc_RuntimeError, "optimizer state names too long");
+    PyObject* text = PyUnicode_FromStringAndSize(buf, len);
+    if (!text) return NULL;
+    PyObject* sep = PyUnicode_FromString(",");
+    PyObject* parts = len ? PyUnicode_Split(text, sep, -1) : PyList_New(0);
+    Py_DECREF(text);
+    Py_XDECREF(sep);
+    return parts;
+}
+
+static PyObject* optimizer_num_params(PyObject* self, PyObject* u) {
+    REQUIRE_SYM(ct_optimizer_num_params);
+    int32_t n = 0;
+    CT_TRY(ct_optimizer_num_params(OPT_H(self), &n));
+    return PyLong_FromLong(n);
+}
+
+/* get_state(i, name) -> Tensor copy or None */
+static PyObject* optimizer_get_state(PyObject* self, PyObject* a) {
+    REQUIRE_SYM(ct_optimizer_get_state);
+    int i;
+    const char* name;
+    if (!PyArg_ParseTuple(a, "is", &i, &name)) return NULL;
+    ct_tensor out = NULL;
+    CT_TRY(ct_optimizer_get_state(OPT_H(self), i, name, &out));
+    return wrap_tensor(out);
+}
+
+/* set_state(i, name, tensor_or_None) */
+static PyObject* optimizer_set_state(PyObject* self, PyObject* a) {
+    REQUIRE_SYM(ct_optimizer_set_state);
+    int i;
+    const char* name;
+    ct_tensor value = NULL;
+    if (!PyArg_ParseTuple(a, "isO&", &i, &name, conv_opt_tensor, &value)) return NULL;
+    CT_TRY(ct_optimizer_set_state(OPT_H(self), i, name, value));
+    Py_RETURN_NONE;
+}
+
+static PyObject* optimizer_get_step(PyObject* self, PyObject* a) {
+    REQUIRE_SYM(ct_optimizer_get_step);
+    int i;
+    if (!PyArg_ParseTuple(a, "i", &i)) return NULL;
+    int64_t step = 0;
+    CT_TRY(ct_optimizer_get_step(OPT_H(self), i, &step));
+    return PyLong_FromLongLong(step);
+}
+
+static PyObject* optimizer_set_step(PyObject* self, PyObject* a) {
+    REQUIRE_SYM(ct_optimizer_set_step);
+    int i;
+    long long step;
+    if (!PyArg_ParseTuple(a, "iL", &i, &step)) return NULL;
+    CT_TRY(ct_optimizer_set_step(OPT_H(self), i, step));
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef optimizer_methods[] = {
     {"step", optimizer_step, METH_NOARGS, "One update of every parameter with a gradient."},
     {"zero_grad", optimizer_zero_grad, METH_VARARGS, "zero_grad(set_to_none=True)."},
+    {"state_names", optimizer_state_names, METH_NOARGS, "Names of the per-parameter state tensors."},
+    {"num_params", optimizer_num_params, METH_NOARGS, "Number of parameters."},
+    {"get_state", optimizer_get_state, METH_VARARGS, "get_state(i, name) -> copy of a state tensor or None."},
+    {"set_state", optimizer_set_state, METH_VARARGS, "set_state(i, name, tensor_or_None)."},
+    {"get_step", optimizer_get_step, METH_VARARGS, "get_step(i) -> update count of parameter i."},
+    {"set_step", optimizer_set_step, METH_VARARGS, "set_step(i, step)."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef optimizer_getset[] = {{"lr", optimizer_get_lr, optimizer_set_lr, "Learning rate.", NULL},

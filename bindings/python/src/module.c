@@ -53,6 +53,16 @@ static int is_python_scalar(PyObject* o, double* value, int* is_int) {
     return 0;
 }
 
+/* A 0-d int64 tensor holding the Python int o exactly (for |o| > 2**53, where a double would round it). It is not
+ * a wrapped number, but a 0-d tensor promotes the same way against dimensioned tensors. Returns -1 with an
+ * exception set when o does not fit in int64. */
+static ct_status exact_int_tensor(PyObject* o, ct_tensor* out) {
+    long long v = PyLong_AsLongLong(o);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    int64_t value = (int64_t)v;
+    return ct_tensor_from_data(&value, (int64_t)sizeof value, NULL, 0, CT_INT64, ct_cpu(), out);
+}
+
 int targ_convert(PyObject* o, TArg* a) {
     a->h = NULL;
     a->owned = 0;
@@ -66,7 +76,10 @@ int targ_convert(PyObject* o, TArg* a) {
     int r = is_python_scalar(o, &v, &is_int);
     if (r < 0) return -1;
     if (r > 0) {
-        ct_status st = ct_wrapped_scalar(v, is_int, &a->h);
+        ct_status st = is_int && !PyBool_Check(o) && (v > 9007199254740992.0 || v < -9007199254740992.0)
+                           ? exact_int_tensor(o, &a->h)
+                           : ct_wrapped_scalar(v, is_int, &a->h);
+        if (st == -1) return -1;
         if (st != CT_OK) return raise_status_int(st);
         a->owned = 1;
         return 1;

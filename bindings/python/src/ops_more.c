@@ -262,10 +262,23 @@ static PyObject* py_zero_(PyObject* m, PyObject* x) {
     if (!Tensor_Check(x)) return PyErr_Format(PyExc_TypeError, "expected a Tensor");
     RETURN_NONE_AFTER(ct_zero_, TENSOR_H(x));
 }
+/* fill_(x, value): Python ints go through an exact tensor (copy_) so int64 values beyond 2**53 stay exact. */
 static PyObject* py_fill_(PyObject* m, PyObject* a) {
     ct_tensor x;
-    double v;
-    if (!PyArg_ParseTuple(a, "O&d", TENSOR_ARG x, &v)) return NULL;
+    PyObject* value;
+    if (!PyArg_ParseTuple(a, "O&O", TENSOR_ARG x, &value)) return NULL;
+    double big = PyLong_Check(value) && !PyBool_Check(value) ? PyLong_AsDouble(value) : 0.0;
+    if (big == -1.0 && PyErr_Occurred()) return NULL;
+    if (big > 9007199254740992.0 || big < -9007199254740992.0) {
+        TArg v = TARG_INIT;
+        if (targ_require(value, &v, "value") < 0) return NULL;
+        ct_status st = ct_copy_(x, v.h);
+        targ_release(&v);
+        if (st != CT_OK) return raise_status(st);
+        Py_RETURN_NONE;
+    }
+    double v = PyFloat_AsDouble(value);
+    if (v == -1.0 && PyErr_Occurred()) return NULL;
     RETURN_NONE_AFTER(ct_fill_, x, v);
 }
 static PyObject* py_clamp_(PyObject* m, PyObject* a) {
@@ -288,8 +301,9 @@ static PyMethodDef more_functions[] = {
     {NULL, NULL, 0, NULL}};
 
 int init_nn_creation(PyObject* m);
+int init_sort_ops(PyObject* m);
 
 int init_more_ops(PyObject* m) {
-    if (add_functions(m, more_functions) < 0) return -1;
+    if (add_functions(m, more_functions) < 0 || init_sort_ops(m) < 0) return -1;
     return init_nn_creation(m);
 }

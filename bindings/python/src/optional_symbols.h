@@ -15,6 +15,7 @@
 #pragma weak ct_argmax_all
 #pragma weak ct_argmin
 #pragma weak ct_argmin_all
+#pragma weak ct_argsort
 #pragma weak ct_atan2
 #pragma weak ct_autograd_grad
 #pragma weak ct_avg_pool2d
@@ -38,6 +39,7 @@
 #pragma weak ct_cuda
 #pragma weak ct_cuda_device_count
 #pragma weak ct_cuda_is_available
+#pragma weak ct_cumprod
 #pragma weak ct_cumsum
 #pragma weak ct_custom_function_apply
 #pragma weak ct_detach
@@ -47,6 +49,7 @@
 #pragma weak ct_dropout
 #pragma weak ct_dtype_name
 #pragma weak ct_dtype_size
+#pragma weak ct_einsum
 #pragma weak ct_embedding
 #pragma weak ct_empty
 #pragma weak ct_empty_like
@@ -57,6 +60,7 @@
 #pragma weak ct_eye
 #pragma weak ct_fill_
 #pragma weak ct_flatten
+#pragma weak ct_flip
 #pragma weak ct_floor
 #pragma weak ct_from_dlpack
 #pragma weak ct_from_dlpack_versioned
@@ -73,6 +77,7 @@
 #pragma weak ct_gt
 #pragma weak ct_index_select
 #pragma weak ct_is_grad_enabled
+#pragma weak ct_kthvalue
 #pragma weak ct_last_error
 #pragma weak ct_last_status
 #pragma weak ct_le
@@ -115,9 +120,15 @@
 #pragma weak ct_optim_adamw_new
 #pragma weak ct_optim_sgd_new
 #pragma weak ct_optimizer_get_lr
+#pragma weak ct_optimizer_get_state
+#pragma weak ct_optimizer_get_step
+#pragma weak ct_optimizer_num_params
 #pragma weak ct_optimizer_release
 #pragma weak ct_optimizer_retain
 #pragma weak ct_optimizer_set_lr
+#pragma weak ct_optimizer_set_state
+#pragma weak ct_optimizer_set_step
+#pragma weak ct_optimizer_state_names
 #pragma weak ct_optimizer_step
 #pragma weak ct_optimizer_zero_grad
 #pragma weak ct_outer
@@ -133,6 +144,7 @@
 #pragma weak ct_relu
 #pragma weak ct_remainder
 #pragma weak ct_reshape
+#pragma weak ct_roll
 #pragma weak ct_round
 #pragma weak ct_rsqrt
 #pragma weak ct_scalar_tensor
@@ -149,6 +161,7 @@
 #pragma weak ct_slice
 #pragma weak ct_softmax
 #pragma weak ct_softplus
+#pragma weak ct_sort
 #pragma weak ct_split
 #pragma weak ct_sqrt
 #pragma weak ct_squeeze
@@ -177,7 +190,9 @@
 #pragma weak ct_tensor_ndim
 #pragma weak ct_tensor_numel
 #pragma weak ct_tensor_offset
+#pragma weak ct_tensor_register_hook
 #pragma weak ct_tensor_release
+#pragma weak ct_tensor_remove_hook
 #pragma weak ct_tensor_requires_grad
 #pragma weak ct_tensor_retain
 #pragma weak ct_tensor_retain_grad
@@ -192,7 +207,11 @@
 #pragma weak ct_to_dlpack
 #pragma weak ct_to_dlpack_versioned
 #pragma weak ct_to_dtype
+#pragma weak ct_topk
 #pragma weak ct_transpose
+#pragma weak ct_tril
+#pragma weak ct_triu
+#pragma weak ct_unique
 #pragma weak ct_unsqueeze
 #pragma weak ct_var
 #pragma weak ct_version

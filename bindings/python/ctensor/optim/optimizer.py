@@ -65,13 +65,66 @@ class Optimizer:
             h.zero_grad(set_to_none)
 
     def state_dict(self):
-        """Hyper-parameters of each group (the moment buffers live inside the C handles)."""
-        groups = []
-        for g in self.param_groups:
+        """Like torch: {"state": {index: {name: tensor, "step": tensor}}, "param_groups": [...]} where index counts
+        parameters across groups. The tensors are copies of the optimizer's buffers."""
+        from .._creation import tensor
+
+        groups, state, index = [], {}, 0
+        for g, h in zip(self.param_groups, self._handles):
             d = {k: v for k, v in g.items() if k != "params"}
-            d["params"] = list(range(len(g["params"])))
+            d["params"] = list(range(index, index + len(g["params"])))
             groups.append(d)
-        return {"state": {}, "param_groups": groups}
+            names = h.state_names()
+            for i in range(len(g["params"])):
+                entry = {}
+                for name in names:
+                    t = h.get_state(i, name)
+                    if t is not None:
+                        entry[name] = t
+                if self._has_step and entry:
+                    entry["step"] = tensor(float(h.get_step(i)))
+                if entry:
+                    state[index + i] = entry
+            index += len(g["params"])
+        return {"state": state, "param_groups": groups}
+
+    _has_step = False
+
+    def load_state_dict(self, state_dict):
+        """Restores hyper-parameters and per-parameter state saved by state_dict (of ctensor or torch)."""
+        groups = state_dict["param_groups"]
+        if len(groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        for mine, saved in zip(self.param_groups, groups):
+            if len(mine["params"]) != len(saved["params"]):
+                raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
+                                 "optimizer's group")
+        state = state_dict["state"]
+        for gi, (mine, saved) in enumerate(zip(self.param_groups, groups)):
+            for k, v in saved.items():
+                if k != "params":
+                    mine[k] = tuple(v) if k == "betas" else v
+            self._validate(mine)
+            h = self._handles[gi] = self._make_handle(mine)
+            names = h.state_names()
+            for i, key in enumerate(saved["params"]):
+                entry = state.get(key, state.get(str(key), {}))
+                for name in names:
+                    h.set_state(i, name, self._as_tensor(entry.get(name), mine["params"][i]))
+                if self._has_step:
+                    step = entry.get("step", 0)
+                    h.set_step(i, int(step.item() if hasattr(step, "item") else step))
+
+    @staticmethod
+    def _as_tensor(value, like):
+        """value as a ctensor Tensor on like's device (accepts ctensor, torch or NumPy arrays); None stays None."""
+        if value is None or isinstance(value, _C.TensorBase):
+            return value
+        from .._creation import tensor
+
+        if hasattr(value, "detach"):  # a torch tensor
+            value = value.detach().cpu().numpy()
+        return tensor(value, dtype=like.dtype, device=like.device)
 
     def __repr__(self):
         lines = [type(self).__name__ + " ("]
@@ -95,6 +148,7 @@ class SGD(Optimizer):
 
 class _AdamBase(Optimizer):
     _kind = "adam"
+    _has_step = True
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False):
         if amsgrad:

@@ -107,6 +107,9 @@ pub type ct_backward_fn = Option<
 >;
 /// Called once when a custom function's node is freed.
 pub type ct_ctx_release_fn = Option<unsafe extern "C" fn(ctx: *mut c_void)>;
+/// A tensor hook (see `ct_tensor_register_hook`): may set `*replacement` to a new gradient handle.
+pub type ct_tensor_hook_fn =
+    Option<unsafe extern "C" fn(grad: ct_tensor, ctx: *mut c_void, replacement: *mut ct_tensor) -> ct_status>;
 
 extern "C" {
     // ---- Library, versions, errors, threads ----
@@ -374,6 +377,54 @@ extern "C" {
     pub fn ct_split(x: ct_tensor, split_size: i64, dim: i64, outs: *mut ct_tensor, cap: i32, n: *mut i32) -> ct_status;
     pub fn ct_chunk(x: ct_tensor, chunks: i64, dim: i64, outs: *mut ct_tensor, cap: i32, n: *mut i32) -> ct_status;
 
+    // ---- Sorting, scans and reordering ----
+    pub fn ct_sort(
+        x: ct_tensor,
+        dim: i64,
+        descending: i32,
+        stable: i32,
+        values: *mut ct_tensor,
+        indices: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_argsort(x: ct_tensor, dim: i64, descending: i32, stable: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_topk(
+        x: ct_tensor,
+        k: i64,
+        dim: i64,
+        largest: i32,
+        sorted: i32,
+        values: *mut ct_tensor,
+        indices: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_kthvalue(
+        x: ct_tensor,
+        k: i64,
+        dim: i64,
+        keepdim: i32,
+        values: *mut ct_tensor,
+        indices: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_unique(
+        x: ct_tensor,
+        sorted: i32,
+        values: *mut ct_tensor,
+        inverse: *mut ct_tensor,
+        counts: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_cumprod(x: ct_tensor, dim: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_flip(x: ct_tensor, dims: *const i64, ndims: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_roll(
+        x: ct_tensor,
+        shifts: *const i64,
+        nshifts: i32,
+        dims: *const i64,
+        ndims: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_tril(x: ct_tensor, diagonal: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_triu(x: ct_tensor, diagonal: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_einsum(equation: *const c_char, operands: *const ct_tensor, n: i32, out: *mut ct_tensor) -> ct_status;
+
     // ---- In-place ops ----
     pub fn ct_add_(dst: ct_tensor, b: ct_tensor, alpha: f64) -> ct_status;
     pub fn ct_sub_(dst: ct_tensor, b: ct_tensor, alpha: f64) -> ct_status;
@@ -475,6 +526,14 @@ extern "C" {
         ctx_release: ct_ctx_release_fn,
         results: *mut ct_tensor,
     ) -> ct_status;
+    pub fn ct_tensor_register_hook(
+        t: ct_tensor,
+        hook: ct_tensor_hook_fn,
+        ctx: *mut c_void,
+        destroy_ctx: ct_ctx_release_fn,
+        id: *mut i64,
+    ) -> ct_status;
+    pub fn ct_tensor_remove_hook(t: ct_tensor, id: i64) -> ct_status;
 
     // ---- Optimizers ----
     pub fn ct_optim_sgd_new(
@@ -513,6 +572,13 @@ extern "C" {
     pub fn ct_optimizer_zero_grad(opt: ct_optimizer, set_to_none: i32) -> ct_status;
     pub fn ct_optimizer_set_lr(opt: ct_optimizer, lr: f64) -> ct_status;
     pub fn ct_optimizer_get_lr(opt: ct_optimizer, lr: *mut f64) -> ct_status;
+    pub fn ct_optimizer_num_params(opt: ct_optimizer, n: *mut i32) -> ct_status;
+    pub fn ct_optimizer_state_names(opt: ct_optimizer, buf: *mut c_char, cap: i32, len: *mut i32) -> ct_status;
+    pub fn ct_optimizer_get_state(opt: ct_optimizer, param: i32, name: *const c_char, out: *mut ct_tensor)
+        -> ct_status;
+    pub fn ct_optimizer_set_state(opt: ct_optimizer, param: i32, name: *const c_char, value: ct_tensor) -> ct_status;
+    pub fn ct_optimizer_get_step(opt: ct_optimizer, param: i32, step: *mut i64) -> ct_status;
+    pub fn ct_optimizer_set_step(opt: ct_optimizer, param: i32, step: i64) -> ct_status;
 
     // ---- DLPack ----
     pub fn ct_to_dlpack(t: ct_tensor, out: *mut *mut DLManagedTensor) -> ct_status;
