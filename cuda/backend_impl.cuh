@@ -52,6 +52,24 @@ int32_t gemm(int32_t device, int32_t dtype, int32_t trans_a, int32_t trans_b, in
              double alpha, const void* a, int64_t lda, int64_t stride_a, const void* b, int64_t ldb, int64_t stride_b,
              double beta, void* c, int64_t ldc, int64_t stride_c, int64_t batch);
 
+// nn family (cuda-nn) entries, implemented in nn.cu.
+int32_t softmax(int32_t device, int32_t dtype, int32_t log_, int64_t outer, int64_t n, int64_t inner, const void* x,
+                void* y);
+int32_t softmax_backward(int32_t device, int32_t dtype, int32_t log_, int64_t outer, int64_t n, int64_t inner,
+                         const void* g, const void* y, void* gx);
+int32_t class_loss(int32_t device, int32_t dtype, int32_t op, int64_t rows, int64_t classes, const void* x,
+                   const int64_t* cls, void* loss, void* lse);
+int32_t class_loss_backward(int32_t device, int32_t dtype, int32_t op, int64_t rows, int64_t classes, const void* x,
+                            const void* lse, const int64_t* cls, const void* g, int32_t g_per_row, double scale,
+                            void* gx);
+int32_t pointwise_loss(int32_t device, int32_t dtype, int32_t op, int64_t n, const void* x, const void* t, void* out);
+int32_t pointwise_loss_backward(int32_t device, int32_t dtype, int32_t op, int64_t n, const void* x, const void* t,
+                                const void* g, int32_t g_per_elem, double scale, void* gx, void* gt);
+int32_t index(int32_t device, int32_t op, const ct_cuda_layout* layout, void* a, const void* idx, int32_t index_dtype,
+              const void* b, int32_t dtype, int64_t step);
+int32_t masked_fill(int32_t device, const ct_cuda_layout* layout, void* out, const void* x, const void* mask,
+                    int32_t dtype, double value);
+
 // Runs body (returning a status) and turns any C++ exception into a status: nothing crosses the C table.
 template <typename Body> int32_t guarded(Body&& body) noexcept {
     try {

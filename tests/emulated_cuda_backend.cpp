@@ -7,6 +7,8 @@
 #include "cuda/caching_allocator.h"
 #include "cuda/elementwise.cuh"
 #include "cuda/gemm_args.h"
+#include "cuda/index.cuh"
+#include "cuda/nn_rows.cuh"
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -161,10 +163,62 @@ int32_t gemm_entry(int32_t device, int32_t dtype, int32_t ta, int32_t tb, int64_
     return CT_OK;
 }
 
+// ---- nn family (cuda-nn) ----
+int32_t softmax_entry(int32_t device, int32_t dtype, int32_t log_, int64_t outer, int64_t n, int64_t inner,
+                      const void* x, void* y) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_softmax(kLaunch, nullptr, dtype, log_ != 0, outer, n, inner, x, y), "softmax");
+}
+int32_t softmax_backward_entry(int32_t device, int32_t dtype, int32_t log_, int64_t outer, int64_t n, int64_t inner,
+                               const void* g, const void* y, void* gx) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_softmax_backward(kLaunch, nullptr, dtype, log_ != 0, outer, n, inner, g, y, gx),
+                  "softmax_backward");
+}
+int32_t class_loss_entry(int32_t device, int32_t dtype, int32_t op, int64_t rows, int64_t classes, const void* x,
+                         const int64_t* cls, void* loss, void* lse) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_class_loss(kLaunch, nullptr, dtype, op, rows, classes, x, cls, loss, lse), "class_loss");
+}
+int32_t class_loss_backward_entry(int32_t device, int32_t dtype, int32_t op, int64_t rows, int64_t classes,
+                                  const void* x, const void* lse, const int64_t* cls, const void* g, int32_t per_row,
+                                  double scale, void* gx) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_class_loss_backward(kLaunch, nullptr, dtype, op, rows, classes, x, lse, cls, g, per_row,
+                                             scale, gx),
+                  "class_loss_backward");
+}
+int32_t pointwise_loss_entry(int32_t device, int32_t dtype, int32_t op, int64_t n, const void* x, const void* t,
+                             void* out) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_pointwise_loss(kLaunch, nullptr, dtype, op, n, x, t, out), "pointwise_loss");
+}
+int32_t pointwise_loss_backward_entry(int32_t device, int32_t dtype, int32_t op, int64_t n, const void* x,
+                                      const void* t, const void* g, int32_t per_elem, double scale, void* gx,
+                                      void* gt) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_pointwise_loss_backward(kLaunch, nullptr, dtype, op, n, x, t, g, per_elem, scale, gx, gt),
+                  "pointwise_loss_backward");
+}
+
+int32_t index_entry(int32_t device, int32_t op, const ct_cuda_layout* L, void* a, const void* idx, int32_t index_dtype,
+                    const void* b, int32_t dtype, int64_t step) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_index(kLaunch, nullptr, op, *L, a, idx, index_dtype, b, dtype, step), "index");
+}
+int32_t masked_fill_entry(int32_t device, const ct_cuda_layout* L, void* out, const void* x, const void* mask,
+                          int32_t dtype, double value) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_masked_fill(kLaunch, nullptr, *L, out, x, mask, dtype, value), "masked_fill");
+}
+
 const ct_cuda_backend kTable = {
     sizeof(ct_cuda_backend), CT_CUDA_BACKEND_VERSION, &init, &last_error, &malloc_entry, &free_entry,
     &stats_entry, &empty_cache_entry, &synchronize_entry, &memcpy_entry, &copy_entry, &fill_entry,
     &binary_entry, &gemm_entry,
+    // ---- nn family (cuda-nn) ----
+    &softmax_entry, &softmax_backward_entry, &class_loss_entry, &class_loss_backward_entry, &pointwise_loss_entry,
+    &pointwise_loss_backward_entry, &index_entry, &masked_fill_entry,
 };
 
 }  // namespace

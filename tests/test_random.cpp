@@ -225,7 +225,9 @@ TEST(Random, DtypeDeviceAndShapeErrors) {
                   "rand: expected a floating dtype (float32 or float64), got int32");
     CT_EXPECT_ERR(ct_randn(shape2, 2, CT_BOOL, ct_cpu(), nullptr, r.out()), CT_ERR_DTYPE, "randn");
     CT_EXPECT_ERR(ct_rand(shape2, 2, 99, ct_cpu(), nullptr, r.out()), CT_ERR_DTYPE, "unknown dtype");
-    CT_EXPECT_ERR(ct_rand(shape2, 2, CT_FLOAT32, ct_cuda(0), nullptr, r.out()), CT_ERR_NOT_COMPILED, "rand: device cuda:0 is not available");
+    if (ct_cuda_device_count() == 0)  // with a device, test_cuda_random.cpp checks the values
+        CT_EXPECT_ERR(ct_rand(shape2, 2, CT_FLOAT32, ct_cuda(0), nullptr, r.out()), CT_ERR_NOT_COMPILED,
+                      "rand: device cuda:0 is not available");
     CT_EXPECT_ERR(ct_rand(negative, 1, CT_FLOAT32, ct_cpu(), nullptr, r.out()), CT_ERR_INVALID_ARGUMENT, "rand: negative size -2");
     CT_EXPECT_ERR(ct_rand(nullptr, 2, CT_FLOAT32, ct_cpu(), nullptr, r.out()), CT_ERR_INVALID_ARGUMENT, "shape is NULL");
     CT_EXPECT_ERR(ct_rand(shape2, 2, CT_FLOAT32, ct_cpu(), nullptr, nullptr), CT_ERR_INVALID_ARGUMENT, "NULL");

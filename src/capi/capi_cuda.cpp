@@ -28,6 +28,20 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "logical_or", "logical_xor",
         // in-place forms of the above (copy + binary kernels)
         "add_", "sub_", "mul_", "div_", "zero_", "fill_", "copy_",
+        // ---- nn family (cuda-nn) ----
+        // matrix products (cuBLAS gemm)
+        "matmul", "dot", "outer", "linear",
+        // softmax and losses (row kernels; sums of losses as products with ones)
+        "softmax", "log_softmax", "cross_entropy", "nll_loss", "mse_loss", "binary_cross_entropy",
+        "binary_cross_entropy_with_logits",
+        // random (drawn on the host from the same Philox streams as the CPU, then copied)
+        "bernoulli", "dropout",
+        // joining (strided copy kernel into slices) and splitting (views)
+        "cat", "stack", "split", "chunk",
+        // indexing (index kernels; indices are bounds-checked on the host; masks compacted on the host)
+        "index_select", "gather", "scatter", "scatter_add", "masked_fill", "masked_select", "nonzero", "embedding",
+        // optimizers whose update runs on CUDA (SGD: composed of binary kernels)
+        "sgd",
     };
     return ops;
 }

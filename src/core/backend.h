@@ -36,6 +36,20 @@ enum ct_cuda_binary_op {
     CT_CUDA_NUM_BINARY_OPS
 };
 
+/* ---- nn family (cuda-nn) ---- */
+/* Elementwise losses of the pointwise_loss entries (core/loss_math.h). Append-only. */
+enum ct_cuda_loss_op {
+    CT_CUDA_LOSS_MSE = 0,          /* (x - t)^2 */
+    CT_CUDA_LOSS_BCE,              /* -(t log x + (1 - t) log(1 - x)), logs clamped at -100 */
+    CT_CUDA_LOSS_BCE_WITH_LOGITS,  /* binary cross entropy of sigmoid(x) */
+    CT_CUDA_NUM_LOSS_OPS
+};
+/* Class losses of the class_loss entries: rows of [rows, classes] scores with one class per row. */
+enum ct_cuda_class_loss_op { CT_CUDA_CROSS_ENTROPY = 0, CT_CUDA_NLL_LOSS, CT_CUDA_NUM_CLASS_LOSS_OPS };
+/* Indexing along one dim, over a 3-operand layout (a, index, b); step is the indexed dim's stride:
+   gather a[i] = b[i + index[i] * step]; scatter a[i + index[i] * step] = b[i]; scatter_add += (atomic). */
+enum ct_cuda_index_op { CT_CUDA_GATHER = 0, CT_CUDA_SCATTER, CT_CUDA_SCATTER_ADD, CT_CUDA_NUM_INDEX_OPS };
+
 /* Operands that share one shape: sizes plus per-operand strides in elements (operand 0 is the output).
    Data pointers passed alongside point at each operand's element 0. ndim 0 means one element. */
 typedef struct ct_cuda_layout {
@@ -77,6 +91,37 @@ typedef struct ct_cuda_backend {
     int32_t (*gemm)(int32_t device, int32_t dtype, int32_t trans_a, int32_t trans_b, int64_t m, int64_t n, int64_t k,
                     double alpha, const void* a, int64_t lda, int64_t stride_a, const void* b, int64_t ldb,
                     int64_t stride_b, double beta, void* c, int64_t ldc, int64_t stride_c, int64_t batch);
+
+    /* ---- nn family (cuda-nn): float32/float64, contiguous operands ---- */
+    /* y = softmax (log_ != 0: log_softmax) of x seen as [outer, n, inner], along n. */
+    int32_t (*softmax)(int32_t device, int32_t dtype, int32_t log_, int64_t outer, int64_t n, int64_t inner,
+                       const void* x, void* y);
+    /* gx from the incoming gradient g and the forward output y (layout as softmax). */
+    int32_t (*softmax_backward)(int32_t device, int32_t dtype, int32_t log_, int64_t outer, int64_t n, int64_t inner,
+                                const void* g, const void* y, void* gx);
+    /* ct_cuda_class_loss_op over x [rows, classes] and int64 cls [rows] (-1: ignored row, loss 0): loss[rows];
+       cross entropy also writes lse[rows] = logsumexp of the row (lse may be NULL for nll). */
+    int32_t (*class_loss)(int32_t device, int32_t dtype, int32_t op, int64_t rows, int64_t classes, const void* x,
+                          const int64_t* cls, void* loss, void* lse);
+    /* gx [rows, classes] (all written) = w_i * (exp(x - lse_i) - onehot(cls_i)) for cross entropy,
+       -w_i * onehot(cls_i) for nll; w_i = 0 for ignored rows, else scale * (g_per_row ? g[i] : g[0]). */
+    int32_t (*class_loss_backward)(int32_t device, int32_t dtype, int32_t op, int64_t rows, int64_t classes,
+                                   const void* x, const void* lse, const int64_t* cls, const void* g,
+                                   int32_t g_per_row, double scale, void* gx);
+    /* out[i] = loss(x[i], t[i]) for i < n (ct_cuda_loss_op). */
+    int32_t (*pointwise_loss)(int32_t device, int32_t dtype, int32_t op, int64_t n, const void* x, const void* t,
+                              void* out);
+    /* gx[i] = g_i * dloss/dx, gt[i] = g_i * dloss/dt (either may be NULL); g_i = scale * (g_per_elem ? g[i] : g[0]). */
+    int32_t (*pointwise_loss_backward)(int32_t device, int32_t dtype, int32_t op, int64_t n, const void* x,
+                                       const void* t, const void* g, int32_t g_per_elem, double scale, void* gx,
+                                       void* gt);
+    /* ct_cuda_index_op over layout (3 operands: a, index, b); index is int64 or int32 and already bounds-checked;
+       a and b have dtype. Duplicate scatter targets: any one of the values (scatter) or their sum (scatter_add). */
+    int32_t (*index)(int32_t device, int32_t op, const ct_cuda_layout* layout, void* a, const void* index,
+                     int32_t index_dtype, const void* b, int32_t dtype, int64_t step);
+    /* out[i] = mask[i] ? value (converted to dtype) : x[i] over layout (3 operands: out, x, bool mask). */
+    int32_t (*masked_fill)(int32_t device, const ct_cuda_layout* layout, void* out, const void* x, const void* mask,
+                           int32_t dtype, double value);
 } ct_cuda_backend;
 
 /* The one symbol the backend exports: the table for the requested version, or NULL if unsupported. */

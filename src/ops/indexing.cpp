@@ -1,10 +1,12 @@
 // indexing.cpp - index_select, gather, scatter, scatter_add, masked_fill, masked_select and nonzero with
 // their backward formulas (written with ops, so double backward works). Indices are int32 or int64, must
-// not be negative, and are bounds-checked before any memory they point at is touched.
+// not be negative, and are bounds-checked before any memory they point at is touched (for CUDA tensors on the
+// host, once per op, like a device-side assert would synchronise).
 #include <limits>
 #include "autograd/grad_mode.h"
 #include "cpu/index_kernels.h"
 #include "cpu/kernels.h"
+#include "ops/device_ops.h"
 #include "ops/elementwise.h"
 
 namespace ct {
@@ -28,20 +30,43 @@ Tensor as_1d(const Tensor& t) { return t.dim() == 0 ? make_view(t, {1}, {1}, t.o
 Tensor materialize(const Tensor& t) {
     if (t.is_contiguous()) return t;
     Tensor c = empty_tensor(t.sizes(), t.dtype(), t.device());
-    cpu_copy(c, t);
+    copy_into(c, t);
     return c;
 }
 
 // Throws CT_ERR_INDEX naming the first index (in row-major order) outside [0, size).
 [[noreturn]] void fail_bad_index(const char* op, const Tensor& index, int64_t dim, int64_t size) {
-    Tensor v = empty_tensor(index.sizes(), DType::Int64, index.device());
-    cpu_copy(v, index);
+    Tensor v = empty_tensor(index.sizes(), DType::Int64, Device{});
+    copy_into(v, index);
     const int64_t* p = v.data<int64_t>();
     for (int64_t i = 0, n = v.numel(); i < n; ++i)
         if (p[i] < 0 || p[i] >= size)
             fail(CT_ERR_INDEX, op, ": index ", p[i], " is out of bounds for dim ", dim, " with size ", size,
                  p[i] < 0 ? " (negative indices are not supported)" : "");
     fail(CT_ERR_INTERNAL, op, ": an out-of-bounds index was seen but not found again");
+}
+
+// Throws CT_ERR_INDEX like fail_bad_index when an index (on a CUDA device) is outside [0, limit).
+void check_device_indices(const char* op, const Tensor& index, int64_t dim, int64_t limit) {
+    Tensor v = empty_tensor(index.sizes(), DType::Int64, Device{});
+    copy_into(v, index);
+    const int64_t* p = v.data<int64_t>();
+    for (int64_t i = 0, n = v.numel(); i < n; ++i)
+        if (p[i] < 0 || p[i] >= limit) fail_bad_index(op, v, dim, limit);
+}
+
+// Runs the backend's index op over (a, index, b) viewed with shape sizes and the given strides.
+void cuda_index(const char* op, int32_t code, const Shape& sizes, const Tensor& a, const Shape& a_st,
+                const Tensor& index, const Shape& i_st, const Tensor& b, const Shape& b_st, int64_t step) {
+    ct_cuda_layout L;
+    const int64_t* st[3] = {a_st.data(), i_st.data(), b_st.data()};
+    if (!make_cuda_layout((int32_t)sizes.size(), sizes.data(), st, 3, &L))
+        fail(CT_ERR_NOT_SUPPORTED, op, ": more than ", CT_CUDA_MAX_DIMS, " dims that cannot be merged on cuda (shape ",
+             shape_str(sizes), ")");
+    const int32_t dev = a.device().index;
+    cuda_check(op, cuda_device_backend(op, dev).index(dev, code, &L, a.device_data(), index.device_data(),
+                                                      (int32_t)index.dtype(), b.device_data(), (int32_t)a.dtype(),
+                                                      step));
 }
 
 // Throws CT_ERR_SHAPE unless index has t's rank and index.size(k) <= t.size(k) for every k != skip_dim.
@@ -70,6 +95,11 @@ Tensor gather_into_new(const char* op, const Tensor& src, int64_t dim, const Ten
     Shape s_st = s.strides();
     const int64_t step = s_st[dim], limit = s.sizes()[dim];
     s_st[dim] = 0;
+    if (!src.device().is_cpu()) {
+        check_device_indices(op, index, dim, limit);
+        cuda_index(op, CT_CUDA_GATHER, o.sizes(), o, o.strides(), iv, iv.strides(), s, s_st, step);
+        return out;
+    }
     BadIndexFlag bad;
     dispatch_all(src.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -93,6 +123,11 @@ void scatter_into(const char* op, const Tensor& dst, int64_t dim, const Tensor& 
     Shape shape = iv.sizes(), d_st = d.strides(), i_st = iv.strides(), s_st = s.strides();
     const int64_t step = d_st[dim], limit = d.sizes()[dim];
     d_st[dim] = 0;
+    if (!dst.device().is_cpu()) {  // duplicates: scatter keeps any one value, scatter_add sums (atomics)
+        check_device_indices(op, index, dim, limit);
+        cuda_index(op, accumulate ? CT_CUDA_SCATTER_ADD : CT_CUDA_SCATTER, shape, d, d_st, iv, i_st, s, s_st, step);
+        return;
+    }
     move_dim_last(dim, shape, {&d_st, &i_st, &s_st});
     BadIndexFlag bad;
     dispatch_all(dst.dtype(), [&](auto tag) {
@@ -131,7 +166,7 @@ Tensor index_add_zeros(const Tensor& g, int64_t dim, const Tensor& index, const 
 Tensor pad_to(const Tensor& t, const Shape& shape) {
     if (t.sizes() == shape) return t;
     Tensor out = zeros(shape, t.dtype(), t.device());
-    cpu_copy(make_view(out, t.sizes(), out.strides(), out.offset()), t);
+    copy_into(make_view(out, t.sizes(), out.strides(), out.offset()), t);
     if (requires_grad(t)) {
         Shape ts = t.sizes();
         auto node = make_node("PadBackward", {t}, [ts](BackwardCtx& c) {
@@ -155,7 +190,7 @@ Tensor scatter_impl(const char* op, const Tensor& x, int64_t dim, const Tensor& 
     check_index_fits(op, index, x, "input", d);
     check_index_fits(op, index, src, "src", -1);
     Tensor out = empty_tensor(x.sizes(), x.dtype(), x.device());
-    cpu_copy(out, x);
+    copy_into(out, x);
     scatter_into(op, out, d, index, src, accumulate, index);
     if (!any_requires_grad({x, src})) return out;
     Shape src_shape = src.sizes();
@@ -184,9 +219,43 @@ void check_fill_value(const char* op, double value, DType dtype) {
              " without overflow");
 }
 
+// Row-major positions of the true elements of mask broadcast to shape, as an int64 [count] tensor on mask's
+// (CUDA) device: compaction is planned on the host, which needs the count anyway to size the result.
+Tensor device_mask_positions(const Tensor& mask, const Shape& shape) {
+    Tensor m = materialize(broadcast_view(copy_to_device(mask, Device{}), shape));
+    const bool* pm = m.data<bool>();
+    std::vector<int64_t> pos;
+    for (int64_t i = 0, n = m.numel(); i < n; ++i)
+        if (pm[i]) pos.push_back(i);
+    Tensor host = empty_tensor({(int64_t)pos.size()}, DType::Int64, Device{});
+    std::copy(pos.begin(), pos.end(), host.data<int64_t>());
+    return copy_to_device(host, mask.device());
+}
+
 // zeros(shape) with g's values (1-D, in order) written where mask (broadcast to shape) is true:
 // the backward of masked_select.
+Tensor masked_expand_cuda(const Tensor& g, const Tensor& mask, const Shape& shape) {
+    Tensor pos = device_mask_positions(mask, shape), gc = materialize(g);
+    if (g.dim() != 1 || pos.numel() != g.numel())
+        fail(CT_ERR_SHAPE, "masked_select_backward: gradient of shape ", shape_str(g.sizes()), " does not match ",
+             pos.numel(), " selected elements");
+    Tensor out = zeros(shape, g.dtype(), g.device());
+    cuda_index("masked_select_backward", CT_CUDA_SCATTER, {pos.numel()}, out, {0}, pos, {1}, gc, {1}, 1);
+    return out;
+}
+
 Tensor masked_expand(const Tensor& g, const Tensor& mask, const Shape& shape) {
+    if (!g.device().is_cpu()) {
+        Tensor out = masked_expand_cuda(g, mask, shape);
+        if (requires_grad(g)) {
+            auto node = make_node("MaskedScatterBackward", {g}, [](BackwardCtx& c) {
+                return TensorList{masked_select(c.grads[0], c.saved(0))};
+            });
+            node->save(mask);
+            set_history(out, node);
+        }
+        return out;
+    }
     Tensor m = materialize(broadcast_view(mask, shape)), gc = materialize(g);
     const bool* pm = m.data<bool>();
     auto keep = [pm](int64_t i) { return pm[i]; };
@@ -266,7 +335,15 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, double value) {
     Shape shape = broadcast_shapes(op, x.sizes(), mask.sizes());
     Tensor xb = broadcast_view(x, shape), mb = broadcast_view(mask, shape);
     Tensor out = empty_tensor(shape, x.dtype(), x.device());
-    dispatch_all(x.dtype(), [&](auto tag) {
+    if (!x.device().is_cpu()) {
+        ct_cuda_layout L;
+        const int64_t* st[3] = {out.strides().data(), xb.strides().data(), mb.strides().data()};
+        if (!make_cuda_layout((int32_t)shape.size(), shape.data(), st, 3, &L))
+            fail(CT_ERR_NOT_SUPPORTED, op, ": more than ", CT_CUDA_MAX_DIMS, " dims that cannot be merged on cuda");
+        const int32_t dev = x.device().index;
+        cuda_check(op, cuda_device_backend(op, dev).masked_fill(dev, &L, out.device_data(), xb.device_data(),
+                                                                mb.device_data(), (int32_t)x.dtype(), value));
+    } else dispatch_all(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T v = from_double<T>(value);
         map2<T, T, bool>(out, xb, mb, [v](T a, bool m) { return m ? v : a; });
@@ -286,18 +363,25 @@ Tensor masked_select(const Tensor& x, const Tensor& mask) {
     const char* op = "masked_select";
     check_mask(op, x, mask);
     Shape shape = broadcast_shapes(op, x.sizes(), mask.sizes());
-    Tensor m = materialize(broadcast_view(mask, shape)), xc = materialize(broadcast_view(x, shape));
-    const bool* pm = m.data<bool>();
-    auto keep = [pm](int64_t i) { return pm[i]; };
-    int64_t n = m.numel();
-    CompactionPlan plan = plan_compaction(n, keep);
-    Tensor out = empty_tensor({plan.total}, x.dtype(), x.device());
-    dispatch_all(x.dtype(), [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        T* po = out.data<T>();
-        const T* px = xc.data<T>();
-        run_compaction(plan, n, keep, [&](int64_t i, int64_t slot) { po[slot] = px[i]; });
-    });
+    Tensor out, xc = materialize(broadcast_view(x, shape));
+    if (!x.device().is_cpu()) {  // positions planned on the host, then a gather of the flat input
+        Tensor pos = device_mask_positions(mask, shape);
+        out = empty_tensor({pos.numel()}, x.dtype(), x.device());
+        cuda_index(op, CT_CUDA_GATHER, {pos.numel()}, out, {1}, pos, {1}, xc, {0}, 1);
+    } else {
+        Tensor m = materialize(broadcast_view(mask, shape));
+        const bool* pm = m.data<bool>();
+        auto keep = [pm](int64_t i) { return pm[i]; };
+        const int64_t n = m.numel();
+        CompactionPlan plan = plan_compaction(n, keep);
+        out = empty_tensor({plan.total}, x.dtype(), x.device());
+        dispatch_all(x.dtype(), [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            T* po = out.data<T>();
+            const T* px = xc.data<T>();
+            run_compaction(plan, n, keep, [&](int64_t i, int64_t slot) { po[slot] = px[i]; });
+        });
+    }
     if (!requires_grad(x)) return out;
     Shape xs = x.sizes();
     DType dx = x.dtype();
@@ -310,6 +394,8 @@ Tensor masked_select(const Tensor& x, const Tensor& mask) {
 }
 
 Tensor nonzero(const Tensor& x) {
+    // The result's size depends on the values: CUDA tensors are read back once and the indices copied over.
+    if (!x.device().is_cpu()) return copy_to_device(nonzero(copy_to_device(x, Device{})), x.device());
     Tensor xc = materialize(x);
     const int64_t n = xc.numel(), nd = x.dim();
     const Shape sizes = x.sizes();

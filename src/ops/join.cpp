@@ -2,7 +2,7 @@
 // split and chunk (narrow views, differentiable through narrow), following PyTorch's shape rules.
 #include <algorithm>
 #include "autograd/grad_mode.h"
-#include "cpu/kernels.h"
+#include "ops/device_ops.h"
 #include "ops/ops.h"
 
 namespace ct {
@@ -91,7 +91,7 @@ Tensor cat(const TensorList& ts, int64_t dim) {
         if (is_legacy_empty(t)) continue;
         Shape part = shape;
         part[d] = t.sizes()[d];
-        cpu_copy(make_view(out, part, out.strides(), out.offset() + at * out.strides()[d]), t);
+        copy_into(make_view(out, part, out.strides(), out.offset() + at * out.strides()[d]), t);
         at += part[d];
     }
     record_cat(out, ts, d, starts);

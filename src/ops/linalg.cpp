@@ -5,6 +5,7 @@
 #include <climits>
 #include "cpu/kernels.h"
 #include "cpu/parallel.h"
+#include "ops/device_gemm.h"
 #include "ops/elementwise.h"
 
 namespace ct {
@@ -102,6 +103,10 @@ Tensor mm_kernel(Tensor a, Tensor b, const Shape& bs) {
     os.push_back(m);
     os.push_back(n);
     Tensor out = empty_tensor(os, a.dtype(), a.device());
+    if (!a.device().is_cpu()) {
+        cuda_matmul_into("matmul", out, a, b, bs, 0.0);
+        return out;
+    }
     if (out.numel() == 0) return out;
     if (k == 0) {
         cpu_fill(out, 0.0);

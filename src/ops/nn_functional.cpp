@@ -10,6 +10,7 @@
 #include "core/generator.h"
 #include "cpu/nn_blas.h"
 #include "cpu/nn_rows.h"
+#include "ops/device_gemm.h"
 #include "ops/nn_common.h"
 
 namespace ct {
@@ -52,7 +53,11 @@ Tensor linear_forward(const Tensor& x, const Tensor& w, const Tensor& b) {
     Tensor x2 = as_matrix(x, in);
     const int64_t m = x2.sizes()[0];
     Tensor out = empty_tensor({m, outf}, x.dtype(), x.device());
-    dispatch_float(x.dtype(), [&](auto tag) {
+    if (!x.device().is_cpu()) {  // bias rows copied in, then one cuBLAS gemm accumulating onto them
+        if (b.defined()) copy_into(out, broadcast_view(b, {m, outf}));
+        cuda_matmul_into("linear", out, x2, make_view(w, {in, outf}, {w.strides()[1], w.strides()[0]}, w.offset()), {},
+                         b.defined() ? 1.0 : 0.0);
+    } else dispatch_float(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         T beta = T(0);
         if (b.defined()) {
@@ -73,6 +78,17 @@ Tensor linear_forward(const Tensor& x, const Tensor& w, const Tensor& b) {
     return make_view(out, shape, contiguous_strides(shape), 0);
 }
 
+// The bias gradient: g2 [rows, outf] summed over rows, shaped like the bias. On CUDA it is written as products
+// with ones (cuBLAS), which needs no reduction kernel and stays differentiable.
+Tensor bias_grad(const Tensor& g2, const Shape& bias_shape) {
+    if (g2.device().is_cpu()) return sum_to(sum(g2, {0}, false), bias_shape);
+    Tensor cols = matmul(ones({g2.sizes()[0]}, g2.dtype(), g2.device()), g2);
+    int64_t bias_numel = 1;
+    for (int64_t s : bias_shape) bias_numel *= s;
+    if (bias_numel != cols.numel()) cols = matmul(cols, ones({cols.numel()}, g2.dtype(), g2.device()));
+    return reshape(cols, bias_shape);
+}
+
 }  // namespace
 
 Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
@@ -88,7 +104,7 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
         if (c.needs(0)) gx = linear(g, transpose(w, 0, 1), Tensor());
         Tensor g2 = reshape(g, {-1, outf});
         if (c.needs(1)) gw = linear(transpose(g2, 0, 1), transpose(reshape(x, {-1, in}), 0, 1), Tensor());
-        if (c.needs(2)) gb = sum_to(sum(g2, {0}, false), bias_shape);
+        if (c.needs(2)) gb = bias_grad(g2, bias_shape);
         return {gx, gw, gb};
     });
     node->save(x);
@@ -194,6 +210,13 @@ template <bool Log> Tensor softmax_kernel(const Tensor& x, int64_t d) {
     Tensor xc = contiguous_nograd(x);
     Tensor y = empty_tensor(x.sizes(), x.dtype(), x.device());
     DimLayout L = dim_layout(x.sizes(), d);
+    if (!x.device().is_cpu()) {
+        const char* op = Log ? "log_softmax" : "softmax";
+        const int32_t dev = x.device().index;
+        cuda_check(op, cuda_device_backend(op, dev).softmax(dev, (int32_t)x.dtype(), Log, L.outer, L.n, L.inner,
+                                                             xc.device_data(), y.device_data()));
+        return y;
+    }
     dispatch_float(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T* px = xc.data<T>();
@@ -209,6 +232,14 @@ template <bool Log> Tensor softmax_backward_kernel(const Tensor& g, const Tensor
     Tensor gc = contiguous_nograd(g), yc = contiguous_nograd(y);
     Tensor gx = empty_tensor(y.sizes(), y.dtype(), y.device());
     DimLayout L = dim_layout(y.sizes(), d);
+    if (!y.device().is_cpu()) {
+        const char* op = Log ? "log_softmax_backward" : "softmax_backward";
+        const int32_t dev = y.device().index;
+        cuda_check(op, cuda_device_backend(op, dev).softmax_backward(dev, (int32_t)y.dtype(), Log, L.outer, L.n,
+                                                                      L.inner, gc.device_data(), yc.device_data(),
+                                                                      gx.device_data()));
+        return gx;
+    }
     dispatch_float(y.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T *pg = gc.data<T>(), *py = yc.data<T>();
@@ -255,7 +286,7 @@ DimLayout dim_layout(const Shape& sizes, int64_t d) {
 Tensor contiguous_nograd(const Tensor& t) {
     if (t.is_contiguous()) return t;
     Tensor c = empty_tensor(t.sizes(), t.dtype(), t.device());
-    cpu_copy(c, t);
+    copy_into(c, t);
     return c;
 }
 
@@ -267,9 +298,10 @@ Tensor log_softmax(const Tensor& x, int64_t dim) { return softmax_impl<true>(x, 
 namespace {
 
 // Mask of x's shape and dtype holding 0 (dropped, probability p) or 1 / (1 - p) (kept). One Philox block gives
-// the uniforms of four consecutive elements, so the mask depends on the generator state, not on threads.
+// the uniforms of four consecutive elements, so the mask depends on the generator state, not on threads. A mask
+// for a CUDA tensor is drawn on the host and copied, so it is the CPU's mask for the same seed.
 Tensor dropout_mask(const Tensor& x, double p, Generator* gen) {
-    Tensor mask = empty_tensor(x.sizes(), x.dtype(), x.device());
+    Tensor mask = empty_tensor(x.sizes(), x.dtype(), Device{});
     const int64_t n = mask.numel(), blocks = (n + 3) / 4;
     PhiloxStream stream = generator_or_default(gen).reserve((uint64_t)blocks);
     const float keep_below = (float)(1.0 - p);  // keep when uniform < 1 - p
@@ -285,7 +317,7 @@ Tensor dropout_mask(const Tensor& x, double p, Generator* gen) {
             }
         });
     });
-    return mask;
+    return x.device().is_cpu() ? mask : copy_to_device(mask, x.device());
 }
 
 }  // namespace
@@ -294,9 +326,12 @@ Tensor dropout(const Tensor& x, double p, bool training, Generator* gen) {
     if (!(p >= 0.0 && p <= 1.0)) fail(CT_ERR_INVALID_ARGUMENT, "dropout: probability p must be in [0, 1], got ", p);
     if (!training) return x;
     check_floating("dropout", x);
+    check_device_usable("dropout", x.device());
     Tensor mask = dropout_mask(x, p, gen);
-    Tensor xc = contiguous_nograd(x), out = empty_tensor(x.sizes(), x.dtype(), x.device());
-    dispatch_float(x.dtype(), [&](auto tag) {
+    Tensor xc = contiguous_nograd(x), out;
+    if (!x.device().is_cpu()) out = mul(detach(xc), mask);  // the binary kernel; the node is recorded below
+    else out = empty_tensor(x.sizes(), x.dtype(), x.device());
+    if (x.device().is_cpu()) dispatch_float(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T *px = xc.data<T>(), *pm = mask.data<T>();
         T* po = out.data<T>();
@@ -319,7 +354,7 @@ namespace {
 
 // Index values as int64 (contiguous), each checked against [0, num); throws CT_ERR_INDEX naming op.
 std::vector<int64_t> checked_indices(const Tensor& idx, int64_t num, const char* op, const char* what) {
-    Tensor c = contiguous_nograd(idx);
+    Tensor c = idx.device().is_cpu() ? contiguous_nograd(idx) : copy_to_device(idx, Device{});
     std::vector<int64_t> v((size_t)c.numel());
     if (c.dtype() == DType::Int64) std::memcpy(v.data(), c.raw_data(), v.size() * sizeof(int64_t));
     else for (size_t i = 0; i < v.size(); ++i) v[i] = c.data<int32_t>()[i];
@@ -377,6 +412,8 @@ Tensor embedding(const Tensor& weight, const Tensor& indices) {
     std::vector<int64_t> idx = checked_indices(indices, num, "embedding", "embeddings");
     Shape shape = indices.sizes();
     shape.push_back(dim);
+    if (!weight.device().is_cpu())  // rows gathered by index_select (its backward is scatter_add on the device)
+        return reshape(index_select(weight, 0, reshape(indices, {-1})), shape);
     Tensor out = empty_tensor(shape, weight.dtype(), weight.device());
     const int64_t s0 = weight.strides()[0], s1 = weight.strides()[1];
     dispatch_all(weight.dtype(), [&](auto tag) {

@@ -5,8 +5,10 @@
 #pragma GCC optimize("no-trapping-math")  // lets the NaN-aware selects in cpu/nn_rows.h vectorise
 #endif
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include "autograd/grad_mode.h"
+#include "core/loss_math.h"
 #include "cpu/nn_rows.h"
 #include "ops/nn_common.h"
 
@@ -20,7 +22,18 @@ struct ClassTargets {
     std::vector<int64_t> cls;
     int64_t rows = 0, classes = 0, count = 0;  // count = rows not ignored
     bool batched = true;                       // input is [N, C] (else [C] with a 0-d target)
+    Tensor device_cls;                         // cls as int64 [rows] on the input's CUDA device
 };
+
+// A CPU tensor holding a copy of n = prod(shape) values of dtype at p.
+Tensor from_host(const void* p, const Shape& shape, DType dtype) {
+    Tensor t = empty_tensor(shape, dtype, Device{});
+    if (t.numel()) std::memcpy(t.raw_data(), p, (size_t)t.numel() * t.itemsize());
+    return t;
+}
+
+// t on device (t itself when it is already there).
+Tensor on_device(const Tensor& t, Device device) { return t.device() == device ? t : copy_to_device(t, device); }
 
 std::shared_ptr<const ClassTargets> class_targets(const char* op, const Tensor& input, const Tensor& target,
                                                   int64_t ignore_index) {
@@ -38,7 +51,9 @@ std::shared_ptr<const ClassTargets> class_targets(const char* op, const Tensor& 
     if (target.sizes() != want)
         fail(CT_ERR_SHAPE, op, ": expected target of shape ", shape_str(want), " for input of shape ",
              shape_str(input.sizes()), ", got ", shape_str(target.sizes()));
-    Tensor t = to_dtype(contiguous_nograd(target), DType::Int64);
+    // Class indices are checked on the host (a CUDA target is copied back once, like a device-side assert would sync).
+    Tensor t = to_dtype(contiguous_nograd(target.device().is_cpu() ? target : copy_to_device(target, Device{})),
+                        DType::Int64);
     const int64_t* pt = t.data<int64_t>();
     ct->cls.resize((size_t)ct->rows);
     for (int64_t i = 0; i < ct->rows; ++i) {
@@ -52,6 +67,8 @@ std::shared_ptr<const ClassTargets> class_targets(const char* op, const Tensor& 
         ct->cls[(size_t)i] = v;
         ++ct->count;
     }
+    if (!input.device().is_cpu())  // the kernels' copy of cls (-1 for ignored rows)
+        ct->device_cls = copy_to_device(from_host(ct->cls.data(), {ct->rows}, DType::Int64), input.device());
     return ct;
 }
 
@@ -84,25 +101,25 @@ std::vector<double> row_weights(const Tensor& g, const ClassTargets& ct, Reducti
 
 // Differentiable (in g) column of row weights, shape [N, 1] (or [] for a [C] input), for create_graph.
 Tensor row_weights_op(const Tensor& g, const ClassTargets& ct, Reduction r, DType dtype) {
-    Tensor valid = empty_tensor(ct.batched ? Shape{ct.rows, 1} : Shape{}, dtype, g.device());
+    Tensor valid = empty_tensor(ct.batched ? Shape{ct.rows, 1} : Shape{}, dtype, Device{});
     double scale = r == Reduction::Mean ? 1.0 / (double)ct.count : 1.0;
     dispatch_float(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         for (int64_t i = 0; i < ct.rows; ++i) valid.data<T>()[i] = ct.cls[(size_t)i] >= 0 ? (T)scale : T(0);
     });
     Tensor gs = (r == Reduction::None && ct.batched) ? reshape(g, {ct.rows, 1}) : g;
-    return mul(gs, valid);
+    return mul(gs, on_device(valid, g.device()));
 }
 
 // One-hot rows of the targets (zero rows for ignored targets), input-shaped, for create_graph.
 Tensor one_hot(const ClassTargets& ct, const Tensor& like) {
-    Tensor oh = zeros(like.sizes(), like.dtype(), like.device());
+    Tensor oh = zeros(like.sizes(), like.dtype(), Device{});
     dispatch_float(like.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         for (int64_t i = 0; i < ct.rows; ++i)
             if (ct.cls[(size_t)i] >= 0) oh.data<T>()[i * ct.classes + ct.cls[(size_t)i]] = T(1);
     });
-    return oh;
+    return on_device(oh, like.device());
 }
 
 // Calls fn(row pointer, i) for every row of the contiguous [rows, classes] input, in parallel.
@@ -113,12 +130,59 @@ template <typename T, typename F> void for_each_row(const Tensor& xc, const Clas
     });
 }
 
+// Per-row (or per-element) losses [n] on a CUDA device reduced like reduce_rows: the sum is a product with
+// ones (cuBLAS), so no reduction kernel is needed; mean divides by count (NaN when it is 0).
+Tensor reduce_on_device(const Tensor& loss, Reduction r, const Shape& none_shape, int64_t count) {
+    if (r == Reduction::None) return reshape(loss, none_shape);
+    Tensor total = matmul(loss, ones({loss.numel()}, loss.dtype(), loss.device()));
+    if (r == Reduction::Sum) return total;
+    return mul_scalar(total, count == 0 ? NAN : 1.0 / (double)count);
+}
+
+// cross_entropy / nll_loss of x [rows, classes] (or [classes]) on CUDA; op is a ct_cuda_class_loss_op.
+Tensor class_loss_cuda(int32_t op, const char* name, const Tensor& x, std::shared_ptr<const ClassTargets> ct,
+                       Reduction r) {
+    const bool ce = op == CT_CUDA_CROSS_ENTROPY;
+    const int32_t dev = x.device().index;
+    Tensor xc = contiguous_nograd(x), loss = empty_tensor({ct->rows}, x.dtype(), x.device());
+    Tensor lse = ce ? empty_tensor({ct->rows}, x.dtype(), x.device()) : Tensor();
+    cuda_check(name, cuda_device_backend(name, dev).class_loss(
+                         dev, (int32_t)x.dtype(), op, ct->rows, ct->classes, xc.device_data(),
+                         static_cast<const int64_t*>(ct->device_cls.device_data()), loss.device_data(),
+                         ce ? lse.device_data() : nullptr));
+    Tensor out = reduce_on_device(loss, r, ct->batched ? Shape{ct->rows} : Shape{}, ct->count);
+    if (!requires_grad(x)) return out;
+    auto node = make_node(ce ? "CrossEntropyBackward" : "NllLossBackward", {x}, [ct, r, op, ce](BackwardCtx& c) {
+        Tensor x = c.saved(0);
+        if (GradMode::is_enabled()) {  // composed of ops, for higher derivatives
+            Tensor w = row_weights_op(c.grads[0], *ct, r, x.dtype());
+            return TensorList{ce ? mul(sub(softmax(x, -1), one_hot(*ct, x)), w) : mul(neg(one_hot(*ct, x)), w)};
+        }
+        const char* what = ce ? "cross_entropy_backward" : "nll_loss_backward";
+        Tensor g = contiguous_nograd(c.grads[0]), xc = contiguous_nograd(x);
+        Tensor lse = ce ? c.saved(1) : Tensor(), gx = empty_tensor(x.sizes(), x.dtype(), x.device());
+        const bool per_row = g.numel() == ct->rows && r == Reduction::None;
+        const double scale = r == Reduction::Mean ? 1.0 / (double)ct->count : 1.0;
+        const int32_t dev = x.device().index;
+        cuda_check(what, cuda_device_backend(what, dev).class_loss_backward(
+                             dev, (int32_t)x.dtype(), op, ct->rows, ct->classes, ce ? xc.device_data() : nullptr,
+                             ce ? lse.device_data() : nullptr, static_cast<const int64_t*>(ct->device_cls.device_data()),
+                             g.device_data(), per_row, scale, gx.device_data()));
+        return TensorList{gx};
+    });
+    node->save(x);
+    if (ce) node->save(lse);
+    set_history(out, node);
+    return out;
+}
+
 }  // namespace
 
 // ---- cross_entropy / nll_loss ---------------------------------------------------------------------------
 
 Tensor cross_entropy(const Tensor& logits, const Tensor& target, Reduction r, int64_t ignore_index) {
     auto ct = class_targets("cross_entropy", logits, target, ignore_index);
+    if (!logits.device().is_cpu()) return class_loss_cuda(CT_CUDA_CROSS_ENTROPY, "cross_entropy", logits, ct, r);
     Tensor xc = contiguous_nograd(logits);
     auto lse = std::make_shared<std::vector<double>>((size_t)ct->rows, 0.0);
     std::vector<double> loss((size_t)ct->rows, 0.0);
@@ -160,6 +224,7 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& target, Reduction r, in
 
 Tensor nll_loss(const Tensor& log_probs, const Tensor& target, Reduction r, int64_t ignore_index) {
     auto ct = class_targets("nll_loss", log_probs, target, ignore_index);
+    if (!log_probs.device().is_cpu()) return class_loss_cuda(CT_CUDA_NLL_LOSS, "nll_loss", log_probs, ct, r);
     Tensor xc = contiguous_nograd(log_probs);
     std::vector<double> loss((size_t)ct->rows, 0.0);
     dispatch_float(log_probs.dtype(), [&](auto tag) {
@@ -192,25 +257,18 @@ namespace {
 
 // Each loss provides value(x, t), dx(x, t) and dt(x, t) (per-element, for the direct kernels) and
 // grads(x, t, g) (composed of ops, for create_graph; g is the per-element incoming gradient).
-struct MseLoss {
+struct MseLoss : math::MseLossMath {
     static constexpr const char* name = "mse_loss";
-    template <typename T> static T value(T x, T t) { return (x - t) * (x - t); }
-    template <typename T> static T dx(T x, T t) { return T(2) * (x - t); }
-    template <typename T> static T dt(T x, T t) { return T(2) * (t - x); }
+    static constexpr int32_t cuda_code = CT_CUDA_LOSS_MSE;
     static std::pair<Tensor, Tensor> grads(const Tensor& x, const Tensor& t, const Tensor& g) {
         Tensor gx = mul(mul_scalar(sub(x, t), 2.0), g);
         return {gx, neg(gx)};
     }
 };
 
-struct BceLoss {
+struct BceLoss : math::BceLossMath {
     static constexpr const char* name = "binary_cross_entropy";
-    // log clamped at -100 like PyTorch, so that x = 0 or 1 gives a finite loss
-    template <typename T> static T clog(T v) { return std::max(std::log(v), T(-100)); }
-    template <typename T> static T clog1m(T x) { return std::max(std::log1p(-x), T(-100)); }
-    template <typename T> static T value(T x, T t) { return -(t * clog(x) + (T(1) - t) * clog1m(x)); }
-    template <typename T> static T dx(T x, T t) { return (x - t) / std::max((T(1) - x) * x, T(1e-12)); }
-    template <typename T> static T dt(T x, T) { return clog1m(x) - clog(x); }
+    static constexpr int32_t cuda_code = CT_CUDA_LOSS_BCE;
     static std::pair<Tensor, Tensor> grads(const Tensor& x, const Tensor& t, const Tensor& g) {
         Tensor one_minus_x = sub(wrapped_scalar(1.0, false), x);
         Tensor gx = div(mul(g, sub(x, t)), clamp(mul(one_minus_x, x), 1e-12, std::nullopt));
@@ -219,17 +277,9 @@ struct BceLoss {
     }
 };
 
-struct BceWithLogitsLoss {
+struct BceWithLogitsLoss : math::BceWithLogitsLossMath {
     static constexpr const char* name = "binary_cross_entropy_with_logits";
-    // (1 - t) * x + log(1 + exp(-x)), written so that no exp overflows
-    template <typename T> static T value(T x, T t) {
-        return std::max(x, T(0)) - x * t + std::log1p(std::exp(-std::fabs(x)));
-    }
-    template <typename T> static T dx(T x, T t) {
-        const T e = std::exp(-std::fabs(x));  // sigmoid(x) without overflow for either sign
-        return (x >= T(0) ? T(1) / (T(1) + e) : e / (T(1) + e)) - t;
-    }
-    template <typename T> static T dt(T x, T) { return -x; }
+    static constexpr int32_t cuda_code = CT_CUDA_LOSS_BCE_WITH_LOGITS;
     static std::pair<Tensor, Tensor> grads(const Tensor& x, const Tensor& t, const Tensor& g) {
         return {mul(g, sub(sigmoid(x), t)), mul(g, neg(x))};
     }
@@ -281,6 +331,17 @@ Tensor elementwise_loss_backward(const Tensor& x, const Tensor& t, const Tensor&
     Tensor gc = contiguous_nograd(g), gx, gt;
     if (want_x) gx = empty_tensor(x.sizes(), x.dtype(), x.device());
     if (want_t) gt = empty_tensor(x.sizes(), x.dtype(), x.device());
+    if (!x.device().is_cpu()) {
+        const std::string what = std::string(Loss::name) + "_backward";
+        const int32_t dev = x.device().index;
+        const double scale = r == Reduction::Mean ? 1.0 / (double)n : 1.0;
+        cuda_check(what.c_str(), cuda_device_backend(what.c_str(), dev).pointwise_loss_backward(
+                                     dev, (int32_t)x.dtype(), Loss::cuda_code, n, x.device_data(), t.device_data(),
+                                     gc.device_data(), r == Reduction::None, scale,
+                                     want_x ? gx.device_data() : nullptr, want_t ? gt.device_data() : nullptr));
+        gt_out = gt;
+        return gx;
+    }
     dispatch_float(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T *px = x.data<T>(), *pt = t.data<T>(), *pg = gc.data<T>();
@@ -300,6 +361,16 @@ Tensor elementwise_loss_backward(const Tensor& x, const Tensor& t, const Tensor&
     return gx;
 }
 
+// The forward of an elementwise loss on CUDA: xc and tc contiguous, of one shape and floating dtype.
+template <typename Loss> Tensor elementwise_loss_cuda(const Tensor& xc, const Tensor& tc, Reduction r) {
+    const int32_t dev = xc.device().index;
+    Tensor loss = empty_tensor(r == Reduction::None ? xc.sizes() : Shape{xc.numel()}, xc.dtype(), xc.device());
+    cuda_check(Loss::name, cuda_device_backend(Loss::name, dev).pointwise_loss(
+                               dev, (int32_t)xc.dtype(), Loss::cuda_code, xc.numel(), xc.device_data(),
+                               tc.device_data(), loss.device_data()));
+    return reduce_on_device(loss, r, xc.sizes(), xc.numel());
+}
+
 // Elementwise loss of input and target (broadcast together), reduced; records one node for both inputs.
 template <typename Loss> Tensor elementwise_loss(const Tensor& input, const Tensor& target, Reduction r) {
     check_same_device(Loss::name, input, target);
@@ -310,8 +381,8 @@ template <typename Loss> Tensor elementwise_loss(const Tensor& input, const Tens
     Shape shape = broadcast_shapes(Loss::name, input.sizes(), target.sizes());
     Tensor xc = contiguous_nograd(broadcast_view(cast_nograd(input, dt), shape));
     Tensor tc = contiguous_nograd(broadcast_view(cast_nograd(target, dt), shape));
-    if (std::is_same<Loss, BceLoss>::value) check_probabilities(xc);
-    Tensor out = dispatch_float(dt, [&](auto tag) {
+    if (std::is_same<Loss, BceLoss>::value) check_probabilities(on_device(xc, Device{}));
+    Tensor out = !input.device().is_cpu() ? elementwise_loss_cuda<Loss>(xc, tc, r) : dispatch_float(dt, [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T *px = xc.data<T>(), *pt = tc.data<T>();
         const int64_t n = xc.numel();

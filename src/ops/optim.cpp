@@ -7,6 +7,7 @@
 #include <cmath>
 #include "autograd/grad_mode.h"
 #include "cpu/kernels.h"
+#include "ops/device_ops.h"
 #include "ops/nn_common.h"
 
 namespace ct {
@@ -54,7 +55,7 @@ void Optimizer::step() {
         } else {
             Tensor tmp = contiguous_nograd(p);
             update(i, tmp, gc);
-            cpu_copy(p, tmp);
+            copy_into(p, tmp);
         }
         p.bump_version();
     }
@@ -70,7 +71,7 @@ void Optimizer::zero_grad(bool set_to_none) {
         } else if (tensor_requires_grad(g)) {
             g = zeros_like(g);  // a grad with history (create_graph): start afresh, like PyTorch's detach_ + zero_
         } else {
-            cpu_fill(g, 0.0);
+            fill_into(g, 0.0);
             g.bump_version();
         }
     }
@@ -118,9 +119,22 @@ void sgd_dispatch(bool momentum, bool first, bool nesterov, T* w, const T* g, T*
     sgd_loop<T, Decay, true, false, false>(w, g, buf, n, lr, wd, mom, keep);
 }
 
+// SGD on a CUDA parameter, composed of the binary kernels (same formulas as sgd_loop; runs under no_grad).
+void sgd_update_cuda(const Tensor& p, const Tensor& g, Tensor& buf, double lr, double wd, double mom, double keep,
+                     bool nesterov) {
+    Tensor d = wd != 0.0 ? add(g, p, wd) : g;
+    if (mom != 0.0) {
+        buf = buf.defined() ? add(mul_scalar(buf, mom), d, keep) : clone(d);  // the first step copies d
+        d = nesterov ? add(d, buf, mom) : buf;
+    }
+    copy_into(p, sub(p, d, lr));
+}
+
 }  // namespace
 
 void SGD::update(size_t i, const Tensor& p, const Tensor& grad) {
+    if (!p.device().is_cpu())
+        return sgd_update_cuda(p, grad, momentum_buffer_[i], lr_, weight_decay_, momentum_, 1.0 - dampening_, nesterov_);
     const bool momentum = momentum_ != 0.0, first = !momentum_buffer_[i].defined();
     if (momentum && first) momentum_buffer_[i] = empty_tensor(p.sizes(), p.dtype(), p.device());
     dispatch_float(p.dtype(), [&](auto tag) {
@@ -174,6 +188,9 @@ void adam_loop(T* w, const T* g, T* m, T* v, int64_t n, T shrink, T l2, T w1, T 
 }  // namespace
 
 void Adam::update(size_t i, const Tensor& p, const Tensor& grad) {
+    if (!p.device().is_cpu())
+        fail(CT_ERR_NOT_SUPPORTED, name_, ": not implemented for cuda parameters yet (parameter ", i, " is on ",
+             device_str(p.device()), ")");
     if (!exp_avg_[i].defined()) {
         exp_avg_[i] = zeros(p.sizes(), p.dtype(), p.device());
         exp_avg_sq_[i] = zeros(p.sizes(), p.dtype(), p.device());

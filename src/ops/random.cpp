@@ -1,11 +1,13 @@
 // random.cpp - random tensors (rand, randn, randint, bernoulli, randperm) drawn from Philox streams.
 // Each group of 2 or 4 elements reads one counter only (Note [Counter-based randomness] in
 // core/generator.h), so the numbers depend on the seed and the op sequence, never on the thread count.
+// CUDA tensors are drawn on the host and copied, so a seed gives the same numbers on every device.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include "core/generator.h"
 #include "cpu/parallel.h"
+#include "ops/device_ops.h"
 #include "ops/ops.h"
 
 namespace ct {
@@ -33,13 +35,15 @@ template <typename T, int K, typename Draw> void fill_random(const Tensor& t, Ge
     });
 }
 
-// A fresh tensor for op's results; errors name op (shape, device).
+// A fresh host tensor for op's results, drawn there whatever the target device; errors name op (shape, device).
 Tensor new_result(const char* op, const Shape& shape, DType dtype, Device device) {
     checked_numel(shape, op);
-    if (!device.is_cpu())
-        fail(CT_ERR_NOT_COMPILED, op, ": device ", device_str(device), " is not available: the CUDA backend is not built");
-    return empty_tensor(shape, dtype, device);
+    check_device_usable(op, device);
+    return empty_tensor(shape, dtype, Device{});
 }
+
+// The drawn host tensor t on the requested device.
+Tensor placed(const Tensor& t, Device device) { return device.is_cpu() ? t : copy_to_device(t, device); }
 
 void check_floating_dtype(const char* op, DType dtype) {
     if (!is_floating(dtype))
@@ -91,7 +95,7 @@ Tensor rand(const Shape& shape, DType dtype, Device device, Generator* gen) {
             for (int64_t k = 0; k < count; ++k) out[k] = uniform53(w[2 * k], w[2 * k + 1]);
         });
     }
-    return t;
+    return placed(t, device);
 }
 
 Tensor randn(const Shape& shape, DType dtype, Device device, Generator* gen) {
@@ -103,7 +107,7 @@ Tensor randn(const Shape& shape, DType dtype, Device device, Generator* gen) {
             normals_from<T>(w, count, out);
         });
     });
-    return t;
+    return placed(t, device);
 }
 
 Tensor randint(int64_t low, int64_t high, const Shape& shape, DType dtype, Device device, Generator* gen) {
@@ -118,12 +122,12 @@ Tensor randint(int64_t low, int64_t high, const Shape& shape, DType dtype, Devic
                 out[k] = (T)(int64_t)((uint64_t)low + below(w[2 * k], w[2 * k + 1], range));
         });
     });
-    return t;
+    return placed(t, device);
 }
 
 Tensor bernoulli(const Tensor& p, Generator* gen) {
     check_floating_dtype("bernoulli", p.dtype());
-    Tensor pc = contiguous(detach(p));
+    Tensor pc = contiguous(detach(p.device().is_cpu() ? p : copy_to_device(p, Device{})));
     Tensor t = new_result("bernoulli", p.sizes(), p.dtype(), p.device());
     dispatch_float(p.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -137,7 +141,7 @@ Tensor bernoulli(const Tensor& p, Generator* gen) {
                 out[k] = uniform53(w[2 * k], w[2 * k + 1]) < (double)pp[first + k] ? T(1) : T(0);
         });
     });
-    return t;
+    return placed(t, p.device());
 }
 
 Tensor randperm(int64_t n, Device device, Generator* gen) {
@@ -152,7 +156,7 @@ Tensor randperm(int64_t n, Device device, Generator* gen) {
         int64_t j = (int64_t)below(w[0], w[1], (uint64_t)i + 1);
         std::swap(p[i], p[j]);
     }
-    return t;
+    return placed(t, device);
 }
 
 }  // namespace ct
