@@ -485,12 +485,19 @@ CT_API ct_status ct_linear(ct_tensor x, ct_tensor weight, ct_tensor bias, ct_ten
 CT_API ct_status ct_softmax(ct_tensor x, int64_t dim, ct_tensor* out);
 /* log(softmax) along dim, stable. */
 CT_API ct_status ct_log_softmax(ct_tensor x, int64_t dim, ct_tensor* out);
-/* Cross entropy of logits [N, C] (or [C]) and int64 class targets [N]; ignore_index targets are skipped. */
+/* Cross entropy of logits [N, C, d...] (or [C]) with integer class targets [N, d...] (ignore_index skipped)
+   or floating class probabilities of the logits' shape. */
 CT_API ct_status ct_cross_entropy(ct_tensor logits, ct_tensor target, int32_t reduction, int64_t ignore_index,
                                   ct_tensor* out);
-/* Negative log likelihood of log-probabilities [N, C] and int64 targets [N]. */
+/* Negative log likelihood of log-probabilities [N, C, d...] (or [C]) and integer targets [N, d...]. */
 CT_API ct_status ct_nll_loss(ct_tensor log_probs, ct_tensor target, int32_t reduction, int64_t ignore_index,
                              ct_tensor* out);
+/* ct_cross_entropy with class weights [C] (NULL = none) and label smoothing in [0, 1], as torch's. */
+CT_API ct_status ct_cross_entropy_ex(ct_tensor logits, ct_tensor target, ct_tensor weight, int32_t reduction,
+                                     int64_t ignore_index, double label_smoothing, ct_tensor* out);
+/* ct_nll_loss with class weights [C] (NULL = none); mean divides by the summed weights of the targets. */
+CT_API ct_status ct_nll_loss_ex(ct_tensor log_probs, ct_tensor target, ct_tensor weight, int32_t reduction,
+                                int64_t ignore_index, ct_tensor* out);
 /* Mean squared error. */
 CT_API ct_status ct_mse_loss(ct_tensor input, ct_tensor target, int32_t reduction, ct_tensor* out);
 /* Binary cross entropy of probabilities in [0, 1]. */

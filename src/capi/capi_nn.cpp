@@ -66,13 +66,37 @@ ct_status ct_log_softmax(ct_tensor x, int64_t dim, ct_tensor* out) {
 
 ct_status ct_cross_entropy(ct_tensor logits, ct_tensor target, int32_t reduction, int64_t ignore_index,
                            ct_tensor* out) {
-    auto f = [&](const Tensor& x, const Tensor& t, Reduction r) { return cross_entropy(x, t, r, ignore_index); };
+    auto f = [&](const Tensor& x, const Tensor& t, Reduction r) {
+        return cross_entropy_ex(x, t, Tensor(), r, ignore_index, 0.0);
+    };
     return loss_call("cross_entropy", logits, target, reduction, out, f);
 }
 
 ct_status ct_nll_loss(ct_tensor log_probs, ct_tensor target, int32_t reduction, int64_t ignore_index, ct_tensor* out) {
-    auto f = [&](const Tensor& x, const Tensor& t, Reduction r) { return nll_loss(x, t, r, ignore_index); };
+    auto f = [&](const Tensor& x, const Tensor& t, Reduction r) { return nll_loss_ex(x, t, Tensor(), r, ignore_index); };
     return loss_call("nll_loss", log_probs, target, reduction, out, f);
+}
+
+ct_status ct_cross_entropy_ex(ct_tensor logits, ct_tensor target, ct_tensor weight, int32_t reduction,
+                              int64_t ignore_index, double label_smoothing, ct_tensor* out) {
+    return guard([&] {
+        const char* op = "cross_entropy";
+        check_out(out, op);
+        Tensor x = get_tensor(logits, op, "logits"), t = get_tensor(target, op, "target");
+        Tensor w = get_optional_tensor(weight, op, "weight");
+        *out = new_tensor_handle(cross_entropy_ex(x, t, w, reduction_arg(reduction, op), ignore_index, label_smoothing));
+    });
+}
+
+ct_status ct_nll_loss_ex(ct_tensor log_probs, ct_tensor target, ct_tensor weight, int32_t reduction,
+                         int64_t ignore_index, ct_tensor* out) {
+    return guard([&] {
+        const char* op = "nll_loss";
+        check_out(out, op);
+        Tensor x = get_tensor(log_probs, op, "log_probs"), t = get_tensor(target, op, "target");
+        Tensor w = get_optional_tensor(weight, op, "weight");
+        *out = new_tensor_handle(nll_loss_ex(x, t, w, reduction_arg(reduction, op), ignore_index));
+    });
 }
 
 ct_status ct_mse_loss(ct_tensor input, ct_tensor target, int32_t reduction, ct_tensor* out) {

@@ -1,11 +1,13 @@
-// vec_math.cpp - branch-free exp, sigmoid and tanh written as plain loops that GCC vectorises; each loop is
-// cloned per instruction set (CT_CLONES). exp: x = n ln2 + r, e^r by a Taylor polynomial, 2^n by exponent bits.
+// vec_math.cpp - branch-free exp, expm1, log, log1p, sigmoid, tanh, silu and softplus written as plain loops
+// that GCC vectorises; each loop is cloned per instruction set (CT_CLONES). exp: x = n ln2 + r, e^r by a
+// Taylor polynomial, 2^n by exponent bits. log: x = 2^e m, log m = 2 atanh((m - 1) / (m + 1)) by a series.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("no-trapping-math")  // lets the NaN-aware selects below compile to vector blends
 #endif
 #include "cpu/vec_math.h"
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace ct {
 namespace vec {
@@ -118,7 +120,141 @@ template <typename T> inline T tanh_any(T x) {
     return x != x ? x + x : t;
 }
 
+// e^x - 1: for |n| <= 1 (|x| < 1.04) 2^n pm1 + (2^n - 1), where n = 0 (|x| < 0.347) gives pm1 itself and
+// keeps small results exact; beyond, e^x - 1 loses nothing to the subtraction (and 2^n alone could overflow
+// before e^x does).
+template <typename T> inline T expm1_any(T x) {
+    const Reduced<T> q = reduce(x);
+    const T p2 = q.n > T(0) ? T(2) : (q.n < T(0) ? T(0.5) : T(1));
+    const T near = p2 * q.pm1 + (p2 - T(1));
+    const T far = exp_any(x) - T(1);
+    const T y = (q.n >= T(-1) && q.n <= T(1)) ? near : far;
+    return x != x ? x + x : y;
+}
+
+// Bit-level view of a float type: its unsigned integer, exponent bias, mantissa width and series degree.
+template <typename T> struct FloatBits;
+template <> struct FloatBits<float> {
+    using U = uint32_t;
+    static constexpr int mant = 23;
+    static constexpr U bias = 127, exp_mask = 0xff;
+    static constexpr float two_mant = 8388608.0f;  // 2^23: scales subnormals into the normal range
+};
+template <> struct FloatBits<double> {
+    using U = uint64_t;
+    static constexpr int mant = 52;
+    static constexpr U bias = 1023, exp_mask = 0x7ff;
+    static constexpr double two_mant = 4503599627370496.0;  // 2^52
+};
+
+// The unbiased exponent field e (as a T, without an int->float conversion) and the mantissa m in [1, 2).
+template <typename T> inline void split_exponent(T x, T& e, T& m) {
+    using B = FloatBits<T>;
+    typename B::U bits, ebits;
+    std::memcpy(&bits, &x, sizeof bits);
+    const typename B::U efield = (bits >> B::mant) & B::exp_mask;
+    // e as a float: the field placed in the low mantissa bits of 2^mant, minus 2^mant, minus the bias
+    ebits = (typename B::U(B::bias + B::mant) << B::mant) | efield;
+    std::memcpy(&e, &ebits, sizeof e);
+    e = e - B::two_mant - T(B::bias);
+    bits = (bits & ((typename B::U(1) << B::mant) - 1)) | (typename B::U(B::bias) << B::mant);
+    std::memcpy(&m, &bits, sizeof m);
+}
+
+// 2 atanh(s) / s - 2 = 2 (s^2/3 + s^4/5 + ...) for |s| <= 0.1716 (s^2 <= 0.0295): float to s^8 (error
+// 0.0295^5 / 11 ~ 2e-9), double to s^20 (0.0295^11 / 23 ~ 7e-19).
+inline float atanh_tail(float z) {
+    float p = 2.0f / 9;
+    p = p * z + 2.0f / 7;
+    p = p * z + 2.0f / 5;
+    p = p * z + 2.0f / 3;
+    return p * z;
+}
+inline double atanh_tail(double z) {
+    double p = 2.0 / 21;
+    p = p * z + 2.0 / 19;
+    p = p * z + 2.0 / 17;
+    p = p * z + 2.0 / 15;
+    p = p * z + 2.0 / 13;
+    p = p * z + 2.0 / 11;
+    p = p * z + 2.0 / 9;
+    p = p * z + 2.0 / 7;
+    p = p * z + 2.0 / 5;
+    p = p * z + 2.0 / 3;
+    return p * z;
+}
+
+// log(x): x = 2^e m with m in [sqrt(1/2), sqrt 2), log m = 2s + s * tail(s^2), s = (m - 1) / (m + 1); the
+// terms are added smallest first with ln 2 split in a head (exact times e) and a tail. Specials: x < 0 or
+// NaN -> NaN, 0 -> -inf, inf -> inf; subnormals are scaled into the normal range first.
+template <typename T> inline T log_any(T x) {
+    using B = FloatBits<T>;
+    const bool tiny = x < std::numeric_limits<T>::min();
+    const T xs = tiny ? x * B::two_mant : x;
+    T e, m;
+    split_exponent(xs, e, m);
+    e = tiny ? e - T(B::mant) : e;
+    const bool high = m > T(1.41421356237309504880);
+    m = high ? m * T(0.5) : m;
+    e = high ? e + T(1) : e;
+    const T f = m - T(1), s = f / (m + T(1)), z = s * s;
+    const T ln2_hi = sizeof(T) == 4 ? T(0.693359375) : T(6.93147180369123816490e-01);
+    const T ln2_lo = sizeof(T) == 4 ? T(-2.12194440e-4) : T(1.90821492927058770002e-10);
+    // 2s = f - s f exactly in real arithmetic; writing log m = f - s (f - tail) keeps f's full precision
+    const T r = e * ln2_hi + (f - (s * (f - atanh_tail(z)) - e * ln2_lo));
+    const T inf = std::numeric_limits<T>::infinity();
+    T y = x == T(0) ? -inf : r;
+    y = x == inf ? inf : y;
+    return x < T(0) || x != x ? std::numeric_limits<T>::quiet_NaN() : y;
+}
+
+// log(1 + x) = log(u) * x / (u - 1) with u = 1 + x rounded (Goldberg), exact for u == 1 (tiny x).
+template <typename T> inline T log1p_any(T x) {
+    const T u = T(1) + x, d = u - T(1);
+    const T l = log_any(u);
+    const T y = d == T(0) ? x : l * (x / d);
+    const T inf = std::numeric_limits<T>::infinity();
+    return x == inf ? inf : (x != x ? x + x : y);  // log_any covers x < -1 (NaN) and x == -1 (-inf)
+}
+
+// softplus(x) = log(1 + e^x), x itself above 20 (PyTorch's threshold for beta = 1).
+template <typename T> inline T softplus_any(T x) {
+    const T y = log1p_any(exp_any(x > T(20) ? T(0) : x));
+    return x > T(20) ? x : y;
+}
+
 }  // namespace
+
+CT_CLONES void expm1(const float* x, float* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = expm1_any(x[i]);
+}
+CT_CLONES void expm1(const double* x, double* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = expm1_any(x[i]);
+}
+CT_CLONES void log(const float* x, float* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = log_any(x[i]);
+}
+CT_CLONES void log(const double* x, double* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = log_any(x[i]);
+}
+CT_CLONES void log1p(const float* x, float* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = log1p_any(x[i]);
+}
+CT_CLONES void log1p(const double* x, double* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = log1p_any(x[i]);
+}
+CT_CLONES void silu(const float* x, float* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = x[i] * sigmoid_any(x[i]);
+}
+CT_CLONES void silu(const double* x, double* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = x[i] * sigmoid_any(x[i]);
+}
+CT_CLONES void softplus(const float* x, float* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = softplus_any(x[i]);
+}
+CT_CLONES void softplus(const double* x, double* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = softplus_any(x[i]);
+}
 
 CT_CLONES void exp(const float* x, float* y, int64_t n) {
     for (int64_t i = 0; i < n; ++i) y[i] = exp_any(x[i]);

@@ -161,6 +161,12 @@ Tensor log_softmax(const Tensor& x, int64_t dim);
 enum class Reduction : int32_t { None = 0, Mean = 1, Sum = 2 };
 Tensor cross_entropy(const Tensor& logits, const Tensor& target, Reduction r, int64_t ignore_index);
 Tensor nll_loss(const Tensor& log_probs, const Tensor& target, Reduction r, int64_t ignore_index);
+// The full forms (nn_loss_class.cpp): [C], [N, C] or [N, C, d...] inputs, class weights (undefined = none),
+// label smoothing, and (cross_entropy) floating class-probability targets of the input's shape.
+Tensor cross_entropy_ex(const Tensor& logits, const Tensor& target, const Tensor& weight, Reduction r,
+                        int64_t ignore_index, double label_smoothing);
+Tensor nll_loss_ex(const Tensor& log_probs, const Tensor& target, const Tensor& weight, Reduction r,
+                   int64_t ignore_index);
 Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction r);
 Tensor binary_cross_entropy(const Tensor& probs, const Tensor& target, Reduction r);
 Tensor binary_cross_entropy_with_logits(const Tensor& logits, const Tensor& target, Reduction r);

@@ -36,6 +36,24 @@ static PyObject* py_cross_entropy(PyObject* m, PyObject* a) {
     return py_softmax_xent(m, a, ct_cross_entropy, "ct_cross_entropy");
 }
 static PyObject* py_nll_loss(PyObject* m, PyObject* a) { return py_softmax_xent(m, a, ct_nll_loss, "ct_nll_loss"); }
+/* cross_entropy_ex(x, target, weight_or_None, reduction, ignore_index, label_smoothing) */
+static PyObject* py_cross_entropy_ex(PyObject* m, PyObject* a) {
+    ct_tensor x, target, weight = NULL;
+    int reduction;
+    long long ignore_index;
+    double smoothing;
+    if (!PyArg_ParseTuple(a, "O&O&O&iLd", T x, T target, OT weight, &reduction, &ignore_index, &smoothing))
+        return NULL;
+    RETURN_OUT(ct_cross_entropy_ex, x, target, weight, reduction, ignore_index, smoothing);
+}
+/* nll_loss_ex(log_probs, target, weight_or_None, reduction, ignore_index) */
+static PyObject* py_nll_loss_ex(PyObject* m, PyObject* a) {
+    ct_tensor x, target, weight = NULL;
+    int reduction;
+    long long ignore_index;
+    if (!PyArg_ParseTuple(a, "O&O&O&iL", T x, T target, OT weight, &reduction, &ignore_index)) return NULL;
+    RETURN_OUT(ct_nll_loss_ex, x, target, weight, reduction, ignore_index);
+}
 
 static PyObject* call_loss(ct_status (*fn)(ct_tensor, ct_tensor, int32_t, ct_tensor*), const char* name,
                            PyObject* a) {
@@ -255,7 +273,7 @@ static PyObject* py_randperm(PyObject* m, PyObject* a) {
 
 #define E(name) {#name, (PyCFunction)py_##name, METH_VARARGS, NULL},
 static PyMethodDef nn_creation_functions[] = {
-    E(linear) E(cross_entropy) E(nll_loss) E(mse_loss) E(binary_cross_entropy) E(binary_cross_entropy_with_logits)
+    E(linear) E(cross_entropy) E(nll_loss) E(cross_entropy_ex) E(nll_loss_ex) E(mse_loss) E(binary_cross_entropy) E(binary_cross_entropy_with_logits)
     E(dropout) E(embedding) E(conv2d) E(max_pool2d) E(avg_pool2d) E(empty) E(zeros) E(ones) E(full)
     E(scalar_tensor) E(arange) E(linspace) E(eye) E(full_like) E(from_buffer) E(rand) E(randn) E(randint)
     E(bernoulli) E(randperm)

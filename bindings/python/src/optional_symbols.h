@@ -36,6 +36,7 @@
 #pragma weak ct_cos
 #pragma weak ct_cpu
 #pragma weak ct_cross_entropy
+#pragma weak ct_cross_entropy_ex
 #pragma weak ct_cuda
 #pragma weak ct_cuda_device_count
 #pragma weak ct_cuda_is_available
@@ -112,6 +113,7 @@
 #pragma weak ct_ne
 #pragma weak ct_neg
 #pragma weak ct_nll_loss
+#pragma weak ct_nll_loss_ex
 #pragma weak ct_nonzero
 #pragma weak ct_norm
 #pragma weak ct_ones

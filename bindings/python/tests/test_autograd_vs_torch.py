@@ -143,6 +143,20 @@ CASES = {
                                  [(3, 4)], "any"),
     "cross_entropy_none": (lambda m, x: F(m).cross_entropy(x, m.tensor([2, 0]), reduction="none"), [(2, 3)], "any"),
     "nll_loss": (lambda m, x: F(m).nll_loss(m.log_softmax(x, 1), m.tensor([1, 2])), [(2, 3)], "any"),
+    "cross_entropy_spatial": (lambda m, x: F(m).cross_entropy(x, m.tensor([[[0, 1], [3, 2], [1, 1]],
+                                                                           [[2, 0], [0, 3], [1, -100]]])),
+                              [(2, 4, 3, 2)], "any"),
+    "cross_entropy_weight_smoothing": (lambda m, x: F(m).cross_entropy(
+        x, m.tensor([[1, 3], [0, -100], [2, 2]]), weight=m.tensor([0.5, 2.0, 1.0, 1.5], dtype=m.float64),
+        label_smoothing=0.15), [(3, 4, 2)], "any"),
+    "cross_entropy_weight_sum": (lambda m, x: F(m).cross_entropy(
+        x, m.tensor([1, 0, 3]), weight=m.tensor([0.5, 2.0, 1.0, 1.5], dtype=m.float64), reduction="sum"),
+        [(3, 4)], "any"),
+    "cross_entropy_probs": (lambda m, x, y: F(m).cross_entropy(x, m.softmax(y, 1), label_smoothing=0.1),
+                            [(3, 4, 2), (3, 4, 2)], "any"),
+    "nll_loss_weight_spatial": (lambda m, x: F(m).nll_loss(
+        m.log_softmax(x, 1), m.tensor([[2, 0], [1, 1]]), weight=m.tensor([1.0, 0.25, 3.0], dtype=m.float64)),
+        [(2, 3, 2)], "any"),
     "mse_loss": (lambda m, a, b: F(m).mse_loss(a, b), [(3, 4), (3, 4)], "any"),
     "mse_loss_none": (lambda m, a, b: F(m).mse_loss(a, b, reduction="none"), [(3, 4), (3, 4)], "any"),
     "l1_loss": (lambda m, a, b: F(m).l1_loss(a, b), [(3, 4), (3, 4)], "any"),

@@ -137,15 +137,18 @@ def normalize(input, p=2.0, dim=1, eps=1e-12):
 
 
 def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
-    if weight is not None or label_smoothing:
-        raise NotImplementedError("cross_entropy: class weights and label smoothing are not supported")
-    return _C.cross_entropy(input, target, _reduction(reduction), ignore_index)
+    """torch.nn.functional.cross_entropy: input [C], [N, C] or [N, C, d1, ...]; target integer classes
+    [N, d1, ...] or class probabilities of the input's shape; optional class weight [C] and label smoothing."""
+    if weight is None and not label_smoothing:
+        return _C.cross_entropy(input, target, _reduction(reduction), ignore_index)
+    return _C.cross_entropy_ex(input, target, weight, _reduction(reduction), ignore_index, float(label_smoothing))
 
 
 def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
-    if weight is not None:
-        raise NotImplementedError("nll_loss: class weights are not supported")
-    return _C.nll_loss(input, target, _reduction(reduction), ignore_index)
+    """torch.nn.functional.nll_loss of log-probabilities [C], [N, C] or [N, C, d1, ...]."""
+    if weight is None:
+        return _C.nll_loss(input, target, _reduction(reduction), ignore_index)
+    return _C.nll_loss_ex(input, target, weight, _reduction(reduction), ignore_index)
 
 
 def mse_loss(input, target, reduction="mean"):
