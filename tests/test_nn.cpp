@@ -242,9 +242,14 @@ TEST(CrossEntropy, Errors) {
     H t3 = targets({1, 1, 1}, {3});
     CT_EXPECT_ERR(ct_cross_entropy(x.get(), t3.get(), 1, -100, y.out()), CT_ERR_SHAPE, "expected target of shape [2]");
     H tf = make({1, 1}, {2});
-    CT_EXPECT_ERR(ct_cross_entropy(x.get(), tf.get(), 1, -100, y.out()), CT_ERR_DTYPE, "integer class targets");
+    // a floating target is read as class probabilities, which must have the input's shape
+    CT_EXPECT_ERR(ct_cross_entropy(x.get(), tf.get(), 1, -100, y.out()), CT_ERR_SHAPE,
+                  "class probability targets must have the input's shape [2, 10], got [2]");
+    CT_EXPECT_ERR(ct_cross_entropy(x.get(), make({1, 0}, {2}, CT_BOOL).get(), 1, -100, y.out()), CT_ERR_DTYPE,
+                  "integer class targets");
     H x3 = randt({2, 3, 4}, 2, false);
-    CT_EXPECT_ERR(ct_cross_entropy(x3.get(), t.get(), 1, -100, y.out()), CT_ERR_SHAPE, "[N, C] or [C]");
+    CT_EXPECT_ERR(ct_cross_entropy(x3.get(), t.get(), 1, -100, y.out()), CT_ERR_SHAPE,
+                  "expected target of shape [2, 4] for input of shape [2, 3, 4]");
     H xi = make({1, 2}, {1, 2}, CT_INT64), t1 = targets({0}, {1});
     CT_EXPECT_ERR(ct_cross_entropy(xi.get(), t1.get(), 1, -100, y.out()), CT_ERR_DTYPE, "floating");
 }
