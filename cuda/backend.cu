@@ -140,6 +140,8 @@ int32_t memcpy_entry(void* dst, int32_t dst_device, const void* src, int32_t src
 const ct_cuda_backend kTable = {
     sizeof(ct_cuda_backend), CT_CUDA_BACKEND_VERSION, &init_entry, &last_error_entry, &malloc_entry, &free_entry,
     &stats_entry, &empty_cache_entry, &synchronize_entry, &memcpy_entry, &copy, &fill, &binary, &gemm,
+    /* unary, where and reductions (cuda-ops) */
+    &unary, &where, &reduce, &cumsum,
 };
 
 }  // namespace
