@@ -222,7 +222,8 @@ Tensor var_or_std(const char* op, const Tensor& x, const IntList& dims, double c
 }
 
 template <NormKind K> Tensor norm_kernel(const Tensor& x, const ReduceSetup& s, double p) {
-    return float_reduce("norm", CT_CUDA_REDUCE_NORM, p, x, s, [&](auto tag) { return NormReducer<typename decltype(tag)::type, K>{p}; });
+    return float_reduce("norm", CT_CUDA_REDUCE_NORM, p, x, s,
+                        [&](auto tag) { return NormReducer<typename decltype(tag)::type, K>{p}; });
 }
 
 // d norm / d x for each kind; g and outk have keepdim shape.
@@ -254,7 +255,8 @@ Tensor std_(const Tensor& x, const IntList& dims, double correction, bool keepdi
 
 Tensor logsumexp(const Tensor& x, const IntList& dims, bool keepdim) {
     ReduceSetup s = setup("logsumexp", x, dims, keepdim);
-    Tensor out = float_reduce("logsumexp", CT_CUDA_REDUCE_LOGSUMEXP, 0.0, x, s, [](auto tag) { return LseReducer<typename decltype(tag)::type>{}; });
+    Tensor out = float_reduce("logsumexp", CT_CUDA_REDUCE_LOGSUMEXP, 0.0, x, s,
+                              [](auto tag) { return LseReducer<typename decltype(tag)::type>{}; });
     // softmax-weighted gradient: g * exp(x - logsumexp)
     return record_reduction(out, "LogsumexpBackward", x, s.keep_shape,
                             [](const Tensor& g, const Tensor& x, const Tensor& outk) {
