@@ -143,6 +143,8 @@ const ct_cuda_backend kTable = {
     // ---- nn family (cuda-nn) ----
     &softmax, &softmax_backward, &class_loss, &class_loss_backward, &pointwise_loss, &pointwise_loss_backward,
     &index, &masked_fill,
+    /* unary, where and reductions (cuda-ops) */
+    &unary, &where, &reduce, &cumsum,
 };
 
 }  // namespace

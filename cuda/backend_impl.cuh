@@ -69,6 +69,14 @@ int32_t index(int32_t device, int32_t op, const ct_cuda_layout* layout, void* a,
               const void* b, int32_t dtype, int64_t step);
 int32_t masked_fill(int32_t device, const ct_cuda_layout* layout, void* out, const void* x, const void* mask,
                     int32_t dtype, double value);
+// Table entries of the unary/where/reduction block (unary_reduce.cu).
+int32_t unary(int32_t device, int32_t op, const ct_cuda_layout* layout, void* out, const void* x, int32_t dtype,
+              double p0, double p1);
+int32_t where(int32_t device, const ct_cuda_layout4* layout, void* out, const void* cond, const void* a,
+              const void* b, int32_t dtype);
+int32_t reduce(int32_t device, int32_t op, const ct_cuda_reduce_layout* layout, void* out, void* out_index,
+               const void* x, int32_t dtype, double p0);
+int32_t cumsum(int32_t device, void* data, int32_t dtype, int64_t outer, int64_t n, int64_t inner, int32_t reverse);
 
 // Runs body (returning a status) and turns any C++ exception into a status: nothing crosses the C table.
 template <typename Body> int32_t guarded(Body&& body) noexcept {

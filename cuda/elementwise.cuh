@@ -80,12 +80,12 @@ void launch_binary_functor(LaunchConfig c, cudaStream_t s, const ct_cuda_layout&
 }
 
 // out = op(a, b); a, b of dtype; out of dtype (arithmetic) or bool (comparisons, logical).
-// Division is defined for floating dtypes only (the core divides in a floating compute type).
+// Division and atan2 are defined for floating dtypes only (the core divides in a floating compute type).
 inline int32_t launch_binary(LaunchConfig c, cudaStream_t s, const ct_cuda_layout& L, int32_t op, void* out,
                              const void* a, const void* b, int32_t dtype, double alpha) {
-    if (!layout_ok(L, 3) || op < 0 || op >= CT_CUDA_NUM_BINARY_OPS) return CT_ERR_INVALID_ARGUMENT;
+    if (!layout_ok(L, 3) || op < 0 || op >= CT_CUDA_NUM_BINARY_OPS_V2) return CT_ERR_INVALID_ARGUMENT;
     if (!dtype_valid(dtype)) return CT_ERR_DTYPE;
-    if (op == CT_CUDA_DIV && !is_floating((DType)dtype)) return CT_ERR_DTYPE;
+    if ((op == CT_CUDA_DIV || op == CT_CUDA_ATAN2) && !is_floating((DType)dtype)) return CT_ERR_DTYPE;
     int64_t n = layout_numel(L);
     if (n == 0) return CT_OK;
     dispatch_all((DType)dtype, [&](auto tag) {
@@ -107,6 +107,9 @@ inline int32_t launch_binary(LaunchConfig c, cudaStream_t s, const ct_cuda_layou
         case CT_CUDA_LOGICAL_AND: run(math::LogicalAnd{}); break;
         case CT_CUDA_LOGICAL_OR: run(math::LogicalOr{}); break;
         case CT_CUDA_LOGICAL_XOR: run(math::LogicalXor{}); break;
+        case CT_CUDA_POW: run(math::Pow{}); break;
+        case CT_CUDA_ATAN2: if constexpr (std::is_floating_point<T>::value) run(math::Atan2{}); break;
+        case CT_CUDA_REMAINDER: run(math::Remainder{}); break;
         }
     });
     return CT_OK;

@@ -28,8 +28,8 @@ inline unsigned blocks_for(int64_t n, LaunchConfig c) {
     return (unsigned)std::min<int64_t>(std::max<int64_t>(blocks, 1), c.max_blocks);
 }
 
-// Elements described by a layout (ndim 0: one element).
-inline int64_t layout_numel(const ct_cuda_layout& L) {
+// Elements described by a layout (ndim 0: one element); ct_cuda_layout or ct_cuda_layout4.
+template <typename Layout> inline int64_t layout_numel(const Layout& L) {
     int64_t n = 1;
     for (int32_t d = 0; d < L.ndim; ++d) n *= L.sizes[d];
     return n;
@@ -43,7 +43,7 @@ __device__ inline int64_t index_step() { return (int64_t)gridDim.x * blockDim.x;
 template <int N> struct Offsets {
     int64_t at[N];
 };
-template <int N> __device__ inline Offsets<N> offsets_of(const ct_cuda_layout& L, int64_t i) {
+template <int N, typename Layout> __device__ inline Offsets<N> offsets_of(const Layout& L, int64_t i) {
     Offsets<N> o;
     for (int k = 0; k < N; ++k) o.at[k] = 0;
     if (L.ndim == 1) {  // the common coalesced case (contiguous, or a scalar broadcast with stride 0)

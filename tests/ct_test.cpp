@@ -1,9 +1,44 @@
 // ct_test.cpp - implementation of the C-API test helpers (gradient checks by central differences).
 #include "ct_test.h"
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 
 namespace ctt {
+
+namespace {
+thread_local ct_device t_device = ct_cpu();
+}  // namespace
+
+ct_device test_device() { return t_device; }
+
+bool is_cuda(const H& t) {
+    ct_device d{};
+    ok(ct_tensor_device(t.get(), &d));
+    return d.type == CT_DEVICE_CUDA;
+}
+
+DeviceScope::DeviceScope(ct_device d) : prev_(t_device) { t_device = d; }
+DeviceScope::~DeviceScope() { t_device = prev_; }
+
+void for_each_device(const std::function<void()>& body) {
+    {
+        SCOPED_TRACE("device pass: cpu");
+        DeviceScope cpu(ct_cpu());
+        body();
+    }
+    char why[512] = "";
+    if (!ct_cuda_is_available(why, sizeof why)) {
+        const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        std::printf("[ SKIPPED  ] cuda:0 pass of %s.%s: no CUDA device: %s\n", info ? info->test_suite_name() : "?",
+                    info ? info->name() : "?", why);
+        ::testing::Test::RecordProperty("cuda_pass", std::string("skipped: no CUDA device: ") + why);
+        return;
+    }
+    SCOPED_TRACE("device pass: cuda:0");
+    DeviceScope cuda(ct_cuda(0));
+    body();
+}
 
 H make(const std::vector<double>& values, const Shape& shape, ct_dtype dtype, bool requires_grad) {
     H f64, out;
@@ -15,6 +50,11 @@ H make(const std::vector<double>& values, const Shape& shape, ct_dtype dtype, bo
         H conv;
         ok(ct_to_dtype(f64.get(), dtype, conv.out()));
         ok(ct_contiguous(conv.get(), out.out()));
+    }
+    if (t_device.type != CT_DEVICE_CPU) {
+        H moved;
+        ok(ct_to_device(out.get(), t_device, moved.out()));
+        out = moved;
     }
     if (requires_grad) {
         H fresh;
@@ -102,49 +142,110 @@ double weighted_value(const std::function<H(const std::vector<H>&)>& f, const st
 
 }  // namespace
 
+namespace {
+
+// Fresh contiguous leaves requiring grad (so that perturbing CPU ones through data_ptr is safe).
+std::vector<H> fresh_leaves(const std::vector<H>& inputs, ct_device device) {
+    std::vector<H> xs;
+    for (auto& in : inputs) {
+        H moved, c, d;
+        ok(ct_to_device(in.get(), device, moved.out()));
+        ok(ct_clone(moved.get(), c.out()));
+        ok(ct_detach(c.get(), d.out()));
+        ok(ct_tensor_set_requires_grad(d.get(), 1));
+        xs.push_back(d);
+    }
+    return xs;
+}
+
+int64_t numel_of(const H& t) {
+    int64_t n = 0;
+    ok(ct_tensor_numel(t.get(), &n));
+    return n;
+}
+
+// Gradients of sum(f(xs) * w) by backward, with zeros for inputs that get none.
+std::vector<std::vector<double>> analytic_grads(const std::function<H(const std::vector<H>&)>& f,
+                                                const std::vector<H>& xs, H* w_out) {
+    H y = f(xs);
+    H w = make(rand_values((size_t)numel_of(y), 99, 0.5, 1.5), shape(y), CT_FLOAT64);
+    H yw, loss;
+    ok(ct_mul(y.get(), w.get(), yw.out()));
+    ok(ct_sum(yw.get(), nullptr, 0, 0, loss.out()));
+    ok(ct_backward(loss.get(), nullptr, 0, 0));
+    std::vector<std::vector<double>> analytic;
+    for (auto& x : xs) {
+        H g;
+        ok(ct_tensor_grad(x.get(), g.out()));
+        analytic.push_back(g ? values(g) : std::vector<double>((size_t)numel_of(x), 0.0));
+    }
+    *w_out = w;
+    return analytic;
+}
+
+// Central differences of sum(f(xs) * w); xs are CPU float64 leaves.
+std::vector<std::vector<double>> numeric_grads(const std::function<H(const std::vector<H>&)>& f,
+                                               const std::vector<H>& xs, const H& w, double eps) {
+    std::vector<std::vector<double>> numeric;
+    for (auto& x : xs) {
+        int64_t n = numel_of(x);
+        void* p = nullptr;
+        ok(ct_tensor_data_ptr(x.get(), &p));
+        double* d = static_cast<double*>(p);
+        std::vector<double> num((size_t)n);
+        for (int64_t k = 0; k < n; ++k) {
+            double orig = d[k];
+            d[k] = orig + eps;
+            double fp = weighted_value(f, xs, w);
+            d[k] = orig - eps;
+            double fm = weighted_value(f, xs, w);
+            d[k] = orig;
+            num[(size_t)k] = (fp - fm) / (2 * eps);
+        }
+        numeric.push_back(num);
+    }
+    return numeric;
+}
+
+// The same on a device whose memory the host cannot write: every perturbed input is a new tensor made there.
+std::vector<std::vector<double>> device_numeric_grads(const std::function<H(const std::vector<H>&)>& f,
+                                                      const std::vector<H>& xs, const H& w, double eps) {
+    std::vector<std::vector<double>> numeric;
+    std::vector<H> cur = xs;
+    for (size_t i = 0; i < xs.size(); ++i) {
+        std::vector<double> v = values(xs[i]);
+        Shape s = shape(xs[i]);
+        std::vector<double> num(v.size());
+        for (size_t k = 0; k < v.size(); ++k) {
+            double orig = v[k];
+            v[k] = orig + eps;
+            cur[i] = make(v, s, CT_FLOAT64, true);
+            double fp = weighted_value(f, cur, w);
+            v[k] = orig - eps;
+            cur[i] = make(v, s, CT_FLOAT64, true);
+            double fm = weighted_value(f, cur, w);
+            v[k] = orig;
+            num[k] = (fp - fm) / (2 * eps);
+        }
+        cur[i] = xs[i];
+        numeric.push_back(num);
+    }
+    return numeric;
+}
+
+}  // namespace
+
 ::testing::AssertionResult gradcheck(const std::function<H(const std::vector<H>&)>& f, const std::vector<H>& inputs,
                                      double eps, double atol, double rtol) {
     try {
-        // fresh contiguous leaves so that perturbing through data_ptr is safe
-        std::vector<H> xs;
-        for (auto& in : inputs) {
-            H c;
-            ok(ct_clone(in.get(), c.out()));
-            H d;
-            ok(ct_detach(c.get(), d.out()));
-            ok(ct_tensor_set_requires_grad(d.get(), 1));
-            xs.push_back(d);
-        }
-        H y = f(xs);
-        H w = make(rand_values((size_t)[&] { int64_t n; ok(ct_tensor_numel(y.get(), &n)); return n; }(), 99, 0.5, 1.5),
-                   shape(y), CT_FLOAT64);
-        H yw, loss;
-        ok(ct_mul(y.get(), w.get(), yw.out()));
-        ok(ct_sum(yw.get(), nullptr, 0, 0, loss.out()));
-        ok(ct_backward(loss.get(), nullptr, 0, 0));
-        std::vector<std::vector<double>> analytic, numeric;
-        for (auto& x : xs) {
-            H g;
-            ok(ct_tensor_grad(x.get(), g.out()));
-            int64_t n = 0;
-            ok(ct_tensor_numel(x.get(), &n));
-            analytic.push_back(g ? values(g) : std::vector<double>((size_t)n, 0.0));
-            void* p = nullptr;
-            ok(ct_tensor_data_ptr(x.get(), &p));
-            double* d = static_cast<double*>(p);
-            std::vector<double> num((size_t)n);
-            for (int64_t k = 0; k < n; ++k) {
-                double orig = d[k];
-                d[k] = orig + eps;
-                double fp = weighted_value(f, xs, w);
-                d[k] = orig - eps;
-                double fm = weighted_value(f, xs, w);
-                d[k] = orig;
-                num[(size_t)k] = (fp - fm) / (2 * eps);
-            }
-            numeric.push_back(num);
-        }
-        return compare(analytic, numeric, atol, rtol);
+        bool cuda = false;
+        for (auto& in : inputs) cuda = cuda || is_cuda(in);
+        ct_device device = cuda ? ct_cuda(0) : ct_cpu();
+        DeviceScope scope(device);  // constants made inside f live with the inputs
+        std::vector<H> xs = fresh_leaves(inputs, device);
+        H w;
+        std::vector<std::vector<double>> analytic = analytic_grads(f, xs, &w);
+        return compare(analytic, cuda ? device_numeric_grads(f, xs, w, eps) : numeric_grads(f, xs, w, eps), atol, rtol);
     } catch (const std::exception& e) {
         return ::testing::AssertionFailure() << "gradcheck raised: " << e.what();
     }

@@ -60,7 +60,27 @@ inline void ok(ct_status st) {
     if (st != CT_OK) throw std::runtime_error(std::string(ct_status_name(st)) + ": " + ct_last_error());
 }
 
-// A tensor with the given values (row-major) converted to dtype.
+// ---- per-device test bodies ----
+// The device on which make/randt create tensors: the CPU, except inside for_each_device's CUDA pass.
+ct_device test_device();
+bool is_cuda(const H& t);
+// Sets test_device() for its lifetime.
+class DeviceScope {
+  public:
+    explicit DeviceScope(ct_device d);
+    ~DeviceScope();
+    DeviceScope(const DeviceScope&) = delete;
+    DeviceScope& operator=(const DeviceScope&) = delete;
+  private:
+    ct_device prev_;
+};
+// Runs body on the CPU, then again with test_device() = cuda:0 when a CUDA device is available (the emulated
+// backend counts), failures traced with the device. Without one, prints that the CUDA pass was skipped and why
+// (and records it as the test property "cuda_pass"). Bodies must create tensors with make/randt (or on
+// test_device()), so the same value and gradient checks run on each device.
+void for_each_device(const std::function<void()>& body);
+
+// A tensor with the given values (row-major) converted to dtype, on test_device().
 H make(const std::vector<double>& values, const Shape& shape, ct_dtype dtype = CT_FLOAT64, bool requires_grad = false);
 // Values of t (any dtype/layout) as doubles in row-major order.
 std::vector<double> values(const H& t);
@@ -75,7 +95,8 @@ H randt(const Shape& shape, uint64_t seed, bool requires_grad = true, double lo 
 double scalar(const H& t);
 
 // Checks the analytic gradients of f at inputs (float64, requiring grad) against central differences.
-// f must return a tensor (any shape). Returns a failure listing the worst mismatch.
+// f must return a tensor (any shape). Returns a failure listing the worst mismatch. Inputs on CUDA: both the
+// analytic gradients and the central differences are computed on the device (perturbed inputs made there).
 ::testing::AssertionResult gradcheck(const std::function<H(const std::vector<H>&)>& f, const std::vector<H>& inputs,
                                      double eps = 1e-6, double atol = 1e-5, double rtol = 1e-4);
 

@@ -9,6 +9,8 @@
 #include "cuda/gemm_args.h"
 #include "cuda/index.cuh"
 #include "cuda/nn_rows.cuh"
+#include "cuda/reduce.cuh"
+#include "cuda/unary.cuh"
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -133,6 +135,27 @@ int32_t binary_entry(int32_t device, int32_t op, const ct_cuda_layout* L, void* 
     return finish(launch_binary(kLaunch, nullptr, *L, op, out, a, b, dtype, alpha), "binary");
 }
 
+// ---- unary, where and reductions (cuda-ops) ----
+int32_t unary_entry(int32_t device, int32_t op, const ct_cuda_layout* L, void* out, const void* x, int32_t dtype,
+                    double p0, double p1) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_unary(kLaunch, nullptr, *L, op, out, x, dtype, p0, p1), "unary");
+}
+int32_t where_entry(int32_t device, const ct_cuda_layout4* L, void* out, const void* cond, const void* a, const void* b,
+                    int32_t dtype) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_where(kLaunch, nullptr, *L, out, cond, a, b, dtype), "where");
+}
+int32_t reduce_entry(int32_t device, int32_t op, const ct_cuda_reduce_layout* L, void* out, void* out_index,
+                     const void* x, int32_t dtype, double p0) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_reduce(kLaunch, nullptr, *L, op, out, out_index, x, dtype, p0), "reduce");
+}
+int32_t cumsum_entry(int32_t device, void* data, int32_t dtype, int64_t outer, int64_t n, int64_t inner, int32_t rev) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_cumsum(kLaunch, nullptr, data, dtype, outer, n, inner, rev), "cumsum");
+}
+
 // A reference column-major GEMM in place of cuBLAS, fed through the same row-major mapping.
 template <typename T> void column_major_gemm(const ColumnMajorGemm& g, double alpha, double beta) {
     for (int64_t bt = 0; bt < g.batch; ++bt) {
@@ -219,6 +242,8 @@ const ct_cuda_backend kTable = {
     // ---- nn family (cuda-nn) ----
     &softmax_entry, &softmax_backward_entry, &class_loss_entry, &class_loss_backward_entry, &pointwise_loss_entry,
     &pointwise_loss_backward_entry, &index_entry, &masked_fill_entry,
+    /* unary, where and reductions (cuda-ops) */
+    &unary_entry, &where_entry, &reduce_entry, &cumsum_entry,
 };
 
 }  // namespace

@@ -169,7 +169,7 @@ TEST(CudaKernels, BinaryRejectsBadRequests) {
     H a = values_for({4}, CT_INT32, 1), out = empty_of({4}, CT_INT32);
     ct_cuda_layout L = layout_of({&out, &a, &a});
     EXPECT_EQ(ct::cuda::launch_binary(kTiny, nullptr, L, CT_CUDA_DIV, ptr(out), ptr(a), ptr(a), CT_INT32, 1), CT_ERR_DTYPE);
-    EXPECT_EQ(ct::cuda::launch_binary(kTiny, nullptr, L, CT_CUDA_NUM_BINARY_OPS, ptr(out), ptr(a), ptr(a), CT_INT32, 1),
+    EXPECT_EQ(ct::cuda::launch_binary(kTiny, nullptr, L, CT_CUDA_NUM_BINARY_OPS_V2, ptr(out), ptr(a), ptr(a), CT_INT32, 1),
               CT_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(ct::cuda::launch_binary(kTiny, nullptr, L, CT_CUDA_ADD, ptr(out), ptr(a), ptr(a), 42, 1), CT_ERR_DTYPE);
     ct_cuda_layout two = layout_of({&out, &a});

@@ -64,40 +64,46 @@ void check_all_dims(const H& x, const std::string& label, double rtol = 1e-9) {
 }  // namespace
 
 TEST(Reduce, AllDimCombinationsContiguous) {
-    for (const Shape& s : {Shape{}, Shape{5}, Shape{3, 4}, Shape{2, 3, 4}, Shape{2, 1, 3, 2}}) {
-        H x = randt(s, 3, false, -2, 2);
-        check_all_dims(x, "shape " + dims_str(s));
-    }
+    for_each_device([&] {
+        for (const Shape& s : {Shape{}, Shape{5}, Shape{3, 4}, Shape{2, 3, 4}, Shape{2, 1, 3, 2}}) {
+            H x = randt(s, 3, false, -2, 2);
+            check_all_dims(x, "shape " + dims_str(s));
+        }
+    });
 }
 
 TEST(Reduce, AllDimCombinationsNonContiguous) {
-    H base = randt({4, 3, 2}, 5, false, -2, 2), perm, tr, sl;
-    int64_t p[3] = {2, 0, 1};
-    CT_ASSERT_OK(ct_permute(base.get(), p, 3, perm.out()));  // [2, 4, 3], no unit-stride inner dim
-    check_all_dims(perm, "permuted");
-    H m = randt({5, 6}, 6, false, -2, 2);
-    CT_ASSERT_OK(ct_transpose(m.get(), 0, 1, tr.out()));
-    check_all_dims(tr, "transposed");
-    H w = randt({3, 8}, 7, false, -2, 2);
-    CT_ASSERT_OK(ct_slice(w.get(), 1, 1, 8, 2, sl.out()));  // stride-2 columns
-    check_all_dims(sl, "sliced");
+    for_each_device([&] {
+        H base = randt({4, 3, 2}, 5, false, -2, 2), perm, tr, sl;
+        int64_t p[3] = {2, 0, 1};
+        CT_ASSERT_OK(ct_permute(base.get(), p, 3, perm.out()));  // [2, 4, 3], no unit-stride inner dim
+        check_all_dims(perm, "permuted");
+        H m = randt({5, 6}, 6, false, -2, 2);
+        CT_ASSERT_OK(ct_transpose(m.get(), 0, 1, tr.out()));
+        check_all_dims(tr, "transposed");
+        H w = randt({3, 8}, 7, false, -2, 2);
+        CT_ASSERT_OK(ct_slice(w.get(), 1, 1, 8, 2, sl.out()));  // stride-2 columns
+        check_all_dims(sl, "sliced");
+    });
 }
 
 TEST(Reduce, EmptyTensors) {
-    H x = randt({2, 0, 3}, 1, false);
-    check_all_dims(x, "empty");
-    H s, p, m, l, v;
-    CT_ASSERT_OK(ct_sum(x.get(), nullptr, 0, 0, s.out()));
-    EXPECT_EQ(scalar(s), 0.0);
-    CT_ASSERT_OK(ct_prod(x.get(), nullptr, 0, 0, p.out()));
-    EXPECT_EQ(scalar(p), 1.0);
-    CT_ASSERT_OK(ct_mean(x.get(), nullptr, 0, 0, m.out()));
-    EXPECT_TRUE(std::isnan(scalar(m)));
-    CT_ASSERT_OK(ct_logsumexp(x.get(), nullptr, 0, 0, l.out()));
-    EXPECT_EQ(scalar(l), -INFINITY);
-    int64_t d0 = 0;
-    CT_ASSERT_OK(ct_sum(x.get(), &d0, 1, 0, v.out()));  // reduces a size-2 dim of an empty tensor: still empty
-    EXPECT_EQ(shape(v), (Shape{0, 3}));
+    for_each_device([&] {
+        H x = randt({2, 0, 3}, 1, false);
+        check_all_dims(x, "empty");
+        H s, p, m, l, v;
+        CT_ASSERT_OK(ct_sum(x.get(), nullptr, 0, 0, s.out()));
+        EXPECT_EQ(scalar(s), 0.0);
+        CT_ASSERT_OK(ct_prod(x.get(), nullptr, 0, 0, p.out()));
+        EXPECT_EQ(scalar(p), 1.0);
+        CT_ASSERT_OK(ct_mean(x.get(), nullptr, 0, 0, m.out()));
+        EXPECT_TRUE(std::isnan(scalar(m)));
+        CT_ASSERT_OK(ct_logsumexp(x.get(), nullptr, 0, 0, l.out()));
+        EXPECT_EQ(scalar(l), -INFINITY);
+        int64_t d0 = 0;
+        CT_ASSERT_OK(ct_sum(x.get(), &d0, 1, 0, v.out()));  // reduces a size-2 dim of an empty tensor: still empty
+        EXPECT_EQ(shape(v), (Shape{0, 3}));
+    });
 }
 
 // Sizes that reach the kernel's unit-stride run, lane-wise and split-reduction paths (float32 and float64).
@@ -126,68 +132,74 @@ TEST(Reduce, LargeSizesAllPaths) {
 }
 
 TEST(Reduce, DtypeRules) {
-    H xi = make({1, 2, 3, 4}, {2, 2}, CT_INT32), xb = make({1, 0, 1, 1}, {4}, CT_BOOL), out;
-    CT_ASSERT_OK(ct_sum(xi.get(), nullptr, 0, 0, out.out()));
-    EXPECT_EQ(dtype(out), CT_INT64);
-    EXPECT_EQ(scalar(out), 10);
-    CT_ASSERT_OK(ct_prod(xi.get(), nullptr, 0, 0, out.out()));
-    EXPECT_EQ(dtype(out), CT_INT64);
-    EXPECT_EQ(scalar(out), 24);
-    CT_ASSERT_OK(ct_sum(xb.get(), nullptr, 0, 0, out.out()));
-    EXPECT_EQ(dtype(out), CT_INT64);
-    EXPECT_EQ(scalar(out), 3);
-    H f32 = make({1, 2}, {2}, CT_FLOAT32);
-    CT_ASSERT_OK(ct_sum(f32.get(), nullptr, 0, 0, out.out()));
-    EXPECT_EQ(dtype(out), CT_FLOAT32);
-    CT_ASSERT_OK(ct_var(f32.get(), nullptr, 0, 1, 0, out.out()));
-    EXPECT_EQ(dtype(out), CT_FLOAT32);
-    CT_ASSERT_OK(ct_all(xi.get(), nullptr, 0, 0, out.out()));
-    EXPECT_EQ(dtype(out), CT_BOOL);
-    CT_EXPECT_ERR(ct_mean(xi.get(), nullptr, 0, 0, out.out()), CT_ERR_DTYPE, "mean: expected a floating tensor");
-    CT_EXPECT_ERR(ct_var(xi.get(), nullptr, 0, 1, 0, out.out()), CT_ERR_DTYPE, "var");
-    CT_EXPECT_ERR(ct_std(xi.get(), nullptr, 0, 1, 0, out.out()), CT_ERR_DTYPE, "std");
-    CT_EXPECT_ERR(ct_logsumexp(xi.get(), nullptr, 0, 0, out.out()), CT_ERR_DTYPE, "logsumexp");
-    CT_EXPECT_ERR(ct_norm(xi.get(), 2, nullptr, 0, 0, out.out()), CT_ERR_DTYPE, "norm: expected a floating tensor");
-    // integer products wrap like int64
-    H big = make({4294967296.0, 4294967296.0}, {2}, CT_INT64);
-    CT_ASSERT_OK(ct_prod(big.get(), nullptr, 0, 0, out.out()));
-    EXPECT_EQ(scalar(out), 0);
+    for_each_device([&] {
+        H xi = make({1, 2, 3, 4}, {2, 2}, CT_INT32), xb = make({1, 0, 1, 1}, {4}, CT_BOOL), out;
+        CT_ASSERT_OK(ct_sum(xi.get(), nullptr, 0, 0, out.out()));
+        EXPECT_EQ(dtype(out), CT_INT64);
+        EXPECT_EQ(scalar(out), 10);
+        CT_ASSERT_OK(ct_prod(xi.get(), nullptr, 0, 0, out.out()));
+        EXPECT_EQ(dtype(out), CT_INT64);
+        EXPECT_EQ(scalar(out), 24);
+        CT_ASSERT_OK(ct_sum(xb.get(), nullptr, 0, 0, out.out()));
+        EXPECT_EQ(dtype(out), CT_INT64);
+        EXPECT_EQ(scalar(out), 3);
+        H f32 = make({1, 2}, {2}, CT_FLOAT32);
+        CT_ASSERT_OK(ct_sum(f32.get(), nullptr, 0, 0, out.out()));
+        EXPECT_EQ(dtype(out), CT_FLOAT32);
+        CT_ASSERT_OK(ct_var(f32.get(), nullptr, 0, 1, 0, out.out()));
+        EXPECT_EQ(dtype(out), CT_FLOAT32);
+        CT_ASSERT_OK(ct_all(xi.get(), nullptr, 0, 0, out.out()));
+        EXPECT_EQ(dtype(out), CT_BOOL);
+        CT_EXPECT_ERR(ct_mean(xi.get(), nullptr, 0, 0, out.out()), CT_ERR_DTYPE, "mean: expected a floating tensor");
+        CT_EXPECT_ERR(ct_var(xi.get(), nullptr, 0, 1, 0, out.out()), CT_ERR_DTYPE, "var");
+        CT_EXPECT_ERR(ct_std(xi.get(), nullptr, 0, 1, 0, out.out()), CT_ERR_DTYPE, "std");
+        CT_EXPECT_ERR(ct_logsumexp(xi.get(), nullptr, 0, 0, out.out()), CT_ERR_DTYPE, "logsumexp");
+        CT_EXPECT_ERR(ct_norm(xi.get(), 2, nullptr, 0, 0, out.out()), CT_ERR_DTYPE, "norm: expected a floating tensor");
+        // integer products wrap like int64
+        H big = make({4294967296.0, 4294967296.0}, {2}, CT_INT64);
+        CT_ASSERT_OK(ct_prod(big.get(), nullptr, 0, 0, out.out()));
+        EXPECT_EQ(scalar(out), 0);
+    });
 }
 
 TEST(Reduce, AllAnyOnEveryDtype) {
-    for (ct_dtype dt : {CT_FLOAT32, CT_FLOAT64, CT_INT32, CT_INT64, CT_UINT8, CT_BOOL}) {
-        H x = make({1, 0, 1, 1, 1, 1, 0, 0, 0}, {3, 3}, dt), a, b;
-        int64_t d = 1;
-        CT_ASSERT_OK(ct_all(x.get(), &d, 1, 0, a.out()));
-        EXPECT_TRUE(allclose(a, {0, 1, 0}));
-        CT_ASSERT_OK(ct_any(x.get(), &d, 1, 1, b.out()));
-        EXPECT_EQ(shape(b), (Shape{3, 1}));
-        EXPECT_TRUE(allclose(b, {1, 1, 0}));
-        ct_dtype expected = dt == CT_UINT8 ? CT_UINT8 : CT_BOOL;  // uint8 keeps its dtype, as in PyTorch
-        EXPECT_EQ(dtype(a), expected);
-        EXPECT_EQ(dtype(b), expected);
-    }
-    H nan = make({NAN, 1}, {2}), a;
-    CT_ASSERT_OK(ct_all(nan.get(), nullptr, 0, 0, a.out()));
-    EXPECT_EQ(scalar(a), 1.0);  // NaN is nonzero
+    for_each_device([&] {
+        for (ct_dtype dt : {CT_FLOAT32, CT_FLOAT64, CT_INT32, CT_INT64, CT_UINT8, CT_BOOL}) {
+            H x = make({1, 0, 1, 1, 1, 1, 0, 0, 0}, {3, 3}, dt), a, b;
+            int64_t d = 1;
+            CT_ASSERT_OK(ct_all(x.get(), &d, 1, 0, a.out()));
+            EXPECT_TRUE(allclose(a, {0, 1, 0}));
+            CT_ASSERT_OK(ct_any(x.get(), &d, 1, 1, b.out()));
+            EXPECT_EQ(shape(b), (Shape{3, 1}));
+            EXPECT_TRUE(allclose(b, {1, 1, 0}));
+            ct_dtype expected = dt == CT_UINT8 ? CT_UINT8 : CT_BOOL;  // uint8 keeps its dtype, as in PyTorch
+            EXPECT_EQ(dtype(a), expected);
+            EXPECT_EQ(dtype(b), expected);
+        }
+        H nan = make({NAN, 1}, {2}), a;
+        CT_ASSERT_OK(ct_all(nan.get(), nullptr, 0, 0, a.out()));
+        EXPECT_EQ(scalar(a), 1.0);  // NaN is nonzero
+    });
 }
 
 TEST(Reduce, SpecialValues) {
-    H x = make({-INFINITY, -INFINITY, 1000, 1000, INFINITY, 0, NAN, 1}, {4, 2}), l, n, v;
-    int64_t d = 1;
-    CT_ASSERT_OK(ct_logsumexp(x.get(), &d, 1, 0, l.out()));
-    EXPECT_TRUE(allclose(l, {-INFINITY, 1000 + std::log(2.0), INFINITY, NAN}));
-    CT_ASSERT_OK(ct_norm(x.get(), INFINITY, &d, 1, 0, n.out()));
-    EXPECT_TRUE(allclose(n, {INFINITY, 1000, INFINITY, NAN}));
-    CT_ASSERT_OK(ct_norm(x.get(), -INFINITY, &d, 1, 0, n.out()));
-    EXPECT_TRUE(allclose(n, {INFINITY, 1000, 0, NAN}));
-    H one = make({3}, {1});
-    CT_ASSERT_OK(ct_var(one.get(), nullptr, 0, 1, 0, v.out()));
-    EXPECT_TRUE(std::isnan(scalar(v)));  // a single element has no unbiased variance
-    // var is computed stably: a large offset does not swamp a small spread
-    H off = make({1e9 + 1, 1e9 + 2, 1e9 + 3}, {3});
-    CT_ASSERT_OK(ct_var(off.get(), nullptr, 0, 1, 0, v.out()));
-    EXPECT_NEAR(scalar(v), 1.0, 1e-6);
+    for_each_device([&] {
+        H x = make({-INFINITY, -INFINITY, 1000, 1000, INFINITY, 0, NAN, 1}, {4, 2}), l, n, v;
+        int64_t d = 1;
+        CT_ASSERT_OK(ct_logsumexp(x.get(), &d, 1, 0, l.out()));
+        EXPECT_TRUE(allclose(l, {-INFINITY, 1000 + std::log(2.0), INFINITY, NAN}));
+        CT_ASSERT_OK(ct_norm(x.get(), INFINITY, &d, 1, 0, n.out()));
+        EXPECT_TRUE(allclose(n, {INFINITY, 1000, INFINITY, NAN}));
+        CT_ASSERT_OK(ct_norm(x.get(), -INFINITY, &d, 1, 0, n.out()));
+        EXPECT_TRUE(allclose(n, {INFINITY, 1000, 0, NAN}));
+        H one = make({3}, {1});
+        CT_ASSERT_OK(ct_var(one.get(), nullptr, 0, 1, 0, v.out()));
+        EXPECT_TRUE(std::isnan(scalar(v)));  // a single element has no unbiased variance
+        // var is computed stably: a large offset does not swamp a small spread
+        H off = make({1e9 + 1, 1e9 + 2, 1e9 + 3}, {3});
+        CT_ASSERT_OK(ct_var(off.get(), nullptr, 0, 1, 0, v.out()));
+        EXPECT_NEAR(scalar(v), 1.0, 1e-6);
+    });
 }
 
 TEST(Reduce, Errors) {
@@ -206,78 +218,84 @@ TEST(Reduce, Errors) {
 }
 
 TEST(Reduce, ProdWithZerosGradient) {
-    // one zero in a row: its gradient is the product of the others; the rest get 0; two zeros: all 0
-    H x = make({2, 0, 3, 0, 5, 0, 4, 5, 6}, {3, 3}, CT_FLOAT64, true), p, g;
-    int64_t d = 1;
-    CT_ASSERT_OK(ct_prod(x.get(), &d, 1, 0, p.out()));
-    H go = make({1, 1, 1}, {3});
-    CT_ASSERT_OK(ct_backward(p.get(), go.get(), 0, 0));
-    CT_ASSERT_OK(ct_tensor_grad(x.get(), g.out()));
-    EXPECT_TRUE(allclose(g, {0, 6, 0, 0, 0, 0, 30, 24, 20}));
+    for_each_device([&] {
+        // one zero in a row: its gradient is the product of the others; the rest get 0; two zeros: all 0
+        H x = make({2, 0, 3, 0, 5, 0, 4, 5, 6}, {3, 3}, CT_FLOAT64, true), p, g;
+        int64_t d = 1;
+        CT_ASSERT_OK(ct_prod(x.get(), &d, 1, 0, p.out()));
+        H go = make({1, 1, 1}, {3});
+        CT_ASSERT_OK(ct_backward(p.get(), go.get(), 0, 0));
+        CT_ASSERT_OK(ct_tensor_grad(x.get(), g.out()));
+        EXPECT_TRUE(allclose(g, {0, 6, 0, 0, 0, 0, 30, 24, 20}));
+    });
 }
 
 TEST(Reduce, Gradchecks) {
-    H x = randt({3, 4, 2}, 21, true, 0.5, 1.5);  // positive and away from 0: smooth for prod/norm
-    H xs = randt({3, 4, 2}, 22, true, -1.5, 1.5);
-    std::vector<std::vector<int64_t>> dim_sets = {{}, {0}, {-1}, {0, 2}, {1, -1}};
-    for (const Case& c : float_cases()) {
-        std::string nm = c.name;
-        if (nm == "all" || nm == "any" || nm == "norm0") continue;
-        const H& in = (nm == "prod" || nm.rfind("norm", 0) == 0) ? x : xs;
-        for (const auto& dims : dim_sets) {
-            for (int keep = 0; keep < 2; ++keep) {
-                SCOPED_TRACE(nm + " dims " + dims_str(dims) + " keepdim " + std::to_string(keep));
-                auto f = [&](const std::vector<H>& v) {
-                    H o;
-                    ok(c.op(v[0].get(), dims.data(), (int32_t)dims.size(), keep, o.out()));
-                    return o;
-                };
-                EXPECT_TRUE(gradcheck(f, {in}));
+    for_each_device([&] {
+        H x = randt({3, 4, 2}, 21, true, 0.5, 1.5);  // positive and away from 0: smooth for prod/norm
+        H xs = randt({3, 4, 2}, 22, true, -1.5, 1.5);
+        std::vector<std::vector<int64_t>> dim_sets = {{}, {0}, {-1}, {0, 2}, {1, -1}};
+        for (const Case& c : float_cases()) {
+            std::string nm = c.name;
+            if (nm == "all" || nm == "any" || nm == "norm0") continue;
+            const H& in = (nm == "prod" || nm.rfind("norm", 0) == 0) ? x : xs;
+            for (const auto& dims : dim_sets) {
+                for (int keep = 0; keep < 2; ++keep) {
+                    SCOPED_TRACE(nm + " dims " + dims_str(dims) + " keepdim " + std::to_string(keep));
+                    auto f = [&](const std::vector<H>& v) {
+                        H o;
+                        ok(c.op(v[0].get(), dims.data(), (int32_t)dims.size(), keep, o.out()));
+                        return o;
+                    };
+                    EXPECT_TRUE(gradcheck(f, {in}));
+                }
             }
         }
-    }
+    });
 }
 
 TEST(Reduce, GradchecksSpecialCases) {
-    auto with = [](auto op) { return [op](const std::vector<H>& v) { H o; ok(op(v[0].get(), o.out())); return o; }; };
-    // prod with one zero and two zeros in a slice; 0-d input
-    H z1 = make({0.0, 0.7, 1.3, -0.9, 1.1, 0.8}, {2, 3}, CT_FLOAT64, true);
-    H z2 = make({0.0, 0.7, 0.0, -0.9, 1.1, 0.8}, {2, 3}, CT_FLOAT64, true);
-    int64_t d1 = 1;
-    for (const H& z : {z1, z2})
-        EXPECT_TRUE(gradcheck(with([&](ct_tensor t, ct_tensor* o) { return ct_prod(t, &d1, 1, 0, o); }), {z}));
-    // double backward with one, two and three zeros in a slice, over one dim and over several
-    H z3 = make({0.0, 0.7, 0.0, -0.9, 0.0, 0.8, 1.2, 0.0, 0.0, 1.5, -1.1, 0.6}, {2, 3, 2}, CT_FLOAT64, true);
-    std::vector<std::vector<int64_t>> zero_dims = {{1}, {0, 2}, {}, {-1}};
-    for (const H& z : {z1, z2, z3})
-        for (const auto& dims : zero_dims) {
-            if (z.get() != z3.get() && dims.size() == 2) continue;
-            SCOPED_TRACE("prod dims " + dims_str(dims));
-            auto f = with([&](ct_tensor t, ct_tensor* o) { return ct_prod(t, dims.data(), (int32_t)dims.size(), 1, o); });
-            EXPECT_TRUE(gradcheck(f, {z}));
-            EXPECT_TRUE(gradgradcheck(f, {z}));
+    for_each_device([&] {
+        auto with = [](auto op) { return [op](const std::vector<H>& v) { H o; ok(op(v[0].get(), o.out())); return o; }; };
+        // prod with one zero and two zeros in a slice; 0-d input
+        H z1 = make({0.0, 0.7, 1.3, -0.9, 1.1, 0.8}, {2, 3}, CT_FLOAT64, true);
+        H z2 = make({0.0, 0.7, 0.0, -0.9, 1.1, 0.8}, {2, 3}, CT_FLOAT64, true);
+        int64_t d1 = 1;
+        for (const H& z : {z1, z2})
+            EXPECT_TRUE(gradcheck(with([&](ct_tensor t, ct_tensor* o) { return ct_prod(t, &d1, 1, 0, o); }), {z}));
+        // double backward with one, two and three zeros in a slice, over one dim and over several
+        H z3 = make({0.0, 0.7, 0.0, -0.9, 0.0, 0.8, 1.2, 0.0, 0.0, 1.5, -1.1, 0.6}, {2, 3, 2}, CT_FLOAT64, true);
+        std::vector<std::vector<int64_t>> zero_dims = {{1}, {0, 2}, {}, {-1}};
+        for (const H& z : {z1, z2, z3})
+            for (const auto& dims : zero_dims) {
+                if (z.get() != z3.get() && dims.size() == 2) continue;
+                SCOPED_TRACE("prod dims " + dims_str(dims));
+                auto f = with([&](ct_tensor t, ct_tensor* o) { return ct_prod(t, dims.data(), (int32_t)dims.size(), 1, o); });
+                EXPECT_TRUE(gradcheck(f, {z}));
+                EXPECT_TRUE(gradgradcheck(f, {z}));
+            }
+        H s0 = make({1.7}, {}, CT_FLOAT64, true);
+        for (auto op : {ct_sum, ct_mean, ct_prod, ct_logsumexp})
+            EXPECT_TRUE(gradcheck(with([&](ct_tensor t, ct_tensor* o) { return op(t, nullptr, 0, 0, o); }), {s0}));
+        // std at a constant slice: gradient 0 (PyTorch convention); norm of a zero vector: gradient 0
+        H cst = make({2, 2, 2, 1, 3, 5}, {2, 3}, CT_FLOAT64, true), st, g;
+        CT_ASSERT_OK(ct_std(cst.get(), &d1, 1, 1, 0, st.out()));
+        H go = make({1, 1}, {2});
+        CT_ASSERT_OK(ct_backward(st.get(), go.get(), 0, 0));
+        CT_ASSERT_OK(ct_tensor_grad(cst.get(), g.out()));
+        EXPECT_TRUE(allclose(g, {0, 0, 0, -0.5, 0, 0.5}));
+        for (double p : {1.0, 2.0, 3.0, (double)INFINITY}) {
+            H zero = make({0, 0, 0}, {3}, CT_FLOAT64, true), n, gz;
+            CT_ASSERT_OK(ct_norm(zero.get(), p, nullptr, 0, 0, n.out()));
+            CT_ASSERT_OK(ct_backward(n.get(), nullptr, 0, 0));
+            CT_ASSERT_OK(ct_tensor_grad(zero.get(), gz.out()));
+            EXPECT_TRUE(allclose(gz, {0, 0, 0})) << "p = " << p;
         }
-    H s0 = make({1.7}, {}, CT_FLOAT64, true);
-    for (auto op : {ct_sum, ct_mean, ct_prod, ct_logsumexp})
-        EXPECT_TRUE(gradcheck(with([&](ct_tensor t, ct_tensor* o) { return op(t, nullptr, 0, 0, o); }), {s0}));
-    // std at a constant slice: gradient 0 (PyTorch convention); norm of a zero vector: gradient 0
-    H cst = make({2, 2, 2, 1, 3, 5}, {2, 3}, CT_FLOAT64, true), st, g;
-    CT_ASSERT_OK(ct_std(cst.get(), &d1, 1, 1, 0, st.out()));
-    H go = make({1, 1}, {2});
-    CT_ASSERT_OK(ct_backward(st.get(), go.get(), 0, 0));
-    CT_ASSERT_OK(ct_tensor_grad(cst.get(), g.out()));
-    EXPECT_TRUE(allclose(g, {0, 0, 0, -0.5, 0, 0.5}));
-    for (double p : {1.0, 2.0, 3.0, (double)INFINITY}) {
-        H zero = make({0, 0, 0}, {3}, CT_FLOAT64, true), n, gz;
-        CT_ASSERT_OK(ct_norm(zero.get(), p, nullptr, 0, 0, n.out()));
-        CT_ASSERT_OK(ct_backward(n.get(), nullptr, 0, 0));
-        CT_ASSERT_OK(ct_tensor_grad(zero.get(), gz.out()));
-        EXPECT_TRUE(allclose(gz, {0, 0, 0})) << "p = " << p;
-    }
-    H xn = randt({4, 3}, 30, true, 0.5, 1.5);
-    EXPECT_TRUE(gradcheck(with([&](ct_tensor t, ct_tensor* o) { return ct_norm(t, INFINITY, &d1, 1, 1, o); }), {xn}));
-    EXPECT_TRUE(gradcheck(with([&](ct_tensor t, ct_tensor* o) { return ct_norm(t, -INFINITY, nullptr, 0, 0, o); }), {xn}));
-    EXPECT_TRUE(gradcheck(with([&](ct_tensor t, ct_tensor* o) { return ct_norm(t, 0.5, &d1, 1, 0, o); }), {xn}));
+        H xn = randt({4, 3}, 30, true, 0.5, 1.5);
+        EXPECT_TRUE(gradcheck(with([&](ct_tensor t, ct_tensor* o) { return ct_norm(t, INFINITY, &d1, 1, 1, o); }), {xn}));
+        EXPECT_TRUE(gradcheck(with([&](ct_tensor t, ct_tensor* o) { return ct_norm(t, -INFINITY, nullptr, 0, 0, o); }), {xn}));
+        EXPECT_TRUE(gradcheck(with([&](ct_tensor t, ct_tensor* o) { return ct_norm(t, 0.5, &d1, 1, 0, o); }), {xn}));
+    });
 }
 
 TEST(Reduce, GradgradChecks) {

@@ -84,11 +84,13 @@ H unary(ct_status (*op)(ct_tensor, ct_tensor*), const H& x) {
 }  // namespace
 
 TEST(ReduceMinMax, AlongDimsWithTiesAndNaN) {
-    for (const Shape& s : {Shape{}, Shape{7}, Shape{3, 5}, Shape{2, 3, 4}})
-        for (bool nan : {false, true})
-            for (ct_dtype dt : {CT_FLOAT64, CT_FLOAT32}) check_dims(tie_data(s, 5, dt, nan), "shape " + dims_str(s));
-    for (ct_dtype dt : {CT_INT32, CT_INT64, CT_UINT8, CT_BOOL})
-        check_dims(tie_data({3, 4}, 9, dt, false), "int dtype " + std::to_string(dt));
+    for_each_device([&] {
+        for (const Shape& s : {Shape{}, Shape{7}, Shape{3, 5}, Shape{2, 3, 4}})
+            for (bool nan : {false, true})
+                for (ct_dtype dt : {CT_FLOAT64, CT_FLOAT32}) check_dims(tie_data(s, 5, dt, nan), "shape " + dims_str(s));
+        for (ct_dtype dt : {CT_INT32, CT_INT64, CT_UINT8, CT_BOOL})
+            check_dims(tie_data({3, 4}, 9, dt, false), "int dtype " + std::to_string(dt));
+    });
 }
 
 TEST(ReduceMinMax, NonContiguousAndLarge) {
@@ -111,13 +113,15 @@ TEST(ReduceMinMax, NonContiguousAndLarge) {
 }
 
 TEST(ReduceMinMax, AllDimsValues) {
-    for (ct_dtype dt : {CT_FLOAT32, CT_FLOAT64, CT_INT32, CT_INT64, CT_UINT8, CT_BOOL}) {
-        check_all(tie_data({4, 6}, 11, dt, false));
-        check_all(tie_data({}, 12, dt, false));
-    }
-    check_all(tie_data({4, 6}, 11, CT_FLOAT64, true));
-    H inf = make({-INFINITY, -INFINITY}, {2});
-    check_all(inf);
+    for_each_device([&] {
+        for (ct_dtype dt : {CT_FLOAT32, CT_FLOAT64, CT_INT32, CT_INT64, CT_UINT8, CT_BOOL}) {
+            check_all(tie_data({4, 6}, 11, dt, false));
+            check_all(tie_data({}, 12, dt, false));
+        }
+        check_all(tie_data({4, 6}, 11, CT_FLOAT64, true));
+        H inf = make({-INFINITY, -INFINITY}, {2});
+        check_all(inf);
+    });
 }
 
 TEST(ReduceMinMax, EmptyErrors) {
@@ -135,70 +139,76 @@ TEST(ReduceMinMax, EmptyErrors) {
 }
 
 TEST(ReduceMinMax, GradientSplitsAmongTies) {
-    H x = make({1, 3, 3, 2, 3, 0}, {2, 3}, CT_FLOAT64, true), g;
-    H m = unary(ct_max, x);
-    CT_ASSERT_OK(ct_backward(m.get(), nullptr, 0, 0));
-    CT_ASSERT_OK(ct_tensor_grad(x.get(), g.out()));
-    EXPECT_TRUE(allclose(g, {0, 1.0 / 3, 1.0 / 3, 0, 1.0 / 3, 0}));
-    // along a dim the gradient goes to the first index only
-    H y = make({1, 3, 3, 2, 3, 0}, {2, 3}, CT_FLOAT64, true), v, i, gy;
-    CT_ASSERT_OK(ct_max_dim(y.get(), 1, 0, v.out(), i.out()));
-    H go = make({10, 20}, {2});
-    CT_ASSERT_OK(ct_backward(v.get(), go.get(), 0, 0));
-    CT_ASSERT_OK(ct_tensor_grad(y.get(), gy.out()));
-    EXPECT_TRUE(allclose(gy, {0, 10, 0, 0, 20, 0}));
+    for_each_device([&] {
+        H x = make({1, 3, 3, 2, 3, 0}, {2, 3}, CT_FLOAT64, true), g;
+        H m = unary(ct_max, x);
+        CT_ASSERT_OK(ct_backward(m.get(), nullptr, 0, 0));
+        CT_ASSERT_OK(ct_tensor_grad(x.get(), g.out()));
+        EXPECT_TRUE(allclose(g, {0, 1.0 / 3, 1.0 / 3, 0, 1.0 / 3, 0}));
+        // along a dim the gradient goes to the first index only
+        H y = make({1, 3, 3, 2, 3, 0}, {2, 3}, CT_FLOAT64, true), v, i, gy;
+        CT_ASSERT_OK(ct_max_dim(y.get(), 1, 0, v.out(), i.out()));
+        H go = make({10, 20}, {2});
+        CT_ASSERT_OK(ct_backward(v.get(), go.get(), 0, 0));
+        CT_ASSERT_OK(ct_tensor_grad(y.get(), gy.out()));
+        EXPECT_TRUE(allclose(gy, {0, 10, 0, 0, 20, 0}));
+    });
 }
 
 TEST(ReduceMinMax, Gradchecks) {
-    H x = randt({3, 4, 2}, 50, true);  // distinct values: no ties
-    EXPECT_TRUE(gradcheck([](const std::vector<H>& v) { return unary(ct_max, v[0]); }, {x}));
-    EXPECT_TRUE(gradcheck([](const std::vector<H>& v) { return unary(ct_min, v[0]); }, {x}));
-    for (int64_t dim : {0, 1, -1}) {
-        for (int keep = 0; keep < 2; ++keep) {
-            for (auto fn : {ct_max_dim, ct_min_dim}) {
-                auto f = [&](const std::vector<H>& v) {
-                    H val, idx;
-                    ok(fn(v[0].get(), dim, keep, val.out(), idx.out()));
-                    return val;
-                };
-                EXPECT_TRUE(gradcheck(f, {x})) << "dim " << dim << " keep " << keep;
-                auto f2 = [&](const std::vector<H>& v) {  // nonlinear inside: max itself has no curvature
-                    H sq, val, idx;
-                    ok(ct_mul(v[0].get(), v[0].get(), sq.out()));
-                    ok(fn(sq.get(), dim, keep, val.out(), idx.out()));
-                    return val;
-                };
-                EXPECT_TRUE(gradgradcheck(f2, {x}));
+    for_each_device([&] {
+        H x = randt({3, 4, 2}, 50, true);  // distinct values: no ties
+        EXPECT_TRUE(gradcheck([](const std::vector<H>& v) { return unary(ct_max, v[0]); }, {x}));
+        EXPECT_TRUE(gradcheck([](const std::vector<H>& v) { return unary(ct_min, v[0]); }, {x}));
+        for (int64_t dim : {0, 1, -1}) {
+            for (int keep = 0; keep < 2; ++keep) {
+                for (auto fn : {ct_max_dim, ct_min_dim}) {
+                    auto f = [&](const std::vector<H>& v) {
+                        H val, idx;
+                        ok(fn(v[0].get(), dim, keep, val.out(), idx.out()));
+                        return val;
+                    };
+                    EXPECT_TRUE(gradcheck(f, {x})) << "dim " << dim << " keep " << keep;
+                    auto f2 = [&](const std::vector<H>& v) {  // nonlinear inside: max itself has no curvature
+                        H sq, val, idx;
+                        ok(ct_mul(v[0].get(), v[0].get(), sq.out()));
+                        ok(fn(sq.get(), dim, keep, val.out(), idx.out()));
+                        return val;
+                    };
+                    EXPECT_TRUE(gradgradcheck(f2, {x}));
+                }
             }
         }
-    }
-    H s0 = make({2.5}, {}, CT_FLOAT64, true);
-    EXPECT_TRUE(gradcheck([](const std::vector<H>& v) { H a, b; ok(ct_max_dim(v[0].get(), 0, 1, a.out(), b.out())); return a; }, {s0}));
+        H s0 = make({2.5}, {}, CT_FLOAT64, true);
+        EXPECT_TRUE(gradcheck([](const std::vector<H>& v) { H a, b; ok(ct_max_dim(v[0].get(), 0, 1, a.out(), b.out())); return a; }, {s0}));
+    });
 }
 
 TEST(Cumsum, ValuesEveryDim) {
-    for (const Shape& s : {Shape{}, Shape{6}, Shape{3, 4}, Shape{2, 3, 4}, Shape{2, 0, 3}}) {
-        H x = randt(s, 60, false);
-        Vec xv = values(x);
-        int64_t nd = (int64_t)s.size();
-        for (int64_t dim = -std::max<int64_t>(nd, 1); dim < std::max<int64_t>(nd, 1); ++dim) {
-            H c;
-            CT_ASSERT_OK(ct_cumsum(x.get(), dim, c.out()));
-            EXPECT_EQ(shape(c), s);
-            // naive: walk each element and add everything before it along dim
-            int64_t d = nd == 0 ? 0 : (dim < 0 ? dim + nd : dim);
-            Shape st(s.size(), 1);
-            for (int64_t k = nd - 2; k >= 0; --k) st[k] = st[k + 1] * s[k + 1];
-            Vec want(xv.size());
-            for (size_t i = 0; i < xv.size(); ++i) {
-                int64_t pos = nd == 0 ? 0 : ((int64_t)i / st[d]) % s[d];
-                double acc = 0;
-                for (int64_t p = 0; p <= pos; ++p) acc += xv[i - (size_t)((pos - p) * (nd ? st[d] : 0))];
-                want[i] = acc;
+    for_each_device([&] {
+        for (const Shape& s : {Shape{}, Shape{6}, Shape{3, 4}, Shape{2, 3, 4}, Shape{2, 0, 3}}) {
+            H x = randt(s, 60, false);
+            Vec xv = values(x);
+            int64_t nd = (int64_t)s.size();
+            for (int64_t dim = -std::max<int64_t>(nd, 1); dim < std::max<int64_t>(nd, 1); ++dim) {
+                H c;
+                CT_ASSERT_OK(ct_cumsum(x.get(), dim, c.out()));
+                EXPECT_EQ(shape(c), s);
+                // naive: walk each element and add everything before it along dim
+                int64_t d = nd == 0 ? 0 : (dim < 0 ? dim + nd : dim);
+                Shape st(s.size(), 1);
+                for (int64_t k = nd - 2; k >= 0; --k) st[k] = st[k + 1] * s[k + 1];
+                Vec want(xv.size());
+                for (size_t i = 0; i < xv.size(); ++i) {
+                    int64_t pos = nd == 0 ? 0 : ((int64_t)i / st[d]) % s[d];
+                    double acc = 0;
+                    for (int64_t p = 0; p <= pos; ++p) acc += xv[i - (size_t)((pos - p) * (nd ? st[d] : 0))];
+                    want[i] = acc;
+                }
+                EXPECT_TRUE(allclose(c, want, 1e-12, 1e-12)) << dims_str(s) << " dim " << dim;
             }
-            EXPECT_TRUE(allclose(c, want, 1e-12, 1e-12)) << dims_str(s) << " dim " << dim;
         }
-    }
+    });
 }
 
 TEST(Cumsum, DtypesViewsAndLarge) {
@@ -215,7 +225,7 @@ TEST(Cumsum, DtypesViewsAndLarge) {
     EXPECT_TRUE(allclose(c, {1, 5, 2, 7, 3, 9}));
     H ones;
     int64_t s[2] = {4000, 300};
-    CT_ASSERT_OK(ct_full(s, 2, 1.0, CT_FLOAT32, ct_cpu(), ones.out()));
+    CT_ASSERT_OK(ct_full(s, 2, 1.0, CT_FLOAT32, test_device(), ones.out()));
     CT_ASSERT_OK(ct_cumsum(ones.get(), 0, c.out()));
     Vec v = values(c);
     EXPECT_EQ(v[299], 1.0);
@@ -227,15 +237,17 @@ TEST(Cumsum, DtypesViewsAndLarge) {
 }
 
 TEST(Cumsum, Gradchecks) {
-    H x = randt({3, 4}, 70, true);
-    for (int64_t dim : {0, 1, -1}) {
-        auto f = [dim](const std::vector<H>& v) {
-            H o, sq;
-            ok(ct_cumsum(v[0].get(), dim, o.out()));
-            ok(ct_mul(o.get(), o.get(), sq.out()));
-            return sq;
-        };
-        EXPECT_TRUE(gradcheck(f, {x}));
-        EXPECT_TRUE(gradgradcheck(f, {x}));
-    }
+    for_each_device([&] {
+        H x = randt({3, 4}, 70, true);
+        for (int64_t dim : {0, 1, -1}) {
+            auto f = [dim](const std::vector<H>& v) {
+                H o, sq;
+                ok(ct_cumsum(v[0].get(), dim, o.out()));
+                ok(ct_mul(o.get(), o.get(), sq.out()));
+                return sq;
+            };
+            EXPECT_TRUE(gradcheck(f, {x}));
+            EXPECT_TRUE(gradgradcheck(f, {x}));
+        }
+    });
 }

@@ -49,6 +49,85 @@ enum ct_cuda_class_loss_op { CT_CUDA_CROSS_ENTROPY = 0, CT_CUDA_NLL_LOSS, CT_CUD
 /* Indexing along one dim, over a 3-operand layout (a, index, b); step is the indexed dim's stride:
    gather a[i] = b[i + index[i] * step]; scatter a[i + index[i] * step] = b[i]; scatter_add += (atomic). */
 enum ct_cuda_index_op { CT_CUDA_GATHER = 0, CT_CUDA_SCATTER, CT_CUDA_SCATTER_ADD, CT_CUDA_NUM_INDEX_OPS };
+/* ---- unary, where and reductions (cuda-ops) ---- */
+
+/* Unary elementwise ops (ct_cuda_backend.unary); the functors are those of core/scalar_math.h. Append-only.
+   Float ops are defined for float32/float64; NEG, ABS, SIGN, RELU, CLAMP and LOGICAL_NOT for every dtype. */
+enum ct_cuda_unary_op {
+    CT_CUDA_NEG = 0,
+    CT_CUDA_ABS,
+    CT_CUDA_SIGN,
+    CT_CUDA_EXP,
+    CT_CUDA_LOG,
+    CT_CUDA_LOG1P,
+    CT_CUDA_EXPM1,
+    CT_CUDA_SQRT,
+    CT_CUDA_RSQRT,
+    CT_CUDA_SIN,
+    CT_CUDA_COS,
+    CT_CUDA_TAN,
+    CT_CUDA_TANH,
+    CT_CUDA_SIGMOID,
+    CT_CUDA_RELU,
+    CT_CUDA_GELU,
+    CT_CUDA_GELU_GRAD, /* d gelu / dx */
+    CT_CUDA_SILU,
+    CT_CUDA_SOFTPLUS,
+    CT_CUDA_FLOOR,
+    CT_CUDA_CEIL,
+    CT_CUDA_ROUND,
+    CT_CUDA_RECIPROCAL,
+    CT_CUDA_LOGICAL_NOT, /* writes bool */
+    CT_CUDA_POW_SCALAR,  /* x ** p0 */
+    CT_CUDA_CLAMP,       /* clamp(x, p0, p1); integer dtypes saturate the bounds to their range */
+    CT_CUDA_NUM_UNARY_OPS
+};
+
+/* Binary ops beyond ct_cuda_binary_op, same entry (appended codes). */
+enum ct_cuda_binary_op_more {
+    CT_CUDA_POW = CT_CUDA_NUM_BINARY_OPS,
+    CT_CUDA_ATAN2,     /* floating dtypes only */
+    CT_CUDA_REMAINDER, /* Python modulo; integer divisors must be nonzero (checked by the core) */
+    CT_CUDA_NUM_BINARY_OPS_V2
+};
+
+/* Reductions (ct_cuda_backend.reduce). Append-only. Output dtypes: SUM/PROD float -> same, else int64;
+   MAX/MIN same dtype (+ int64 index of the first extreme, first NaN); ALL/ANY bool; VAR/STD/LOGSUMEXP/NORM
+   float only, same dtype. Empty slices give the identity (0, 1, true, false, NaN for var, -inf, 0). */
+enum ct_cuda_reduce_op {
+    CT_CUDA_REDUCE_SUM = 0,
+    CT_CUDA_REDUCE_PROD,
+    CT_CUDA_REDUCE_MAX, /* values to out and/or indices to out_index (either may be NULL) */
+    CT_CUDA_REDUCE_MIN,
+    CT_CUDA_REDUCE_ALL,
+    CT_CUDA_REDUCE_ANY,
+    CT_CUDA_REDUCE_VAR,       /* p0 = correction */
+    CT_CUDA_REDUCE_STD,       /* p0 = correction */
+    CT_CUDA_REDUCE_LOGSUMEXP,
+    CT_CUDA_REDUCE_NORM,      /* p0 = p (0, 1, 2, any p > 0, INFINITY, -INFINITY) */
+    CT_CUDA_NUM_REDUCE_OPS
+};
+
+/* Operands of where: like ct_cuda_layout with room for 4 (out, cond, a, b). */
+#define CT_CUDA_MAX_OPERANDS4 4
+typedef struct ct_cuda_layout4 {
+    int32_t ndim;
+    int32_t nargs;
+    int64_t sizes[CT_CUDA_MAX_DIMS];
+    int64_t strides[CT_CUDA_MAX_OPERANDS4][CT_CUDA_MAX_DIMS];
+} ct_cuda_layout4;
+
+/* A reduction of one input: kept dims (row-major order = the contiguous output's order) and reduced dims
+   (row-major order = the index reported by MAX/MIN), each with the input's strides in elements.
+   Input pointers point at element 0; kept_ndim/reduced_ndim 0 means one position. */
+typedef struct ct_cuda_reduce_layout {
+    int32_t kept_ndim;
+    int32_t reduced_ndim;
+    int64_t kept_sizes[CT_CUDA_MAX_DIMS];
+    int64_t kept_strides[CT_CUDA_MAX_DIMS];
+    int64_t reduced_sizes[CT_CUDA_MAX_DIMS];
+    int64_t reduced_strides[CT_CUDA_MAX_DIMS];
+} ct_cuda_reduce_layout;
 
 /* Operands that share one shape: sizes plus per-operand strides in elements (operand 0 is the output).
    Data pointers passed alongside point at each operand's element 0. ndim 0 means one element. */
@@ -122,6 +201,21 @@ typedef struct ct_cuda_backend {
     /* out[i] = mask[i] ? value (converted to dtype) : x[i] over layout (3 operands: out, x, bool mask). */
     int32_t (*masked_fill)(int32_t device, const ct_cuda_layout* layout, void* out, const void* x, const void* mask,
                            int32_t dtype, double value);
+    /* ---- unary, where and reductions (cuda-ops) ---- */
+    /* out[i] = op(x[i]) with x of dtype; out has dtype (bool for LOGICAL_NOT); p0, p1 as in ct_cuda_unary_op.
+       Layout: 2 operands (out, x). */
+    int32_t (*unary)(int32_t device, int32_t op, const ct_cuda_layout* layout, void* out, const void* x,
+                     int32_t dtype, double p0, double p1);
+    /* out[i] = cond[i] ? a[i] : b[i]; cond bool, a/b/out of dtype. Layout: 4 operands (out, cond, a, b). */
+    int32_t (*where)(int32_t device, const ct_cuda_layout4* layout, void* out, const void* cond, const void* a,
+                     const void* b, int32_t dtype);
+    /* Reduces x (dtype) into contiguous out (and out_index, int64, for MAX/MIN); dtypes as in ct_cuda_reduce_op. */
+    int32_t (*reduce)(int32_t device, int32_t op, const ct_cuda_reduce_layout* layout, void* out, void* out_index,
+                      const void* x, int32_t dtype, double p0);
+    /* In-place inclusive cumulative sum of contiguous data viewed as [outer, n, inner] along n (reversed when
+       reverse != 0). dtype float32 (accumulates in double), float64 or int64. */
+    int32_t (*cumsum)(int32_t device, void* data, int32_t dtype, int64_t outer, int64_t n, int64_t inner,
+                      int32_t reverse);
 } ct_cuda_backend;
 
 /* The one symbol the backend exports: the table for the requested version, or NULL if unsupported. */
@@ -133,8 +227,10 @@ namespace ct {
 
 // Fills L for nargs operands of one shape: size-1 dims are dropped and adjacent dims merged when every
 // operand allows it (same rule as cpu/loops.h). Returns false when more than CT_CUDA_MAX_DIMS dims remain.
+// Layout is ct_cuda_layout or ct_cuda_layout4 (nargs at most its operand count).
+template <typename Layout>
 inline bool make_cuda_layout(int32_t ndim, const int64_t* sizes, const int64_t* const* strides, int32_t nargs,
-                             ct_cuda_layout* L) {
+                             Layout* L) {
     L->ndim = 0;
     L->nargs = nargs;
     for (int32_t d = 0; d < ndim; ++d) {

@@ -3,6 +3,7 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #if defined(__CUDACC__)
@@ -33,7 +34,9 @@ struct Pow {
             return b ? a : true;  // x ** False == 1, x ** True == x
         } else {
             // integer power by squaring; negative exponents give 0 except for bases 1 and -1
-            if (b < 0) return a == 1 ? T(1) : (a == T(-1) ? ((b % 2) ? T(-1) : T(1)) : T(0));
+            if constexpr (std::is_signed<T>::value) {
+                if (b < 0) return a == 1 ? T(1) : (a == T(-1) ? ((b % 2) ? T(-1) : T(1)) : T(0));
+            }
             T r = 1, base = a;
             auto e = b;
             while (e) {
@@ -75,6 +78,8 @@ struct Remainder {
             return r;
         } else if constexpr (std::is_same<T, bool>::value) {
             return false;
+        } else if constexpr (std::is_unsigned<T>::value) {
+            return a % b;
         } else {
             T r = a % b;
             if (r != 0 && ((r < 0) != (b < 0))) r += b;
@@ -112,6 +117,7 @@ struct Sign {
             if (v != v) return v;
         }
         if constexpr (std::is_same<T, bool>::value) return v;
+        else if constexpr (std::is_unsigned<T>::value) return (T)(v != 0);
         else return (T)((T(0) < v) - (v < T(0)));
     }
 };
@@ -133,7 +139,12 @@ struct Round { template <typename T> CT_HD T operator()(T v) const { return std:
 struct LogicalNot { template <typename T> CT_HD bool operator()(T v) const { return !static_cast<bool>(v); } };
 
 // max(v, 0); NaN stays NaN.
-struct Relu { template <typename T> CT_HD T operator()(T v) const { return v < T(0) ? T(0) : v; } };
+struct Relu {
+    template <typename T> CT_HD T operator()(T v) const {
+        if constexpr (std::is_unsigned<T>::value || std::is_same<T, bool>::value) return v;
+        else return v < T(0) ? T(0) : v;
+    }
+};
 // 1 / (1 + e^-v) without overflow for large |v|.
 struct Sigmoid {
     template <typename T> CT_HD T operator()(T v) const {
@@ -176,6 +187,13 @@ template <typename T> struct PowScalar {
         return std::pow(v, e);
     }
 };
+
+// v converted to integer type T, saturated to T's range (so clamp bounds compare exactly in T). Host only.
+template <typename T> inline T saturate_cast(double v) {
+    if (v <= (double)std::numeric_limits<T>::lowest()) return std::numeric_limits<T>::lowest();
+    if (v >= (double)std::numeric_limits<T>::max()) return std::numeric_limits<T>::max();
+    return (T)v;
+}
 
 // Clamps to [lo, hi] (hi wins when lo > hi, as PyTorch). Floats: NaN input or NaN bound gives NaN.
 // Integers: bounds are saturated to T's range by the caller, so the comparison is exact.

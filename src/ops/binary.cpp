@@ -48,6 +48,12 @@ DType float_result(const Tensor& a, const Tensor& b) {
 
 void check_nonzero_int_divisor(const char* op, const Tensor& b, DType compute) {
     if (is_floating(compute)) return;
+    if (!b.device().is_cpu()) {  // one reduction on the device, one number read back
+        NoGradGuard ng;
+        if (item(any(eq(b, wrapped_scalar(0.0, true)), {}, false)) != 0.0)
+            fail(CT_ERR_INVALID_ARGUMENT, op, ": integer division by zero");
+        return;
+    }
     Tensor cb = cast_nograd(b, DType::Int64);
     Tensor c = contiguous(cb);
     const int64_t* p = c.data<int64_t>();
@@ -187,7 +193,11 @@ CT_COMPARISON(logical_or, LogicalOr)
 CT_COMPARISON(logical_xor, LogicalXor)
 #undef CT_COMPARISON
 
-Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
+Tensor where(const Tensor& cond0, const Tensor& a0, const Tensor& b0) {
+    Tensor cond = cond0, a = a0, b = b0;  // 0-d CPU operands (numbers) join a CUDA operand's device
+    bring_cpu_scalars(a, b);
+    bring_cpu_scalars(cond, a);
+    bring_cpu_scalars(cond, b);
     check_same_device("where", cond, a);
     check_same_device("where", a, b);
     if (cond.dtype() != DType::Bool)
@@ -199,13 +209,14 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
     Tensor out = dispatch_all(dt, [&](auto tag) {
         using T = typename decltype(tag)::type;
         Tensor o = empty_tensor(shape, dt, a.device());
-        map3<T, bool, T, T>(o, cc, ca, cb, [](bool c, T x, T y) { return c ? x : y; });
+        if (!a.device().is_cpu()) cuda_where(o, cc, ca, cb);
+        else map3<T, bool, T, T>(o, cc, ca, cb, [](bool c, T x, T y) { return c ? x : y; });
         return o;
     });
-    if (!any_requires_grad({a, b})) return out;
-    Shape sa = a.sizes(), sb = b.sizes();
-    DType da = a.dtype(), db = b.dtype();
-    auto node = make_node("WhereBackward", {a, b}, [=](BackwardCtx& c) -> TensorList {
+    if (!any_requires_grad({a0, b0})) return out;
+    Shape sa = a0.sizes(), sb = b0.sizes();
+    DType da = a0.dtype(), db = b0.dtype();
+    auto node = make_node("WhereBackward", {a0, b0}, [=](BackwardCtx& c) -> TensorList {
         Tensor cond = c.saved(0), g = c.grads[0], z = zeros_like(g), ga, gb;
         if (c.needs(0)) ga = reduce_to(where(cond, g, z), sa, da);
         if (c.needs(1)) gb = reduce_to(where(cond, z, g), sb, db);

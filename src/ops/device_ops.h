@@ -34,6 +34,9 @@ template <> struct CudaBinaryOp<math::Ge> { static constexpr int32_t code = CT_C
 template <> struct CudaBinaryOp<math::LogicalAnd> { static constexpr int32_t code = CT_CUDA_LOGICAL_AND; };
 template <> struct CudaBinaryOp<math::LogicalOr> { static constexpr int32_t code = CT_CUDA_LOGICAL_OR; };
 template <> struct CudaBinaryOp<math::LogicalXor> { static constexpr int32_t code = CT_CUDA_LOGICAL_XOR; };
+template <> struct CudaBinaryOp<math::Pow> { static constexpr int32_t code = CT_CUDA_POW; };
+template <> struct CudaBinaryOp<math::Atan2> { static constexpr int32_t code = CT_CUDA_ATAN2; };
+template <> struct CudaBinaryOp<math::Remainder> { static constexpr int32_t code = CT_CUDA_REMAINDER; };
 
 // The alpha a functor carries (Add/Sub), else 1.
 template <typename F> double functor_alpha(const F&) { return 1.0; }
@@ -47,5 +50,62 @@ void cuda_binary(const char* op, int32_t code, double alpha, const Tensor& out, 
 // When one operand is on a CUDA device and the other is a 0-d CPU tensor (a number), moves the number to
 // that device, as PyTorch allows CPU scalars in CUDA ops. Other mixes are left for check_same_device.
 void bring_cpu_scalars(Tensor& a, Tensor& b);
+
+// ---- unary, where, reductions and cumsum (cuda-ops) ----
+
+// The backend's code for a unary scalar_math functor, or -1 when CUDA has no kernel for it.
+template <typename F> struct CudaUnaryOp { static constexpr int32_t code = -1; };
+#define CT_CUDA_UNARY_CODE(Functor, Code) \
+    template <> struct CudaUnaryOp<math::Functor> { static constexpr int32_t code = Code; };
+CT_CUDA_UNARY_CODE(Neg, CT_CUDA_NEG)
+CT_CUDA_UNARY_CODE(Abs, CT_CUDA_ABS)
+CT_CUDA_UNARY_CODE(Sign, CT_CUDA_SIGN)
+CT_CUDA_UNARY_CODE(Exp, CT_CUDA_EXP)
+CT_CUDA_UNARY_CODE(Log, CT_CUDA_LOG)
+CT_CUDA_UNARY_CODE(Log1p, CT_CUDA_LOG1P)
+CT_CUDA_UNARY_CODE(Expm1, CT_CUDA_EXPM1)
+CT_CUDA_UNARY_CODE(Sqrt, CT_CUDA_SQRT)
+CT_CUDA_UNARY_CODE(Rsqrt, CT_CUDA_RSQRT)
+CT_CUDA_UNARY_CODE(Sin, CT_CUDA_SIN)
+CT_CUDA_UNARY_CODE(Cos, CT_CUDA_COS)
+CT_CUDA_UNARY_CODE(Tan, CT_CUDA_TAN)
+CT_CUDA_UNARY_CODE(Tanh, CT_CUDA_TANH)
+CT_CUDA_UNARY_CODE(Sigmoid, CT_CUDA_SIGMOID)
+CT_CUDA_UNARY_CODE(Relu, CT_CUDA_RELU)
+CT_CUDA_UNARY_CODE(Gelu, CT_CUDA_GELU)
+CT_CUDA_UNARY_CODE(GeluGrad, CT_CUDA_GELU_GRAD)
+CT_CUDA_UNARY_CODE(Silu, CT_CUDA_SILU)
+CT_CUDA_UNARY_CODE(Softplus, CT_CUDA_SOFTPLUS)
+CT_CUDA_UNARY_CODE(Floor, CT_CUDA_FLOOR)
+CT_CUDA_UNARY_CODE(Ceil, CT_CUDA_CEIL)
+CT_CUDA_UNARY_CODE(Round, CT_CUDA_ROUND)
+CT_CUDA_UNARY_CODE(Reciprocal, CT_CUDA_RECIPROCAL)
+CT_CUDA_UNARY_CODE(LogicalNot, CT_CUDA_LOGICAL_NOT)
+#undef CT_CUDA_UNARY_CODE
+template <typename T> struct CudaUnaryOp<math::PowScalar<T>> { static constexpr int32_t code = CT_CUDA_POW_SCALAR; };
+template <typename T> struct CudaUnaryOp<math::Clamp<T>> { static constexpr int32_t code = CT_CUDA_CLAMP; };
+
+// The scalar parameters a unary functor carries (p0, p1 of ct_cuda_unary_op).
+struct UnaryParams {
+    double p0 = 0, p1 = 0;
+};
+template <typename F> UnaryParams unary_params(const F&) { return {}; }
+template <typename T> UnaryParams unary_params(const math::PowScalar<T>& f) { return {(double)f.e, 0}; }
+template <typename T> UnaryParams unary_params(const math::Clamp<T>& f) { return {(double)f.lo, (double)f.hi}; }
+
+// out = F(x) on the CUDA device of out (x has out's shape, any strides); code < 0 fails with
+// CT_ERR_NOT_SUPPORTED "<op>: not implemented for cuda tensors yet".
+void cuda_unary(const char* op, int32_t code, double p0, double p1, const Tensor& out, const Tensor& x);
+template <typename F> void cuda_unary_functor(const char* op, const F& f, const Tensor& out, const Tensor& x) {
+    UnaryParams p = unary_params(f);
+    cuda_unary(op, CudaUnaryOp<F>::code, p.p0, p.p1, out, x);
+}
+// out = cond ? a : b on the CUDA device of out; cond bool, a/b of out's dtype, all of out's shape.
+void cuda_where(const Tensor& out, const Tensor& cond, const Tensor& a, const Tensor& b);
+// Reduces x over mask (ct_cuda_reduce_op code) into contiguous out and/or out_index (undefined = not wanted).
+void cuda_reduce(const char* op, int32_t code, const Tensor& x, const std::vector<bool>& mask, const Tensor& out,
+                 const Tensor& out_index, double p0 = 0);
+// In-place cumulative sum of contiguous data viewed as [outer, n, inner] along n.
+void cuda_cumsum(const Tensor& data, int64_t outer, int64_t n, int64_t inner, bool reverse);
 
 }  // namespace ct

@@ -32,14 +32,16 @@ Tensor binary_kernel(const char* op, const Tensor& a0, const Tensor& b0, DType c
     });
 }
 
-// out = f(x) in compute type; Out void means "same as compute".
+// out = f(x) in compute type; Out void means "same as compute". On a CUDA device the functor's backend
+// kernel runs instead (CudaUnaryOp).
 template <typename Out, typename MakeF> Tensor unary_kernel(const Tensor& x, DType compute, MakeF make_f) {
     Tensor cx = cast_nograd(x, compute);
     return dispatch_all(compute, [&](auto tag) {
         using T = typename decltype(tag)::type;
         using R = std::conditional_t<std::is_same<Out, void>::value, T, Out>;
         Tensor out = empty_tensor(x.sizes(), DTypeOf<R>::value, x.device());
-        map1<R, T>(out, cx, make_f(tag));
+        if (x.device().is_cpu()) map1<R, T>(out, cx, make_f(tag));
+        else cuda_unary_functor("unary", make_f(tag), out, cx);
         return out;
     });
 }

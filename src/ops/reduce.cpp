@@ -42,10 +42,16 @@ template <typename T, typename A> struct Multiplier {
 DType sum_dtype(DType d) { return is_floating(d) ? d : DType::Int64; }
 
 // Runs Reducer<T, Acc> over x: float32 accumulates in double, float64 in double, integers in int64.
+// CUDA tensors run the backend's reduction cuda_code (same dtype rule).
 template <template <typename, typename> class Reducer>
-Tensor accumulate_kernel(const Tensor& x, const std::vector<bool>& mask, bool keepdim) {
+Tensor accumulate_kernel(const char* op, int32_t cuda_code, const Tensor& x, const std::vector<bool>& mask,
+                         bool keepdim) {
     DType od = sum_dtype(x.dtype());
     Tensor out = empty_tensor(reduced_shape(x.sizes(), mask, keepdim), od, x.device());
+    if (!x.device().is_cpu()) {
+        cuda_reduce(op, cuda_code, x, mask, out, Tensor());
+        return out;
+    }
     dispatch_all(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (std::is_floating_point<T>::value) {
@@ -121,7 +127,7 @@ Tensor prod_grad(const Tensor& x, const Tensor& gk, const Tensor& outk, const In
 
 Tensor sum(const Tensor& x, const IntList& dims, bool keepdim) {
     std::vector<bool> mask = reduce_mask("sum", dims, x.dim());
-    Tensor out = accumulate_kernel<Summer>(x, mask, keepdim);
+    Tensor out = accumulate_kernel<Summer>("sum", CT_CUDA_REDUCE_SUM, x, mask, keepdim);
     if (!requires_grad(x)) return out;
     Shape in_shape = x.sizes();
     auto node = make_node("SumBackward", {x}, [in_shape, mask, keepdim](BackwardCtx& c) {
@@ -135,7 +141,7 @@ Tensor sum(const Tensor& x, const IntList& dims, bool keepdim) {
 
 Tensor prod(const Tensor& x, const IntList& dims, bool keepdim) {
     std::vector<bool> mask = reduce_mask("prod", dims, x.dim());
-    Tensor out = accumulate_kernel<Multiplier>(x, mask, keepdim);
+    Tensor out = accumulate_kernel<Multiplier>("prod", CT_CUDA_REDUCE_PROD, x, mask, keepdim);
     if (!requires_grad(x)) return out;
     Shape ks = reduced_shape(x.sizes(), mask, true);
     IntList rdims = mask_dims(mask);

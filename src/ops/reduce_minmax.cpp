@@ -109,10 +109,14 @@ template <typename T, bool IsAll> struct Truth {
 template <bool IsAll> Tensor truth_reduce(const char* op, const Tensor& x, const IntList& dims, bool keepdim) {
     std::vector<bool> mask = reduce_mask(op, dims, x.dim());
     Tensor out = empty_tensor(reduced_shape(x.sizes(), mask, keepdim), DType::Bool, x.device());
-    dispatch_all(x.dtype(), [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        reduce_into<T, bool>(out, x, mask, Truth<T, IsAll>{});
-    });
+    if (!x.device().is_cpu()) {
+        cuda_reduce(op, IsAll ? CT_CUDA_REDUCE_ALL : CT_CUDA_REDUCE_ANY, x, mask, out, Tensor());
+    } else {
+        dispatch_all(x.dtype(), [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            reduce_into<T, bool>(out, x, mask, Truth<T, IsAll>{});
+        });
+    }
     return x.dtype() == DType::UInt8 ? to_dtype(out, DType::UInt8) : out;  // uint8 in, uint8 out (PyTorch)
 }
 
@@ -141,10 +145,14 @@ template <bool IsMax> Tensor extreme_all(const char* op, const Tensor& x) {
     check_nonempty(op, x);
     std::vector<bool> mask(x.dim(), true);
     Tensor out = empty_tensor({}, x.dtype(), x.device());
-    dispatch_all(x.dtype(), [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        reduce_into<T, T>(out, x, mask, Extreme<T, IsMax>{});
-    });
+    if (!x.device().is_cpu()) {
+        cuda_reduce(op, IsMax ? CT_CUDA_REDUCE_MAX : CT_CUDA_REDUCE_MIN, x, mask, out, Tensor());
+    } else {
+        dispatch_all(x.dtype(), [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            reduce_into<T, T>(out, x, mask, Extreme<T, IsMax>{});
+        });
+    }
     if (!requires_grad(x)) return out;
     // The gradient is split evenly among the elements equal to the result (as PyTorch's amax).
     auto node = make_node(IsMax ? "MaxBackward" : "MinBackward", {x}, [](BackwardCtx& c) {
@@ -168,6 +176,10 @@ template <bool IsMax> std::pair<Tensor, Tensor> extreme_dim(const char* op, cons
     Shape os = reduced_shape(x.sizes(), mask, keepdim);
     Tensor vals = values_out ? empty_tensor(os, x.dtype(), x.device()) : Tensor();
     Tensor idx = empty_tensor(os, DType::Int64, x.device());
+    if (!x.device().is_cpu()) {
+        cuda_reduce(op, IsMax ? CT_CUDA_REDUCE_MAX : CT_CUDA_REDUCE_MIN, x, mask, vals, idx);
+        return {vals, idx};
+    }
     dispatch_all(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         T* pv = values_out ? vals.data<T>() : nullptr;
@@ -211,6 +223,10 @@ template <bool IsMax> Tensor arg_all(const char* op, const Tensor& x) {
     check_nonempty(op, x);
     std::vector<bool> mask(x.dim(), true);
     Tensor idx = empty_tensor({}, DType::Int64, x.device());
+    if (!x.device().is_cpu()) {
+        cuda_reduce(op, IsMax ? CT_CUDA_REDUCE_MAX : CT_CUDA_REDUCE_MIN, x, mask, Tensor(), idx);
+        return idx;
+    }
     dispatch_all(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         int64_t* pi = idx.data<int64_t>();

@@ -166,9 +166,15 @@ ReduceSetup setup(const char* op, const Tensor& x, const IntList& dims, bool kee
     return s;
 }
 
-// Runs reducer Red<T> (float result in x's dtype) built by make(TypeTag<T>).
-template <typename Make> Tensor float_reduce(const Tensor& x, const ReduceSetup& s, Make make) {
+// Runs reducer Red<T> (float result in x's dtype) built by make(TypeTag<T>); on CUDA the backend's reduction
+// cuda_code with parameter p0.
+template <typename Make>
+Tensor float_reduce(const char* op, int32_t cuda_code, double p0, const Tensor& x, const ReduceSetup& s, Make make) {
     Tensor out = empty_tensor(s.out_shape, x.dtype(), x.device());
+    if (!x.device().is_cpu()) {
+        cuda_reduce(op, cuda_code, x, s.mask, out, Tensor(), p0);
+        return out;
+    }
     dispatch_float(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         reduce_into<T, T>(out, x, s.mask, make(tag));
@@ -201,7 +207,7 @@ Tensor div_or_zero(const Tensor& a, const Tensor& b) {
 
 Tensor var_or_std(const char* op, const Tensor& x, const IntList& dims, double correction, bool keepdim, bool sq) {
     ReduceSetup s = setup(op, x, dims, keepdim);
-    Tensor out = float_reduce(x, s, [&](auto tag) {
+    Tensor out = float_reduce(op, sq ? CT_CUDA_REDUCE_STD : CT_CUDA_REDUCE_VAR, correction, x, s, [&](auto tag) {
         return VarReducer<typename decltype(tag)::type>{correction, sq};
     });
     double scale = 1.0 / std::max(0.0, (double)s.n - correction);
@@ -216,7 +222,8 @@ Tensor var_or_std(const char* op, const Tensor& x, const IntList& dims, double c
 }
 
 template <NormKind K> Tensor norm_kernel(const Tensor& x, const ReduceSetup& s, double p) {
-    return float_reduce(x, s, [&](auto tag) { return NormReducer<typename decltype(tag)::type, K>{p}; });
+    return float_reduce("norm", CT_CUDA_REDUCE_NORM, p, x, s,
+                        [&](auto tag) { return NormReducer<typename decltype(tag)::type, K>{p}; });
 }
 
 // d norm / d x for each kind; g and outk have keepdim shape.
@@ -248,7 +255,8 @@ Tensor std_(const Tensor& x, const IntList& dims, double correction, bool keepdi
 
 Tensor logsumexp(const Tensor& x, const IntList& dims, bool keepdim) {
     ReduceSetup s = setup("logsumexp", x, dims, keepdim);
-    Tensor out = float_reduce(x, s, [](auto tag) { return LseReducer<typename decltype(tag)::type>{}; });
+    Tensor out = float_reduce("logsumexp", CT_CUDA_REDUCE_LOGSUMEXP, 0.0, x, s,
+                              [](auto tag) { return LseReducer<typename decltype(tag)::type>{}; });
     // softmax-weighted gradient: g * exp(x - logsumexp)
     return record_reduction(out, "LogsumexpBackward", x, s.keep_shape,
                             [](const Tensor& g, const Tensor& x, const Tensor& outk) {

@@ -32,12 +32,14 @@ template <typename T, typename Acc> void scan_inplace(T* data, int64_t outer, in
 Tensor cumsum_impl(const Tensor& x, int64_t d, bool reverse) {
     DType od = is_floating(x.dtype()) ? x.dtype() : DType::Int64;
     Tensor out = empty_tensor(x.sizes(), od, x.device());
-    cpu_copy(out, x);  // contiguous copy in the result dtype; the scan then runs in place
+    copy_into(out, x);  // contiguous copy in the result dtype; the scan then runs in place
     if (x.dim() > 0) {
         int64_t outer = 1, inner = 1, n = x.sizes()[d];
         for (int64_t i = 0; i < d; ++i) outer *= x.sizes()[i];
         for (int64_t i = d + 1; i < x.dim(); ++i) inner *= x.sizes()[i];
-        if (out.numel() > 0) {
+        if (!x.device().is_cpu()) {
+            cuda_cumsum(out, outer, n, inner, reverse);
+        } else if (out.numel() > 0) {
             if (od == DType::Float32) scan_inplace<float, double>(out.data<float>(), outer, n, inner, reverse);
             else if (od == DType::Float64) scan_inplace<double, double>(out.data<double>(), outer, n, inner, reverse);
             else scan_inplace<int64_t, int64_t>(out.data<int64_t>(), outer, n, inner, reverse);

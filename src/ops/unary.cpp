@@ -191,12 +191,6 @@ Tensor softplus(const Tensor& x) {
 }
 
 namespace {
-// A bound converted to integer type T, saturated to T's range (so comparisons in T are exact).
-template <typename T> T saturate(double v) {
-    if (v <= (double)std::numeric_limits<T>::lowest()) return std::numeric_limits<T>::lowest();
-    if (v >= (double)std::numeric_limits<T>::max()) return std::numeric_limits<T>::max();
-    return (T)v;
-}
 bool is_integral_value(double v) { return std::isfinite(v) && v == std::floor(v); }
 }  // namespace
 
@@ -211,7 +205,7 @@ Tensor clamp(const Tensor& x, std::optional<double> lo, std::optional<double> hi
     Tensor out = unary_kernel<void>(x, dt, [l, h](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (std::is_floating_point<T>::value) return math::Clamp<T>{(T)l, (T)h};
-        else return math::Clamp<T>{saturate<T>(l), saturate<T>(h)};
+        else return math::Clamp<T>{math::saturate_cast<T>(l), math::saturate_cast<T>(h)};
     });
     return record1(out, "ClampBackward", x, true, false, [l, h](BackwardCtx& c) {
         // the gradient passes where lo <= x <= hi (PyTorch's rule, also at the bounds)

@@ -11,9 +11,10 @@ namespace unary {
 // Float functions compute in the input's dtype when it is floating, else in float32 (like PyTorch).
 inline DType float_of(const Tensor& x) { return is_floating(x.dtype()) ? x.dtype() : DType::Float32; }
 
-// out = f(in) for a fresh contiguous out: when F has an array kernel (cpu/vec_math.h) and in is contiguous
+// out = f(in) for a fresh contiguous out (on the CUDA backend for CUDA tensors): when F has an array kernel (cpu/vec_math.h) and in is contiguous
 // too, the kernel runs over the whole array; otherwise the scalar functor goes through map1.
 template <typename T, typename F> void map1_float(const Tensor& out, const Tensor& in, F f) {
+    if (!in.device().is_cpu()) return cuda_unary_functor("unary", f, out, in);
     if constexpr (vec::ArrayKernel<F, T>::available) {
         if (in.is_contiguous()) {
             // Large inputs are split across the threads in big chunks (a wake-up costs microseconds, so

@@ -1,0 +1,350 @@
+// reduce.cuh - reductions of one strided input over a set of dims (ct_cuda_reduce_layout), and cumsum.
+// The per-element math is in the device reducers below, shared by two kernels: one thread per output (a
+// grid-stride loop, the only variant under cuda/emulation.h and the native choice for many short slices) and,
+// under nvcc, one block per output with a shared-memory tree merge (few long slices). Reducers' merge() is
+// order-independent (max/min break ties by the smaller index), so any split of a slice gives the same result.
+#pragma once
+#include <cmath>
+#include <type_traits>
+#include "core/dtype.h"
+#include "ctensor.h"
+#include "cuda/launch.cuh"
+
+namespace ct {
+namespace cuda {
+
+// ---- device reducers: Acc init(); step(acc, v, ridx); merge(acc, other); store(acc, output index) ----
+
+template <typename T> __device__ inline bool nan_of(T v) {
+    if constexpr (std::is_floating_point<T>::value) return v != v;
+    else return false;
+}
+// Accumulator of sum/prod: double for floats, int64 for integers and bool (the CPU's rule).
+template <typename T> using AccOf = std::conditional_t<std::is_floating_point<T>::value, double, int64_t>;
+template <typename T> using SumOut = std::conditional_t<std::is_floating_point<T>::value, T, int64_t>;
+
+template <typename T> struct SumReducer {
+    using Acc = AccOf<T>;
+    SumOut<T>* out;
+    __device__ Acc init() const { return Acc(0); }
+    __device__ void step(Acc& a, T v, int64_t) const { a += (Acc)v; }
+    __device__ void merge(Acc& a, const Acc& b) const { a += b; }
+    __device__ void store(const Acc& a, int64_t oi) const { out[oi] = (SumOut<T>)a; }
+};
+
+template <typename T> struct ProdReducer {
+    using Acc = AccOf<T>;
+    SumOut<T>* out;
+    __device__ static Acc times(Acc a, Acc b) {  // integers wrap around (unsigned: no signed overflow)
+        if constexpr (std::is_integral<Acc>::value) return (Acc)((uint64_t)a * (uint64_t)b);
+        else return a * b;
+    }
+    __device__ Acc init() const { return Acc(1); }
+    __device__ void step(Acc& a, T v, int64_t) const { a = times(a, (Acc)v); }
+    __device__ void merge(Acc& a, const Acc& b) const { a = times(a, b); }
+    __device__ void store(const Acc& a, int64_t oi) const { out[oi] = (SumOut<T>)a; }
+};
+
+// The first extreme and its index; NaN wins (the first NaN). i < 0: nothing seen yet.
+template <typename T> struct ValIdx {
+    T v;
+    int64_t i;
+};
+template <typename T, bool IsMax> struct ArgReducer {
+    using Acc = ValIdx<T>;
+    T* values;         // may be null
+    int64_t* indices;  // may be null
+    // true when b should replace a (independent of which was seen first).
+    __device__ static bool better(const Acc& a, const Acc& b) {
+        if (b.i < 0) return false;
+        if (a.i < 0) return true;
+        bool an = nan_of(a.v), bn = nan_of(b.v);
+        if (an || bn) return an && bn ? b.i < a.i : bn;
+        if (a.v == b.v) return b.i < a.i;
+        return IsMax ? b.v > a.v : b.v < a.v;
+    }
+    __device__ Acc init() const { return Acc{T(0), -1}; }
+    __device__ void step(Acc& a, T v, int64_t ridx) const {
+        Acc b{v, ridx};
+        if (better(a, b)) a = b;
+    }
+    __device__ void merge(Acc& a, const Acc& b) const {
+        if (better(a, b)) a = b;
+    }
+    __device__ void store(const Acc& a, int64_t oi) const {
+        if (values) values[oi] = a.v;
+        if (indices) indices[oi] = a.i;
+    }
+};
+
+template <typename T, bool IsAll> struct TruthReducer {
+    using Acc = int32_t;
+    bool* out;
+    __device__ Acc init() const { return IsAll ? 1 : 0; }
+    __device__ void step(Acc& a, T v, int64_t) const { merge(a, (Acc)(v != T(0))); }
+    __device__ void merge(Acc& a, const Acc& b) const { a = IsAll ? (a & b) : (a | b); }
+    __device__ void store(const Acc& a, int64_t oi) const { out[oi] = a != 0; }
+};
+
+// Count, mean and sum of squared deviations (Welford steps, Chan merges), as the CPU's VarReducer.
+struct Moments {
+    double n, mean, m2;
+};
+template <typename T> struct VarReducer {
+    using Acc = Moments;
+    T* out;
+    double correction;
+    bool take_sqrt;
+    __device__ Acc init() const { return Acc{0, 0, 0}; }
+    __device__ void step(Acc& a, T tv, int64_t) const {
+        double v = (double)tv;
+        a.n += 1;
+        double d = v - a.mean;
+        a.mean += d / a.n;
+        a.m2 += d * (v - a.mean);
+    }
+    __device__ void merge(Acc& a, const Acc& b) const {
+        if (b.n == 0) return;
+        if (a.n == 0) {
+            a = b;
+            return;
+        }
+        double n = a.n + b.n, d = b.mean - a.mean;
+        a.mean += d * b.n / n;
+        a.m2 += b.m2 + d * d * a.n * b.n / n;
+        a.n = n;
+    }
+    __device__ void store(const Acc& a, int64_t oi) const {
+        double dof = a.n - correction;
+        double v = a.m2 / (dof > 0 ? dof : 0.0);  // 0/0 = NaN for too few elements, like the CPU
+        out[oi] = (T)(take_sqrt ? std::sqrt(v) : v);
+    }
+};
+
+// log(sum(exp(v))) with a running max, NaN and +inf flags (the CPU's LseReducer).
+struct LseAcc {
+    double m, s;
+    int32_t nan, pos_inf;
+};
+template <typename T> struct LseReducer {
+    using Acc = LseAcc;
+    T* out;
+    __device__ Acc init() const { return Acc{-INFINITY, 0, 0, 0}; }
+    __device__ void step(Acc& a, T tv, int64_t) const {
+        double v = (double)tv;
+        if (v != v) a.nan = 1;
+        else if (v == INFINITY) a.pos_inf = 1;
+        else if (v == -INFINITY) return;
+        else if (v > a.m) a.s = a.s * std::exp(a.m - v) + 1.0, a.m = v;
+        else a.s += std::exp(v - a.m);
+    }
+    __device__ void merge(Acc& a, const Acc& b) const {
+        a.nan |= b.nan;
+        a.pos_inf |= b.pos_inf;
+        if (b.s == 0) return;
+        if (a.s == 0) a.m = b.m, a.s = b.s;
+        else if (b.m > a.m) a.s = a.s * std::exp(a.m - b.m) + b.s, a.m = b.m;
+        else a.s += b.s * std::exp(b.m - a.m);
+    }
+    __device__ void store(const Acc& a, int64_t oi) const {
+        double r = a.nan ? NAN : (a.pos_inf ? INFINITY : (a.s == 0 ? -INFINITY : a.m + std::log(a.s)));
+        out[oi] = (T)r;
+    }
+};
+
+enum NormKind : int32_t { kNormZero, kNormOne, kNormTwo, kNormInf, kNormNegInf, kNormGeneral };
+template <typename T> struct NormReducer {
+    using Acc = double;
+    T* out;
+    double p;
+    int32_t kind;
+    __device__ Acc init() const { return kind == kNormNegInf ? INFINITY : 0.0; }
+    __device__ void step(Acc& a, T tv, int64_t) const { fold(a, std::fabs((double)tv)); }
+    __device__ void fold(Acc& a, double v) const {
+        switch (kind) {
+        case kNormZero: a += v != 0; break;
+        case kNormOne: a += v; break;
+        case kNormTwo: a += v * v; break;
+        case kNormGeneral: a += std::pow(v, p); break;
+        default:  // max/min of |x|; NaN sticks
+            if (a == a && (v != v || (kind == kNormInf ? v > a : v < a))) a = v;
+        }
+    }
+    __device__ void merge(Acc& a, const Acc& b) const {
+        if (kind == kNormInf || kind == kNormNegInf) fold(a, b);
+        else a += b;
+    }
+    __device__ void store(const Acc& a, int64_t oi) const {
+        double r = kind == kNormTwo ? std::sqrt(a) : (kind == kNormGeneral ? std::pow(a, 1.0 / p) : a);
+        out[oi] = (T)r;
+    }
+};
+
+// ---- kernels ----
+
+inline int64_t reduce_numel(const int64_t* sizes, int32_t ndim) {
+    int64_t n = 1;
+    for (int32_t d = 0; d < ndim; ++d) n *= sizes[d];
+    return n;
+}
+
+// Offset (in elements) of row-major index i of the index space (sizes, strides).
+__device__ inline int64_t offset_in(const int64_t* sizes, const int64_t* strides, int32_t ndim, int64_t i) {
+    int64_t off = 0;
+    for (int32_t d = ndim - 1; d >= 0; --d) {
+        int64_t q = i / sizes[d];
+        off += (i - q * sizes[d]) * strides[d];
+        i = q;
+    }
+    return off;
+}
+
+// One thread per output: the whole slice in ridx order, the innermost reduced dim as a strided run.
+template <typename T, typename R>
+__global__ void reduce_thread_kernel(ct_cuda_reduce_layout L, int64_t n_out, int64_t n_red, const T* x, R r) {
+    const int32_t rd = L.reduced_ndim;
+    const int64_t inner = rd > 0 ? L.reduced_sizes[rd - 1] : 1, ist = rd > 0 ? L.reduced_strides[rd - 1] : 0;
+    for (int64_t oi = first_index(); oi < n_out; oi += index_step()) {
+        const T* base = x + offset_in(L.kept_sizes, L.kept_strides, L.kept_ndim, oi);
+        typename R::Acc acc = r.init();
+        for (int64_t q = 0; q * inner < n_red; ++q) {
+            const T* row = base + offset_in(L.reduced_sizes, L.reduced_strides, rd - 1, q);
+            for (int64_t k = 0; k < inner; ++k) r.step(acc, row[k * ist], q * inner + k);
+        }
+        r.store(acc, oi);
+    }
+}
+
+#if !defined(CT_CUDA_EMULATION)
+constexpr int kReduceBlock = 256;
+// One block per output (grid-stride over outputs): threads fold interleaved elements, then a tree merge in
+// shared memory. Needs __syncthreads, so it exists only under nvcc.
+template <typename T, typename R>
+__global__ void reduce_block_kernel(ct_cuda_reduce_layout L, int64_t n_out, int64_t n_red, const T* x, R r) {
+    using Acc = typename R::Acc;
+    __shared__ double raw[kReduceBlock * ((sizeof(Acc) + sizeof(double) - 1) / sizeof(double))];
+    Acc* part = reinterpret_cast<Acc*>(raw);
+    const unsigned tid = threadIdx.x;
+    for (int64_t oi = blockIdx.x; oi < n_out; oi += gridDim.x) {
+        const T* base = x + offset_in(L.kept_sizes, L.kept_strides, L.kept_ndim, oi);
+        Acc acc = r.init();
+        for (int64_t i = tid; i < n_red; i += blockDim.x)
+            r.step(acc, base[offset_in(L.reduced_sizes, L.reduced_strides, L.reduced_ndim, i)], i);
+        part[tid] = acc;
+        __syncthreads();
+        for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+            if (tid < s) r.merge(part[tid], part[tid + s]);
+            __syncthreads();
+        }
+        if (tid == 0) r.store(part[0], oi);
+        __syncthreads();  // part is reused by the next output
+    }
+}
+#endif
+
+template <typename T, typename R>
+void launch_reducer(LaunchConfig c, cudaStream_t s, const ct_cuda_reduce_layout& L, int64_t n_out, int64_t n_red,
+                    const void* x, R r) {
+    const T* px = static_cast<const T*>(x);
+#if !defined(CT_CUDA_EMULATION)
+    // Few long slices: a block each. Many slices (or short ones): a thread each, coalesced over kept dims.
+    if (n_red >= 1024 && n_out < 4096) {
+        auto* kernel = &reduce_block_kernel<T, R>;
+        unsigned blocks = (unsigned)std::min<int64_t>(n_out, (int64_t)c.max_blocks);
+        CT_LAUNCH(kernel, blocks, kReduceBlock, s, L, n_out, n_red, px, r);
+        return;
+    }
+#endif
+    auto* kernel = &reduce_thread_kernel<T, R>;
+    CT_LAUNCH(kernel, blocks_for(n_out, c), c.threads, s, L, n_out, n_red, px, r);
+}
+
+inline bool reduce_float_only(int32_t op) {
+    return op == CT_CUDA_REDUCE_VAR || op == CT_CUDA_REDUCE_STD || op == CT_CUDA_REDUCE_LOGSUMEXP ||
+           op == CT_CUDA_REDUCE_NORM;
+}
+
+inline int32_t norm_kind(double p) {
+    if (p == 0) return kNormZero;
+    if (p == 1) return kNormOne;
+    if (p == 2) return kNormTwo;
+    if (p == INFINITY) return kNormInf;
+    if (p == -INFINITY) return kNormNegInf;
+    return kNormGeneral;
+}
+
+// Reduces x into out (and out_index for MAX/MIN); dtypes as documented in ct_cuda_reduce_op.
+inline int32_t launch_reduce(LaunchConfig c, cudaStream_t s, const ct_cuda_reduce_layout& L, int32_t op, void* out,
+                             void* out_index, const void* x, int32_t dtype, double p0) {
+    if (op < 0 || op >= CT_CUDA_NUM_REDUCE_OPS || L.kept_ndim < 0 || L.kept_ndim > CT_CUDA_MAX_DIMS ||
+        L.reduced_ndim < 0 || L.reduced_ndim > CT_CUDA_MAX_DIMS)
+        return CT_ERR_INVALID_ARGUMENT;
+    bool arg = op == CT_CUDA_REDUCE_MAX || op == CT_CUDA_REDUCE_MIN;
+    if (arg ? (!out && !out_index) : !out) return CT_ERR_INVALID_ARGUMENT;
+    if (!dtype_valid(dtype) || (reduce_float_only(op) && !is_floating((DType)dtype))) return CT_ERR_DTYPE;
+    int64_t n_out = reduce_numel(L.kept_sizes, L.kept_ndim), n_red = reduce_numel(L.reduced_sizes, L.reduced_ndim);
+    if (n_out == 0) return CT_OK;
+    if (arg && n_red == 0) return CT_ERR_INVALID_ARGUMENT;  // max/min of nothing: the core refuses it first
+    dispatch_all((DType)dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        auto run = [&](auto r) { launch_reducer<T>(c, s, L, n_out, n_red, x, r); };
+        T* vals = static_cast<T*>(out);
+        int64_t* idx = static_cast<int64_t*>(out_index);
+        switch (op) {
+        case CT_CUDA_REDUCE_SUM: run(SumReducer<T>{static_cast<SumOut<T>*>(out)}); break;
+        case CT_CUDA_REDUCE_PROD: run(ProdReducer<T>{static_cast<SumOut<T>*>(out)}); break;
+        case CT_CUDA_REDUCE_MAX: run(ArgReducer<T, true>{vals, idx}); break;
+        case CT_CUDA_REDUCE_MIN: run(ArgReducer<T, false>{vals, idx}); break;
+        case CT_CUDA_REDUCE_ALL: run(TruthReducer<T, true>{static_cast<bool*>(out)}); break;
+        case CT_CUDA_REDUCE_ANY: run(TruthReducer<T, false>{static_cast<bool*>(out)}); break;
+        default:
+            if constexpr (std::is_floating_point<T>::value) {
+                if (op == CT_CUDA_REDUCE_VAR || op == CT_CUDA_REDUCE_STD)
+                    run(VarReducer<T>{vals, p0, op == CT_CUDA_REDUCE_STD});
+                else if (op == CT_CUDA_REDUCE_LOGSUMEXP) run(LseReducer<T>{vals});
+                else run(NormReducer<T>{vals, p0, norm_kind(p0)});
+            }
+        }
+    });
+    return CT_OK;
+}
+
+// ---- cumsum: one thread per (outer, inner) column, serial along n ----
+
+template <typename T, typename Acc>
+__global__ void cumsum_kernel(T* data, int64_t outer, int64_t n, int64_t inner, bool reverse) {
+    for (int64_t col = first_index(); col < outer * inner; col += index_step()) {
+        int64_t o = col / inner, j = col - o * inner;
+        T* base = data + o * n * inner + j;
+        Acc acc = Acc(0);
+        for (int64_t k = 0; k < n; ++k) {
+            T* p = base + (reverse ? n - 1 - k : k) * inner;
+            acc += (Acc)*p;
+            *p = (T)acc;
+        }
+    }
+}
+
+inline int32_t launch_cumsum(LaunchConfig c, cudaStream_t s, void* data, int32_t dtype, int64_t outer, int64_t n,
+                             int64_t inner, int32_t reverse) {
+    if (outer < 0 || n < 0 || inner < 0) return CT_ERR_INVALID_ARGUMENT;
+    int64_t cols = outer * inner;
+    if (cols == 0 || n == 0) return CT_OK;
+    bool rev = reverse != 0;
+    if (dtype == CT_FLOAT32) {
+        auto* k = &cumsum_kernel<float, double>;
+        CT_LAUNCH(k, blocks_for(cols, c), c.threads, s, static_cast<float*>(data), outer, n, inner, rev);
+    } else if (dtype == CT_FLOAT64) {
+        auto* k = &cumsum_kernel<double, double>;
+        CT_LAUNCH(k, blocks_for(cols, c), c.threads, s, static_cast<double*>(data), outer, n, inner, rev);
+    } else if (dtype == CT_INT64) {
+        auto* k = &cumsum_kernel<int64_t, int64_t>;
+        CT_LAUNCH(k, blocks_for(cols, c), c.threads, s, static_cast<int64_t*>(data), outer, n, inner, rev);
+    } else {
+        return CT_ERR_DTYPE;
+    }
+    return CT_OK;
+}
+
+}  // namespace cuda
+}  // namespace ct

@@ -1,0 +1,121 @@
+// unary.cuh - unary elementwise kernels (one op-code table over the scalar_math.h functors) and the
+// 4-operand where kernel, with their host-side dtype/op dispatch. Grid-stride loops only, so cuda/emulation.h
+// runs them on the CPU (tests/emulated_cuda_backend.cpp, tests/test_cuda_kernels_ops.cpp).
+#pragma once
+#include <type_traits>
+#include "core/dtype.h"
+#include "ctensor.h"
+#include "cuda/elementwise.cuh"
+#include "cuda/launch.cuh"
+
+namespace ct {
+namespace cuda {
+
+template <typename R, typename T, typename F>
+__global__ void unary_kernel(ct_cuda_layout L, int64_t n, R* out, const T* x, F f) {
+    for (int64_t i = first_index(); i < n; i += index_step()) {
+        Offsets<2> o = offsets_of<2>(L, i);
+        out[o.at[0]] = f(x[o.at[1]]);
+    }
+}
+
+template <typename T>
+__global__ void where_kernel(ct_cuda_layout4 L, int64_t n, T* out, const bool* cond, const T* a, const T* b) {
+    for (int64_t i = first_index(); i < n; i += index_step()) {
+        Offsets<4> o = offsets_of<4>(L, i);
+        out[o.at[0]] = cond[o.at[1]] ? a[o.at[2]] : b[o.at[3]];
+    }
+}
+
+// Runs unary_kernel for functor f: R is the functor's result type for a T operand.
+template <typename T, typename F>
+void launch_unary_functor(LaunchConfig c, cudaStream_t s, const ct_cuda_layout& L, int64_t n, void* out,
+                          const void* x, F f) {
+    using R = decltype(f(T()));
+    auto* kernel = &unary_kernel<R, T, F>;
+    CT_LAUNCH(kernel, blocks_for(n, c), c.threads, s, L, n, static_cast<R*>(out), static_cast<const T*>(x), f);
+}
+
+// Clamp bounds in T: floats converted, integers saturated to T's range (as the CPU op does).
+template <typename T> math::Clamp<T> clamp_functor(double lo, double hi) {
+    if constexpr (std::is_floating_point<T>::value) return math::Clamp<T>{(T)lo, (T)hi};
+    else if constexpr (std::is_same<T, bool>::value) return math::Clamp<T>{lo != 0, hi != 0};
+    else return math::Clamp<T>{math::saturate_cast<T>(lo), math::saturate_cast<T>(hi)};
+}
+
+// Ops that keep any dtype; the others need float32/float64.
+inline bool unary_any_dtype(int32_t op) {
+    return op == CT_CUDA_NEG || op == CT_CUDA_ABS || op == CT_CUDA_SIGN || op == CT_CUDA_RELU ||
+           op == CT_CUDA_CLAMP || op == CT_CUDA_LOGICAL_NOT;
+}
+
+// The float-only functors (float32/float64 T).
+template <typename T, typename Run> void run_float_unary(int32_t op, double p0, Run&& run) {
+    switch (op) {
+    case CT_CUDA_EXP: run(math::Exp{}); break;
+    case CT_CUDA_LOG: run(math::Log{}); break;
+    case CT_CUDA_LOG1P: run(math::Log1p{}); break;
+    case CT_CUDA_EXPM1: run(math::Expm1{}); break;
+    case CT_CUDA_SQRT: run(math::Sqrt{}); break;
+    case CT_CUDA_RSQRT: run(math::Rsqrt{}); break;
+    case CT_CUDA_SIN: run(math::Sin{}); break;
+    case CT_CUDA_COS: run(math::Cos{}); break;
+    case CT_CUDA_TAN: run(math::Tan{}); break;
+    case CT_CUDA_TANH: run(math::Tanh{}); break;
+    case CT_CUDA_SIGMOID: run(math::Sigmoid{}); break;
+    case CT_CUDA_GELU: run(math::Gelu{}); break;
+    case CT_CUDA_GELU_GRAD: run(math::GeluGrad{}); break;
+    case CT_CUDA_SILU: run(math::Silu{}); break;
+    case CT_CUDA_SOFTPLUS: run(math::Softplus{}); break;
+    case CT_CUDA_FLOOR: run(math::Floor{}); break;
+    case CT_CUDA_CEIL: run(math::Ceil{}); break;
+    case CT_CUDA_ROUND: run(math::Round{}); break;
+    case CT_CUDA_RECIPROCAL: run(math::Reciprocal{}); break;
+    case CT_CUDA_POW_SCALAR: run(math::PowScalar<T>{(T)p0}); break;
+    default: break;
+    }
+}
+
+// out = op(x); x of dtype; out of dtype (bool for LOGICAL_NOT). Returns a ct_status (nothing launched on error).
+inline int32_t launch_unary(LaunchConfig c, cudaStream_t s, const ct_cuda_layout& L, int32_t op, void* out,
+                            const void* x, int32_t dtype, double p0, double p1) {
+    if (!layout_ok(L, 2) || op < 0 || op >= CT_CUDA_NUM_UNARY_OPS) return CT_ERR_INVALID_ARGUMENT;
+    if (!dtype_valid(dtype)) return CT_ERR_DTYPE;
+    if (!unary_any_dtype(op) && !is_floating((DType)dtype)) return CT_ERR_DTYPE;
+    int64_t n = layout_numel(L);
+    if (n == 0) return CT_OK;
+    dispatch_all((DType)dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        auto run = [&](auto f) { launch_unary_functor<T>(c, s, L, n, out, x, f); };
+        switch (op) {
+        case CT_CUDA_NEG: run(math::Neg{}); break;
+        case CT_CUDA_ABS: run(math::Abs{}); break;
+        case CT_CUDA_SIGN: run(math::Sign{}); break;
+        case CT_CUDA_RELU: run(math::Relu{}); break;
+        case CT_CUDA_CLAMP: run(clamp_functor<T>(p0, p1)); break;
+        case CT_CUDA_LOGICAL_NOT: run(math::LogicalNot{}); break;
+        default:
+            if constexpr (std::is_floating_point<T>::value) run_float_unary<T>(op, p0, run);
+        }
+    });
+    return CT_OK;
+}
+
+// out = cond ? a : b over a 4-operand layout; a, b, out of dtype.
+inline int32_t launch_where(LaunchConfig c, cudaStream_t s, const ct_cuda_layout4& L, void* out, const void* cond,
+                            const void* a, const void* b, int32_t dtype) {
+    if (L.nargs != 4 || L.ndim < 0 || L.ndim > CT_CUDA_MAX_DIMS) return CT_ERR_INVALID_ARGUMENT;
+    if (!dtype_valid(dtype)) return CT_ERR_DTYPE;
+    int64_t n = layout_numel(L);
+    if (n == 0) return CT_OK;
+    dispatch_all((DType)dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        auto* kernel = &where_kernel<T>;
+        CT_LAUNCH(kernel, blocks_for(n, c), c.threads, s, L, n, static_cast<T*>(out), static_cast<const bool*>(cond),
+                  static_cast<const T*>(a), static_cast<const T*>(b));
+    });
+    return CT_OK;
+}
+
+}  // namespace cuda
+}  // namespace ct
