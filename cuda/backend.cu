@@ -143,6 +143,8 @@ const ct_cuda_backend kTable = {
     // ---- nn family (cuda-nn) ----
     &softmax, &softmax_backward, &class_loss, &class_loss_backward, &pointwise_loss, &pointwise_loss_backward,
     &index, &masked_fill,
+    // ---- conv, pooling, optimizers (cuda-conv) ----
+    &adam, &im2col, &col2im, &pool2d,
 };
 
 }  // namespace
