@@ -42,6 +42,13 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "index_select", "gather", "scatter", "scatter_add", "masked_fill", "masked_select", "nonzero", "embedding",
         // optimizers whose update runs on CUDA (SGD: composed of binary kernels)
         "sgd",
+        // ---- conv, pooling, optimizers (cuda-conv) ----
+        // Adam/AdamW (one fused kernel per parameter); optimizer state lives on the parameter's device
+        "adam", "adamw", "optimizer_set_state",
+        // conv2d (im2col/col2im kernels + cuBLAS), pooling (window kernels)
+        "conv2d", "max_pool2d", "avg_pool2d",
+        // DLPack export of CUDA tensors (kDLCUDA; the device is synchronised first)
+        "to_dlpack", "to_dlpack_versioned",
     };
     return ops;
 }
