@@ -1,8 +1,10 @@
 // bench_cuda.cpp - GPU benchmark: ctensor's elementwise ops in GB/s against a device-to-device cudaMemcpy
-// (the bandwidth ceiling), and ctensor's matmul in TFLOP/s against calling cuBLAS directly.
+// (the bandwidth ceiling), ctensor's matmul in TFLOP/s against calling cuBLAS directly, and one MLP training
+// step (forward, cross entropy, backward, Adam) on CUDA against the same step on the CPU.
 // Usage: bench_cuda [elements (default 2^26)] [matmul size (default 4096)] [iterations (default 20)]
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -125,6 +127,77 @@ void bench_matmul(int64_t m, int iters) {
     ct_tensor_release(b);
 }
 
+// An MLP 784 -> 1024 -> 1024 -> 10 (ReLU) on device d: one training step with cross entropy and Adam.
+struct Mlp {
+    ct_device d;
+    ct_tensor x = nullptr, y = nullptr, zero = nullptr, params[6] = {};
+    ct_optimizer opt = nullptr;
+    Mlp(ct_device dev, int64_t batch) : d(dev) {
+        const int64_t sizes[4] = {784, 1024, 1024, 10};
+        ct_generator gen = nullptr;
+        check(ct_generator_new(7, &gen), "generator");
+        for (int l = 0; l < 3; ++l) {
+            const int64_t ws[2] = {sizes[l + 1], sizes[l]}, bs[1] = {sizes[l + 1]};
+            check(ct_randn(ws, 2, CT_FLOAT32, d, gen, &params[2 * l]), "randn");
+            check(ct_full(bs, 1, 0.01, CT_FLOAT32, d, &params[2 * l + 1]), "full");
+        }
+        for (ct_tensor& p : params) check(ct_tensor_set_requires_grad(p, 1), "requires_grad");
+        const int64_t xs[2] = {batch, 784}, ys[1] = {batch};
+        check(ct_randn(xs, 2, CT_FLOAT32, d, gen, &x), "randn");
+        check(ct_randint(0, 10, ys, 1, CT_INT64, d, gen, &y), "randint");
+        check(ct_scalar_tensor(0.0, CT_FLOAT32, ct_cpu(), &zero), "scalar");
+        check(ct_optim_adam_new(params, 6, 1e-4, 0.9, 0.999, 1e-8, 0.0, &opt), "adam");
+        ct_generator_release(gen);
+    }
+    ~Mlp() {
+        for (ct_tensor t : {x, y, zero}) ct_tensor_release(t);
+        for (ct_tensor p : params) ct_tensor_release(p);
+        ct_optimizer_release(opt);
+    }
+    // relu, or max(h, 0) where relu has no CUDA kernel yet
+    ct_status relu(ct_tensor h, ct_tensor* out) {
+        return ct_relu(h, out) == CT_OK ? CT_OK : ct_maximum(h, zero, out);
+    }
+    ct_status step() {
+        ct_tensor h = x, next = nullptr, loss = nullptr;
+        ct_status st = ct_optimizer_zero_grad(opt, 1);
+        for (int l = 0; l < 3 && st == CT_OK; ++l) {
+            st = ct_linear(h, params[2 * l], params[2 * l + 1], &next);
+            if (st == CT_OK && l < 2) {
+                ct_tensor a = nullptr;
+                st = relu(next, &a);
+                ct_tensor_release(next);
+                next = a;
+            }
+            if (h != x) ct_tensor_release(h);
+            h = next;
+        }
+        if (st == CT_OK) st = ct_cross_entropy(h, y, CT_REDUCTION_MEAN, -100, &loss);
+        if (st == CT_OK) st = ct_backward(loss, nullptr, 0, 0);
+        if (st == CT_OK) st = ct_optimizer_step(opt);
+        if (h != x) ct_tensor_release(h);
+        ct_tensor_release(loss);
+        return st;
+    }
+};
+
+void bench_mlp(int64_t batch, int iters) {
+    std::printf("MLP training step, 784-1024-1024-10, batch %lld, float32, Adam (ms per step)\n", (long long)batch);
+    double ms[2] = {0, 0};
+    const ct_device devices[2] = {ct_cpu(), ct_cuda(0)};
+    for (int i = 0; i < 2; ++i) {
+        Mlp mlp(devices[i], batch);
+        if (mlp.step() != CT_OK) {
+            std::printf("  %-34s skipped: %s\n", i ? "cuda" : "cpu", ct_last_error());
+            return;
+        }
+        auto sync = i ? std::function<void()>(sync_ct) : std::function<void()>([] {});
+        ms[i] = 1e3 * time_per_call(std::max(1, iters / (i ? 1 : 4)), [&] { check(mlp.step(), "mlp step"); }, sync);
+    }
+    std::printf("  %-34s %8.2f ms\n", "cpu", ms[0]);
+    std::printf("  %-34s %8.2f ms  (%.1fx the cpu)\n", "cuda", ms[1], ms[0] / ms[1]);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -142,6 +215,7 @@ int main(int argc, char** argv) {
     std::printf("device 0: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
     bench_elementwise(n, iters);
     bench_matmul(m, iters);
+    bench_mlp(256, iters);
     int64_t allocated = 0, reserved = 0, peak = 0;
     check(ct_cuda_memory_stats(0, &allocated, &reserved, &peak), "memory_stats");
     std::printf("ctensor allocator: allocated %lld, reserved %lld, peak %lld bytes\n", (long long)allocated,

@@ -145,6 +145,8 @@ const ct_cuda_backend kTable = {
     &index, &masked_fill,
     /* unary, where and reductions (cuda-ops) */
     &unary, &where, &reduce, &cumsum,
+    // ---- conv, pooling, optimizers (cuda-conv) ----
+    &adam, &im2col, &col2im, &pool2d,
 };
 
 }  // namespace

@@ -78,6 +78,15 @@ int32_t reduce(int32_t device, int32_t op, const ct_cuda_reduce_layout* layout, 
                const void* x, int32_t dtype, double p0);
 int32_t cumsum(int32_t device, void* data, int32_t dtype, int64_t outer, int64_t n, int64_t inner, int32_t reverse);
 
+// conv, pooling, optimizers (cuda-conv) entries, implemented in conv.cu.
+int32_t adam(int32_t device, int32_t dtype, int64_t n, void* w, const void* g, void* m, void* v,
+             const ct_cuda_adam* coeffs);
+int32_t im2col(int32_t device, int32_t dtype, const ct_cuda_conv2d* geom, int64_t count, const void* x, void* col,
+               const int64_t col_strides[3]);
+int32_t col2im(int32_t device, int32_t dtype, const ct_cuda_conv2d* geom, int64_t count, const void* col, void* x);
+int32_t pool2d(int32_t device, int32_t dtype, int32_t op, const ct_cuda_pool2d* geom, const void* in,
+               const int64_t* idx, void* out, int64_t* out_idx);
+
 // Runs body (returning a status) and turns any C++ exception into a status: nothing crosses the C table.
 template <typename Body> int32_t guarded(Body&& body) noexcept {
     try {

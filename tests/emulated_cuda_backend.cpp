@@ -11,6 +11,8 @@
 #include "cuda/nn_rows.cuh"
 #include "cuda/reduce.cuh"
 #include "cuda/unary.cuh"
+#include "cuda/conv.cuh"
+#include "cuda/optim.cuh"
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -235,6 +237,28 @@ int32_t masked_fill_entry(int32_t device, const ct_cuda_layout* L, void* out, co
     return finish(launch_masked_fill(kLaunch, nullptr, *L, out, x, mask, dtype, value), "masked_fill");
 }
 
+// ---- conv, pooling, optimizers (cuda-conv) ----
+int32_t adam_entry(int32_t device, int32_t dtype, int64_t n, void* w, const void* g, void* m, void* v,
+                   const ct_cuda_adam* coeffs) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_adam(kLaunch, nullptr, dtype, n, w, g, m, v, coeffs), "adam");
+}
+int32_t im2col_entry(int32_t device, int32_t dtype, const ct_cuda_conv2d* geom, int64_t count, const void* x,
+                     void* col, const int64_t col_strides[3]) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_im2col(kLaunch, nullptr, dtype, geom, count, x, col, col_strides), "im2col");
+}
+int32_t col2im_entry(int32_t device, int32_t dtype, const ct_cuda_conv2d* geom, int64_t count, const void* col,
+                     void* x) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_col2im(kLaunch, nullptr, dtype, geom, count, col, x), "col2im");
+}
+int32_t pool2d_entry(int32_t device, int32_t dtype, int32_t op, const ct_cuda_pool2d* geom, const void* in,
+                     const int64_t* idx, void* out, int64_t* out_idx) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_pool2d(kLaunch, nullptr, dtype, op, geom, in, idx, out, out_idx), "pool2d");
+}
+
 const ct_cuda_backend kTable = {
     sizeof(ct_cuda_backend), CT_CUDA_BACKEND_VERSION, &init, &last_error, &malloc_entry, &free_entry,
     &stats_entry, &empty_cache_entry, &synchronize_entry, &memcpy_entry, &copy_entry, &fill_entry,
@@ -244,6 +268,8 @@ const ct_cuda_backend kTable = {
     &pointwise_loss_backward_entry, &index_entry, &masked_fill_entry,
     /* unary, where and reductions (cuda-ops) */
     &unary_entry, &where_entry, &reduce_entry, &cumsum_entry,
+    // ---- conv, pooling, optimizers (cuda-conv) ----
+    &adam_entry, &im2col_entry, &col2im_entry, &pool2d_entry,
 };
 
 }  // namespace

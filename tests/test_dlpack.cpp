@@ -403,8 +403,14 @@ TEST(DLPack, FailedImportsLeaveOwnershipWithCaller) {
     bad.push_back({foreign_legacy(4, {4}, {}, 0, DLDataType{kDLBool, 1, 1}), CT_ERR_DTYPE, "bits 1"});
     bad.push_back({foreign_legacy(4, {4}, {}), CT_ERR_DEVICE, "device_type 4"});
     bad.back().m->dl_tensor.device = DLDevice{kDLOpenCL, 0};
-    bad.push_back({foreign_legacy(4, {4}, {}), CT_ERR_NOT_COMPILED, "cuda:1"});
-    bad.back().m->dl_tensor.device = DLDevice{kDLCUDA, 1};
+    // cuda:7 never exists: without CUDA the backend is missing, with it (or the emulated one) the index is bad
+    const bool have_cuda = ct_cuda_is_available(nullptr, 0) != 0;
+    bad.push_back({foreign_legacy(4, {4}, {}), have_cuda ? CT_ERR_DEVICE : CT_ERR_NOT_COMPILED, "cuda:7"});
+    bad.back().m->dl_tensor.device = DLDevice{kDLCUDA, 7};
+    bad.push_back({foreign_legacy(4, {4}, {}), CT_ERR_NOT_SUPPORTED, "kDLCUDAHost, pinned host memory"});
+    bad.back().m->dl_tensor.device = DLDevice{kDLCUDAHost, 0};
+    bad.push_back({foreign_legacy(4, {4}, {}), CT_ERR_NOT_SUPPORTED, "kDLCUDAManaged"});
+    bad.back().m->dl_tensor.device = DLDevice{kDLCUDAManaged, 0};
     bad.push_back({foreign_legacy(4, {2, -2}, {}), CT_ERR_INVALID_ARGUMENT, "negative size -2"});
     bad.push_back({foreign_legacy(4, {4}, {}, 3), CT_ERR_NOT_SUPPORTED, "not aligned"});
     bad.push_back({foreign_legacy(4, {4}, {}), CT_ERR_INVALID_ARGUMENT, "data is NULL"});

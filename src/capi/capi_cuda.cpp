@@ -48,6 +48,13 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "clamp", "clamp_", "pow", "atan2", "remainder", "where", "sum", "mean", "prod", "var", "std", "logsumexp",
         "norm", "all", "any", "max", "min", "max_dim", "min_dim", "argmax", "argmin", "argmax_all", "argmin_all",
         "cumsum",
+        // ---- conv, pooling, optimizers (cuda-conv) ----
+        // Adam/AdamW (one fused kernel per parameter); optimizer state lives on the parameter's device
+        "adam", "adamw", "optimizer_set_state",
+        // conv2d (im2col/col2im kernels + cuBLAS), pooling (window kernels)
+        "conv2d", "max_pool2d", "avg_pool2d",
+        // DLPack export of CUDA tensors (kDLCUDA; the device is synchronised first)
+        "to_dlpack", "to_dlpack_versioned",
     };
     return ops;
 }

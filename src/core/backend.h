@@ -129,6 +129,34 @@ typedef struct ct_cuda_reduce_layout {
     int64_t reduced_strides[CT_CUDA_MAX_DIMS];
 } ct_cuda_reduce_layout;
 
+/* ---- conv, pooling, optimizers (cuda-conv) ---- */
+/* Coefficients of one Adam / AdamW step (core/optim_math.h AdamCoeffs, in double; the kernel converts). */
+typedef struct ct_cuda_adam {
+    double shrink, l2, w1, b2, w2, eps, step_size, bias2_sqrt;
+    int32_t decoupled; /* AdamW: w *= shrink before the update */
+    int32_t l2_decay;  /* Adam with weight decay: g += l2 * w */
+} ct_cuda_adam;
+/* One conv2d sample: input [C, H, W], weight [O, C/groups, KH, KW], output plane [OH, OW]. */
+typedef struct ct_cuda_conv2d {
+    int64_t C, H, W, KH, KW, OH, OW;
+    int64_t stride[2], padding[2], dilation[2];
+    int64_t groups;
+} ct_cuda_conv2d;
+/* Pooling over planes of [H, W] into [OH, OW] (count_include_pad averages, as ops/nn_pool.cpp). */
+typedef struct ct_cuda_pool2d {
+    int64_t planes, H, W, OH, OW;
+    int64_t kernel[2], stride[2], padding[2];
+} ct_cuda_pool2d;
+/* Operations of the pool2d entry; idx holds argmax positions h * W + w within a plane. Append-only. */
+enum ct_cuda_pool_op {
+    CT_CUDA_MAX_POOL = 0,      /* out = window max of in, out_idx = its position (first max, NaN wins) */
+    CT_CUDA_AVG_POOL,          /* out = window mean of in */
+    CT_CUDA_MAX_POOL_BACKWARD, /* out [planes, H, W] = sum of in [planes, OH, OW] over outputs whose idx hits it */
+    CT_CUDA_AVG_POOL_BACKWARD, /* out [planes, H, W] = sum of in / divisor over the windows holding it */
+    CT_CUDA_MAX_POOL_GATHER,   /* out [planes, OH, OW] = in [planes, H, W] at idx */
+    CT_CUDA_NUM_POOL_OPS
+};
+
 /* Operands that share one shape: sizes plus per-operand strides in elements (operand 0 is the output).
    Data pointers passed alongside point at each operand's element 0. ndim 0 means one element. */
 typedef struct ct_cuda_layout {
@@ -216,6 +244,24 @@ typedef struct ct_cuda_backend {
        reverse != 0). dtype float32 (accumulates in double), float64 or int64. */
     int32_t (*cumsum)(int32_t device, void* data, int32_t dtype, int64_t outer, int64_t n, int64_t inner,
                       int32_t reverse);
+
+    /* ---- conv, pooling, optimizers (cuda-conv) ---- */
+    /* One fused Adam / AdamW step over n contiguous elements of dtype: parameter w, gradient g, moments m, v. */
+    int32_t (*adam)(int32_t device, int32_t dtype, int64_t n, void* w, const void* g, void* m, void* v,
+                    const ct_cuda_adam* coeffs);
+    /* im2col of count samples x (contiguous [count, C, H, W]): the value for sample n, channel c = g * (C/groups)
+       + cl, kernel tap (i, j) and output position p (row-major over [OH, OW]) goes to col[n * col_strides[0] +
+       g * col_strides[1] + ((cl * KH + i) * KW + j) * col_strides[2] + p]; 0 where the tap is in the padding. */
+    int32_t (*im2col)(int32_t device, int32_t dtype, const ct_cuda_conv2d* geom, int64_t count, const void* x,
+                      void* col, const int64_t col_strides[3]);
+    /* The adjoint of im2col with the sample-major layout (col contiguous [count, C * KH * KW, OH * OW]): every
+       element of x [count, C, H, W] is written with the sum of the col entries im2col would take from it. */
+    int32_t (*col2im)(int32_t device, int32_t dtype, const ct_cuda_conv2d* geom, int64_t count, const void* col,
+                      void* x);
+    /* ct_cuda_pool_op over contiguous planes; idx is read by the backward and gather ops, out_idx written by
+       CT_CUDA_MAX_POOL (either may be NULL otherwise). */
+    int32_t (*pool2d)(int32_t device, int32_t dtype, int32_t op, const ct_cuda_pool2d* geom, const void* in,
+                      const int64_t* idx, void* out, int64_t* out_idx);
 } ct_cuda_backend;
 
 /* The one symbol the backend exports: the table for the requested version, or NULL if unsupported. */

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include "core/backend.h"
 
 namespace ct {
 namespace {
@@ -63,12 +64,22 @@ DLDevice device_to_dl(Device d) {
 Device device_from_dl(DLDevice d, const char* op) {
     // DLPack's device_id has no meaning for kDLCPU; producers set 0, and any value is read as cpu.
     if (d.device_type == kDLCPU) return Device{};
-    // When the CUDA backend lands, kDLCUDA maps to Device{CUDA, device_id} here.
-    if (d.device_type == kDLCUDA)
-        fail(CT_ERR_NOT_COMPILED, op, ": DLPack device cuda:", d.device_id,
-             " (device_type 2) cannot be imported: the CUDA backend is not built into this ctensor");
+    if (d.device_type == kDLCUDA) {  // device memory of cuda:<device_id>, which must be usable here
+        Device dev{DeviceType::CUDA, d.device_id};
+        cuda_device_backend(op, d.device_id);  // CT_ERR_NOT_COMPILED / CT_ERR_DEVICE naming cuda:<id>
+        return dev;
+    }
+    if (d.device_type == kDLCUDAHost || d.device_type == kDLCUDAManaged)
+        fail(CT_ERR_NOT_SUPPORTED, op, ": DLPack device_type ", (int)d.device_type,
+             d.device_type == kDLCUDAHost ? " (kDLCUDAHost, pinned host memory)" : " (kDLCUDAManaged, managed memory)",
+             " cannot be imported: ctensor tensors live on cpu or cuda device memory; copy it to one of those first");
     fail(CT_ERR_DEVICE, op, ": unsupported DLPack device (device_type ", (int)d.device_type, ", device_id ",
-         d.device_id, "); supported: device_type 1 = cpu");
+         d.device_id, "); supported: device_type 1 = cpu, 2 = cuda");
+}
+
+// Waits for every queued kernel of t's CUDA device (Note [DLPack streams]); nothing for CPU tensors.
+void synchronize_device(Device d, const char* op) {
+    if (!d.is_cpu()) cuda_check(op, cuda_device_backend(op, d.index).synchronize(d.index));
 }
 
 // ---- export ----
@@ -92,7 +103,7 @@ template <typename Managed> std::unique_ptr<ExportContext<Managed>> make_export(
     ctx->shape = t.sizes();
     ctx->strides = t.strides();
     DLTensor& dl = ctx->managed.dl_tensor;
-    dl.data = t.raw_data();  // first element; byte_offset stays 0
+    dl.data = t.device_data();  // first element (device memory for CUDA tensors); byte_offset stays 0
     dl.device = device_to_dl(t.device());
     dl.ndim = (int32_t)t.dim();
     dl.dtype = dtype_to_dl(t.dtype());
@@ -189,7 +200,12 @@ template <typename Managed> DLPackImport import_managed(Managed* managed, const 
     char* base = L.first ? L.first + L.lo * L.item : empty_block;  // negative strides: start at the lowest
     size_t nbytes = L.numel > 0 ? (size_t)(L.hi - L.lo + 1) * (size_t)L.item : 0;
     auto storage = Storage::wrap(base, nbytes, L.device, nullptr);
-    std::function<void()> release = [managed]() {
+    const Device device = L.device;
+    std::function<void()> release = [managed, device]() {
+        // our stream may still read or write the memory: finish that before the producer frees it
+        if (!device.is_cpu()) {
+            if (const ct_cuda_backend* b = cuda_backend_or_null(nullptr)) b->synchronize(device.index);
+        }
         if (managed->deleter) managed->deleter(managed);
     };
     result.tensor = make_import_tensor(L, storage, -L.lo);
@@ -200,9 +216,13 @@ template <typename Managed> DLPackImport import_managed(Managed* managed, const 
 
 }  // namespace
 
-DLManagedTensor* to_dlpack(const Tensor& t) { return &make_export<DLManagedTensor>(t).release()->managed; }
+DLManagedTensor* to_dlpack(const Tensor& t) {
+    synchronize_device(t.device(), "to_dlpack");
+    return &make_export<DLManagedTensor>(t).release()->managed;
+}
 
 DLManagedTensorVersioned* to_dlpack_versioned(const Tensor& t) {
+    synchronize_device(t.device(), "to_dlpack_versioned");
     auto ctx = make_export<DLManagedTensorVersioned>(t);
     ctx->managed.version.major = 1;  // the DLPack ABI this file implements (Debian's header 1.0)
     ctx->managed.version.minor = 0;

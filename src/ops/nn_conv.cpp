@@ -1,9 +1,11 @@
-// nn_conv.cpp - conv2d (NCHW; stride, padding, dilation, groups) by im2col + OpenBLAS gemm. The input and
+// nn_conv.cpp - conv2d (NCHW; stride, padding, dilation, groups) by im2col + OpenBLAS gemm (CUDA tensors:
+// im2col kernels + cuBLAS, ops/device_conv.cpp). The input and
 // weight gradients are ops of their own (conv2d_input_grad, conv2d_weight_grad) whose backward passes are
 // conv2d and each other, so the three form a closed, twice-differentiable family.
 #include <cstring>
 #include "autograd/grad_mode.h"
 #include "cpu/nn_blas.h"
+#include "ops/device_conv.h"
 #include "ops/nn_common.h"
 
 namespace ct {
@@ -49,6 +51,13 @@ ConvGeom conv_geom(const Shape& x, const Shape& w, const Conv2dParams& p) {
         fail(CT_ERR_SHAPE, "conv2d: output size would be <= 0 for input ", shape_str(x), ", kernel ", g.KH, "x", g.KW,
              ", padding ", p.padding[0], "x", p.padding[1], ", dilation ", p.dilation[0], "x", p.dilation[1]);
     return g;
+}
+
+CudaConv cuda_conv(const ConvGeom& g) {
+    const Conv2dParams& p = g.p;
+    ct_cuda_conv2d c{g.C, g.H, g.W, g.KH, g.KW, g.OH, g.OW, {p.stride[0], p.stride[1]}, {p.padding[0], p.padding[1]},
+                     {p.dilation[0], p.dilation[1]}, g.G};
+    return CudaConv{c, g.N, g.O};
 }
 
 // col[(c*KH + i)*KW + j][oh*OW + ow] = x[c][oh*sh - ph + i*dh][ow*sw - pw + j*dw] (0 outside): one sample, one group.
@@ -109,6 +118,7 @@ Tensor mat_t(const Tensor& t, int64_t off, int64_t rows, int64_t cols) {  // tra
 
 // out[n, g] = W_g @ im2col(x[n, g]) + bias.
 Tensor conv_forward_kernel(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeom& g) {
+    if (!x.device().is_cpu()) return cuda_conv2d_forward(x, w, b, cuda_conv(g));
     Tensor out = empty_tensor({g.N, g.O, g.OH, g.OW}, x.dtype(), x.device());
     const int64_t K = g.col_rows(), P = g.out_plane();
     Tensor col = g.is_pointwise() ? Tensor() : empty_tensor({K, P}, x.dtype(), x.device());
@@ -132,6 +142,7 @@ Tensor conv_forward_kernel(const Tensor& x, const Tensor& w, const Tensor& b, co
 
 // grad_x[n, g] = col2im(W_g^T @ g[n, g]).
 Tensor conv_input_grad_kernel(const Tensor& go, const Tensor& w, const ConvGeom& g) {
+    if (!go.device().is_cpu()) return cuda_conv2d_input_grad(go, w, cuda_conv(g));
     Tensor gx = zeros({g.N, g.C, g.H, g.W}, go.dtype(), go.device());
     const int64_t K = g.col_rows(), P = g.out_plane();
     Tensor col = g.is_pointwise() ? Tensor() : empty_tensor({K, P}, go.dtype(), go.device());
@@ -150,6 +161,7 @@ Tensor conv_input_grad_kernel(const Tensor& go, const Tensor& w, const ConvGeom&
 
 // grad_w[g] = sum over n of g[n, g] @ im2col(x[n, g])^T.
 Tensor conv_weight_grad_kernel(const Tensor& go, const Tensor& x, const ConvGeom& g) {
+    if (!go.device().is_cpu()) return cuda_conv2d_weight_grad(go, x, cuda_conv(g));
     Tensor gw = zeros({g.O, g.Cg, g.KH, g.KW}, go.dtype(), go.device());
     const int64_t K = g.col_rows(), P = g.out_plane();
     Tensor col = g.is_pointwise() ? Tensor() : empty_tensor({K, P}, go.dtype(), go.device());
@@ -167,6 +179,15 @@ Tensor conv_weight_grad_kernel(const Tensor& go, const Tensor& x, const ConvGeom
 }
 
 Tensor conv2d_4d(const Tensor& x, const Tensor& w, const Tensor& b, const Conv2dParams& p);
+
+// The bias gradient: go summed over [N, OH, OW] per channel. On CUDA as products with ones (cuBLAS), so no
+// reduction kernel is needed; differentiable either way.
+Tensor conv_bias_grad(const Tensor& go) {
+    if (go.device().is_cpu()) return sum(go, {0, 2, 3}, false);
+    const int64_t N = go.sizes()[0], O = go.sizes()[1], P = go.sizes()[2] * go.sizes()[3];
+    Tensor per_sample = matmul(reshape(go, {N, O, P}), ones({P}, go.dtype(), go.device()));  // [N, O]
+    return matmul(ones({N}, go.dtype(), go.device()), per_sample);
+}
 
 // The input gradient as a differentiable op of (g, w): its adjoints are conv2d and conv2d_weight_grad.
 Tensor conv2d_input_grad(const Tensor& go, const Tensor& w, const Shape& x_shape, const Conv2dParams& p);
@@ -217,7 +238,7 @@ Tensor conv2d_4d(const Tensor& x, const Tensor& w, const Tensor& b, const Conv2d
         Tensor x = c.saved(0), w = c.saved(1), gx, gw, gb;
         if (c.needs(0)) gx = conv2d_input_grad(go, w, x_shape, p);
         if (c.needs(1)) gw = conv2d_weight_grad(go, x, w_shape, p);
-        if (c.needs(2)) gb = sum(go, {0, 2, 3}, false);
+        if (c.needs(2)) gb = conv_bias_grad(go);
         return {gx, gw, gb};
     });
     node->save(x);

@@ -1,4 +1,5 @@
-// nn_pool.cpp - max_pool2d and avg_pool2d (NCHW or CHW; kernel, stride, padding; count_include_pad=True).
+// nn_pool.cpp - max_pool2d and avg_pool2d (NCHW or CHW; kernel, stride, padding; count_include_pad=True);
+// CUDA tensors run the kernels of cuda/conv.cuh (ops/device_conv.cpp).
 // Each backward is an op of its own (max_pool2d_scatter, avg_pool2d_backward) whose adjoint is the forward
 // selection again, so pooling is twice differentiable. Planes (n, c) run in parallel.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -8,6 +9,7 @@
 #include <cstring>
 #include <type_traits>
 #include "autograd/grad_mode.h"
+#include "ops/device_conv.h"
 #include "ops/nn_common.h"
 
 namespace ct {
@@ -61,6 +63,13 @@ Shape out_shape(const Tensor& x, const PoolGeom& g) {
     return s;
 }
 
+// The backend's description of g (CUDA tensors run the kernels of cuda/conv.cuh).
+ct_cuda_pool2d cuda_pool(const PoolGeom& g) {
+    const Pool2dParams& p = g.p;
+    return ct_cuda_pool2d{g.planes, g.H, g.W, g.OH, g.OW, {p.kernel[0], p.kernel[1]}, {p.stride[0], p.stride[1]},
+                          {p.padding[0], p.padding[1]}};
+}
+
 template <typename F> void for_each_plane(const PoolGeom& g, F fn) {
     parallel_for(g.planes, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, g.in_plane() + g.out_plane())),
                  [&](int64_t p0, int64_t p1) {
@@ -112,6 +121,11 @@ template <typename T> void max_pool_row(const T* x, T* o, int64_t* ix, const Poo
 }
 
 std::pair<Tensor, Tensor> max_pool_kernel(const Tensor& xc, const PoolGeom& g, const Shape& oshape) {
+    if (!xc.device().is_cpu()) {
+        Tensor idx;
+        Tensor out = cuda_pool2d(CT_CUDA_MAX_POOL, cuda_pool(g), xc, Tensor(), oshape, &idx);
+        return {out, idx};
+    }
     Tensor out = empty_tensor(oshape, xc.dtype(), xc.device());
     Tensor idx = empty_tensor(oshape, DType::Int64, xc.device());
     dispatch_float(xc.dtype(), [&](auto tag) {
@@ -131,8 +145,9 @@ Tensor max_pool_gather(const Tensor& src, const Tensor& idx, const PoolGeom& g);
 // grad_x[plane][idx] += g: the backward of max pooling (linear in g; its adjoint is max_pool_gather).
 Tensor max_pool_scatter(const Tensor& go, const Tensor& idx, const PoolGeom& g, const Shape& in_shape) {
     Tensor gc = contiguous_nograd(go);
-    Tensor gx = zeros(in_shape, go.dtype(), go.device());
-    dispatch_float(go.dtype(), [&](auto tag) {
+    Tensor gx = !go.device().is_cpu() ? cuda_pool2d(CT_CUDA_MAX_POOL_BACKWARD, cuda_pool(g), gc, idx, in_shape, nullptr)
+                                      : zeros(in_shape, go.dtype(), go.device());
+    if (go.device().is_cpu()) dispatch_float(go.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         for_each_plane(g, [&](int64_t pl) {
             const T* s = gc.data<T>() + pl * g.out_plane();
@@ -153,8 +168,10 @@ Tensor max_pool_scatter(const Tensor& go, const Tensor& idx, const PoolGeom& g, 
 // out[plane][k] = src[plane][idx[k]] (the adjoint of max_pool_scatter).
 Tensor max_pool_gather(const Tensor& src, const Tensor& idx, const PoolGeom& g) {
     Tensor sc = contiguous_nograd(src);
-    Tensor out = empty_tensor(idx.sizes(), src.dtype(), src.device());
-    dispatch_float(src.dtype(), [&](auto tag) {
+    Tensor out = !src.device().is_cpu()
+                     ? cuda_pool2d(CT_CUDA_MAX_POOL_GATHER, cuda_pool(g), sc, idx, idx.sizes(), nullptr)
+                     : empty_tensor(idx.sizes(), src.dtype(), src.device());
+    if (src.device().is_cpu()) dispatch_float(src.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         for_each_plane(g, [&](int64_t pl) {
             const T* s = sc.data<T>() + pl * g.in_plane();
@@ -183,6 +200,7 @@ template <typename T> T pool_divisor(const PoolGeom& g, int64_t oh, int64_t ow) 
 }
 
 Tensor avg_pool_kernel(const Tensor& xc, const PoolGeom& g, const Shape& oshape) {
+    if (!xc.device().is_cpu()) return cuda_pool2d(CT_CUDA_AVG_POOL, cuda_pool(g), xc, Tensor(), oshape, nullptr);
     Tensor out = empty_tensor(oshape, xc.dtype(), xc.device());
     dispatch_float(xc.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -208,8 +226,10 @@ Tensor avg_pool_nd(const Tensor& x, const Pool2dParams& p);
 // Spreads each output gradient evenly over its window; linear in g, its adjoint is avg_pool2d itself.
 Tensor avg_pool_backward(const Tensor& go, const PoolGeom& g, const Shape& in_shape) {
     Tensor gc = contiguous_nograd(go);
-    Tensor gx = zeros(in_shape, go.dtype(), go.device());
-    dispatch_float(go.dtype(), [&](auto tag) {
+    Tensor gx = !go.device().is_cpu()
+                    ? cuda_pool2d(CT_CUDA_AVG_POOL_BACKWARD, cuda_pool(g), gc, Tensor(), in_shape, nullptr)
+                    : zeros(in_shape, go.dtype(), go.device());
+    if (go.device().is_cpu()) dispatch_float(go.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         for_each_plane(g, [&](int64_t pl) {
             const T* s = gc.data<T>() + pl * g.out_plane();

@@ -6,6 +6,8 @@
 #include "ops/optim.h"
 #include <cmath>
 #include "autograd/grad_mode.h"
+#include "core/backend.h"
+#include "core/optim_math.h"
 #include "cpu/kernels.h"
 #include "ops/device_ops.h"
 #include "ops/nn_common.h"
@@ -168,49 +170,45 @@ Adam::Adam(std::vector<Tensor> params, double lr, double beta1, double beta2, do
 
 namespace {
 
-// One fused Adam pass: Decoupled (AdamW) shrinks w first; L2 adds l2 * w to the gradient.
+// One fused Adam pass over the shared element math (core/optim_math.h).
 template <typename T, bool Decoupled, bool L2>
-void adam_loop(T* w, const T* g, T* m, T* v, int64_t n, T shrink, T l2, T w1, T b2, T w2, T eps, T step_size,
-               T bias2_sqrt) {
+void adam_loop(T* w, const T* g, T* m, T* v, int64_t n, const math::AdamCoeffs<T>& c) {
     parallel_for(n, kElementwiseGrain, [&](int64_t b, int64_t e) {
-        for (int64_t k = b; k < e; ++k) {
-            if (Decoupled) w[k] *= shrink;
-            const T gk = L2 ? g[k] + l2 * w[k] : g[k];
-            // torch's lerp: m + w1 * (g - m) for w1 < 0.5, else g - (g - m) * (1 - w1)
-            m[k] = w1 < T(0.5) ? m[k] + w1 * (gk - m[k]) : gk - (gk - m[k]) * (T(1) - w1);
-            v[k] = v[k] * b2 + w2 * gk * gk;
-            const T denom = std::sqrt(v[k]) / bias2_sqrt + eps;
-            w[k] = w[k] - step_size * (m[k] / denom);
-        }
+        for (int64_t k = b; k < e; ++k) math::adam_element<Decoupled, L2>(w[k], g[k], m[k], v[k], c);
     });
 }
 
 }  // namespace
 
 void Adam::update(size_t i, const Tensor& p, const Tensor& grad) {
-    if (!p.device().is_cpu())
-        fail(CT_ERR_NOT_SUPPORTED, name_, ": not implemented for cuda parameters yet (parameter ", i, " is on ",
-             device_str(p.device()), ")");
-    if (!exp_avg_[i].defined()) {
+    if (!exp_avg_[i].defined()) {  // state lives on the parameter's device
         exp_avg_[i] = zeros(p.sizes(), p.dtype(), p.device());
         exp_avg_sq_[i] = zeros(p.sizes(), p.dtype(), p.device());
     }
     const double step = (double)++steps_[i];
     const double bias1 = 1.0 - std::pow(beta1_, step), bias2 = 1.0 - std::pow(beta2_, step);
+    const ct_cuda_adam a{1.0 - lr_ * weight_decay_, weight_decay_, 1.0 - beta1_, beta2_, 1.0 - beta2_, eps_,
+                         lr_ / bias1, std::sqrt(bias2), decoupled_ ? 1 : 0, !decoupled_ && weight_decay_ != 0.0};
+    const int64_t n = p.numel();
+    if (!p.device().is_cpu()) {  // one fused kernel per parameter
+        const int32_t dev = p.device().index;
+        cuda_check(name_, cuda_device_backend(name_, dev).adam(dev, (int32_t)p.dtype(), n, p.device_data(),
+                                                               grad.device_data(), exp_avg_[i].device_data(),
+                                                               exp_avg_sq_[i].device_data(), &a));
+        return;
+    }
     dispatch_float(p.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         T *w = p.data<T>(), *m = exp_avg_[i].data<T>(), *v = exp_avg_sq_[i].data<T>();
         const T* g = grad.data<T>();
-        const T shrink = (T)(1.0 - lr_ * weight_decay_), l2 = (T)weight_decay_;
-        const T w1 = (T)(1.0 - beta1_), b2 = (T)beta2_, w2 = (T)(1.0 - beta2_), eps = (T)eps_;
-        const T step_size = (T)(lr_ / bias1), bias2_sqrt = (T)std::sqrt(bias2);
-        const int64_t n = p.numel();
-        if (decoupled_)
-            adam_loop<T, true, false>(w, g, m, v, n, shrink, l2, w1, b2, w2, eps, step_size, bias2_sqrt);
-        else if (weight_decay_ != 0.0)
-            adam_loop<T, false, true>(w, g, m, v, n, shrink, l2, w1, b2, w2, eps, step_size, bias2_sqrt);
+        const math::AdamCoeffs<T> c{(T)a.shrink, (T)a.l2, (T)a.w1, (T)a.b2, (T)a.w2, (T)a.eps, (T)a.step_size,
+                                    (T)a.bias2_sqrt};
+        if (a.decoupled)
+            adam_loop<T, true, false>(w, g, m, v, n, c);
+        else if (a.l2_decay)
+            adam_loop<T, false, true>(w, g, m, v, n, c);
         else
-            adam_loop<T, false, false>(w, g, m, v, n, shrink, l2, w1, b2, w2, eps, step_size, bias2_sqrt);
+            adam_loop<T, false, false>(w, g, m, v, n, c);
     });
 }
 

@@ -1,6 +1,6 @@
 // optim_state.cpp - reading and restoring optimizers' per-parameter state (momentum buffers, Adam moments,
 // step counts), so that a training run saved with state_dict resumes exactly after load_state_dict.
-#include "cpu/kernels.h"
+#include "ops/device_ops.h"
 #include "ops/ops.h"
 #include "ops/optim.h"
 
@@ -32,7 +32,7 @@ void Optimizer::set_state(size_t i, const std::string& name, const Tensor& value
                  " of shape ", shape_str(p.sizes()));
         check_same_device(name_, p, value);
         Tensor copy = empty_tensor(p.sizes(), p.dtype(), p.device());  // contiguous, in the parameter's dtype
-        cpu_copy(copy, value);
+        copy_into(copy, value);  // either device; converts the dtype
         *slot = copy;
     }
     state_changed(i);
