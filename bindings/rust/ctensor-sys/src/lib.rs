@@ -453,6 +453,23 @@ extern "C" {
         ignore_index: i64,
         out: *mut ct_tensor,
     ) -> ct_status;
+    pub fn ct_cross_entropy_ex(
+        logits: ct_tensor,
+        target: ct_tensor,
+        weight: ct_tensor,
+        reduction: i32,
+        ignore_index: i64,
+        label_smoothing: f64,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_nll_loss_ex(
+        log_probs: ct_tensor,
+        target: ct_tensor,
+        weight: ct_tensor,
+        reduction: i32,
+        ignore_index: i64,
+        out: *mut ct_tensor,
+    ) -> ct_status;
     pub fn ct_mse_loss(input: ct_tensor, target: ct_tensor, reduction: i32, out: *mut ct_tensor) -> ct_status;
     pub fn ct_binary_cross_entropy(
         probs: ct_tensor,
