@@ -485,8 +485,7 @@ CT_API ct_status ct_linear(ct_tensor x, ct_tensor weight, ct_tensor bias, ct_ten
 CT_API ct_status ct_softmax(ct_tensor x, int64_t dim, ct_tensor* out);
 /* log(softmax) along dim, stable. */
 CT_API ct_status ct_log_softmax(ct_tensor x, int64_t dim, ct_tensor* out);
-/* Cross entropy of logits [N, C, d...] (or [C]) with integer class targets [N, d...] (ignore_index skipped)
-   or floating class probabilities of the logits' shape. */
+/* Cross entropy of logits [N, C, d...] or [C]: integer targets [N, d...] (ignore_index skipped) or probabilities. */
 CT_API ct_status ct_cross_entropy(ct_tensor logits, ct_tensor target, int32_t reduction, int64_t ignore_index,
                                   ct_tensor* out);
 /* Negative log likelihood of log-probabilities [N, C, d...] (or [C]) and integer targets [N, d...]. */
