@@ -148,22 +148,22 @@ TEST(Autograd, RetainGradOnNonLeaf) {
 }
 
 TEST(Autograd, DeepGraphHasNoRecursionLimit) {
-    for_each_device([&] {
-        H x = make({1.0}, {1}, CT_FLOAT64, true);
-        H cur = x;
-        H one = make({1e-6}, {1});
-        for (int i = 0; i < 100000; ++i) {
-            H next;
-            CT_ASSERT_OK(ct_add(cur.get(), one.get(), 1.0, next.out()));
-            cur = next;
-        }
-        H l, g;
-        CT_ASSERT_OK(ct_sum(cur.get(), nullptr, 0, 0, l.out()));
-        CT_ASSERT_OK(ct_backward(l.get(), nullptr, 0, 0));
-        CT_ASSERT_OK(ct_tensor_grad(x.get(), g.out()));
-        EXPECT_TRUE(allclose(g, {1}));
-        cur = H();  // freeing a long chain must not overflow the stack either
-    });
+    // CPU only: the engine's graph walk and teardown do not depend on the device, and 1e5 kernel launches
+    // would dominate the emulated CUDA run.
+    H x = make({1.0}, {1}, CT_FLOAT64, true);
+    H cur = x;
+    H one = make({1e-6}, {1});
+    for (int i = 0; i < 100000; ++i) {
+        H next;
+        CT_ASSERT_OK(ct_add(cur.get(), one.get(), 1.0, next.out()));
+        cur = next;
+    }
+    H l, g;
+    CT_ASSERT_OK(ct_sum(cur.get(), nullptr, 0, 0, l.out()));
+    CT_ASSERT_OK(ct_backward(l.get(), nullptr, 0, 0));
+    CT_ASSERT_OK(ct_tensor_grad(x.get(), g.out()));
+    EXPECT_TRUE(allclose(g, {1}));
+    cur = H();  // freeing a long chain must not overflow the stack either
 }
 
 TEST(Autograd, RequiresGradOnlyForFloats) {
@@ -233,17 +233,17 @@ TEST(Autograd, CustomFunctionWithCallback) {
 }
 
 TEST(Autograd, DeepGraphOfSavingOpsIsFreedIteratively) {
-    for_each_device([&] {
-        // Each mul saves its inputs, so the chain also runs through saved tensors (Note [Iterative teardown]).
-        H x = make({1.0}, {1}, CT_FLOAT64, true);
-        H c = make({1.0}, {1});
-        H cur = x;
-        for (int i = 0; i < 200000; ++i) {
-            H next;
-            CT_ASSERT_OK(ct_mul(cur.get(), c.get(), next.out()));
-            cur = next;
-        }
-        cur = H();  // dropping the last handle frees 200000 nodes without recursion
-        SUCCEED();
-    });
+    // CPU only: the engine's graph walk and teardown do not depend on the device, and 1e5 kernel launches
+    // would dominate the emulated CUDA run.
+    // Each mul saves its inputs, so the chain also runs through saved tensors (Note [Iterative teardown]).
+    H x = make({1.0}, {1}, CT_FLOAT64, true);
+    H c = make({1.0}, {1});
+    H cur = x;
+    for (int i = 0; i < 200000; ++i) {
+        H next;
+        CT_ASSERT_OK(ct_mul(cur.get(), c.get(), next.out()));
+        cur = next;
+    }
+    cur = H();  // dropping the last handle frees 200000 nodes without recursion
+    SUCCEED();
 }
