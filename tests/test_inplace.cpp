@@ -462,3 +462,16 @@ TEST(Inplace, CachedViewOfAParameterSurvivesOptimizerSteps) {
         EXPECT_TRUE(allclose(w, {0.125, -0.25, 0.375, 0.0625}));  // each step halves w
     });
 }
+
+TEST(Inplace, CpuNumberUpdatesATensorOnAnyDevice) {
+    for_each_device([&] {
+        H x = make({1, 2, 3}, {3}), number, vec;
+        ok(ct_scalar_tensor(2, CT_FLOAT64, ct_cpu(), number.out()));  // a 0-d CPU tensor, as Python passes 2
+        CT_ASSERT_OK(ct_add_(x.get(), number.get(), 1.0));
+        CT_ASSERT_OK(ct_mul_(x.get(), number.get()));
+        EXPECT_TRUE(allclose(x, {6, 8, 10}));
+        if (!is_cuda(x)) return;
+        ok(ct_to_device(make({1, 1, 1}, {3}).get(), ct_cpu(), vec.out()));  // not a number: devices must match
+        CT_EXPECT_ERR(ct_add_(x.get(), vec.get(), 1.0), CT_ERR_DEVICE, "cuda:0 and cpu");
+    });
+}
