@@ -69,76 +69,84 @@ size_t numel(const Shape& s) {
 }  // namespace
 
 TEST(Conv2d, MatchesDirectLoops) {
-    int seed = 0;
-    for (const ConvCase& k : conv_cases()) {
-        std::vector<double> xv = rand_values(numel(k.x), ++seed), wv = rand_values(numel(k.w), ++seed),
-                            bv = rand_values((size_t)k.w[0], ++seed);
-        Shape os;
-        std::vector<double> expect = ref_conv(xv, wv, bv, k, os);
-        for (ct_dtype dt : {CT_FLOAT64, CT_FLOAT32}) {
-            std::vector<H> in{make(xv, k.x, dt), make(wv, k.w, dt)};
-            if (k.bias) in.push_back(make(bv, {k.w[0]}, dt));
-            H y = conv_of(in, k);
-            EXPECT_EQ(shape(y), os);
-            EXPECT_EQ(dtype(y), dt);
-            EXPECT_TRUE(allclose(y, expect, dt == CT_FLOAT64 ? 1e-12 : 1e-5, 1e-4)) << "case " << seed / 3;
+    for_each_device([&] {
+        int seed = 0;
+        for (const ConvCase& k : conv_cases()) {
+            std::vector<double> xv = rand_values(numel(k.x), ++seed), wv = rand_values(numel(k.w), ++seed),
+                                bv = rand_values((size_t)k.w[0], ++seed);
+            Shape os;
+            std::vector<double> expect = ref_conv(xv, wv, bv, k, os);
+            for (ct_dtype dt : {CT_FLOAT64, CT_FLOAT32}) {
+                std::vector<H> in{make(xv, k.x, dt), make(wv, k.w, dt)};
+                if (k.bias) in.push_back(make(bv, {k.w[0]}, dt));
+                H y = conv_of(in, k);
+                EXPECT_EQ(shape(y), os);
+                EXPECT_EQ(dtype(y), dt);
+                EXPECT_TRUE(allclose(y, expect, dt == CT_FLOAT64 ? 1e-12 : 1e-5, 1e-4)) << "case " << seed / 3;
+            }
         }
-    }
+    });
 }
 
 TEST(Conv2d, UnbatchedAndNonContiguousInput) {
-    ConvCase k{{1, 2, 5, 4}, {3, 2, 2, 2}, {1, 1}, {1, 0}, {1, 1}, 1, true};
-    std::vector<double> xv = rand_values(40, 1), wv = rand_values(24, 2), bv = rand_values(3, 3);
-    Shape os;
-    std::vector<double> expect = ref_conv(xv, wv, bv, k, os);
-    H x3 = make(xv, {2, 5, 4}), w = make(wv, k.w), b = make(bv, {3});
-    H y = conv_of({x3, w, b}, k);
-    EXPECT_EQ(shape(y), (Shape{3, os[2], os[3]}));
-    EXPECT_TRUE(allclose(y, expect, 1e-12));
-    // the same input stored transposed in H and W
-    std::vector<double> tv(40);
-    for (int c = 0; c < 2; ++c)
-        for (int h = 0; h < 5; ++h)
-            for (int x = 0; x < 4; ++x) tv[(c * 4 + x) * 5 + h] = xv[(c * 5 + h) * 4 + x];
-    H xt0 = make(tv, {1, 2, 4, 5}), xt;
-    CT_ASSERT_OK(ct_transpose(xt0.get(), 2, 3, xt.out()));
-    EXPECT_TRUE(allclose(conv_of({xt, w, b}, k), expect, 1e-12));
+    for_each_device([&] {
+        ConvCase k{{1, 2, 5, 4}, {3, 2, 2, 2}, {1, 1}, {1, 0}, {1, 1}, 1, true};
+        std::vector<double> xv = rand_values(40, 1), wv = rand_values(24, 2), bv = rand_values(3, 3);
+        Shape os;
+        std::vector<double> expect = ref_conv(xv, wv, bv, k, os);
+        H x3 = make(xv, {2, 5, 4}), w = make(wv, k.w), b = make(bv, {3});
+        H y = conv_of({x3, w, b}, k);
+        EXPECT_EQ(shape(y), (Shape{3, os[2], os[3]}));
+        EXPECT_TRUE(allclose(y, expect, 1e-12));
+        // the same input stored transposed in H and W
+        std::vector<double> tv(40);
+        for (int c = 0; c < 2; ++c)
+            for (int h = 0; h < 5; ++h)
+                for (int x = 0; x < 4; ++x) tv[(c * 4 + x) * 5 + h] = xv[(c * 5 + h) * 4 + x];
+        H xt0 = make(tv, {1, 2, 4, 5}), xt;
+        CT_ASSERT_OK(ct_transpose(xt0.get(), 2, 3, xt.out()));
+        EXPECT_TRUE(allclose(conv_of({xt, w, b}, k), expect, 1e-12));
+    });
 }
 
 TEST(Conv2d, GradcheckAndDoubleBackward) {
-    int seed = 100;
-    for (const ConvCase& k : conv_cases()) {
-        Shape xs = k.x;
-        xs[0] = 1;  // keep the numeric differences cheap
-        std::vector<H> in{randt(xs, ++seed), randt(k.w, ++seed)};
-        if (k.bias) in.push_back(randt({k.w[0]}, ++seed));
-        Fn f = [k](const std::vector<H>& v) { return conv_of(v, k); };
-        EXPECT_TRUE(gradcheck(f, in)) << "case seed " << seed;
-        EXPECT_TRUE(gradgradcheck(f, in)) << "case seed " << seed;
-    }
+    for_each_device([&] {
+        int seed = 100;
+        for (const ConvCase& k : conv_cases()) {
+            Shape xs = k.x;
+            xs[0] = 1;  // keep the numeric differences cheap
+            std::vector<H> in{randt(xs, ++seed), randt(k.w, ++seed)};
+            if (k.bias) in.push_back(randt({k.w[0]}, ++seed));
+            Fn f = [k](const std::vector<H>& v) { return conv_of(v, k); };
+            EXPECT_TRUE(gradcheck(f, in)) << "case seed " << seed;
+            EXPECT_TRUE(gradgradcheck(f, in)) << "case seed " << seed;
+        }
+    });
 }
 
 TEST(Conv2d, Errors) {
-    int64_t one[2] = {1, 1}, zero[2] = {0, 0}, big[2] = {10, 10};
-    H x = randt({1, 3, 5, 5}, 1, false), w = randt({4, 3, 3, 3}, 2, false), y;
-    H x2 = randt({3, 5}, 3, false);
-    CT_EXPECT_ERR(ct_conv2d(x2.get(), w.get(), nullptr, one, zero, one, 1, y.out()), CT_ERR_SHAPE,
-                  "conv2d: expected input with 4 dims [N, C, H, W]");
-    CT_EXPECT_ERR(ct_conv2d(x2.get(), w.get(), nullptr, one, zero, one, 1, y.out()), CT_ERR_SHAPE, "got [3, 5]");
-    H w5 = randt({4, 5, 3, 3}, 4, false);
-    CT_EXPECT_ERR(ct_conv2d(x.get(), w5.get(), nullptr, one, zero, one, 1, y.out()), CT_ERR_SHAPE,
-                  "input has 3 channels but weight [4, 5, 3, 3] expects 5");
-    CT_EXPECT_ERR(ct_conv2d(x.get(), w.get(), nullptr, one, zero, big, 1, y.out()), CT_ERR_SHAPE, "output size");
-    CT_EXPECT_ERR(ct_conv2d(x.get(), w.get(), nullptr, zero, zero, one, 1, y.out()), CT_ERR_INVALID_ARGUMENT,
-                  "stride must be positive");
-    CT_EXPECT_ERR(ct_conv2d(x.get(), w.get(), nullptr, one, zero, one, 2, y.out()), CT_ERR_SHAPE,
-                  "not divisible by groups 2");
-    CT_EXPECT_ERR(ct_conv2d(x.get(), w.get(), nullptr, nullptr, zero, one, 1, y.out()), CT_ERR_INVALID_ARGUMENT,
-                  "stride is NULL");
-    H b = randt({3}, 5, false);
-    CT_EXPECT_ERR(ct_conv2d(x.get(), w.get(), b.get(), one, zero, one, 1, y.out()), CT_ERR_SHAPE, "bias of shape [3]");
-    H w32 = make(rand_values(108, 6), {4, 3, 3, 3}, CT_FLOAT32);
-    CT_EXPECT_ERR(ct_conv2d(x.get(), w32.get(), nullptr, one, zero, one, 1, y.out()), CT_ERR_DTYPE, "same dtype");
+    for_each_device([&] {
+        int64_t one[2] = {1, 1}, zero[2] = {0, 0}, big[2] = {10, 10};
+        H x = randt({1, 3, 5, 5}, 1, false), w = randt({4, 3, 3, 3}, 2, false), y;
+        H x2 = randt({3, 5}, 3, false);
+        CT_EXPECT_ERR(ct_conv2d(x2.get(), w.get(), nullptr, one, zero, one, 1, y.out()), CT_ERR_SHAPE,
+                      "conv2d: expected input with 4 dims [N, C, H, W]");
+        CT_EXPECT_ERR(ct_conv2d(x2.get(), w.get(), nullptr, one, zero, one, 1, y.out()), CT_ERR_SHAPE, "got [3, 5]");
+        H w5 = randt({4, 5, 3, 3}, 4, false);
+        CT_EXPECT_ERR(ct_conv2d(x.get(), w5.get(), nullptr, one, zero, one, 1, y.out()), CT_ERR_SHAPE,
+                      "input has 3 channels but weight [4, 5, 3, 3] expects 5");
+        CT_EXPECT_ERR(ct_conv2d(x.get(), w.get(), nullptr, one, zero, big, 1, y.out()), CT_ERR_SHAPE, "output size");
+        CT_EXPECT_ERR(ct_conv2d(x.get(), w.get(), nullptr, zero, zero, one, 1, y.out()), CT_ERR_INVALID_ARGUMENT,
+                      "stride must be positive");
+        CT_EXPECT_ERR(ct_conv2d(x.get(), w.get(), nullptr, one, zero, one, 2, y.out()), CT_ERR_SHAPE,
+                      "not divisible by groups 2");
+        CT_EXPECT_ERR(ct_conv2d(x.get(), w.get(), nullptr, nullptr, zero, one, 1, y.out()), CT_ERR_INVALID_ARGUMENT,
+                      "stride is NULL");
+        H b = randt({3}, 5, false);
+        CT_EXPECT_ERR(ct_conv2d(x.get(), w.get(), b.get(), one, zero, one, 1, y.out()), CT_ERR_SHAPE, "bias of shape [3]");
+        H w32 = make(rand_values(108, 6), {4, 3, 3, 3}, CT_FLOAT32);
+        CT_EXPECT_ERR(ct_conv2d(x.get(), w32.get(), nullptr, one, zero, one, 1, y.out()), CT_ERR_DTYPE, "same dtype");
+    });
 }
 
 // ---- pooling ----

@@ -44,76 +44,84 @@ H grad_of(const H& x) {
 }  // namespace
 
 TEST(Hooks, LeafHookSeesAndReplacesGradient) {
-    int destroyed = 0;
-    HookLog a, b;
-    a.destroyed = b.destroyed = &destroyed;
-    a.scale = 10.0;
-    {
-        H x = make({1, 2, 3}, {3}, CT_FLOAT64, true);
-        int64_t ida = 0, idb = 0;
-        CT_ASSERT_OK(ct_tensor_register_hook(x.get(), log_hook, &a, count_destroy, &ida));
-        CT_ASSERT_OK(ct_tensor_register_hook(x.get(), log_hook, &b, count_destroy, &idb));
-        EXPECT_NE(ida, idb);
-        CT_ASSERT_OK(ct_backward(square_sum(x).get(), nullptr, 0, 0));
-        ASSERT_EQ(a.seen.size(), 1u);
-        EXPECT_EQ(a.seen[0], (std::vector<double>{2, 4, 6}));
-        EXPECT_EQ(b.seen[0], (std::vector<double>{20, 40, 60}));  // hooks chain in registration order
-        EXPECT_TRUE(allclose(grad_of(x), {20, 40, 60}));
-        CT_ASSERT_OK(ct_tensor_remove_hook(x.get(), ida));
-        EXPECT_EQ(destroyed, 1);  // removal frees ctx at once when no backward holds it
-        CT_EXPECT_ERR(ct_tensor_remove_hook(x.get(), ida), CT_ERR_INVALID_ARGUMENT, "no hook with id");
-        CT_ASSERT_OK(ct_tensor_set_grad(x.get(), nullptr));
-        CT_ASSERT_OK(ct_backward(square_sum(x).get(), nullptr, 0, 0));
-        EXPECT_TRUE(allclose(grad_of(x), {2, 4, 6}));
-        EXPECT_EQ(a.seen.size(), 1u);
-        EXPECT_EQ(b.seen.size(), 2u);
-        EXPECT_EQ(destroyed, 1);
-    }
-    EXPECT_EQ(destroyed, 2);  // the remaining hook's ctx is freed with the tensor
+    for_each_device([&] {
+        int destroyed = 0;
+        HookLog a, b;
+        a.destroyed = b.destroyed = &destroyed;
+        a.scale = 10.0;
+        {
+            H x = make({1, 2, 3}, {3}, CT_FLOAT64, true);
+            int64_t ida = 0, idb = 0;
+            CT_ASSERT_OK(ct_tensor_register_hook(x.get(), log_hook, &a, count_destroy, &ida));
+            CT_ASSERT_OK(ct_tensor_register_hook(x.get(), log_hook, &b, count_destroy, &idb));
+            EXPECT_NE(ida, idb);
+            CT_ASSERT_OK(ct_backward(square_sum(x).get(), nullptr, 0, 0));
+            ASSERT_EQ(a.seen.size(), 1u);
+            EXPECT_EQ(a.seen[0], (std::vector<double>{2, 4, 6}));
+            EXPECT_EQ(b.seen[0], (std::vector<double>{20, 40, 60}));  // hooks chain in registration order
+            EXPECT_TRUE(allclose(grad_of(x), {20, 40, 60}));
+            CT_ASSERT_OK(ct_tensor_remove_hook(x.get(), ida));
+            EXPECT_EQ(destroyed, 1);  // removal frees ctx at once when no backward holds it
+            CT_EXPECT_ERR(ct_tensor_remove_hook(x.get(), ida), CT_ERR_INVALID_ARGUMENT, "no hook with id");
+            CT_ASSERT_OK(ct_tensor_set_grad(x.get(), nullptr));
+            CT_ASSERT_OK(ct_backward(square_sum(x).get(), nullptr, 0, 0));
+            EXPECT_TRUE(allclose(grad_of(x), {2, 4, 6}));
+            EXPECT_EQ(a.seen.size(), 1u);
+            EXPECT_EQ(b.seen.size(), 2u);
+            EXPECT_EQ(destroyed, 1);
+        }
+        EXPECT_EQ(destroyed, 2);  // the remaining hook's ctx is freed with the tensor
+    });
 }
 
 TEST(Hooks, NonLeafHookChangesUpstreamGradientAndRetainedGrad) {
-    H x = make({1, 2}, {2}, CT_FLOAT64, true), y, z;
-    ok(ct_mul(x.get(), x.get(), y.out()));  // y = x^2
-    HookLog log;
-    log.scale = 3.0;
-    int64_t id;
-    CT_ASSERT_OK(ct_tensor_retain_grad(y.get()));
-    CT_ASSERT_OK(ct_tensor_register_hook(y.get(), log_hook, &log, nullptr, &id));
-    ok(ct_sum(y.get(), nullptr, 0, 0, z.out()));
-    CT_ASSERT_OK(ct_backward(z.get(), nullptr, 0, 0));
-    EXPECT_EQ(log.seen[0], (std::vector<double>{1, 1}));
-    EXPECT_TRUE(allclose(grad_of(y), {3, 3}));           // retained grad is the hooked one
-    EXPECT_TRUE(allclose(grad_of(x), {3 * 2, 3 * 4}));  // dy/dx = 2x, times the hook's 3
+    for_each_device([&] {
+        H x = make({1, 2}, {2}, CT_FLOAT64, true), y, z;
+        ok(ct_mul(x.get(), x.get(), y.out()));  // y = x^2
+        HookLog log;
+        log.scale = 3.0;
+        int64_t id;
+        CT_ASSERT_OK(ct_tensor_retain_grad(y.get()));
+        CT_ASSERT_OK(ct_tensor_register_hook(y.get(), log_hook, &log, nullptr, &id));
+        ok(ct_sum(y.get(), nullptr, 0, 0, z.out()));
+        CT_ASSERT_OK(ct_backward(z.get(), nullptr, 0, 0));
+        EXPECT_EQ(log.seen[0], (std::vector<double>{1, 1}));
+        EXPECT_TRUE(allclose(grad_of(y), {3, 3}));           // retained grad is the hooked one
+        EXPECT_TRUE(allclose(grad_of(x), {3 * 2, 3 * 4}));  // dy/dx = 2x, times the hook's 3
+    });
 }
 
 TEST(Hooks, FailingHookFailsBackwardAndErrors) {
-    H x = make({1, 2}, {2}, CT_FLOAT64, true);
-    HookLog log;
-    log.fail = true;
-    int64_t id;
-    CT_ASSERT_OK(ct_tensor_register_hook(x.get(), log_hook, &log, nullptr, &id));
-    CT_EXPECT_ERR(ct_backward(square_sum(x).get(), nullptr, 0, 0), CT_ERR_CALLBACK, "hook refused the gradient");
-    H c = make({1, 2}, {2});
-    int destroyed = 0;
-    HookLog other;
-    other.destroyed = &destroyed;
-    CT_EXPECT_ERR(ct_tensor_register_hook(c.get(), log_hook, &other, count_destroy, &id), CT_ERR_AUTOGRAD,
-                  "does not require grad");
-    EXPECT_EQ(destroyed, 1);  // ctx freed on failure too
-    CT_EXPECT_ERR(ct_tensor_register_hook(x.get(), nullptr, nullptr, nullptr, &id), CT_ERR_INVALID_ARGUMENT, "hook is NULL");
+    for_each_device([&] {
+        H x = make({1, 2}, {2}, CT_FLOAT64, true);
+        HookLog log;
+        log.fail = true;
+        int64_t id;
+        CT_ASSERT_OK(ct_tensor_register_hook(x.get(), log_hook, &log, nullptr, &id));
+        CT_EXPECT_ERR(ct_backward(square_sum(x).get(), nullptr, 0, 0), CT_ERR_CALLBACK, "hook refused the gradient");
+        H c = make({1, 2}, {2});
+        int destroyed = 0;
+        HookLog other;
+        other.destroyed = &destroyed;
+        CT_EXPECT_ERR(ct_tensor_register_hook(c.get(), log_hook, &other, count_destroy, &id), CT_ERR_AUTOGRAD,
+                      "does not require grad");
+        EXPECT_EQ(destroyed, 1);  // ctx freed on failure too
+        CT_EXPECT_ERR(ct_tensor_register_hook(x.get(), nullptr, nullptr, nullptr, &id), CT_ERR_INVALID_ARGUMENT, "hook is NULL");
+    });
 }
 
 ct_status wrong_shape_hook(ct_tensor, void*, ct_tensor* replacement) {
     int64_t s = 5;
-    return ct_zeros(&s, 1, CT_FLOAT64, ct_cpu(), replacement);
+    return ct_zeros(&s, 1, CT_FLOAT64, test_device(), replacement);
 }
 
 TEST(Hooks, ReplacementOfWrongShapeIsRefused) {
-    H x = make({1, 2}, {2}, CT_FLOAT64, true);
-    int64_t id;
-    CT_ASSERT_OK(ct_tensor_register_hook(x.get(), wrong_shape_hook, nullptr, nullptr, &id));
-    CT_EXPECT_ERR(ct_backward(square_sum(x).get(), nullptr, 0, 0), CT_ERR_CALLBACK, "shape [5]");
+    for_each_device([&] {
+        H x = make({1, 2}, {2}, CT_FLOAT64, true);
+        int64_t id;
+        CT_ASSERT_OK(ct_tensor_register_hook(x.get(), wrong_shape_hook, nullptr, nullptr, &id));
+        CT_EXPECT_ERR(ct_backward(square_sum(x).get(), nullptr, 0, 0), CT_ERR_CALLBACK, "shape [5]");
+    });
 }
 
 namespace {
@@ -192,53 +200,59 @@ void check_resume(const std::function<ct_status(const ct_tensor*, ct_optimizer*)
 }  // namespace
 
 TEST(OptimState, SgdMomentumResumesIdentically) {
-    check_resume([](const ct_tensor* p, ct_optimizer* o) { return ct_optim_sgd_new(p, 2, 0.1, 0.9, 0.0, 0.01, 0, o); },
-                 {"momentum_buffer"}, false);
+    for_each_device([&] {
+        check_resume([](const ct_tensor* p, ct_optimizer* o) { return ct_optim_sgd_new(p, 2, 0.1, 0.9, 0.0, 0.01, 0, o); },
+                     {"momentum_buffer"}, false);
+    });
 }
 
 TEST(OptimState, AdamAndAdamWResumeIdentically) {
-    check_resume([](const ct_tensor* p, ct_optimizer* o) { return ct_optim_adam_new(p, 2, 0.05, 0.9, 0.99, 1e-8, 0.0, o); },
-                 {"exp_avg", "exp_avg_sq"}, true);
-    check_resume([](const ct_tensor* p, ct_optimizer* o) { return ct_optim_adamw_new(p, 2, 0.05, 0.8, 0.9, 1e-8, 0.1, o); },
-                 {"exp_avg", "exp_avg_sq"}, true);
+    for_each_device([&] {
+        check_resume([](const ct_tensor* p, ct_optimizer* o) { return ct_optim_adam_new(p, 2, 0.05, 0.9, 0.99, 1e-8, 0.0, o); },
+                     {"exp_avg", "exp_avg_sq"}, true);
+        check_resume([](const ct_tensor* p, ct_optimizer* o) { return ct_optim_adamw_new(p, 2, 0.05, 0.8, 0.9, 1e-8, 0.1, o); },
+                     {"exp_avg", "exp_avg_sq"}, true);
+    });
 }
 
 TEST(OptimState, NamesValuesAndErrors) {
-    H p = make({1.0, 2.0}, {2}, CT_FLOAT32, true);
-    ct_tensor ph = p.get();
-    Opt o;
-    CT_ASSERT_OK(ct_optim_adam_new(&ph, 1, 0.1, 0.9, 0.999, 1e-8, 0.0, &o.o));
-    char buf[64];
-    int32_t len = 0, n = 0;
-    CT_ASSERT_OK(ct_optimizer_state_names(o.o, buf, sizeof buf, &len));
-    EXPECT_EQ(std::string(buf), "exp_avg,exp_avg_sq");
-    EXPECT_EQ(len, 18);
-    CT_ASSERT_OK(ct_optimizer_num_params(o.o, &n));
-    EXPECT_EQ(n, 1);
-    H s;
-    CT_ASSERT_OK(ct_optimizer_get_state(o.o, 0, "exp_avg", s.out()));
-    EXPECT_FALSE(s);  // not created before the first step
-    H g = make({1.0, -1.0}, {2}, CT_FLOAT32);
-    CT_ASSERT_OK(ct_tensor_set_grad(p.get(), g.get()));
-    CT_ASSERT_OK(ct_optimizer_step(o.o));
-    CT_ASSERT_OK(ct_optimizer_get_state(o.o, 0, "exp_avg", s.out()));
-    EXPECT_TRUE(allclose(s, {0.1, -0.1}));  // (1 - beta1) * g
-    EXPECT_EQ(dtype(s), CT_FLOAT32);
-    int64_t step = 0;
-    CT_ASSERT_OK(ct_optimizer_get_step(o.o, 0, &step));
-    EXPECT_EQ(step, 1);
-    H f64 = make({0.5, 0.5}, {2}, CT_FLOAT64), bad = make({1, 2, 3}, {3});
-    CT_ASSERT_OK(ct_optimizer_set_state(o.o, 0, "exp_avg", f64.get()));  // converted to the param's dtype
-    CT_ASSERT_OK(ct_optimizer_get_state(o.o, 0, "exp_avg", s.out()));
-    EXPECT_EQ(dtype(s), CT_FLOAT32);
-    EXPECT_TRUE(allclose(s, {0.5, 0.5}));
-    CT_EXPECT_ERR(ct_optimizer_set_state(o.o, 0, "exp_avg", bad.get()), CT_ERR_SHAPE, "adam: state 'exp_avg' of shape [3]");
-    CT_EXPECT_ERR(ct_optimizer_get_state(o.o, 0, "momentum", s.out()), CT_ERR_INVALID_ARGUMENT, "unknown state 'momentum'");
-    CT_EXPECT_ERR(ct_optimizer_get_state(o.o, 1, "exp_avg", s.out()), CT_ERR_INDEX, "parameter index 1");
-    CT_EXPECT_ERR(ct_optimizer_set_step(o.o, 0, -2), CT_ERR_INVALID_ARGUMENT, "must be >= 0");
-    CT_ASSERT_OK(ct_optimizer_set_state(o.o, 0, "exp_avg_sq", nullptr));  // cleared: recreated as zeros
-    CT_EXPECT_OK(ct_optimizer_step(o.o));
-    Opt sgd;
-    CT_ASSERT_OK(ct_optim_sgd_new(&ph, 1, 0.1, 0.0, 0.0, 0.0, 0, &sgd.o));
-    CT_EXPECT_ERR(ct_optimizer_get_step(sgd.o, 0, &step), CT_ERR_NOT_SUPPORTED, "sgd: this optimizer keeps no step count");
+    for_each_device([&] {
+        H p = make({1.0, 2.0}, {2}, CT_FLOAT32, true);
+        ct_tensor ph = p.get();
+        Opt o;
+        CT_ASSERT_OK(ct_optim_adam_new(&ph, 1, 0.1, 0.9, 0.999, 1e-8, 0.0, &o.o));
+        char buf[64];
+        int32_t len = 0, n = 0;
+        CT_ASSERT_OK(ct_optimizer_state_names(o.o, buf, sizeof buf, &len));
+        EXPECT_EQ(std::string(buf), "exp_avg,exp_avg_sq");
+        EXPECT_EQ(len, 18);
+        CT_ASSERT_OK(ct_optimizer_num_params(o.o, &n));
+        EXPECT_EQ(n, 1);
+        H s;
+        CT_ASSERT_OK(ct_optimizer_get_state(o.o, 0, "exp_avg", s.out()));
+        EXPECT_FALSE(s);  // not created before the first step
+        H g = make({1.0, -1.0}, {2}, CT_FLOAT32);
+        CT_ASSERT_OK(ct_tensor_set_grad(p.get(), g.get()));
+        CT_ASSERT_OK(ct_optimizer_step(o.o));
+        CT_ASSERT_OK(ct_optimizer_get_state(o.o, 0, "exp_avg", s.out()));
+        EXPECT_TRUE(allclose(s, {0.1, -0.1}));  // (1 - beta1) * g
+        EXPECT_EQ(dtype(s), CT_FLOAT32);
+        int64_t step = 0;
+        CT_ASSERT_OK(ct_optimizer_get_step(o.o, 0, &step));
+        EXPECT_EQ(step, 1);
+        H f64 = make({0.5, 0.5}, {2}, CT_FLOAT64), bad = make({1, 2, 3}, {3});
+        CT_ASSERT_OK(ct_optimizer_set_state(o.o, 0, "exp_avg", f64.get()));  // converted to the param's dtype
+        CT_ASSERT_OK(ct_optimizer_get_state(o.o, 0, "exp_avg", s.out()));
+        EXPECT_EQ(dtype(s), CT_FLOAT32);
+        EXPECT_TRUE(allclose(s, {0.5, 0.5}));
+        CT_EXPECT_ERR(ct_optimizer_set_state(o.o, 0, "exp_avg", bad.get()), CT_ERR_SHAPE, "adam: state 'exp_avg' of shape [3]");
+        CT_EXPECT_ERR(ct_optimizer_get_state(o.o, 0, "momentum", s.out()), CT_ERR_INVALID_ARGUMENT, "unknown state 'momentum'");
+        CT_EXPECT_ERR(ct_optimizer_get_state(o.o, 1, "exp_avg", s.out()), CT_ERR_INDEX, "parameter index 1");
+        CT_EXPECT_ERR(ct_optimizer_set_step(o.o, 0, -2), CT_ERR_INVALID_ARGUMENT, "must be >= 0");
+        CT_ASSERT_OK(ct_optimizer_set_state(o.o, 0, "exp_avg_sq", nullptr));  // cleared: recreated as zeros
+        CT_EXPECT_OK(ct_optimizer_step(o.o));
+        Opt sgd;
+        CT_ASSERT_OK(ct_optim_sgd_new(&ph, 1, 0.1, 0.0, 0.0, 0.0, 0, &sgd.o));
+        CT_EXPECT_ERR(ct_optimizer_get_step(sgd.o, 0, &step), CT_ERR_NOT_SUPPORTED, "sgd: this optimizer keeps no step count");
+    });
 }

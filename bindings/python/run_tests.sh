@@ -4,7 +4,11 @@
 # Idempotent: reuses the venv and the CMake build under bindings/python/build/. Extra arguments go to pytest.
 # Environment: CTENSOR_VENV (default <repo>/.venv), CTENSOR_PYTHON (default /usr/bin/python3),
 # CTENSOR_LIB_DIR (use an already-built libctensor.so.1 instead of building it),
-# CTENSOR_REQUIRE_ALL=1 (fail instead of skip when the library lacks an op family).
+# CTENSOR_REQUIRE_ALL=1 (fail instead of skip when the library lacks an op family),
+# CTENSOR_EMULATED_BACKEND (the emulated CUDA backend module; default: the first of
+# $CTENSOR_LIB_DIR/tests/, <repo>/build/tests/ holding libctensor_cuda_emulated.so). When one is found and the
+# real CUDA backend is not in use, tests/test_cuda.py runs a second time against it, so CI executes the
+# CUDA tests without a GPU (the module must be built from the same sources as the library).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -21,4 +25,18 @@ done
 
 # run from tests/ so that `import ctensor` finds the installed package, not the source tree
 cd "$HERE/tests"
-exec "$VENV/bin/python" -m pytest -q -rfEs "$@"
+"$VENV/bin/python" -m pytest -q -rfEs "$@"
+
+EMULATED=${CTENSOR_EMULATED_BACKEND:-}
+if [ -z "$EMULATED" ]; then
+    for dir in ${CTENSOR_LIB_DIR:+"$CTENSOR_LIB_DIR/tests"} "$REPO/build/tests"; do
+        if [ -f "$dir/libctensor_cuda_emulated.so" ]; then EMULATED="$dir/libctensor_cuda_emulated.so"; break; fi
+    done
+fi
+if [ -n "$EMULATED" ] && [ -z "${CTENSOR_CUDA_BACKEND:-}" ]; then
+    echo "== tests/test_cuda.py again on the emulated CUDA backend: $EMULATED"
+    CTENSOR_CUDA_BACKEND="$EMULATED" CTENSOR_EMULATED_CUDA_MEMORY=${CTENSOR_EMULATED_CUDA_MEMORY:-268435456} \
+        "$VENV/bin/python" -m pytest -q -rfEs test_cuda.py
+else
+    echo "== no emulated CUDA backend found (build the ctensor_cuda_emulated target): CUDA tests ran once"
+fi

@@ -55,6 +55,14 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "conv2d", "max_pool2d", "avg_pool2d",
         // DLPack export of CUDA tensors (kDLCUDA; the device is synchronised first)
         "to_dlpack", "to_dlpack_versioned",
+        // ---- per-device tests (device-tests) ----
+        // ordering ops: computed on a host copy, results copied back (Note [Sorting on CUDA] in ops/sort.cpp);
+        // cumprod's forward scan likewise; the backwards run on the device
+        "sort", "argsort", "topk", "kthvalue", "unique", "cumprod",
+        // flip (index_select with reversed indices), roll/tril/triu/einsum (composites of CUDA ops)
+        "flip", "roll", "tril", "triu", "einsum",
+        // printing (one host copy)
+        "tensor_to_string",
     };
     return ops;
 }

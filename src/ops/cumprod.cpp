@@ -1,8 +1,10 @@
 // cumprod.cpp - cumulative product along a dim (integers and bool give int64, floats accumulate in double).
 // Its backward is written with ops (cumsum, flip, cumprod itself), so it is exact with zeros in the input
-// and can be differentiated again.
+// and can be differentiated again. On CUDA the forward scan runs on a host copy (one read-back, one upload);
+// the backward runs on the device.
 #include "cpu/kernels.h"
 #include "cpu/parallel.h"
+#include "ops/device_ops.h"
 #include "ops/elementwise.h"
 
 namespace ct {
@@ -45,11 +47,8 @@ Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& out, int
     return transpose(grad_t, d, -1);
 }
 
-}  // namespace
-
-Tensor cumprod(const Tensor& x, int64_t dim) {
-    int64_t d = wrap_dim(dim, x.dim(), "cumprod");
-    DType od = is_floating(x.dtype()) ? x.dtype() : DType::Int64;
+// The cumulative product of x (on the CPU) along d in dtype od, no autograd.
+Tensor cumprod_values(const Tensor& x, int64_t d, DType od) {
     Tensor out = empty_tensor(x.sizes(), od, x.device());
     cpu_copy(out, x);  // contiguous copy in the result dtype; the scan then runs in place
     if (x.dim() > 0 && out.numel() > 0) {
@@ -60,6 +59,16 @@ Tensor cumprod(const Tensor& x, int64_t dim) {
         else if (od == DType::Float64) prod_scan_inplace<double, double>(out.data<double>(), outer, n, inner);
         else prod_scan_inplace<int64_t, uint64_t>(out.data<int64_t>(), outer, n, inner);  // wraps like C++/torch
     }
+    return out;
+}
+
+}  // namespace
+
+Tensor cumprod(const Tensor& x, int64_t dim) {
+    int64_t d = wrap_dim(dim, x.dim(), "cumprod");
+    DType od = is_floating(x.dtype()) ? x.dtype() : DType::Int64;
+    Tensor out = x.device().is_cpu() ? cumprod_values(x, d, od)
+                                     : copy_to_device(cumprod_values(copy_to_device(x, Device{}), d, od), x.device());
     if (!requires_grad(x)) return out;
     auto node = make_node("CumprodBackward", {x}, [d](BackwardCtx& c) {
         if (c.saved(0).dim() == 0) return TensorList{c.grads[0]};

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include "autograd/node.h"
 #include "ops/format.h"
+#include "ops/device_ops.h"
 
 namespace ct {
 namespace {
@@ -167,10 +168,12 @@ std::string tensor_repr(const Tensor& t) {
         if (d != DType::Float32 && d != DType::Int64 && d != DType::Bool)
             suffixes.push_back(std::string("dtype=") + dtype_name(d));
         bool summarize = t.numel() > kThreshold;
+        // a CUDA tensor is read from one host copy (contiguous, so offsets are collected on it)
+        const Tensor host = t.device().is_cpu() ? t : copy_to_device(t, Device{});
         std::vector<int64_t> offs;
-        collect(t, 0, 0, summarize, offs);
-        Formatter f(t, offs);
-        text = t.dim() == 0 ? f.format(0) : body(t, f, 0, 0, indent, summarize);
+        collect(host, 0, 0, summarize, offs);
+        Formatter f(host, offs);
+        text = host.dim() == 0 ? f.format(0) : body(host, f, 0, 0, indent, summarize);
     }
     if (auto fn = grad_fn_of(t)) suffixes.push_back("grad_fn=<" + fn->name() + ">");
     else if (tensor_requires_grad(t)) suffixes.push_back("requires_grad=True");

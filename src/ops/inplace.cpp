@@ -98,7 +98,8 @@ void write_result(const char* op, const Tensor& dst, const Tensor& r) {
 // dst's memory) so that the node never saves the memory being overwritten.
 template <typename F> void apply_inplace(const char* op, Tensor& dst, const Tensor& other, F out_of_place) {
     check_writable(op, dst);
-    if (other.defined()) check_same_device(op, dst, other);
+    // a 0-d CPU tensor (a number) may update a CUDA tensor, as in PyTorch: the out-of-place op moves it
+    if (other.defined() && !(other.dim() == 0 && other.device().is_cpu())) check_same_device(op, dst, other);
     if (!check_autograd(op, dst, other)) {
         NoGradGuard ng;
         write_result(op, dst, out_of_place(dst, other));

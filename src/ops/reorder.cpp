@@ -1,6 +1,7 @@
-// reorder.cpp - ops that move elements without computing new values: flip (a copy kernel for any dtype,
-// its own backward), roll (narrow + cat) and tril/triu (a where with a diagonal mask), both composites.
+// reorder.cpp - ops that move elements without computing new values: flip (a copy kernel for any dtype on
+// the CPU, index_select with reversed indices on CUDA; its own backward), roll (narrow + cat) and tril/triu (a where with a diagonal mask), both composites.
 #include <cstring>
+#include "autograd/grad_mode.h"
 #include "cpu/parallel.h"
 #include "ops/nn_common.h"
 
@@ -60,10 +61,23 @@ Tensor flip(const Tensor& x, const IntList& dims) {
         if (flipped[d]) fail(CT_ERR_INVALID_ARGUMENT, "flip: dim ", dim, " appears more than once in the dims list");
         flipped[d] = true;
     }
-    Tensor out = empty_tensor(x.sizes(), x.dtype(), x.device());
-    if (x.dim() == 0 || x.numel() == 0) {
+    Tensor out;
+    if (!x.device().is_cpu()) {  // one gather per flipped dim (index_select kernel), unrecorded
+        NoGradGuard no_grad;
+        out = detach(x);
+        bool gathered = false;  // index_select made a fresh tensor
+        for (int64_t i = 0; i < x.dim(); ++i) {
+            int64_t n = x.sizes()[i];
+            if (!flipped[i] || n < 2) continue;
+            out = index_select(out, i, arange((double)(n - 1), -1, -1, DType::Int64, x.device()));
+            gathered = true;
+        }
+        if (!gathered) out = clone(out);
+    } else if (x.dim() == 0 || x.numel() == 0) {
+        out = empty_tensor(x.sizes(), x.dtype(), x.device());
         if (x.numel()) std::memcpy(out.raw_data(), contiguous_nograd(x).raw_data(), x.itemsize());
     } else {
+        out = empty_tensor(x.sizes(), x.dtype(), x.device());
         flip_kernel(contiguous_nograd(x), out, flipped);
     }
     if (!requires_grad(x)) return out;

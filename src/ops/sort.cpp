@@ -1,10 +1,12 @@
 // sort.cpp - ordering ops along a dim: sort, argsort, topk, kthvalue, and unique over the flattened input.
+// On CUDA (Note [Sorting on CUDA]) the ordering runs on a host copy and the results are copied back.
 // Note [NaN order]: like PyTorch, NaN counts as larger than every number (last ascending, first descending);
 // ties keep their input order, so every result here is deterministic (stable).
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include "cpu/parallel.h"
+#include "ops/device_ops.h"
 #include "ops/nn_common.h"
 
 namespace ct {
@@ -39,6 +41,12 @@ Slices slices_of(const Shape& sizes, int64_t d) {
 template <typename Arrange>
 std::pair<Tensor, Tensor> select_slices(const Tensor& x, int64_t d, bool descending, int64_t first, int64_t m,
                                         Arrange arrange) {
+    // Note [Sorting on CUDA]: there is no device sort kernel yet; one read-back and two uploads per op (the
+    // backward is a scatter, which runs on the device).
+    if (!x.device().is_cpu()) {
+        auto r = select_slices(copy_to_device(x, Device{}), d, descending, first, m, arrange);
+        return {copy_to_device(r.first, x.device()), copy_to_device(r.second, x.device())};
+    }
     Tensor xc = contiguous_nograd(x);
     Shape out_shape = x.sizes();
     if (!out_shape.empty()) out_shape[d] = m;
@@ -135,6 +143,11 @@ std::pair<Tensor, Tensor> kthvalue(const Tensor& x, int64_t k, int64_t dim, bool
 }
 
 UniqueResult unique(const Tensor& x, bool sorted) {
+    if (!x.device().is_cpu()) {  // Note [Sorting on CUDA]
+        UniqueResult r = unique(copy_to_device(detach(x), Device{}), sorted);
+        return {copy_to_device(r.values, x.device()), copy_to_device(r.inverse, x.device()),
+                copy_to_device(r.counts, x.device())};
+    }
     Tensor flat = contiguous_nograd(reshape(detach(x), {x.numel()}));
     int64_t n = flat.numel();
     std::vector<int64_t> order((size_t)n), group_of((size_t)n);

@@ -6,6 +6,8 @@
     y.backward()          # x.grad == 2 * x
 
 The compiled layer ctensor._C calls include/ctensor.h only; this package adds PyTorch names and semantics."""
+import builtins as _builtins
+
 from . import _C  # noqa: F401  (checks the library's ABI version at import)
 from ._types import (DTYPES as _DTYPES, Size, bool_, device, dtype, float32, float64, get_default_dtype, int32,
                      int64, set_default_dtype, uint8)
@@ -53,7 +55,7 @@ def get_num_threads():
 
 
 class cuda:
-    """ctensor.cuda.is_available() / device_count()."""
+    """ctensor.cuda: is_available(), device_count(), synchronize(), memory statistics (like torch.cuda)."""
 
     @staticmethod
     def is_available():
@@ -65,4 +67,46 @@ class cuda:
 
     @staticmethod
     def unavailable_reason():
+        """Why CUDA is unavailable ('' when it is available)."""
         return _C.cuda_is_available()[1]
+
+    @staticmethod
+    def current_device():
+        return 0
+
+    @staticmethod
+    def _index(dev):
+        """Device index of None (cuda:0), an int, 'cuda[:i]' or a ctensor.device."""
+        if dev is None:
+            return 0
+        if isinstance(dev, _builtins.int):  # this module rebinds int to the dtype
+            return dev
+        d = device(dev)
+        if d.type != "cuda":
+            raise ValueError("Expected a cuda device, but got: %s" % d)
+        return d.index or 0
+
+    @staticmethod
+    def synchronize(device=None):
+        """Waits until the device has finished all queued work."""
+        _C.cuda_synchronize(cuda._index(device))
+
+    @staticmethod
+    def memory_allocated(device=None):
+        """Bytes held by live tensors on the device."""
+        return _C.cuda_memory_stats(cuda._index(device))[0]
+
+    @staticmethod
+    def memory_reserved(device=None):
+        """Bytes the caching allocator holds (live plus cached)."""
+        return _C.cuda_memory_stats(cuda._index(device))[1]
+
+    @staticmethod
+    def max_memory_allocated(device=None):
+        """Peak of memory_allocated since the process started."""
+        return _C.cuda_memory_stats(cuda._index(device))[2]
+
+    @staticmethod
+    def empty_cache():
+        """Returns the cached (unused) device memory to the driver."""
+        _C.cuda_empty_cache()

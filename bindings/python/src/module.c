@@ -244,6 +244,28 @@ static PyObject* py_cuda_is_available(PyObject* m, PyObject* unused) {
     return Py_BuildValue("(Os)", ok ? Py_True : Py_False, reason);
 }
 
+static PyObject* py_cuda_synchronize(PyObject* m, PyObject* arg) {
+    REQUIRE_SYM(ct_cuda_synchronize);
+    long dev = PyLong_AsLong(arg);
+    if (dev == -1 && PyErr_Occurred()) return NULL;
+    CT_TRY(ct_cuda_synchronize((int32_t)dev));
+    Py_RETURN_NONE;
+}
+/* (allocated, reserved, peak) bytes of one device's caching allocator. */
+static PyObject* py_cuda_memory_stats(PyObject* m, PyObject* arg) {
+    REQUIRE_SYM(ct_cuda_memory_stats);
+    long dev = PyLong_AsLong(arg);
+    if (dev == -1 && PyErr_Occurred()) return NULL;
+    int64_t allocated = 0, reserved = 0, peak = 0;
+    CT_TRY(ct_cuda_memory_stats((int32_t)dev, &allocated, &reserved, &peak));
+    return Py_BuildValue("(LLL)", (long long)allocated, (long long)reserved, (long long)peak);
+}
+static PyObject* py_cuda_empty_cache(PyObject* m, PyObject* unused) {
+    REQUIRE_SYM(ct_cuda_empty_cache);
+    CT_TRY(ct_cuda_empty_cache());
+    Py_RETURN_NONE;
+}
+
 static PyObject* py_status_name(PyObject* m, PyObject* arg) {
     long s = PyLong_AsLong(arg);
     if (s == -1 && PyErr_Occurred()) return NULL;
@@ -285,6 +307,9 @@ static PyMethodDef module_functions[] = {
     {"manual_seed", py_manual_seed, METH_O, "Reseeds the default generator."},
     {"cuda_device_count", py_cuda_device_count, METH_NOARGS, "Number of usable CUDA devices."},
     {"cuda_is_available", py_cuda_is_available, METH_NOARGS, "(available, reason)."},
+    {"cuda_synchronize", py_cuda_synchronize, METH_O, "Waits for a device's queued work."},
+    {"cuda_memory_stats", py_cuda_memory_stats, METH_O, "(allocated, reserved, peak) bytes on a device."},
+    {"cuda_empty_cache", py_cuda_empty_cache, METH_NOARGS, "Returns cached device memory to the driver."},
     {"status_name", py_status_name, METH_O, "Name of a status code."},
     {"dtype_name", py_dtype_name, METH_O, "Name of a dtype code."},
     {"_raise_status", py_raise_status, METH_VARARGS, "Raises the exception mapped from a status."},

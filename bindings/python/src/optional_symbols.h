@@ -39,7 +39,10 @@
 #pragma weak ct_cross_entropy_ex
 #pragma weak ct_cuda
 #pragma weak ct_cuda_device_count
+#pragma weak ct_cuda_empty_cache
 #pragma weak ct_cuda_is_available
+#pragma weak ct_cuda_memory_stats
+#pragma weak ct_cuda_synchronize
 #pragma weak ct_cumprod
 #pragma weak ct_cumsum
 #pragma weak ct_custom_function_apply
