@@ -42,6 +42,8 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "index_select", "gather", "scatter", "scatter_add", "masked_fill", "masked_select", "nonzero", "embedding",
         // optimizers whose update runs on CUDA (SGD: composed of binary kernels)
         "sgd",
+        // class losses in their full form (composed of CUDA-capable ops; targets are checked on the host)
+        "cross_entropy_ex", "nll_loss_ex",
         // unary, where and reductions (cuda-ops): ct_cuda_unary_op, where, ct_cuda_reduce_op, cumsum
         "neg", "abs", "sign", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid",
         "relu", "gelu", "silu", "softplus", "floor", "ceil", "round", "reciprocal", "logical_not", "pow_scalar",
