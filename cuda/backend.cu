@@ -147,6 +147,8 @@ const ct_cuda_backend kTable = {
     &unary, &where, &reduce, &cumsum,
     // ---- conv, pooling, optimizers (cuda-conv) ----
     &adam, &im2col, &col2im, &pool2d,
+    // ---- pooling options and adaptive pooling (pool-options) ----
+    &pool2d_ex,
 };
 
 }  // namespace

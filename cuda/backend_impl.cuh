@@ -86,6 +86,9 @@ int32_t im2col(int32_t device, int32_t dtype, const ct_cuda_conv2d* geom, int64_
 int32_t col2im(int32_t device, int32_t dtype, const ct_cuda_conv2d* geom, int64_t count, const void* col, void* x);
 int32_t pool2d(int32_t device, int32_t dtype, int32_t op, const ct_cuda_pool2d* geom, const void* in,
                const int64_t* idx, void* out, int64_t* out_idx);
+// pooling options and adaptive pooling (pool-options), implemented in conv.cu.
+int32_t pool2d_ex(int32_t device, int32_t dtype, int32_t op, const ct_cuda_pool2d_ex* geom, const void* in,
+                  const int64_t* idx, void* out, int64_t* out_idx);
 
 // Runs body (returning a status) and turns any C++ exception into a status: nothing crosses the C table.
 template <typename Body> int32_t guarded(Body&& body) noexcept {

@@ -51,5 +51,12 @@ int32_t pool2d(int32_t device, int32_t dtype, int32_t op, const ct_cuda_pool2d* 
     });
 }
 
+int32_t pool2d_ex(int32_t device, int32_t dtype, int32_t op, const ct_cuda_pool2d_ex* geom, const void* in,
+                  const int64_t* idx, void* out, int64_t* out_idx) {
+    return on_device(device, "pool2d_ex", dtype, [&](DeviceContext& c) {
+        return launch_pool2d_ex(c.launch, c.stream, dtype, op, geom, in, idx, out, out_idx);
+    });
+}
+
 }  // namespace cuda
 }  // namespace ct

@@ -1,9 +1,10 @@
 // conv.cuh - kernels of conv2d and pooling: im2col (any col layout, for the forward and the weight gradient),
 // col2im as a gather (one thread per input element sums the taps that read it: no atomics, deterministic),
-// max/avg pooling forward, their backward as gathers over the windows holding an element, and the argmax gather.
+// max/avg/adaptive pooling forward, their backward as gathers over the windows holding an element, the argmax gather.
 // One thread per output element; no shared memory, so cuda/emulation.h runs them as they are.
 #pragma once
 #include "core/dtype.h"
+#include "core/pool_window.h"
 #include "cuda/launch.cuh"
 #include "ctensor.h"
 
@@ -47,85 +48,67 @@ template <typename T> __global__ void col2im_kernel(ct_cuda_conv2d g, int64_t co
     }
 }
 
-// ---- pooling ----
-
-// Output rows (or cols) whose window [o * s - p, o * s - p + k) holds input row h: [first, last].
-__device__ inline void windows_holding(int64_t h, int64_t k, int64_t s, int64_t p, int64_t out, int64_t& first,
-                                       int64_t& last) {
-    const int64_t lo = h + p - k + 1;
-    first = lo <= 0 ? 0 : (lo + s - 1) / s;
-    last = (h + p) / s;
-    if (last > out - 1) last = out - 1;
-}
-
-// Window size counting padding (count_include_pad), as the CPU's pool_divisor.
-__device__ inline int64_t pool_divisor(const ct_cuda_pool2d& g, int64_t oh, int64_t ow) {
-    const int64_t h0 = oh * g.stride[0] - g.padding[0], w0 = ow * g.stride[1] - g.padding[1];
-    const int64_t h1 = h0 + g.kernel[0] < g.H + g.padding[0] ? h0 + g.kernel[0] : g.H + g.padding[0];
-    const int64_t w1 = w0 + g.kernel[1] < g.W + g.padding[1] ? w0 + g.kernel[1] : g.W + g.padding[1];
-    return (h1 - h0) * (w1 - w0);
-}
+// ---- pooling (window math in core/pool_window.h, shared with the CPU) ----
 
 template <typename T, bool Max>
-__global__ void pool_kernel(ct_cuda_pool2d g, const T* x, T* out, int64_t* out_idx) {
-    const int64_t total = g.planes * g.OH * g.OW;
+__global__ void pool_kernel(ct_cuda_pool2d_ex g, const T* x, T* out, int64_t* out_idx) {
+    const int64_t OH = g.base.OH, OW = g.base.OW, H = g.base.H, W = g.base.W, total = g.base.planes * OH * OW;
     for (int64_t t = first_index(); t < total; t += index_step()) {
-        const int64_t ow = t % g.OW, oh = t / g.OW % g.OH, pl = t / (g.OW * g.OH);
-        const int64_t hs = oh * g.stride[0] - g.padding[0], ws = ow * g.stride[1] - g.padding[1];
-        const int64_t h0 = hs < 0 ? 0 : hs, w0 = ws < 0 ? 0 : ws;
-        const int64_t h1 = hs + g.kernel[0] < g.H ? hs + g.kernel[0] : g.H;
-        const int64_t w1 = ws + g.kernel[1] < g.W ? ws + g.kernel[1] : g.W;
-        const T* xp = x + pl * g.H * g.W;
+        const int64_t ow = t % OW, oh = t / OW % OH, pl = t / (OW * OH);
+        const pool::Taps th = pool::taps(g, 0, oh), tw = pool::taps(g, 1, ow);
+        const T* xp = x + pl * H * W;
         if (Max) {  // row-major scan: the first maximum wins, a NaN is always taken (like the CPU and PyTorch)
             T best = -INFINITY;
-            int64_t at = h0 * g.W + w0;
-            for (int64_t h = h0; h < h1; ++h)
-                for (int64_t w = w0; w < w1; ++w) {
-                    const T v = xp[h * g.W + w];
+            int64_t at = th.count() && tw.count() ? th.first * W + tw.first : -1;
+            for (int64_t h = th.first; h < th.end; h += th.step)
+                for (int64_t w = tw.first; w < tw.end; w += tw.step) {
+                    const T v = xp[h * W + w];
                     if (v > best || v != v) {
                         best = v;
-                        at = h * g.W + w;
+                        at = h * W + w;
                     }
                 }
             out[t] = best;
             out_idx[t] = at;
         } else {
             T s = T(0);
-            for (int64_t h = h0; h < h1; ++h)
-                for (int64_t w = w0; w < w1; ++w) s += xp[h * g.W + w];
-            out[t] = s / (T)pool_divisor(g, oh, ow);
+            for (int64_t h = th.first; h < th.end; h += th.step)
+                for (int64_t w = tw.first; w < tw.end; w += tw.step) s += xp[h * W + w];
+            out[t] = s / (T)pool::divisor(g, oh, ow);
         }
     }
 }
 
 // gx[pl, h, w] = sum of g over the outputs whose window holds (h, w) and (max) whose argmax is (h, w).
 template <typename T, bool Max>
-__global__ void pool_backward_kernel(ct_cuda_pool2d g, const T* go, const int64_t* idx, T* gx) {
-    const int64_t total = g.planes * g.H * g.W;
+__global__ void pool_backward_kernel(ct_cuda_pool2d_ex g, const T* go, const int64_t* idx, T* gx) {
+    const int64_t OH = g.base.OH, OW = g.base.OW, H = g.base.H, W = g.base.W, total = g.base.planes * H * W;
     for (int64_t t = first_index(); t < total; t += index_step()) {
-        const int64_t w = t % g.W, h = t / g.W % g.H, pl = t / (g.W * g.H);
+        const int64_t w = t % W, h = t / W % H, pl = t / (W * H);
         int64_t oh0, oh1, ow0, ow1;
-        windows_holding(h, g.kernel[0], g.stride[0], g.padding[0], g.OH, oh0, oh1);
-        windows_holding(w, g.kernel[1], g.stride[1], g.padding[1], g.OW, ow0, ow1);
-        const int64_t base = pl * g.OH * g.OW, here = h * g.W + w;
+        pool::holding(g, 0, h, &oh0, &oh1);
+        pool::holding(g, 1, w, &ow0, &ow1);
+        const int64_t base = pl * OH * OW, here = h * W + w;
         T acc = T(0);
         for (int64_t oh = oh0; oh <= oh1; ++oh)
             for (int64_t ow = ow0; ow <= ow1; ++ow) {
-                const int64_t o = base + oh * g.OW + ow;
+                const int64_t o = base + oh * OW + ow;
                 if (Max) {
                     if (idx[o] == here) acc += go[o];
                 } else {
-                    acc += go[o] / (T)pool_divisor(g, oh, ow);
+                    acc += go[o] / (T)pool::divisor(g, oh, ow);
                 }
             }
         gx[t] = acc;
     }
 }
 
-template <typename T> __global__ void pool_gather_kernel(ct_cuda_pool2d g, const T* src, const int64_t* idx, T* out) {
-    const int64_t total = g.planes * g.OH * g.OW;
+// out[pl, o] = src[pl, idx] (0 where idx is -1: a window of padding only).
+template <typename T>
+__global__ void pool_gather_kernel(ct_cuda_pool2d_ex g, const T* src, const int64_t* idx, T* out) {
+    const int64_t P = g.base.OH * g.base.OW, total = g.base.planes * P;
     for (int64_t t = first_index(); t < total; t += index_step())
-        out[t] = src[t / (g.OH * g.OW) * g.H * g.W + idx[t]];
+        out[t] = idx[t] < 0 ? T(0) : src[t / P * g.base.H * g.base.W + idx[t]];
 }
 
 // ---- launchers: a ct_status; CT_ERR_DTYPE / CT_ERR_INVALID_ARGUMENT for a bad request (nothing launched) ----
@@ -173,19 +156,23 @@ inline int32_t launch_col2im(LaunchConfig c, cudaStream_t s, int32_t dtype, cons
     return ok ? CT_OK : CT_ERR_DTYPE;
 }
 
-inline bool pool_geom_ok(const ct_cuda_pool2d* g) {
-    if (!g || g->planes < 0 || g->H < 0 || g->W < 0 || g->OH < 0 || g->OW < 0) return false;
+inline bool pool_geom_ok(const ct_cuda_pool2d_ex* ge) {
+    if (!ge) return false;
+    const ct_cuda_pool2d* g = &ge->base;
+    if (g->planes < 0 || g->H < 0 || g->W < 0 || g->OH < 0 || g->OW < 0) return false;
+    if (ge->adaptive) return (g->H > 0 && g->W > 0) || g->planes * g->OH * g->OW == 0;
     for (int d = 0; d < 2; ++d)
-        if (g->kernel[d] <= 0 || g->stride[d] <= 0 || g->padding[d] < 0) return false;
-    return true;
+        if (g->kernel[d] <= 0 || g->stride[d] <= 0 || g->padding[d] < 0 || ge->dilation[d] <= 0) return false;
+    return ge->divisor_override >= 0;
 }
 
-inline int32_t launch_pool2d(LaunchConfig c, cudaStream_t s, int32_t dtype, int32_t op, const ct_cuda_pool2d* g,
-                             const void* in, const int64_t* idx, void* out, int64_t* out_idx) {
-    if (!pool_geom_ok(g) || op < 0 || op >= CT_CUDA_NUM_POOL_OPS) return CT_ERR_INVALID_ARGUMENT;
+inline int32_t launch_pool2d_ex(LaunchConfig c, cudaStream_t s, int32_t dtype, int32_t op, const ct_cuda_pool2d_ex* ge,
+                                const void* in, const int64_t* idx, void* out, int64_t* out_idx) {
+    if (!pool_geom_ok(ge) || op < 0 || op >= CT_CUDA_NUM_POOL_OPS) return CT_ERR_INVALID_ARGUMENT;
     if ((op == CT_CUDA_MAX_POOL && !out_idx) ||
         ((op == CT_CUDA_MAX_POOL_BACKWARD || op == CT_CUDA_MAX_POOL_GATHER) && !idx))
         return CT_ERR_INVALID_ARGUMENT;
+    const ct_cuda_pool2d* g = &ge->base;
     const bool to_input = op == CT_CUDA_MAX_POOL_BACKWARD || op == CT_CUDA_AVG_POOL_BACKWARD;
     const int64_t total = g->planes * (to_input ? g->H * g->W : g->OH * g->OW);
     bool ok = dispatch_conv_dtype(dtype, [&](auto tag) {
@@ -196,16 +183,24 @@ inline int32_t launch_pool2d(LaunchConfig c, cudaStream_t s, int32_t dtype, int3
         const unsigned blocks = blocks_for(total, c);
         if (op == CT_CUDA_MAX_POOL || op == CT_CUDA_AVG_POOL) {
             auto* k = op == CT_CUDA_MAX_POOL ? &pool_kernel<T, true> : &pool_kernel<T, false>;
-            CT_LAUNCH(k, blocks, c.threads, s, *g, src, dst, out_idx);
+            CT_LAUNCH(k, blocks, c.threads, s, *ge, src, dst, out_idx);
         } else if (to_input) {
             auto* k = op == CT_CUDA_MAX_POOL_BACKWARD ? &pool_backward_kernel<T, true> : &pool_backward_kernel<T, false>;
-            CT_LAUNCH(k, blocks, c.threads, s, *g, src, idx, dst);
+            CT_LAUNCH(k, blocks, c.threads, s, *ge, src, idx, dst);
         } else {
             auto* k = &pool_gather_kernel<T>;
-            CT_LAUNCH(k, blocks, c.threads, s, *g, src, idx, dst);
+            CT_LAUNCH(k, blocks, c.threads, s, *ge, src, idx, dst);
         }
     });
     return ok ? CT_OK : CT_ERR_DTYPE;
+}
+
+// The first pool2d entry: PyTorch's defaults (no dilation, count_include_pad, no divisor override).
+inline int32_t launch_pool2d(LaunchConfig c, cudaStream_t s, int32_t dtype, int32_t op, const ct_cuda_pool2d* g,
+                             const void* in, const int64_t* idx, void* out, int64_t* out_idx) {
+    if (!g) return CT_ERR_INVALID_ARGUMENT;
+    const ct_cuda_pool2d_ex ge{*g, {1, 1}, 0, 1, 0};
+    return launch_pool2d_ex(c, s, dtype, op, &ge, in, idx, out, out_idx);
 }
 
 }  // namespace cuda

@@ -517,6 +517,25 @@ CT_API ct_status ct_max_pool2d(ct_tensor x, const int64_t* kernel, const int64_t
 /* 2-D average pooling, NCHW (padding counted in the divisor, like PyTorch's default). */
 CT_API ct_status ct_avg_pool2d(ct_tensor x, const int64_t* kernel, const int64_t* stride, const int64_t* padding,
                                ct_tensor* out);
+/* Max pooling options (torch's): dilation {h, w} and ceil_mode; the indices are documented below. */
+/* ceil_mode != 0 rounds the output size up, but the last window must start inside the input or its left
+   padding. *indices_out (when indices_out is not NULL) gets the int64 argmax of each output as a flat index
+   h * W + w into its input plane (torch's return_indices); -1 for a window that holds only padding. */
+/* 2-D max pooling with dilation, ceil_mode and optional argmax indices (see above). */
+CT_API ct_status ct_max_pool2d_ex(ct_tensor x, const int64_t* kernel, const int64_t* stride, const int64_t* padding,
+                                  const int64_t* dilation, int32_t ceil_mode, ct_tensor* out, ct_tensor* indices_out);
+/* Average pooling options: count_include_pad = 0 divides by the input elements in the window only;
+   divisor_override > 0 divides by it instead (0 = none). */
+/* 2-D average pooling with ceil_mode, count_include_pad and divisor_override (see above). */
+CT_API ct_status ct_avg_pool2d_ex(ct_tensor x, const int64_t* kernel, const int64_t* stride, const int64_t* padding,
+                                  int32_t ceil_mode, int32_t count_include_pad, int64_t divisor_override,
+                                  ct_tensor* out);
+/* Adaptive pooling: output i of an axis of size n covers [floor(i * n / o), ceil((i + 1) * n / o)). */
+/* Adaptive average pooling, NCHW or CHW, to output_size {oh, ow}. */
+CT_API ct_status ct_adaptive_avg_pool2d(ct_tensor x, const int64_t* output_size, ct_tensor* out);
+/* Adaptive max pooling (windows as ct_adaptive_avg_pool2d); *indices_out (when not NULL) as ct_max_pool2d_ex. */
+CT_API ct_status ct_adaptive_max_pool2d(ct_tensor x, const int64_t* output_size, ct_tensor* out,
+                                        ct_tensor* indices_out);
 
 /* ---- Autograd ----------------------------------------------------------------------------------- */
 

@@ -259,6 +259,13 @@ int32_t pool2d_entry(int32_t device, int32_t dtype, int32_t op, const ct_cuda_po
     return finish(launch_pool2d(kLaunch, nullptr, dtype, op, geom, in, idx, out, out_idx), "pool2d");
 }
 
+// ---- pooling options and adaptive pooling (pool-options) ----
+int32_t pool2d_ex_entry(int32_t device, int32_t dtype, int32_t op, const ct_cuda_pool2d_ex* geom, const void* in,
+                        const int64_t* idx, void* out, int64_t* out_idx) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_pool2d_ex(kLaunch, nullptr, dtype, op, geom, in, idx, out, out_idx), "pool2d_ex");
+}
+
 const ct_cuda_backend kTable = {
     sizeof(ct_cuda_backend), CT_CUDA_BACKEND_VERSION, &init, &last_error, &malloc_entry, &free_entry,
     &stats_entry, &empty_cache_entry, &synchronize_entry, &memcpy_entry, &copy_entry, &fill_entry,
@@ -270,6 +277,8 @@ const ct_cuda_backend kTable = {
     &unary_entry, &where_entry, &reduce_entry, &cumsum_entry,
     // ---- conv, pooling, optimizers (cuda-conv) ----
     &adam_entry, &im2col_entry, &col2im_entry, &pool2d_entry,
+    // ---- pooling options and adaptive pooling (pool-options) ----
+    &pool2d_ex_entry,
 };
 
 }  // namespace

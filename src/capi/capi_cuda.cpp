@@ -55,6 +55,8 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "adam", "adamw", "optimizer_set_state",
         // conv2d (im2col/col2im kernels + cuBLAS), pooling (window kernels)
         "conv2d", "max_pool2d", "avg_pool2d",
+        // ---- pooling options and adaptive pooling (pool-options) ----
+        "adaptive_avg_pool2d", "adaptive_max_pool2d",
         // DLPack export of CUDA tensors (kDLCUDA; the device is synchronised first)
         "to_dlpack", "to_dlpack_versioned",
         // ---- per-device tests (device-tests) ----

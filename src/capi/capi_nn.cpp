@@ -28,6 +28,21 @@ Pool2dParams pool_args(const int64_t* kernel, const int64_t* stride, const int64
     return p;
 }
 
+// *out = values and, when indices_out is not NULL, *indices_out = indices (both handles made before either is
+// stored, so a failure leaks nothing).
+void return_pair(const std::pair<Tensor, Tensor>& res, ct_tensor* out, ct_tensor* indices_out) {
+    ct_tensor v = new_tensor_handle(res.first);
+    if (indices_out) {
+        try {
+            *indices_out = new_tensor_handle(res.second);
+        } catch (...) {
+            ct_tensor_release(v);
+            throw;
+        }
+    }
+    *out = v;
+}
+
 // The shared shape of the loss entry points: (input, target, reduction) -> out.
 template <typename F>
 ct_status loss_call(const char* op, ct_tensor input, ct_tensor target, int32_t reduction, ct_tensor* out, F f) {
@@ -162,6 +177,49 @@ ct_status ct_avg_pool2d(ct_tensor x, const int64_t* kernel, const int64_t* strid
         check_out(out, "avg_pool2d");
         Pool2dParams p = pool_args(kernel, stride, padding, "avg_pool2d");
         *out = new_tensor_handle(avg_pool2d(get_tensor(x, "avg_pool2d", "x"), p));
+    });
+}
+
+ct_status ct_max_pool2d_ex(ct_tensor x, const int64_t* kernel, const int64_t* stride, const int64_t* padding,
+                           const int64_t* dilation, int32_t ceil_mode, ct_tensor* out, ct_tensor* indices_out) {
+    return guard([&] {
+        check_out(out, "max_pool2d");
+        Pool2dParams p = pool_args(kernel, stride, padding, "max_pool2d");
+        pair_arg(dilation, p.dilation, "max_pool2d", "dilation");
+        p.ceil_mode = ceil_mode != 0;
+        auto res = max_pool2d_with_indices(get_tensor(x, "max_pool2d", "x"), p);
+        return_pair(res, out, indices_out);
+    });
+}
+
+ct_status ct_avg_pool2d_ex(ct_tensor x, const int64_t* kernel, const int64_t* stride, const int64_t* padding,
+                           int32_t ceil_mode, int32_t count_include_pad, int64_t divisor_override, ct_tensor* out) {
+    return guard([&] {
+        check_out(out, "avg_pool2d");
+        Pool2dParams p = pool_args(kernel, stride, padding, "avg_pool2d");
+        p.ceil_mode = ceil_mode != 0;
+        p.count_include_pad = count_include_pad != 0;
+        p.divisor_override = divisor_override;
+        *out = new_tensor_handle(avg_pool2d(get_tensor(x, "avg_pool2d", "x"), p));
+    });
+}
+
+ct_status ct_adaptive_avg_pool2d(ct_tensor x, const int64_t* output_size, ct_tensor* out) {
+    return guard([&] {
+        check_out(out, "adaptive_avg_pool2d");
+        int64_t size[2];
+        pair_arg(output_size, size, "adaptive_avg_pool2d", "output_size");
+        *out = new_tensor_handle(adaptive_avg_pool2d(get_tensor(x, "adaptive_avg_pool2d", "x"), size));
+    });
+}
+
+ct_status ct_adaptive_max_pool2d(ct_tensor x, const int64_t* output_size, ct_tensor* out, ct_tensor* indices_out) {
+    return guard([&] {
+        check_out(out, "adaptive_max_pool2d");
+        int64_t size[2];
+        pair_arg(output_size, size, "adaptive_max_pool2d", "output_size");
+        auto res = adaptive_max_pool2d(get_tensor(x, "adaptive_max_pool2d", "x"), size);
+        return_pair(res, out, indices_out);
     });
 }
 

@@ -157,6 +157,19 @@ enum ct_cuda_pool_op {
     CT_CUDA_NUM_POOL_OPS
 };
 
+/* ---- pooling options and adaptive pooling (pool-options) ---- */
+/* Pooling with PyTorch's options (core/pool_window.h has the window math). base as ct_cuda_pool2d; window taps
+   are dilation apart; averages divide by divisor_override when > 0, else by the window size counting padding
+   (count_include_pad != 0) or by the number of input elements. adaptive != 0: output o of an axis of size in
+   covers [floor(o * in / out), ceil((o + 1) * in / out)) and kernel, stride, padding and dilation are unused. */
+typedef struct ct_cuda_pool2d_ex {
+    ct_cuda_pool2d base;
+    int64_t dilation[2];
+    int64_t divisor_override;
+    int32_t count_include_pad;
+    int32_t adaptive;
+} ct_cuda_pool2d_ex;
+
 /* Operands that share one shape: sizes plus per-operand strides in elements (operand 0 is the output).
    Data pointers passed alongside point at each operand's element 0. ndim 0 means one element. */
 typedef struct ct_cuda_layout {
@@ -262,6 +275,12 @@ typedef struct ct_cuda_backend {
        CT_CUDA_MAX_POOL (either may be NULL otherwise). */
     int32_t (*pool2d)(int32_t device, int32_t dtype, int32_t op, const ct_cuda_pool2d* geom, const void* in,
                       const int64_t* idx, void* out, int64_t* out_idx);
+
+    /* ---- pooling options and adaptive pooling (pool-options) ---- */
+    /* The pool2d entry with ct_cuda_pool2d_ex geometry (dilation, divisor rules, adaptive windows). A window
+       holding no input element gives -inf and idx -1 for max; idx -1 is skipped by the backward and gather. */
+    int32_t (*pool2d_ex)(int32_t device, int32_t dtype, int32_t op, const ct_cuda_pool2d_ex* geom, const void* in,
+                         const int64_t* idx, void* out, int64_t* out_idx);
 } ct_cuda_backend;
 
 /* The one symbol the backend exports: the table for the requested version, or NULL if unsupported. */

@@ -138,14 +138,16 @@ Tensor cuda_conv2d_weight_grad(const Tensor& go, const Tensor& x, const CudaConv
     return gw;
 }
 
-Tensor cuda_pool2d(int32_t op, const ct_cuda_pool2d& g, const Tensor& in, const Tensor& idx, const Shape& out_shape,
+Tensor cuda_pool2d(int32_t op, const ct_cuda_pool2d_ex& g, const Tensor& in, const Tensor& idx, const Shape& out_shape,
                    Tensor* out_idx) {
     Tensor out = empty_tensor(out_shape, in.dtype(), in.device());
     Tensor ix = op == CT_CUDA_MAX_POOL ? empty_tensor(out_shape, DType::Int64, in.device()) : Tensor();
     const int32_t dev = in.device().index;
-    const char* name = op == CT_CUDA_AVG_POOL || op == CT_CUDA_AVG_POOL_BACKWARD ? "avg_pool2d" : "max_pool2d";
+    const bool avg = op == CT_CUDA_AVG_POOL || op == CT_CUDA_AVG_POOL_BACKWARD;
+    const char* name = g.adaptive ? (avg ? "adaptive_avg_pool2d" : "adaptive_max_pool2d")
+                                  : (avg ? "avg_pool2d" : "max_pool2d");
     cuda_check(name, cuda_device_backend(name, dev)
-                         .pool2d(dev, (int32_t)in.dtype(), op, &g, in.device_data(),
+                         .pool2d_ex(dev, (int32_t)in.dtype(), op, &g, in.device_data(),
                                  idx.defined() ? static_cast<const int64_t*>(idx.device_data()) : nullptr,
                                  out.device_data(), ix.defined() ? static_cast<int64_t*>(ix.device_data()) : nullptr));
     if (out_idx) *out_idx = ix;

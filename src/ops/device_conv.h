@@ -21,7 +21,7 @@ Tensor cuda_conv2d_weight_grad(const Tensor& go, const Tensor& x, const CudaConv
 
 // Runs ct_cuda_pool_op op on contiguous in (and idx) into a fresh tensor of out_shape; for CT_CUDA_MAX_POOL
 // also returns the argmax positions (int64, out_shape) in *out_idx.
-Tensor cuda_pool2d(int32_t op, const ct_cuda_pool2d& g, const Tensor& in, const Tensor& idx, const Shape& out_shape,
+Tensor cuda_pool2d(int32_t op, const ct_cuda_pool2d_ex& g, const Tensor& in, const Tensor& idx, const Shape& out_shape,
                    Tensor* out_idx);
 
 }  // namespace ct

@@ -183,9 +183,18 @@ struct Pool2dParams {
     int64_t kernel[2] = {1, 1};
     int64_t stride[2] = {1, 1};
     int64_t padding[2] = {0, 0};
+    int64_t dilation[2] = {1, 1};   // max pooling only
+    bool ceil_mode = false;
+    bool count_include_pad = true;  // avg pooling only
+    int64_t divisor_override = 0;   // avg pooling only; 0 = none
 };
 Tensor max_pool2d(const Tensor& x, const Pool2dParams& p);
+// max_pool2d and its int64 argmax (flat h * W + w within each plane, like torch's return_indices).
+std::pair<Tensor, Tensor> max_pool2d_with_indices(const Tensor& x, const Pool2dParams& p);
 Tensor avg_pool2d(const Tensor& x, const Pool2dParams& p);
+// Adaptive pooling to output_size {oh, ow}: output i covers [floor(i * H / oh), ceil((i + 1) * H / oh)).
+Tensor adaptive_avg_pool2d(const Tensor& x, const int64_t output_size[2]);
+std::pair<Tensor, Tensor> adaptive_max_pool2d(const Tensor& x, const int64_t output_size[2]);
 
 // ---- ordering, scans, reordering, einsum (sort.cpp, cumprod.cpp, reorder.cpp, einsum.cpp) ----
 // Sorted values and int64 positions along dim (stable; NaN sorts last ascending, first descending).

@@ -107,6 +107,63 @@ static PyObject* call_pool(ct_status (*fn)(ct_tensor, const int64_t*, const int6
 static PyObject* py_max_pool2d(PyObject* m, PyObject* a) { return call_pool(ct_max_pool2d, "ct_max_pool2d", a); }
 static PyObject* py_avg_pool2d(PyObject* m, PyObject* a) { return call_pool(ct_avg_pool2d, "ct_avg_pool2d", a); }
 
+/* (values, indices) from two handles; releases both on failure. */
+static PyObject* values_indices(ct_tensor values, ct_tensor indices) {
+    PyObject* v = wrap_tensor(values); /* releases values on failure */
+    if (!v) {
+        ct_tensor_release(indices);
+        return NULL;
+    }
+    PyObject* i = wrap_tensor(indices);
+    if (!i) {
+        Py_DECREF(v);
+        return NULL;
+    }
+    PyObject* pair = PyTuple_Pack(2, v, i);
+    Py_DECREF(v);
+    Py_DECREF(i);
+    return pair;
+}
+/* max_pool2d_ex(x, kernel, stride, padding, dilation, ceil_mode) -> (values, indices) */
+static PyObject* py_max_pool2d_ex(PyObject* m, PyObject* a) {
+    REQUIRE_SYM(ct_max_pool2d_ex);
+    ct_tensor x, out = NULL, idx = NULL;
+    int64_t k[2], s[2], p[2], d[2];
+    int ceil_mode;
+    if (!PyArg_ParseTuple(a, "O&(LL)(LL)(LL)(LL)p", T x, &k[0], &k[1], &s[0], &s[1], &p[0], &p[1], &d[0], &d[1],
+                          &ceil_mode))
+        return NULL;
+    CT_TRY(ct_max_pool2d_ex(x, k, s, p, d, ceil_mode, &out, &idx));
+    return values_indices(out, idx);
+}
+/* avg_pool2d_ex(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override (0 = none)) */
+static PyObject* py_avg_pool2d_ex(PyObject* m, PyObject* a) {
+    ct_tensor x;
+    int64_t k[2], s[2], p[2];
+    int ceil_mode, count_include_pad;
+    long long divisor;
+    if (!PyArg_ParseTuple(a, "O&(LL)(LL)(LL)ppL", T x, &k[0], &k[1], &s[0], &s[1], &p[0], &p[1], &ceil_mode,
+                          &count_include_pad, &divisor))
+        return NULL;
+    RETURN_OUT(ct_avg_pool2d_ex, x, k, s, p, ceil_mode, count_include_pad, divisor);
+}
+/* adaptive_avg_pool2d(x, (oh, ow)) */
+static PyObject* py_adaptive_avg_pool2d(PyObject* m, PyObject* a) {
+    ct_tensor x;
+    int64_t o[2];
+    if (!PyArg_ParseTuple(a, "O&(LL)", T x, &o[0], &o[1])) return NULL;
+    RETURN_OUT(ct_adaptive_avg_pool2d, x, o);
+}
+/* adaptive_max_pool2d(x, (oh, ow)) -> (values, indices) */
+static PyObject* py_adaptive_max_pool2d(PyObject* m, PyObject* a) {
+    REQUIRE_SYM(ct_adaptive_max_pool2d);
+    ct_tensor x, out = NULL, idx = NULL;
+    int64_t o[2];
+    if (!PyArg_ParseTuple(a, "O&(LL)", T x, &o[0], &o[1])) return NULL;
+    CT_TRY(ct_adaptive_max_pool2d(x, o, &out, &idx));
+    return values_indices(out, idx);
+}
+
 /* ---- creation ------------------------------------------------------------------------------------ */
 
 /* name(shape, dtype, device) for empty/zeros/ones */
@@ -274,7 +331,8 @@ static PyObject* py_randperm(PyObject* m, PyObject* a) {
 #define E(name) {#name, (PyCFunction)py_##name, METH_VARARGS, NULL},
 static PyMethodDef nn_creation_functions[] = {
     E(linear) E(cross_entropy) E(nll_loss) E(cross_entropy_ex) E(nll_loss_ex) E(mse_loss) E(binary_cross_entropy) E(binary_cross_entropy_with_logits)
-    E(dropout) E(embedding) E(conv2d) E(max_pool2d) E(avg_pool2d) E(empty) E(zeros) E(ones) E(full)
+    E(dropout) E(embedding) E(conv2d) E(max_pool2d) E(avg_pool2d)
+    E(max_pool2d_ex) E(avg_pool2d_ex) E(adaptive_avg_pool2d) E(adaptive_max_pool2d) E(empty) E(zeros) E(ones) E(full)
     E(scalar_tensor) E(arange) E(linspace) E(eye) E(full_like) E(from_buffer) E(rand) E(randn) E(randint)
     E(bernoulli) E(randperm)
     {"to_bytes", (PyCFunction)py_to_bytes, METH_O, NULL},

@@ -6,6 +6,8 @@
 #define CTENSOR_PY_OPTIONAL_SYMBOLS_H
 #pragma weak ct_abi_version
 #pragma weak ct_abs
+#pragma weak ct_adaptive_avg_pool2d
+#pragma weak ct_adaptive_max_pool2d
 #pragma weak ct_add
 #pragma weak ct_add_
 #pragma weak ct_all
@@ -19,6 +21,7 @@
 #pragma weak ct_atan2
 #pragma weak ct_autograd_grad
 #pragma weak ct_avg_pool2d
+#pragma weak ct_avg_pool2d_ex
 #pragma weak ct_backward
 #pragma weak ct_bernoulli
 #pragma weak ct_binary_cross_entropy
@@ -104,6 +107,7 @@
 #pragma weak ct_max
 #pragma weak ct_max_dim
 #pragma weak ct_max_pool2d
+#pragma weak ct_max_pool2d_ex
 #pragma weak ct_maximum
 #pragma weak ct_mean
 #pragma weak ct_min

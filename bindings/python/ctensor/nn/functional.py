@@ -77,26 +77,60 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _C.conv2d(input, weight, bias, _pair(stride), _pair(padding), _pair(dilation), groups)
 
 
+def _pool_stride(stride, kernel):
+    return kernel if stride is None or (not isinstance(stride, numbers.Integral) and len(stride) == 0) \
+        else _pair(stride)
+
+
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    if dilation not in (1, (1, 1)) or ceil_mode or return_indices:
-        raise NotImplementedError("max_pool2d: dilation, ceil_mode and return_indices are not supported")
+    """torch.nn.functional.max_pool2d of [N, C, H, W] or [C, H, W]; indices are flat h * W + w per plane."""
     k = _pair(kernel_size)
-    return _C.max_pool2d(input, k, _pair(stride) if stride else k, _pair(padding))
+    s, p, d = _pool_stride(stride, k), _pair(padding), _pair(dilation)
+    if d == (1, 1) and not ceil_mode and not return_indices:
+        return _C.max_pool2d(input, k, s, p)
+    out, indices = _C.max_pool2d_ex(input, k, s, p, d, bool(ceil_mode))
+    return (out, indices) if return_indices else out
 
 
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
-    if ceil_mode or not count_include_pad:
-        raise NotImplementedError("avg_pool2d: ceil_mode and count_include_pad=False are not supported")
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=True):
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """torch.nn.functional.avg_pool2d of [N, C, H, W] or [C, H, W]."""
     k = _pair(kernel_size)
-    return _C.avg_pool2d(input, k, _pair(stride) if stride else k, _pair(padding))
+    s, p = _pool_stride(stride, k), _pair(padding)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    if not ceil_mode and count_include_pad and divisor_override is None:
+        return _C.avg_pool2d(input, k, s, p)
+    return _C.avg_pool2d_ex(input, k, s, p, bool(ceil_mode), bool(count_include_pad), int(divisor_override or 0))
+
+
+def _adaptive_size(input, output_size):
+    """(oh, ow) with None entries taken from the input's H, W, like torch."""
+    if isinstance(output_size, numbers.Integral):
+        output_size = (output_size, output_size)
+    oh, ow = tuple(output_size)
+    h, w = tuple(input.shape)[-2:]
+    return (h if oh is None else int(oh), w if ow is None else int(ow))
 
 
 def adaptive_avg_pool2d(input, output_size):
-    oh, ow = _pair(output_size)
-    h, w = tuple(input.shape)[-2:]
-    if h % oh or w % ow:
-        raise NotImplementedError("adaptive_avg_pool2d: input size must be divisible by the output size")
-    return avg_pool2d(input, (h // oh, w // ow))
+    """torch.nn.functional.adaptive_avg_pool2d: output i covers [floor(i * H / oh), ceil((i + 1) * H / oh))."""
+    return _C.adaptive_avg_pool2d(input, _adaptive_size(input, output_size))
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """torch.nn.functional.adaptive_max_pool2d (windows as adaptive_avg_pool2d)."""
+    out, indices = _C.adaptive_max_pool2d(input, _adaptive_size(input, output_size))
+    return (out, indices) if return_indices else out
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=True):
+    return adaptive_max_pool2d(input, output_size, True)
 
 
 def dropout(input, p=0.5, training=True, inplace=False, generator=None):

@@ -91,18 +91,21 @@ class MaxPool2d(Module):
                             self.return_indices)
 
     def extra_repr(self):
-        return "kernel_size=%s, stride=%s, padding=%s" % (self.kernel_size, self.stride, self.padding)
+        return "kernel_size=%s, stride=%s, padding=%s, dilation=%s, ceil_mode=%s" % (
+            self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode)
 
 
 class AvgPool2d(Module):
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+                 divisor_override=None):
         super().__init__()
         self.kernel_size, self.stride, self.padding = kernel_size, stride or kernel_size, padding
         self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
+        self.divisor_override = divisor_override
 
     def forward(self, input):
         return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad)
+                            self.count_include_pad, self.divisor_override)
 
     def extra_repr(self):
         return "kernel_size=%s, stride=%s, padding=%s" % (self.kernel_size, self.stride, self.padding)
@@ -115,6 +118,21 @@ class AdaptiveAvgPool2d(Module):
 
     def forward(self, input):
         return F.adaptive_avg_pool2d(input, self.output_size)
+
+    def extra_repr(self):
+        return "output_size=%s" % (self.output_size,)
+
+
+class AdaptiveMaxPool2d(Module):
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size, self.return_indices = output_size, return_indices
+
+    def forward(self, input):
+        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+    def extra_repr(self):
+        return "output_size=%s" % (self.output_size,)
 
 
 def _activation(name, fn, doc):

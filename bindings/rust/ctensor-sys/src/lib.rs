@@ -509,6 +509,33 @@ extern "C" {
         padding: *const i64,
         out: *mut ct_tensor,
     ) -> ct_status;
+    pub fn ct_max_pool2d_ex(
+        x: ct_tensor,
+        kernel: *const i64,
+        stride: *const i64,
+        padding: *const i64,
+        dilation: *const i64,
+        ceil_mode: i32,
+        out: *mut ct_tensor,
+        indices_out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_avg_pool2d_ex(
+        x: ct_tensor,
+        kernel: *const i64,
+        stride: *const i64,
+        padding: *const i64,
+        ceil_mode: i32,
+        count_include_pad: i32,
+        divisor_override: i64,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_adaptive_avg_pool2d(x: ct_tensor, output_size: *const i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_adaptive_max_pool2d(
+        x: ct_tensor,
+        output_size: *const i64,
+        out: *mut ct_tensor,
+        indices_out: *mut ct_tensor,
+    ) -> ct_status;
 
     // ---- Autograd ----
     pub fn ct_set_grad_enabled(enabled: i32, previous: *mut i32) -> ct_status;
