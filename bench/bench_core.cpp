@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace {
@@ -160,13 +161,22 @@ void bench_mlp_step() {
 
 }  // namespace
 
+// Usage: bench_core [--quick] [overhead] [elementwise] [matmul] [mlp]  (no section names: all of them)
 int main(int argc, char** argv) {
     CHECK(ct_check_abi(CT_ABI_VERSION, CT_VERSION_MINOR));
-    bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+    bool quick = false;
+    std::vector<std::string> wanted;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+        else wanted.push_back(argv[i]);
+    }
+    auto want = [&](const char* name) {
+        return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
+    };
     std::printf("ctensor %d core benchmark, %d threads%s\n", ct_version(), ct_get_num_threads(), quick ? " (quick)" : "");
-    bench_overhead();
-    bench_elementwise();
-    bench_matmul();
-    bench_mlp_step();
+    if (want("overhead")) bench_overhead();
+    if (want("elementwise")) bench_elementwise();
+    if (want("matmul")) bench_matmul();
+    if (want("mlp")) bench_mlp_step();
     return ct_live_handles() == 0 ? 0 : 1;
 }
