@@ -88,7 +88,8 @@ private:
 
     void ensure_workers(int n) {
         while ((int)workers_.size() < n) {
-            workers_.emplace_back([this] { worker_loop(); });
+            uint64_t current = gen_of(state_.load(std::memory_order_acquire));  // the next job is new to it
+            workers_.emplace_back([this, current] { worker_loop(current); });
             workers_.back().detach();
         }
     }
@@ -127,11 +128,10 @@ private:
         caller_sleeping_.store(false, std::memory_order_relaxed);
     }
 
-    void worker_loop() {
+    void worker_loop(uint64_t seen) {
 #ifdef _OPENMP
         omp_set_num_threads(1);  // BLAS called from a chunk must not start an OpenMP team of its own
 #endif
-        uint64_t seen = gen_of(state_.load(std::memory_order_acquire));
         for (;;) {
             uint64_t s = state_.load(std::memory_order_acquire);
             for (int i = 0; i < kSpinIters && gen_of(s) == seen; ++i) {
