@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace {
@@ -70,11 +71,11 @@ void bench_matmul() {
     }
 }
 
-void bench_elementwise() {
+void bench_elementwise(const std::vector<int64_t>& sizes) {
     std::printf("\n== elementwise float32 GB/s (bytes read + written) vs memcpy; target ratio >= 0.70 for large n\n");
     std::printf("%10s %10s %10s %10s %10s %8s %8s %8s\n", "n", "memcpy", "add", "mul", "exp", "add/cp", "mul/cp",
                 "exp/cp");
-    for (int64_t n : {1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL, 100000000LL}) {
+    for (int64_t n : sizes) {
         ct_tensor a = randn({n}), b = randn({n});
         std::vector<float> src((size_t)n, 1.0f), dst((size_t)n);
         int reps = (int)std::max<int64_t>(1, 20000000 / n);
@@ -160,13 +161,23 @@ void bench_mlp_step() {
 
 }  // namespace
 
+// Usage: bench_core [--quick] [overhead] [elementwise] [small] [matmul] [mlp]  (none given: all but small)
 int main(int argc, char** argv) {
     CHECK(ct_check_abi(CT_ABI_VERSION, CT_VERSION_MINOR));
-    bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+    bool quick = false;
+    std::vector<std::string> wanted;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+        else wanted.push_back(argv[i]);
+    }
+    auto want = [&](const char* name) {
+        return (wanted.empty() && std::strcmp(name, "small") != 0) || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
+    };
     std::printf("ctensor %d core benchmark, %d threads%s\n", ct_version(), ct_get_num_threads(), quick ? " (quick)" : "");
-    bench_overhead();
-    bench_elementwise();
-    bench_matmul();
-    bench_mlp_step();
+    if (want("overhead")) bench_overhead();
+    if (want("elementwise")) bench_elementwise({1000, 10000, 100000, 1000000, 10000000, 100000000});
+    if (want("small")) bench_elementwise({1000, 3000, 10000, 30000, 100000});  // fixed per-op cost dominates
+    if (want("matmul")) bench_matmul();
+    if (want("mlp")) bench_mlp_step();
     return ct_live_handles() == 0 ? 0 : 1;
 }

@@ -1,24 +1,22 @@
 // nn_blas.h - typed OpenBLAS gemm for the nn kernels (linear, conv2d): row-major C = alpha*op(A)*op(B) + beta*C
-// on raw pointers, plus a tensor-level wrapper that passes 2-D strided operands to BLAS without copying when
-// one of their strides is 1. Never call these from inside a parallel_for region (one thread budget).
+// on raw pointers (split over the thread pool by cpu/gemm.h), plus a tensor-level wrapper that passes 2-D strided
+// operands to BLAS without copying when one of their strides is 1. Callable from inside a parallel_for chunk.
 #pragma once
-#include <cblas.h>
 #include <algorithm>
 #include "core/tensor.h"
+#include "cpu/gemm.h"
 #include "cpu/kernels.h"
 
 namespace ct {
 
 inline void blas_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
                       const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
-    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, (blasint)m, (blasint)n,
-                (blasint)k, alpha, a, (blasint)lda, b, (blasint)ldb, beta, c, (blasint)ldc);
+    gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 inline void blas_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
                       const double* b, int64_t ldb, double beta, double* c, int64_t ldc) {
-    cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, (blasint)m, (blasint)n,
-                (blasint)k, alpha, a, (blasint)lda, b, (blasint)ldb, beta, c, (blasint)ldc);
+    gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 // How a 2-D tensor is handed to BLAS: a pointer, whether it is transposed, and its leading dimension.

@@ -1,32 +1,57 @@
-// parallel.cpp - thread budget shared with OpenBLAS.
+// parallel.cpp - the thread budget (ctensor's pool size) and the single-threaded-BLAS guard.
 #include "cpu/parallel.h"
 #include <atomic>
-#include <cblas.h>
-
-extern "C" void openblas_set_num_threads(int);
+#include <cstdlib>
+#include <thread>
+#include <sched.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 namespace ct {
+namespace {
 
-static std::atomic<int> g_threads{0};
+std::atomic<int> g_threads{0};
+
+// OMP_NUM_THREADS (first value) if set, else the CPUs this process may run on.
+int default_threads() {
+    if (const char* env = std::getenv("OMP_NUM_THREADS")) {
+        int n = std::atoi(env);
+        if (n > 0) return n;
+    }
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+        int n = CPU_COUNT(&set);
+        if (n > 0) return n;
+    }
+    return std::max(1u, std::thread::hardware_concurrency());
+}
+
+}  // namespace
 
 int get_num_threads() {
     int n = g_threads.load(std::memory_order_relaxed);
     if (n > 0) return n;
-#ifdef _OPENMP
-    n = omp_get_max_threads();
-#else
-    n = 1;
-#endif
+    n = std::min(default_threads(), 256);
     g_threads.store(n, std::memory_order_relaxed);
     return n;
 }
 
-void set_num_threads(int n) {
-    g_threads.store(n, std::memory_order_relaxed);
+void set_num_threads(int n) { g_threads.store(std::min(n, 256), std::memory_order_relaxed); }
+
+SingleThreadedBlas::SingleThreadedBlas() {
 #ifdef _OPENMP
-    omp_set_num_threads(n);
+    saved_ = omp_get_max_threads();
+    if (saved_ != 1) omp_set_num_threads(1);
+#else
+    saved_ = 1;
 #endif
-    openblas_set_num_threads(n);
+}
+
+SingleThreadedBlas::~SingleThreadedBlas() {
+#ifdef _OPENMP
+    if (saved_ != 1) omp_set_num_threads(saved_);
+#endif
 }
 
 }  // namespace ct

@@ -1,8 +1,8 @@
 // linalg.cpp - matmul with NumPy/PyTorch semantics (1-D promotion, broadcast batch dims), dot and outer.
-// float32/float64 go to OpenBLAS gemm; strided operands with one unit stride are passed (transposed or not)
+// float32/float64 go to OpenBLAS gemm (cpu/gemm.h); strided operands with one unit stride are passed (transposed or not)
 // without copying. Integer matmul uses a plain loop. Never called from inside a parallel region.
-#include <cblas.h>
 #include <climits>
+#include "cpu/gemm.h"
 #include "cpu/kernels.h"
 #include "cpu/parallel.h"
 #include "ops/device_gemm.h"
@@ -30,14 +30,10 @@ bool blas_operand(int64_t rows, int64_t cols, int64_t rs, int64_t cs, BlasOperan
     return false;
 }
 
-// c[m, n] (contiguous) = a @ b through sgemm/dgemm.
+// c[m, n] (contiguous) = a @ b through sgemm/dgemm, split over the thread pool (cpu/gemm.h).
 template <typename T>
 void blas_gemm(int64_t m, int64_t n, int64_t k, const T* a, BlasOperand oa, const T* b, BlasOperand ob, T* c) {
-    auto ta = oa.trans ? CblasTrans : CblasNoTrans, tb = ob.trans ? CblasTrans : CblasNoTrans;
-    if constexpr (std::is_same<T, float>::value)
-        cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, a, (int)oa.ld, b, (int)ob.ld, 0.0f, c, (int)n);
-    else
-        cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0, a, (int)oa.ld, b, (int)ob.ld, 0.0, c, (int)n);
+    gemm(oa.trans, ob.trans, m, n, k, T(1), a, oa.ld, b, ob.ld, T(0), c, n);
 }
 
 // c[m, n] (contiguous) = a @ b for integer types: any strides; products wrap like C unsigned arithmetic.

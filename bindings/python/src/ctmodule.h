@@ -60,6 +60,16 @@ int targ_convert(PyObject* o, TArg* a);
 /* Like targ_convert but raises TypeError naming `what` when o is not convertible; returns 0/-1. */
 int targ_require(PyObject* o, TArg* a, const char* what);
 void targ_release(TArg* a);
+/* Runs a binary op on handles. Matmul (milliseconds for large operands) runs with the GIL released so other
+ * Python threads keep running; cheap ops keep it (releasing costs more than they take). */
+static inline ct_status run_binary_op(ct_status (*fn)(ct_tensor, ct_tensor, ct_tensor*), ct_tensor a, ct_tensor b,
+                                      ct_tensor* out) {
+    ct_status st;
+    if (fn != ct_matmul) return fn(a, b, out);
+    Py_BEGIN_ALLOW_THREADS st = fn(a, b, out);
+    Py_END_ALLOW_THREADS
+    return st;
+}
 /* "O&" converter for a required Tensor (no scalars): stores a borrowed ct_tensor. */
 int conv_tensor(PyObject* o, void* out);
 /* "O&" converter for an optional Tensor (None -> NULL). */

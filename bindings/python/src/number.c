@@ -19,7 +19,7 @@ static PyObject* binary(PyObject* a, PyObject* b, binop_fn fn, const char* name)
         return NULL;
     }
     ct_tensor out = NULL;
-    ct_status st = fn(A.h, B.h, &out);
+    ct_status st = run_binary_op(fn, A.h, B.h, &out);
     targ_release(&A);
     targ_release(&B);
     if (st != CT_OK) return raise_status(st);

@@ -1,0 +1,166 @@
+// thread_pool.cpp - ctensor's own worker pool behind parallel_for: workers spin for a few microseconds after
+// a job and then sleep on a condition variable, so an idle pool costs no CPU on a loaded machine (libgomp's
+// default spin of ~300k iterations per region did). One job runs at a time; the caller takes chunks too.
+#include "cpu/thread_pool.h"
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+#include <sched.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define CT_CPU_RELAX() _mm_pause()
+#else
+#define CT_CPU_RELAX() std::this_thread::yield()
+#endif
+
+namespace ct {
+namespace {
+
+// Spin iterations (each one pause, ~40 ns on Skylake-X) before a thread blocks: ~50 us, long enough for the
+// back-to-back regions of one op sequence, short enough not to starve other processes.
+constexpr int kSpinIters = 1200;
+
+thread_local bool t_in_region = false;  // set while this thread runs a chunk (nested loops run serially)
+
+// Job state word: generation (upper 32 bits) | chunk count (16 bits) | next unclaimed chunk (16 bits).
+// Claims are CAS on the whole word, so a late worker can never claim a chunk of a newer job by mistake.
+constexpr uint64_t kGenShift = 32, kChunkShift = 16, kMask16 = 0xffff;
+uint64_t gen_of(uint64_t s) { return s >> kGenShift; }
+uint64_t chunks_of(uint64_t s) { return (s >> kChunkShift) & kMask16; }
+uint64_t next_of(uint64_t s) { return s & kMask16; }
+
+class Pool {
+public:
+    static Pool& get() {
+        static Pool* p = new Pool();  // never destroyed: workers may outlive static destruction
+        return *p;
+    }
+
+    // Runs call(ctx, i) for i in [0, chunks) on the caller and up to chunks - 1 workers.
+    void run(int chunks, ChunkFn call, void* ctx) {
+        std::unique_lock<std::mutex> job(job_mu_, std::try_to_lock);
+        if (!job.owns_lock()) return run_serial(chunks, call, ctx);  // another thread's job is running
+        ensure_workers(chunks - 1);
+        call_ = call;
+        ctx_ = ctx;
+        error_ = nullptr;
+        done_.store(0, std::memory_order_relaxed);
+        uint64_t gen = gen_of(state_.load(std::memory_order_relaxed)) + 1;
+        state_.store((gen << kGenShift) | (uint64_t(chunks) << kChunkShift), std::memory_order_seq_cst);
+        if (sleepers_.load(std::memory_order_seq_cst) > 0) {
+            std::lock_guard<std::mutex> lock(sleep_mu_);
+            wake_cv_.notify_all();
+        }
+        work(gen);
+        wait_done(chunks);
+        if (error_) std::rethrow_exception(error_);
+    }
+
+private:
+    std::mutex job_mu_;        // one job at a time
+    std::mutex sleep_mu_;      // guards sleeping and waking (both directions)
+    std::condition_variable wake_cv_, done_cv_;
+    std::atomic<uint64_t> state_{0};
+    std::atomic<int> done_{0}, sleepers_{0};
+    std::atomic<bool> caller_sleeping_{false};
+    ChunkFn call_ = nullptr;
+    void* ctx_ = nullptr;
+    std::exception_ptr error_;  // first exception thrown by a chunk (guarded by sleep_mu_)
+    std::vector<std::thread> workers_;
+
+    static void run_serial(int chunks, ChunkFn call, void* ctx) {
+        bool outer = t_in_region;
+        t_in_region = true;
+        try {
+            for (int i = 0; i < chunks; ++i) call(ctx, i);
+        } catch (...) {
+            t_in_region = outer;
+            throw;
+        }
+        t_in_region = outer;
+    }
+
+    void ensure_workers(int n) {
+        while ((int)workers_.size() < n) {
+            uint64_t current = gen_of(state_.load(std::memory_order_acquire));  // the next job is new to it
+            workers_.emplace_back([this, current] { worker_loop(current); });
+            workers_.back().detach();
+        }
+    }
+
+    // Claims and runs chunks of job `gen` until none is left.
+    void work(uint64_t gen) {
+        uint64_t s = state_.load(std::memory_order_acquire);
+        while (gen_of(s) == gen && next_of(s) < chunks_of(s)) {
+            if (!state_.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel, std::memory_order_acquire))
+                continue;
+            t_in_region = true;
+            try {
+                call_(ctx_, (int64_t)next_of(s));
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(sleep_mu_);
+                if (!error_) error_ = std::current_exception();
+            }
+            t_in_region = false;
+            if (done_.fetch_add(1, std::memory_order_seq_cst) + 1 == (int)chunks_of(s) &&
+                caller_sleeping_.load(std::memory_order_seq_cst)) {
+                std::lock_guard<std::mutex> lock(sleep_mu_);
+                done_cv_.notify_all();
+            }
+            s = state_.load(std::memory_order_acquire);
+        }
+    }
+
+    void wait_done(int chunks) {
+        for (int i = 0; i < kSpinIters; ++i) {
+            if (done_.load(std::memory_order_acquire) == chunks) return;
+            CT_CPU_RELAX();
+        }
+        std::unique_lock<std::mutex> lock(sleep_mu_);
+        caller_sleeping_.store(true, std::memory_order_seq_cst);
+        done_cv_.wait(lock, [&] { return done_.load(std::memory_order_seq_cst) == chunks; });
+        caller_sleeping_.store(false, std::memory_order_relaxed);
+    }
+
+    void worker_loop(uint64_t seen) {
+#ifdef _OPENMP
+        omp_set_num_threads(1);  // BLAS called from a chunk must not start an OpenMP team of its own
+#endif
+        for (;;) {
+            uint64_t s = state_.load(std::memory_order_acquire);
+            for (int i = 0; i < kSpinIters && gen_of(s) == seen; ++i) {
+                CT_CPU_RELAX();
+                s = state_.load(std::memory_order_acquire);
+            }
+            if (gen_of(s) == seen) {
+                std::unique_lock<std::mutex> lock(sleep_mu_);
+                sleepers_.fetch_add(1, std::memory_order_seq_cst);
+                wake_cv_.wait(lock, [&] { return gen_of(state_.load(std::memory_order_seq_cst)) != seen; });
+                sleepers_.fetch_sub(1, std::memory_order_relaxed);
+                s = state_.load(std::memory_order_acquire);
+            }
+            seen = gen_of(s);
+            work(seen);
+        }
+    }
+};
+
+}  // namespace
+
+bool in_parallel_region() { return t_in_region; }
+
+void run_chunks(int chunks, ChunkFn call, void* ctx) {
+    if (chunks <= 1 || t_in_region) {
+        for (int i = 0; i < chunks; ++i) call(ctx, i);
+        return;
+    }
+    Pool::get().run(chunks, call, ctx);
+}
+
+}  // namespace ct
