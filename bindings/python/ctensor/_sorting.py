@@ -33,14 +33,49 @@ def kthvalue(input, k, dim=-1, keepdim=False):
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    """Distinct values of the flattened input (torch.unique without dim); sorted=False keeps first occurrence."""
+    """torch.unique: distinct values of the flattened input (sorted=False keeps first occurrence), or with
+    dim, the distinct slices along dim in lexicographic order (always sorted, as in torch)."""
     if dim is not None:
-        raise NotImplementedError("unique(dim=...) is not supported; only the flattened form")
-    values, inverse, counts = _C.unique(input, bool(sorted), bool(return_inverse), bool(return_counts))
+        values, inverse, counts = _unique_dim(input, dim)
+    else:
+        values, inverse, counts = _C.unique(input, bool(sorted), bool(return_inverse), bool(return_counts))
     if not return_inverse and not return_counts:
         return values
     out = (values,) + ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())
     return out
+
+
+def _unique_dim(input, dim):
+    """Distinct slices of input along dim: a lexicographic row sort by stable argsorts from the last
+    column to the first (radix order), then run boundaries. Returns (values, inverse, counts)."""
+    from ._creation import arange, ones, zeros
+    from ._shape_ops import cat
+    from ._types import bool_, int64
+
+    if input.ndim == 0:
+        raise IndexError("unique: dim %d is out of range for a 0-d tensor" % dim)
+    if not -input.ndim <= dim < input.ndim:
+        raise IndexError("unique: dim %d is out of range for a %d-d tensor" % (dim, input.ndim))
+    dim %= input.ndim
+    moved = input.transpose(dim, 0)  # as torch: the key order of the other dims follows transpose, not movedim
+    n = moved.shape[0]
+    rows = moved.reshape(n, -1) if n > 0 else moved.reshape(0, max(1, moved.numel()))
+    order = arange(n, dtype=int64, device=input.device)
+    for c in reversed(range(rows.shape[1])):
+        keys = rows[:, c].index_select(0, order)
+        order = order.index_select(0, keys.argsort(stable=True))
+    srt = rows.index_select(0, order)
+    if n == 0:
+        empty = zeros(0, dtype=int64, device=input.device)
+        return moved.transpose(0, dim), empty, empty
+    changed = (srt[1:] != srt[:-1]).any(dim=1) if rows.shape[1] > 0 else zeros(n - 1, dtype=bool_, device=input.device)
+    starts_mask = cat([ones(1, dtype=bool_, device=input.device), changed])
+    group = starts_mask.to(int64).cumsum(0) - 1
+    starts = starts_mask.nonzero().reshape(-1)
+    values = moved.index_select(0, order.index_select(0, starts)).transpose(0, dim)
+    inverse = zeros(n, dtype=int64, device=input.device).scatter(0, order, group)
+    ends = cat([starts[1:], arange(n, n + 1, dtype=int64, device=input.device)])
+    return values, inverse, ends - starts
 
 
 def cumprod(input, dim, *, dtype=None):

@@ -51,6 +51,22 @@ def test_unique_kwargs(rng):
     np.testing.assert_array_equal(first.numpy(), [3, 1, 2])
 
 
+@pytest.mark.parametrize("shape,dim", [((6, 3), 0), ((6, 3), 1), ((4, 3, 2), 1), ((5, 2, 3), -1), ((5, 2, 3), 0),
+                                       ((0, 3), 0), ((7,), 0)])
+def test_unique_dim_matches_torch(rng, shape, dim):
+    torch = requires_torch()
+    x = rng.integers(0, 2, size=shape)
+    for ri, rc in [(False, False), (True, True), (True, False), (False, True)]:
+        want = torch.unique(torch.tensor(x), dim=dim, return_inverse=ri, return_counts=rc)
+        got = ct.unique(ct.tensor(x), dim=dim, return_inverse=ri, return_counts=rc)
+        want, got = (want, got) if isinstance(want, tuple) else ((want,), (got,))
+        for w, g in zip(want, got):
+            assert tuple(g.shape) == tuple(w.shape)
+            np.testing.assert_array_equal(g.numpy(), w.numpy())
+    with pytest.raises(IndexError):
+        ct.unique(ct.tensor(x), dim=len(shape))
+
+
 def test_cumprod_flip_roll_tril_triu(rng):
     x = rng.standard_normal((3, 4))
     t = ct.tensor(x)
