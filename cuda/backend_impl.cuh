@@ -103,5 +103,23 @@ template <typename Body> int32_t guarded(Body&& body) noexcept {
     }
 }
 
+// Status of a launcher that dispatches on dtype: CT_ERR_DTYPE names the dtype, another failure is an invalid
+// request, success checks for a launch error.
+inline int32_t finish_dtype_launch(int32_t status, const char* what, int32_t dtype) {
+    if (status == CT_ERR_DTYPE)
+        return set_error(status, std::string(what) + ": unsupported dtype " + std::to_string(dtype));
+    if (status != CT_OK) return set_error(status, std::string(what) + ": invalid request");
+    return check(cudaGetLastError(), what);
+}
+
+// Runs launch(ctx) on device's context, turning statuses and exceptions into the table's contract.
+template <typename Launch> int32_t on_device_dtype(int32_t device, const char* what, int32_t dtype, Launch launch) {
+    return guarded([&]() -> int32_t {
+        DeviceContext* ctx = nullptr;
+        if (int32_t st = context(device, &ctx)) return st;
+        return finish_dtype_launch(launch(*ctx), what, dtype);
+    });
+}
+
 }  // namespace cuda
 }  // namespace ct

@@ -6,54 +6,34 @@
 
 namespace ct {
 namespace cuda {
-namespace {
-
-int32_t finish(int32_t status, const char* what, int32_t dtype) {
-    if (status == CT_ERR_DTYPE)
-        return set_error(status, std::string(what) + ": unsupported dtype " + std::to_string(dtype));
-    if (status != CT_OK) return set_error(status, std::string(what) + ": invalid request");
-    return check(cudaGetLastError(), what);
-}
-
-// Runs launch(ctx) on device's context, turning statuses and exceptions into the table's contract.
-template <typename Launch> int32_t on_device(int32_t device, const char* what, int32_t dtype, Launch launch) {
-    return guarded([&]() -> int32_t {
-        DeviceContext* ctx = nullptr;
-        if (int32_t st = context(device, &ctx)) return st;
-        return finish(launch(*ctx), what, dtype);
-    });
-}
-
-}  // namespace
-
 int32_t adam(int32_t device, int32_t dtype, int64_t n, void* w, const void* g, void* m, void* v,
              const ct_cuda_adam* coeffs) {
-    return on_device(device, "adam", dtype,
+    return on_device_dtype(device, "adam", dtype,
                      [&](DeviceContext& c) { return launch_adam(c.launch, c.stream, dtype, n, w, g, m, v, coeffs); });
 }
 
 int32_t im2col(int32_t device, int32_t dtype, const ct_cuda_conv2d* geom, int64_t count, const void* x, void* col,
                const int64_t col_strides[3]) {
-    return on_device(device, "im2col", dtype, [&](DeviceContext& c) {
+    return on_device_dtype(device, "im2col", dtype, [&](DeviceContext& c) {
         return launch_im2col(c.launch, c.stream, dtype, geom, count, x, col, col_strides);
     });
 }
 
 int32_t col2im(int32_t device, int32_t dtype, const ct_cuda_conv2d* geom, int64_t count, const void* col, void* x) {
-    return on_device(device, "col2im", dtype,
+    return on_device_dtype(device, "col2im", dtype,
                      [&](DeviceContext& c) { return launch_col2im(c.launch, c.stream, dtype, geom, count, col, x); });
 }
 
 int32_t pool2d(int32_t device, int32_t dtype, int32_t op, const ct_cuda_pool2d* geom, const void* in,
                const int64_t* idx, void* out, int64_t* out_idx) {
-    return on_device(device, "pool2d", dtype, [&](DeviceContext& c) {
+    return on_device_dtype(device, "pool2d", dtype, [&](DeviceContext& c) {
         return launch_pool2d(c.launch, c.stream, dtype, op, geom, in, idx, out, out_idx);
     });
 }
 
 int32_t pool2d_ex(int32_t device, int32_t dtype, int32_t op, const ct_cuda_pool2d_ex* geom, const void* in,
                   const int64_t* idx, void* out, int64_t* out_idx) {
-    return on_device(device, "pool2d_ex", dtype, [&](DeviceContext& c) {
+    return on_device_dtype(device, "pool2d_ex", dtype, [&](DeviceContext& c) {
         return launch_pool2d_ex(c.launch, c.stream, dtype, op, geom, in, idx, out, out_idx);
     });
 }
