@@ -211,12 +211,16 @@ std::shared_ptr<FunctionNode> make_node(const std::string& name, const TensorLis
     return node;
 }
 
-void set_history(Tensor& out, const std::shared_ptr<Node>& node, uint32_t output_nr) {
+void record_output(const std::shared_ptr<Node>& node, const Tensor& out, uint32_t output_nr) {
     if (node->outputs.size() <= output_nr) {
         node->outputs.resize(output_nr + 1);
         node->retained.resize(output_nr + 1);
     }
     node->outputs[output_nr] = OutputMeta{out.sizes(), out.dtype(), out.device()};
+}
+
+void set_history(Tensor& out, const std::shared_ptr<Node>& node, uint32_t output_nr) {
+    record_output(node, out, output_nr);
     auto& meta = autograd_meta(out);
     meta.grad_fn = node;
     meta.output_nr = output_nr;

@@ -129,6 +129,8 @@ bool any_requires_grad(const TensorList& inputs);
 Edge gradient_edge(const Tensor& t);
 // New node named name with edges to inputs (undefined inputs get invalid edges).
 std::shared_ptr<FunctionNode> make_node(const std::string& name, const TensorList& inputs, BackwardFn fn);
+// Records out's shape, dtype and device as node's output output_nr (the engine's zeros for a missing gradient).
+void record_output(const std::shared_ptr<Node>& node, const Tensor& out, uint32_t output_nr);
 // Makes out the output_nr-th output of node (records its meta).
 void set_history(Tensor& out, const std::shared_ptr<Node>& node, uint32_t output_nr = 0);
 // Autograd metadata of t, created when missing.

@@ -54,11 +54,7 @@ bool check_autograd(const char* op, const Tensor& dst, const Tensor& other) {
 void commit_history(Tensor& dst, const std::shared_ptr<Node>& node, uint32_t output_nr) {
     const AutogradMeta* vm = view_meta(dst);
     if (!vm) return set_history(dst, node, output_nr);
-    if (node->outputs.size() <= output_nr) {  // what set_history(dst, node) would record for the engine
-        node->outputs.resize(output_nr + 1);
-        node->retained.resize(output_nr + 1);
-        node->outputs[output_nr] = OutputMeta{dst.sizes(), dst.dtype(), dst.device()};
-    }
+    if (node->outputs.size() <= output_nr) record_output(node, dst, output_nr);  // as set_history would
     Tensor base = vm->view_base;
     std::function<Tensor(const Tensor&)> region = vm->view_fn;
     auto copy_slices = std::make_shared<FunctionNode>("CopySlices", [region](BackwardCtx& c) -> TensorList {
