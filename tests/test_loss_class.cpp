@@ -169,6 +169,15 @@ TEST(LossClass, Errors) {
         CT_EXPECT_ERR(ct_cross_entropy(x.get(), tshape.get(), 1, -100, out.out()), CT_ERR_SHAPE,
                       "expected target of shape [2, 4] for input of shape [2, 3, 4], got [2]");
         CT_EXPECT_ERR(ct_cross_entropy(x.get(), big.get(), 1, -100, out.out()), CT_ERR_INDEX, "target 3 is out of bounds for 3 classes");
+        H w = make({1, 2, 3}, {3});  // the composed (weighted, smoothed) paths check target values themselves
+        CT_EXPECT_ERR(ct_cross_entropy_ex(x.get(), big.get(), w.get(), 1, -100, 0.0, out.out()), CT_ERR_INDEX,
+                      "cross_entropy: target 3 is out of bounds for 3 classes");
+        CT_EXPECT_ERR(ct_cross_entropy_ex(x.get(), big.get(), nullptr, 1, -100, 0.1, out.out()), CT_ERR_INDEX,
+                      "cross_entropy: target 3 is out of bounds for 3 classes");
+        CT_EXPECT_ERR(ct_nll_loss_ex(x.get(), big.get(), w.get(), 1, -100, out.out()), CT_ERR_INDEX,
+                      "nll_loss: target 3 is out of bounds for 3 classes");
+        CT_EXPECT_ERR(ct_nll_loss_ex(x.get(), big.get(), nullptr, 1, -100, out.out()), CT_ERR_INDEX,
+                      "nll_loss: target 3 is out of bounds for 3 classes");
         CT_EXPECT_ERR(ct_cross_entropy_ex(x.get(), t.get(), nullptr, 1, -100, 1.5, out.out()), CT_ERR_INVALID_ARGUMENT,
                       "label_smoothing must be in [0, 1], got 1.5");
         CT_EXPECT_ERR(ct_cross_entropy(x.get(), make({0.5, 0.5}, {2}).get(), 1, -100, out.out()), CT_ERR_SHAPE,

@@ -47,8 +47,10 @@ void check_weight(const char* op, const Tensor& x, const Tensor& weight) {
              shape_str(x.sizes()), ", got ", shape_str(weight.sizes()));
 }
 
-// Checks integer class targets of shape batch_shape(x) with values in [0, C) or ignore_index.
-void check_class_targets(const char* op, const Tensor& x, const Tensor& target, int64_t ignore_index) {
+// Checks integer class targets: dtype and shape batch_shape(x). Their values are range-checked by
+// check_class_values on the composed path, and by the fused kernels' class_targets (nn_loss.cpp) otherwise,
+// so a CUDA target is read back to the host once.
+void check_class_targets(const char* op, const Tensor& x, const Tensor& target) {
     check_same_device(op, x, target);
     if (target.dtype() != DType::Int64 && target.dtype() != DType::Int32)
         fail(CT_ERR_DTYPE, op, ": expected integer class targets (int64 or int32) or floating class probabilities, got ",
@@ -56,6 +58,10 @@ void check_class_targets(const char* op, const Tensor& x, const Tensor& target, 
     if (target.sizes() != batch_shape(x))
         fail(CT_ERR_SHAPE, op, ": expected target of shape ", shape_str(batch_shape(x)), " for input of shape ",
              shape_str(x.sizes()), ", got ", shape_str(target.sizes()));
+}
+
+// Checks that class target values are in [0, C) or equal ignore_index.
+void check_class_values(const char* op, const Tensor& x, const Tensor& target, int64_t ignore_index) {
     NoGradGuard ng;
     Tensor t = to_dtype(contiguous(target.device().is_cpu() ? target : to_device(target, Device{})), DType::Int64);
     const int64_t* p = t.data<int64_t>();
@@ -120,12 +126,13 @@ Tensor cross_entropy_ex(const Tensor& logits, const Tensor& target, const Tensor
     if (!(label_smoothing >= 0.0 && label_smoothing <= 1.0))
         fail(CT_ERR_INVALID_ARGUMENT, op, ": label_smoothing must be in [0, 1], got ", label_smoothing);
     if (is_floating(target.dtype())) return probability_cross_entropy(logits, target, weight, r, label_smoothing);
-    check_class_targets(op, logits, target, ignore_index);
+    check_class_targets(op, logits, target);
     Tensor x = classes_last(logits), t = x.dim() == 2 ? reshape(target, {x.size(0)}) : target;
     if (!weight.defined() && label_smoothing == 0.0) {
         Tensor out = cross_entropy(x, t, r, ignore_index);
         return r == Reduction::None ? reshape(out, batch_shape(logits)) : out;
     }
+    check_class_values(op, logits, target, ignore_index);
     return weighted_class_nll(log_softmax(x, -1), t, weight, r, ignore_index, label_smoothing, batch_shape(logits));
 }
 
@@ -134,12 +141,13 @@ Tensor nll_loss_ex(const Tensor& log_probs, const Tensor& target, const Tensor& 
     const char* op = "nll_loss";
     check_input(op, log_probs);
     check_weight(op, log_probs, weight);
-    check_class_targets(op, log_probs, target, ignore_index);
+    check_class_targets(op, log_probs, target);
     Tensor x = classes_last(log_probs), t = x.dim() == 2 ? reshape(target, {x.size(0)}) : target;
     if (!weight.defined()) {
         Tensor out = nll_loss(x, t, r, ignore_index);
         return r == Reduction::None ? reshape(out, batch_shape(log_probs)) : out;
     }
+    check_class_values(op, log_probs, target, ignore_index);
     return weighted_class_nll(x, t, weight, r, ignore_index, 0.0, batch_shape(log_probs));
 }
 
