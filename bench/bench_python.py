@@ -52,15 +52,24 @@ def run_once(fn, number):
     return (time.perf_counter() - start) / number
 
 
-def median_times(fns, min_run=0.05, repeat=5):
-    """Median seconds per call of each zero-argument callable in fns. The runs of the different callables are
-    interleaved so that load changes on a shared machine hit all of them alike."""
+def interleaved_runs(fns, min_run=0.05, repeat=5):
+    """Per-call seconds of each zero-argument callable in fns: a list (one per callable) of `repeat` run
+    times. The runs of the different callables are interleaved (round r runs each once, back to back) so
+    that load changes on a shared machine hit all of them alike; see paired_ratio."""
     numbers = [calibrate(fn, min_run) for fn in fns]
     runs = [[] for _ in fns]
     for _ in range(repeat):
         for fn, number, times in zip(fns, numbers, runs):
             times.append(run_once(fn, number))
-    return [statistics.median(times) for times in runs]
+    return runs
+
+
+def paired_ratio(numerators, denominators):
+    """(median, lower quartile, upper quartile) of the per-round ratios numerators[r] / denominators[r]:
+    pairing the two runs of one round cancels load drifts that a ratio of separate medians would keep."""
+    ratios = sorted(a / b for a, b in zip(numerators, denominators))
+    quartiles = statistics.quantiles(ratios, n=4, method="inclusive") if len(ratios) > 1 else ratios * 3
+    return statistics.median(ratios), quartiles[0], quartiles[2]
 
 
 def fmt_time(seconds):
@@ -77,21 +86,24 @@ class Report:
     def __init__(self):
         self.rows = []
 
-    def add(self, section, label, ct_seconds, torch_seconds, extra=""):
+    def add(self, section, label, ct_runs, torch_runs, extra=""):
+        """One row from the interleaved run times of ctensor and torch (torch_runs None without torch): the
+        times shown are medians, the ratio is the median of the per-round ratios with its quartile range."""
         rule, bound = TARGETS[section]
-        row = {"section": section, "label": label, "ct": ct_seconds, "torch": torch_seconds, "status": "n/a"}
+        ct_seconds = statistics.median(ct_runs)
+        row = {"section": section, "label": label, "status": "n/a"}
         line = "%-12s %-34s ct %s" % (section, label, fmt_time(ct_seconds))
-        if torch_seconds is not None:
+        if torch_runs is not None:
             if rule == "time<=":
-                ratio = ct_seconds / torch_seconds
+                ratio, low, high = paired_ratio(ct_runs, torch_runs)
                 row["status"] = "PASS" if ratio <= bound else "MISS"
-                text = "time ratio %.2fx (target <= %.2fx)" % (ratio, bound)
+                text = "time ratio %.2fx [%.2f-%.2f] (target <= %.2fx)" % (ratio, low, high, bound)
             else:
-                ratio = torch_seconds / ct_seconds
+                ratio, low, high = paired_ratio(torch_runs, ct_runs)
                 row["status"] = "PASS" if ratio >= bound else "MISS"
-                text = "speed %.2fx (target >= %.2fx)" % (ratio, bound)
+                text = "speed %.2fx [%.2f-%.2f] (target >= %.2fx)" % (ratio, low, high, bound)
             row["ratio"] = ratio
-            line += "  torch %s  %s  %s" % (fmt_time(torch_seconds), text, row["status"])
+            line += "  torch %s  %s  %s" % (fmt_time(statistics.median(torch_runs)), text, row["status"])
         print(line + extra, flush=True)
         self.rows.append(row)
 
@@ -111,8 +123,8 @@ class Report:
 def both(lib_fn, report, section, label, min_run=0.05, repeat=5):
     """Times lib_fn(ct) and lib_fn(torch); lib_fn(lib) returns the zero-argument callable to time."""
     libs = [ct] if torch is None else [ct, torch]
-    times = median_times([lib_fn(lib) for lib in libs], min_run, repeat)
-    report.add(section, label, times[0], times[1] if torch is not None else None)
+    runs = interleaved_runs([lib_fn(lib) for lib in libs], min_run, repeat)
+    report.add(section, label, runs[0], runs[1] if torch is not None else None)
 
 
 def bench_tiny(report):
@@ -146,7 +158,7 @@ def bench_elementwise(report, sizes):
             def case(lib, op=op):
                 a, b = lib.from_numpy(data_a.copy()), lib.from_numpy(data_b.copy())
                 return lambda: op(a, b)
-            both(case, report, "elementwise", "%s %.0e float32" % (name, n), min_run=0.1, repeat=5)
+            both(case, report, "elementwise", "%s %.0e float32" % (name, n), min_run=0.1, repeat=7)
 
 
 def bench_matmul(report, sizes):
@@ -159,10 +171,9 @@ def bench_matmul(report, sizes):
             a, b = lib.from_numpy(data_a.copy()), lib.from_numpy(data_b.copy())
             return lambda: a @ b
         libs = [ct] if torch is None else [ct, torch]
-        times = median_times([case(lib) for lib in libs], min_run=0.1, repeat=5 if n < 2048 else 3)
-        ct_time, torch_time = times[0], (times[1] if torch is not None else None)
-        report.add("matmul", "matmul %dx%d float32" % (n, n), ct_time, torch_time,
-                   "  (ct %.1f GFLOP/s)" % (2.0 * n ** 3 / ct_time / 1e9))
+        runs = interleaved_runs([case(lib) for lib in libs], min_run=0.1, repeat=9)
+        report.add("matmul", "matmul %dx%d float32" % (n, n), runs[0], runs[1] if torch is not None else None,
+                   "  (ct %.1f GFLOP/s)" % (2.0 * n ** 3 / statistics.median(runs[0]) / 1e9))
 
 
 def mlp_epoch(lib, data_x, data_y, batch, steps_limit=None):
@@ -208,10 +219,10 @@ def bench_mlp(report, samples, repeat, budget=40.0):
             lib_runs.append(mlp_epoch(lib, data_x, data_y, 128))
         if time.perf_counter() - start > budget:
             break
-    ct_time = statistics.median(t for t, _ in runs[0])
-    torch_time = statistics.median(t for t, _ in runs[1]) if torch is not None else None
+    ct_times = [t for t, _ in runs[0]]
+    torch_times = [t for t, _ in runs[1]] if torch is not None else None
     losses = "final loss ct %.3f" % runs[0][-1][1] + (", torch %.3f" % runs[1][-1][1] if torch else "")
-    report.add("mlp", "MLP epoch %d samples, batch 128" % samples, ct_time, torch_time,
+    report.add("mlp", "MLP epoch %d samples, batch 128" % samples, ct_times, torch_times,
                "  (%s; %d epoch(s) each)" % (losses, len(runs[0])))
 
 

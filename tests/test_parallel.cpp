@@ -131,3 +131,25 @@ TEST(Allocator, BlocksOfEverySizeClassAreDistinctAndReused) {
         }
     }
 }
+
+TEST(ParallelPool, EveryChunkRunsExactlyOnceForManyThreads) {
+    // acc += threads * i, repeated, split into as many chunks as threads (up to 64 on 2 cores), must give
+    // every element exactly reps * threads * i. (Values differ per element, repetition and thread count, so a
+    // skipped chunk cannot pass by reading a reused buffer's old contents.)
+    ThreadCountScope restore;
+    const int64_t n = 64 * 65536;  // >= 2 * grain per chunk for every thread count below
+    const int64_t shape[] = {n};
+    H index;
+    CT_ASSERT_OK(ct_arange(0.0, (double)n, 1.0, CT_FLOAT64, ct_cpu(), index.out()));
+    for (int32_t threads : {2, 3, 31, 32, 33, 40, 64}) {
+        CT_ASSERT_OK(ct_set_num_threads(threads));
+        H acc;
+        CT_ASSERT_OK(ct_zeros(shape, 1, CT_FLOAT64, ct_cpu(), acc.out()));
+        const int reps = 3;
+        for (int rep = 0; rep < reps; ++rep) CT_ASSERT_OK(ct_add_(acc.get(), index.get(), (double)threads));
+        std::vector<double> v = values(acc);
+        int64_t wrong = 0;
+        for (int64_t i = 0; i < n; ++i) wrong += v[(size_t)i] != (double)(reps * threads) * (double)i;
+        EXPECT_EQ(wrong, 0) << "elements not updated exactly " << reps << " times with " << threads << " threads";
+    }
+}
