@@ -249,8 +249,17 @@ TEST(OptimState, NamesValuesAndErrors) {
         CT_EXPECT_ERR(ct_optimizer_get_state(o.o, 0, "momentum", s.out()), CT_ERR_INVALID_ARGUMENT, "unknown state 'momentum'");
         CT_EXPECT_ERR(ct_optimizer_get_state(o.o, 1, "exp_avg", s.out()), CT_ERR_INDEX, "parameter index 1");
         CT_EXPECT_ERR(ct_optimizer_set_step(o.o, 0, -2), CT_ERR_INVALID_ARGUMENT, "must be >= 0");
-        CT_ASSERT_OK(ct_optimizer_set_state(o.o, 0, "exp_avg_sq", nullptr));  // cleared: recreated as zeros
+        // clearing one moment leaves the other; the cleared one reads as NULL until the next step creates it
+        // as zeros: exp_avg_sq = (1 - beta2) * g^2 = 0.001 after that step (g = +-1)
+        CT_ASSERT_OK(ct_optimizer_set_state(o.o, 0, "exp_avg_sq", nullptr));
+        ct_tensor cleared = p.get();  // must be overwritten with NULL
+        CT_ASSERT_OK(ct_optimizer_get_state(o.o, 0, "exp_avg_sq", &cleared));
+        EXPECT_EQ(cleared, nullptr);
+        CT_ASSERT_OK(ct_optimizer_get_state(o.o, 0, "exp_avg", s.out()));
+        EXPECT_TRUE(allclose(s, {0.5, 0.5}));
         CT_EXPECT_OK(ct_optimizer_step(o.o));
+        CT_ASSERT_OK(ct_optimizer_get_state(o.o, 0, "exp_avg_sq", s.out()));
+        EXPECT_TRUE(allclose(s, {1e-3, 1e-3}, 1e-6, 1e-9));
         Opt sgd;
         CT_ASSERT_OK(ct_optim_sgd_new(&ph, 1, 0.1, 0.0, 0.0, 0.0, 0, &sgd.o));
         CT_EXPECT_ERR(ct_optimizer_get_step(sgd.o, 0, &step), CT_ERR_NOT_SUPPORTED, "sgd: this optimizer keeps no step count");

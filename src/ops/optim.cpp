@@ -181,10 +181,10 @@ void adam_loop(T* w, const T* g, T* m, T* v, int64_t n, const math::AdamCoeffs<T
 }  // namespace
 
 void Adam::update(size_t i, const Tensor& p, const Tensor& grad) {
-    if (!exp_avg_[i].defined()) {  // state lives on the parameter's device
-        exp_avg_[i] = zeros(p.sizes(), p.dtype(), p.device());
-        exp_avg_sq_[i] = zeros(p.sizes(), p.dtype(), p.device());
-    }
+    // each moment is created (as zeros, on the parameter's device) when missing: at the first step or after
+    // ct_optimizer_set_state cleared it
+    if (!exp_avg_[i].defined()) exp_avg_[i] = zeros(p.sizes(), p.dtype(), p.device());
+    if (!exp_avg_sq_[i].defined()) exp_avg_sq_[i] = zeros(p.sizes(), p.dtype(), p.device());
     const double step = (double)++steps_[i];
     const double bias1 = 1.0 - std::pow(beta1_, step), bias2 = 1.0 - std::pow(beta2_, step);
     const ct_cuda_adam a{1.0 - lr_ * weight_decay_, weight_decay_, 1.0 - beta1_, beta2_, 1.0 - beta2_, eps_,

@@ -30,8 +30,6 @@ class Optimizer {
     // The slot holding state `name` of parameter i (null for an unknown name); step_slot null = no step count.
     virtual Tensor* state_slot(size_t i, const std::string& name) { (void)i, (void)name; return nullptr; }
     virtual int64_t* step_slot(size_t i) { (void)i; return nullptr; }
-    // Restores the invariants update() relies on after a state tensor was replaced.
-    virtual void state_changed(size_t i) { (void)i; }
     // Updates parameter i (contiguous p and grad of one floating dtype) in place.
     virtual void update(size_t i, const Tensor& p, const Tensor& grad) = 0;
     const char* name_;
@@ -62,7 +60,6 @@ class Adam : public Optimizer {
     void update(size_t i, const Tensor& p, const Tensor& grad) override;
     Tensor* state_slot(size_t i, const std::string& name) override;
     int64_t* step_slot(size_t i) override { return &steps_[i]; }
-    void state_changed(size_t i) override;
   private:
     double beta1_, beta2_, eps_, weight_decay_;
     bool decoupled_;

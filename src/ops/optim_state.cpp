@@ -35,7 +35,6 @@ void Optimizer::set_state(size_t i, const std::string& name, const Tensor& value
         copy_into(copy, value);  // either device; converts the dtype
         *slot = copy;
     }
-    state_changed(i);
 }
 
 int64_t Optimizer::get_step(size_t i) {
@@ -61,12 +60,6 @@ Tensor* Adam::state_slot(size_t i, const std::string& name) {
     if (name == "exp_avg") return &exp_avg_[i];
     if (name == "exp_avg_sq") return &exp_avg_sq_[i];
     return nullptr;
-}
-
-// update() creates both moments when exp_avg is missing and otherwise assumes both exist.
-void Adam::state_changed(size_t i) {
-    if (exp_avg_[i].defined() && !exp_avg_sq_[i].defined())
-        exp_avg_sq_[i] = zeros(params_[i].sizes(), params_[i].dtype(), params_[i].device());
 }
 
 }  // namespace ct
