@@ -44,6 +44,7 @@ mod operators;
 mod ops;
 pub mod optim;
 mod random;
+mod sorting;
 mod tensor;
 mod types;
 mod views;
@@ -53,6 +54,7 @@ pub use ctensor_sys as sys;
 pub use dlpack::{DLManagedTensor, DLManagedTensorVersioned};
 pub use error::{check, ensure_abi, Error, Result};
 pub use random::{manual_seed, Generator};
+pub use sorting::Unique;
 pub use tensor::Tensor;
 pub use types::{DType, Device, Element, Options, Reduction};
 
