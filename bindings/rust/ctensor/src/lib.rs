@@ -37,12 +37,14 @@
 #![allow(clippy::should_implement_trait)] // PyTorch names: add, sub, mul, div, neg, eq ... as methods
 
 mod autograd;
+mod class_losses;
 mod dlpack;
 mod error;
 pub mod nn;
 mod operators;
 mod ops;
 pub mod optim;
+mod pooling;
 mod random;
 mod sorting;
 mod tensor;

@@ -1,12 +1,17 @@
 //! Neural networks: functional ops (linear, softmax, conv2d, pooling, dropout, embedding) as tensor
 //! methods, losses as functions, and a small `Module` trait with Linear, Conv2d, activations, Flatten,
-//! Dropout and Sequential. Parameters are initialised like PyTorch (uniform in +-1/sqrt(fan_in)).
+//! Dropout and Sequential. Parameters are initialised like PyTorch (uniform in +-1/sqrt(fan_in)). Pooling
+//! layers with every option and the weighted/smoothed class losses live in `pooling.rs` and
+//! `class_losses.rs` and are re-exported here.
 use ctensor_sys as sys;
 
 use crate::error::Result;
 use crate::random::{gen_raw, Generator};
 use crate::tensor::{opt_raw, out1, Tensor};
 use crate::types::{DType, Reduction};
+
+pub use crate::class_losses::{CrossEntropyLoss, NllLoss};
+pub use crate::pooling::{AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, MaxPool2d};
 
 impl Tensor {
     /// `self @ weight^T + bias`; `weight` is `[out_features, in_features]`.

@@ -80,9 +80,15 @@ fn unique_values() {
         assert_eq!(ints(&x.unique(true)?), vec![1, 2, 3]);
         assert_eq!(ints(&x.unique(false)?), vec![3, 1, 2]);
         let u = x.unique_all(true)?;
-        assert_eq!((u.inverse.size(), ints(&u.inverse), ints(&u.counts)), (vec![2, 3], vec![2, 0, 2, 1, 0, 2], vec![2, 1, 3]));
+        assert_eq!(
+            (u.inverse.size(), ints(&u.inverse), ints(&u.counts)),
+            (vec![2, 3], vec![2, 0, 2, 1, 0, 2], vec![2, 1, 3])
+        );
         let u = x.unique_all(false)?;
-        assert_eq!((ints(&u.values), ints(&u.inverse), ints(&u.counts)), (vec![3, 1, 2], vec![0, 1, 0, 2, 1, 0], vec![3, 2, 1]));
+        assert_eq!(
+            (ints(&u.values), ints(&u.inverse), ints(&u.counts)),
+            (vec![3, 1, 2], vec![0, 1, 0, 2, 1, 0], vec![3, 2, 1])
+        );
         let f = t64(&[0.5, -1.0, 0.5], &[3]).unique(true)?;
         assert_eq!((f.dtype(), vals(&f)), (DType::Float64, vec![-1.0, 0.5]));
         let empty = Tensor::zeros(&[0], DType::Float32)?.unique_all(true)?;
