@@ -40,6 +40,7 @@ mod autograd;
 mod class_losses;
 mod dlpack;
 mod error;
+mod hooks;
 pub mod nn;
 mod operators;
 mod ops;
@@ -55,6 +56,7 @@ pub use autograd::{custom_function, grad, is_grad_enabled, no_grad, set_grad_ena
 pub use ctensor_sys as sys;
 pub use dlpack::{DLManagedTensor, DLManagedTensorVersioned};
 pub use error::{check, ensure_abi, Error, Result};
+pub use hooks::HookId;
 pub use random::{manual_seed, Generator};
 pub use sorting::Unique;
 pub use tensor::Tensor;
