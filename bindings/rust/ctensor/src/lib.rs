@@ -45,6 +45,7 @@ pub mod nn;
 mod operators;
 mod ops;
 pub mod optim;
+mod optim_state;
 mod pooling;
 mod random;
 mod sorting;

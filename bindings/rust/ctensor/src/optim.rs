@@ -1,9 +1,12 @@
 //! Optimizers over the library's `ct_optim_*`: configure with `Sgd`, `Adam` or `AdamW` (defaults like
 //! torch.optim), then `build(&params)` gives an [`Optimizer`] that owns its handle (Drop releases).
+//! [`Optimizer::state_dict`] / [`Optimizer::load_state_dict`] (in `optim_state.rs`) save and restore it.
 use ctensor_sys as sys;
 
 use crate::error::{check, ensure_abi, Result};
 use crate::tensor::Tensor;
+
+pub use crate::optim_state::{OptimizerState, ParamState};
 
 /// An optimizer over a fixed list of parameter tensors.
 ///
