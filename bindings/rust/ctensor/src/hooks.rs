@@ -2,6 +2,7 @@
 //! gradient, which may replace it. The closure is boxed as the C hook's ctx and an `extern "C"` trampoline
 //! calls it; the library frees the box (dropping the closure) when the hook is removed or when the tensor
 //! and every graph that can reach it are gone.
+use std::cell::RefCell;
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
@@ -31,6 +32,35 @@ struct HookCtx {
     hook: Mutex<HookFn>,
 }
 
+thread_local! {
+    /// The hooks running on this thread (innermost last), to refuse re-entry instead of deadlocking.
+    static RUNNING: RefCell<Vec<*const HookCtx>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Marks a hook as running on this thread for the guard's lifetime.
+struct RunningGuard(*const HookCtx);
+
+impl RunningGuard {
+    /// Fails when this hook is already running on this thread (its closure ran a backward that reached
+    /// the same hook again), which would otherwise deadlock on the closure's Mutex.
+    fn enter(ctx: &HookCtx) -> Result<RunningGuard> {
+        let me = ctx as *const HookCtx;
+        RUNNING.with_borrow_mut(|running| {
+            if running.contains(&me) {
+                return Err(Error::Callback("tensor hook: the hook ran a backward that called it again".into()));
+            }
+            running.push(me);
+            Ok(RunningGuard(me))
+        })
+    }
+}
+
+impl Drop for RunningGuard {
+    fn drop(&mut self) {
+        RUNNING.with_borrow_mut(|running| running.retain(|&c| c != self.0));
+    }
+}
+
 unsafe extern "C" fn hook_trampoline(
     grad: sys::ct_tensor,
     ctx: *mut c_void,
@@ -42,6 +72,7 @@ unsafe extern "C" fn hook_trampoline(
         let ctx = unsafe { &*(ctx as *const HookCtx) };
         // `grad` is borrowed for the call: take our own reference, released when `g` drops.
         let g = unsafe { Tensor::from_raw(sys::ct_tensor_retain(grad)) };
+        let _running = RunningGuard::enter(ctx)?;
         let mut f = ctx.hook.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         f(&g)
     }));
@@ -71,7 +102,8 @@ impl Tensor {
     /// backward with [`Error::Callback`] carrying its message.
     ///
     /// The closure is dropped when the hook is removed, or once this tensor and every graph that can reach
-    /// it are freed (also when registration fails). It must not run a backward that calls itself again.
+    /// it are freed (also when registration fails). A hook whose closure runs a backward that reaches the
+    /// same hook again fails that inner backward with [`Error::Callback`] (instead of deadlocking).
     ///
     /// ```
     /// use ctensor::Tensor;

@@ -176,3 +176,25 @@ fn hooks_run_on_the_thread_that_calls_backward() {
         Ok(())
     })
 }
+
+#[test]
+fn a_hook_that_reaches_itself_again_fails_instead_of_deadlocking() {
+    run(|| {
+        let mut x = leaf(&[1.0, 2.0]);
+        let inner_error = Arc::new(Mutex::new(None));
+        let (xc, slot) = (x.clone(), inner_error.clone());
+        let id = x.register_hook(move |_| {
+            // A backward through the same leaf from inside its own hook (backward runs with grad mode off).
+            let _recording = ctensor::set_grad_enabled(true);
+            let inner = (&xc * 2.0)?.sum_all()?.backward();
+            *slot.lock().unwrap() = inner.err();
+            Ok(None)
+        })?;
+        x.sum_all()?.backward()?;
+        let e = inner_error.lock().unwrap().take().expect("the inner backward must fail");
+        assert!(matches!(e, Error::Callback(_)) && e.message().contains("called it again"), "{e}");
+        assert_eq!(vals(&x.grad().unwrap()), vec![1.0, 1.0]);
+        x.remove_hook(id)?; // drops the closure and with it the clone of x it holds
+        Ok(())
+    })
+}
