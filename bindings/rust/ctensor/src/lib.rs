@@ -118,8 +118,11 @@ pub fn cuda_synchronize(device: i32) -> Result<()> {
 /// Caching-allocator statistics of a CUDA device, in bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CudaMemoryStats {
+    /// Bytes in live allocations.
     pub allocated: i64,
+    /// Bytes held by the caching allocator (live and cached).
     pub reserved: i64,
+    /// Highest `allocated` so far.
     pub peak: i64,
 }
 

@@ -179,9 +179,13 @@ pub struct Conv2d {
     pub weight: Tensor,
     /// `[out_channels]`, if any.
     pub bias: Option<Tensor>,
+    /// `[h, w]` step between windows.
     pub stride: [i64; 2],
+    /// `[h, w]` implicit zero padding on both sides.
     pub padding: [i64; 2],
+    /// `[h, w]` spacing between kernel elements.
     pub dilation: [i64; 2],
+    /// Input and output channels are split into this many groups.
     pub groups: i64,
 }
 
@@ -260,11 +264,14 @@ impl Module for Flatten {
 
 /// Dropout with probability `p` while training; identity otherwise (starts in training mode).
 pub struct Dropout {
+    /// Probability of zeroing an element.
     pub p: f64,
+    /// Dropout is applied only while training.
     pub training: bool,
 }
 
 impl Dropout {
+    /// Dropout with probability `p`, in training mode.
     pub fn new(p: f64) -> Dropout {
         Dropout { p, training: true }
     }
@@ -293,6 +300,7 @@ pub struct Sequential {
 }
 
 impl Sequential {
+    /// No layers yet.
     pub fn new() -> Sequential {
         Sequential::default()
     }
@@ -309,6 +317,7 @@ impl Sequential {
         self.layers.len()
     }
 
+    /// True without layers.
     pub fn is_empty(&self) -> bool {
         self.layers.is_empty()
     }

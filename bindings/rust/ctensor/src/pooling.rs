@@ -33,6 +33,7 @@ fn with_indices(
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MaxPool2d {
+    /// Window size.
     pub kernel: [i64; 2],
     /// Defaults to `kernel`.
     pub stride: [i64; 2],
@@ -98,6 +99,7 @@ impl Module for MaxPool2d {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AvgPool2d {
+    /// Window size.
     pub kernel: [i64; 2],
     /// Defaults to `kernel`.
     pub stride: [i64; 2],
@@ -164,6 +166,7 @@ impl Module for AvgPool2d {
 /// Adaptive average pooling to a fixed `[oh, ow]`, like `torch.nn.AdaptiveAvgPool2d`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AdaptiveAvgPool2d {
+    /// `[oh, ow]`.
     pub output_size: [i64; 2],
 }
 
@@ -176,6 +179,7 @@ impl Module for AdaptiveAvgPool2d {
 /// Adaptive max pooling to a fixed `[oh, ow]`, like `torch.nn.AdaptiveMaxPool2d`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AdaptiveMaxPool2d {
+    /// `[oh, ow]`.
     pub output_size: [i64; 2],
 }
 
