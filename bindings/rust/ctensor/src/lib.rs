@@ -37,13 +37,18 @@
 #![allow(clippy::should_implement_trait)] // PyTorch names: add, sub, mul, div, neg, eq ... as methods
 
 mod autograd;
+mod class_losses;
 mod dlpack;
 mod error;
+mod hooks;
 pub mod nn;
 mod operators;
 mod ops;
 pub mod optim;
+mod optim_state;
+mod pooling;
 mod random;
+mod sorting;
 mod tensor;
 mod types;
 mod views;
@@ -52,7 +57,9 @@ pub use autograd::{custom_function, grad, is_grad_enabled, no_grad, set_grad_ena
 pub use ctensor_sys as sys;
 pub use dlpack::{DLManagedTensor, DLManagedTensorVersioned};
 pub use error::{check, ensure_abi, Error, Result};
+pub use hooks::HookId;
 pub use random::{manual_seed, Generator};
+pub use sorting::Unique;
 pub use tensor::Tensor;
 pub use types::{DType, Device, Element, Options, Reduction};
 
@@ -111,8 +118,11 @@ pub fn cuda_synchronize(device: i32) -> Result<()> {
 /// Caching-allocator statistics of a CUDA device, in bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CudaMemoryStats {
+    /// Bytes in live allocations.
     pub allocated: i64,
+    /// Bytes held by the caching allocator (live and cached).
     pub reserved: i64,
+    /// Highest `allocated` so far.
     pub peak: i64,
 }
 

@@ -1,12 +1,17 @@
 //! Neural networks: functional ops (linear, softmax, conv2d, pooling, dropout, embedding) as tensor
 //! methods, losses as functions, and a small `Module` trait with Linear, Conv2d, activations, Flatten,
-//! Dropout and Sequential. Parameters are initialised like PyTorch (uniform in +-1/sqrt(fan_in)).
+//! Dropout and Sequential. Parameters are initialised like PyTorch (uniform in +-1/sqrt(fan_in)). Pooling
+//! layers with every option and the weighted/smoothed class losses live in `pooling.rs` and
+//! `class_losses.rs` and are re-exported here.
 use ctensor_sys as sys;
 
 use crate::error::Result;
 use crate::random::{gen_raw, Generator};
 use crate::tensor::{opt_raw, out1, Tensor};
 use crate::types::{DType, Reduction};
+
+pub use crate::class_losses::{CrossEntropyLoss, NllLoss};
+pub use crate::pooling::{AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, MaxPool2d};
 
 impl Tensor {
     /// `self @ weight^T + bias`; `weight` is `[out_features, in_features]`.
@@ -174,9 +179,13 @@ pub struct Conv2d {
     pub weight: Tensor,
     /// `[out_channels]`, if any.
     pub bias: Option<Tensor>,
+    /// `[h, w]` step between windows.
     pub stride: [i64; 2],
+    /// `[h, w]` implicit zero padding on both sides.
     pub padding: [i64; 2],
+    /// `[h, w]` spacing between kernel elements.
     pub dilation: [i64; 2],
+    /// Input and output channels are split into this many groups.
     pub groups: i64,
 }
 
@@ -255,11 +264,14 @@ impl Module for Flatten {
 
 /// Dropout with probability `p` while training; identity otherwise (starts in training mode).
 pub struct Dropout {
+    /// Probability of zeroing an element.
     pub p: f64,
+    /// Dropout is applied only while training.
     pub training: bool,
 }
 
 impl Dropout {
+    /// Dropout with probability `p`, in training mode.
     pub fn new(p: f64) -> Dropout {
         Dropout { p, training: true }
     }
@@ -288,6 +300,7 @@ pub struct Sequential {
 }
 
 impl Sequential {
+    /// No layers yet.
     pub fn new() -> Sequential {
         Sequential::default()
     }
@@ -304,6 +317,7 @@ impl Sequential {
         self.layers.len()
     }
 
+    /// True without layers.
     pub fn is_empty(&self) -> bool {
         self.layers.is_empty()
     }

@@ -1,9 +1,12 @@
 //! Optimizers over the library's `ct_optim_*`: configure with `Sgd`, `Adam` or `AdamW` (defaults like
 //! torch.optim), then `build(&params)` gives an [`Optimizer`] that owns its handle (Drop releases).
+//! [`Optimizer::state_dict`] / [`Optimizer::load_state_dict`] (in `optim_state.rs`) save and restore it.
 use ctensor_sys as sys;
 
 use crate::error::{check, ensure_abi, Result};
 use crate::tensor::Tensor;
+
+pub use crate::optim_state::{OptimizerState, ParamState};
 
 /// An optimizer over a fixed list of parameter tensors.
 ///
@@ -79,10 +82,15 @@ impl Optimizer {
 /// SGD with momentum, dampening, weight decay and Nesterov, like `torch.optim.SGD`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sgd {
+    /// Learning rate.
     pub lr: f64,
+    /// Momentum factor (0 = none).
     pub momentum: f64,
+    /// Dampening of the momentum.
     pub dampening: f64,
+    /// L2 penalty added to the gradient.
     pub weight_decay: f64,
+    /// Nesterov momentum.
     pub nesterov: bool,
 }
 
@@ -91,15 +99,19 @@ impl Sgd {
     pub fn new(lr: f64) -> Sgd {
         Sgd { lr, momentum: 0.0, dampening: 0.0, weight_decay: 0.0, nesterov: false }
     }
+    /// Sets the momentum factor.
     pub fn momentum(self, momentum: f64) -> Sgd {
         Sgd { momentum, ..self }
     }
+    /// Sets the dampening.
     pub fn dampening(self, dampening: f64) -> Sgd {
         Sgd { dampening, ..self }
     }
+    /// Sets the weight decay.
     pub fn weight_decay(self, weight_decay: f64) -> Sgd {
         Sgd { weight_decay, ..self }
     }
+    /// Sets Nesterov momentum.
     pub fn nesterov(self, nesterov: bool) -> Sgd {
         Sgd { nesterov, ..self }
     }
@@ -123,9 +135,13 @@ impl Sgd {
 /// Adam hyper-parameters (shared by [`Adam`] and [`AdamW`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AdamConfig {
+    /// Learning rate.
     pub lr: f64,
+    /// Decay rates of the first and second moment estimates.
     pub betas: (f64, f64),
+    /// Added to the denominator for stability.
     pub eps: f64,
+    /// Weight decay (L2 for Adam, decoupled for AdamW).
     pub weight_decay: f64,
 }
 
@@ -140,12 +156,15 @@ macro_rules! adam_like {
             pub fn new(lr: f64) -> $name {
                 $name(AdamConfig { lr, betas: (0.9, 0.999), eps: 1e-8, weight_decay: $default_wd })
             }
+            /// Sets the moment decay rates.
             pub fn betas(self, beta1: f64, beta2: f64) -> $name {
                 $name(AdamConfig { betas: (beta1, beta2), ..self.0 })
             }
+            /// Sets epsilon.
             pub fn eps(self, eps: f64) -> $name {
                 $name(AdamConfig { eps, ..self.0 })
             }
+            /// Sets the weight decay.
             pub fn weight_decay(self, weight_decay: f64) -> $name {
                 $name(AdamConfig { weight_decay, ..self.0 })
             }

@@ -6,18 +6,44 @@ use crate::error::{check, ensure_abi, Result};
 use crate::tensor::{out1, Tensor};
 use crate::types::{Device, Options};
 
-/// A seeded random number generator. `Send` but not `Sync` and not `Clone`: drawing numbers changes
-/// its state, so one generator is used by one thread at a time (pass it by `&mut`).
+/// A seeded random number generator. Drawing numbers advances its state, so ops take it by `&mut`.
+///
+/// `Clone` is a new reference to the *same* generator (like `Arc::clone`): clones share one stream, and
+/// numbers drawn through one are not drawn again through another. Use [`Generator::new`] with a seed for
+/// an independent stream. `Send` but not `Sync`; clones may be used on different threads at once (the
+/// library reserves each op's numbers under the generator's lock), though the interleaving then decides
+/// which thread gets which numbers.
+///
+/// ```
+/// use ctensor::{DType, Generator, Tensor};
+/// let mut a = Generator::new(7)?;
+/// let mut shared = a.clone();
+/// let first = Tensor::rand(&[2], DType::Float64, Some(&mut a))?;
+/// let second = Tensor::rand(&[2], DType::Float64, Some(&mut shared))?;   // continues a's stream
+/// let mut fresh = Generator::new(7)?;
+/// let _ = Tensor::rand(&[2], DType::Float64, Some(&mut fresh))?;
+/// assert_eq!(second.to_vec::<f64>()?, Tensor::rand(&[2], DType::Float64, Some(&mut fresh))?.to_vec::<f64>()?);
+/// assert_ne!(first.to_vec::<f64>()?, second.to_vec::<f64>()?);
+/// # Ok::<(), ctensor::Error>(())
+/// ```
 pub struct Generator {
     raw: sys::ct_generator,
 }
 
-// SAFETY: the handle is thread-safe to move and release; state changes need `&mut self`.
+// SAFETY: the handle is thread-safe to move and release, and the library locks the generator's state
+// while an op reserves numbers, so clones on several threads cannot race.
 unsafe impl Send for Generator {}
 
 impl Drop for Generator {
     fn drop(&mut self) {
         unsafe { sys::ct_generator_release(self.raw) }
+    }
+}
+
+impl Clone for Generator {
+    /// A new reference to the same generator (shared stream).
+    fn clone(&self) -> Generator {
+        Generator { raw: unsafe { sys::ct_generator_retain(self.raw) } }
     }
 }
 

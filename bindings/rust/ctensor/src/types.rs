@@ -106,7 +106,9 @@ impl fmt::Display for Device {
 /// (on the CPU) or a `(DType, Device)` pair both work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
+    /// Element type.
     pub dtype: DType,
+    /// Where the tensor lives.
     pub device: Device,
 }
 
