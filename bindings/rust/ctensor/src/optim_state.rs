@@ -136,8 +136,8 @@ impl Optimizer {
 
     /// Restores a snapshot from [`Optimizer::state_dict`]: the learning rate, and for every parameter its
     /// state tensors (names absent from the snapshot are cleared) and step count (`None` resets it to 0
-    /// on optimizers that keep one). Either everything is loaded or, on error, nothing changes. (Adam keeps
-    /// its two moments together: a snapshot with `exp_avg` but no `exp_avg_sq` starts the latter at zeros.)
+    /// on optimizers that keep one). Either everything is loaded or, on error, nothing changes. (A state
+    /// tensor absent from the snapshot starts again at zeros on the next step.)
     pub fn load_state_dict(&mut self, state: &OptimizerState) -> Result<()> {
         let names = self.state_names();
         if state.params.len() != self.num_params() {
