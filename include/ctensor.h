@@ -291,6 +291,8 @@ CT_API ct_status ct_narrow(ct_tensor t, int64_t dim, int64_t start, int64_t leng
 CT_API ct_status ct_slice(ct_tensor t, int64_t dim, int64_t start, int64_t end, int64_t step, ct_tensor* out);
 /* Index index of dim, removing dim. */
 CT_API ct_status ct_select(ct_tensor t, int64_t dim, int64_t index, ct_tensor* out);
+/* View of the diagonal of dims dim1, dim2 (offset > 0 above, < 0 below the main one), appended as the last dim. */
+CT_API ct_status ct_diagonal(ct_tensor t, int64_t offset, int64_t dim1, int64_t dim2, ct_tensor* out);
 /* t itself (new handle) when contiguous, else a contiguous copy. */
 CT_API ct_status ct_contiguous(ct_tensor t, ct_tensor* out);
 /* A contiguous copy (differentiable). */

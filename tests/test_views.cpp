@@ -388,3 +388,60 @@ TEST(Views, DetachCutsTheGraph) {
         EXPECT_STREQ(name, "ViewBackward");
     });
 }
+
+TEST(Views, DiagonalValuesStridesAndOffsets) {
+    for_each_device([&] {
+        H m = reshape(arange(12), {3, 4});  // m[i][j] = 4i + j
+        const struct {
+            int64_t offset;
+            std::vector<double> expect;
+        } cases[] = {{0, {0, 5, 10}}, {1, {1, 6, 11}}, {3, {3}}, {4, {}}, {-1, {4, 9}}, {-2, {8}}, {-3, {}}, {9, {}}};
+        for (auto& c : cases) {
+            H d;
+            CT_ASSERT_OK(ct_diagonal(m.get(), c.offset, 0, 1, d.out()));
+            EXPECT_EQ(shape(d), (Shape{(int64_t)c.expect.size()})) << "offset " << c.offset;
+            EXPECT_EQ(values(d), c.expect) << "offset " << c.offset;
+            EXPECT_TRUE(shares(d, m));
+            if (!c.expect.empty()) EXPECT_EQ(strides(d), (Shape{5}));
+        }
+        H rev;  // dims swapped: the diagonal of the transpose
+        CT_ASSERT_OK(ct_diagonal(m.get(), 1, 1, 0, rev.out()));
+        EXPECT_EQ(values(rev), (std::vector<double>{4, 9}));
+        // batched: x[b][i][j] = 12b + 4i + j; diagonal of dims (-1, 0) keeps dim 1 and appends the diagonal
+        H x = reshape(arange(24), {2, 3, 4}), bd, last;
+        CT_ASSERT_OK(ct_diagonal(x.get(), 0, -1, 0, bd.out()));
+        EXPECT_EQ(shape(bd), (Shape{3, 2}));
+        EXPECT_EQ(values(bd), (std::vector<double>{0, 13, 4, 17, 8, 21}));  // x[k][i][k] for i, k
+        CT_ASSERT_OK(ct_diagonal(x.get(), -1, 1, 2, last.out()));
+        EXPECT_EQ(shape(last), (Shape{2, 2}));
+        EXPECT_EQ(values(last), (std::vector<double>{4, 9, 16, 21}));  // x[b][i+1][i]
+        // a view: writing through it changes the base
+        H d;
+        CT_ASSERT_OK(ct_diagonal(m.get(), -1, 0, 1, d.out()));
+        CT_ASSERT_OK(ct_fill_(d.get(), -1.0));
+        EXPECT_EQ(values(m), (std::vector<double>{0, 1, 2, 3, -1, 5, 6, 7, 8, -1, 10, 11}));
+    });
+}
+
+TEST(Views, DiagonalGradientsAndErrors) {
+    for_each_device([&] {
+        for (int64_t offset : {0, 1, -2}) {
+            auto f = [offset](const std::vector<H>& in) {
+                H d, sq;
+                ok(ct_diagonal(in[0].get(), offset, 2, 0, d.out()));
+                ok(ct_mul(d.get(), d.get(), sq.out()));
+                return sq;
+            };
+            EXPECT_TRUE(gradcheck(f, {randt({4, 2, 3}, 11)})) << "offset " << offset;
+            EXPECT_TRUE(gradgradcheck(f, {randt({4, 2, 3}, 12)})) << "offset " << offset;
+        }
+        H v = arange(3), m = reshape(arange(6), {2, 3}), out;
+        CT_EXPECT_ERR(ct_diagonal(v.get(), 0, 0, 1, out.out()), CT_ERR_SHAPE,
+                      "diagonal: expected a tensor with at least 2 dims, got [3]");
+        CT_EXPECT_ERR(ct_diagonal(m.get(), 0, 1, -1, out.out()), CT_ERR_INVALID_ARGUMENT,
+                      "diagonal: dim1 and dim2 must differ, both are 1");
+        CT_EXPECT_ERR(ct_diagonal(m.get(), 0, 0, 2, out.out()), CT_ERR_INDEX, "diagonal");
+        CT_EXPECT_ERR(ct_diagonal(nullptr, 0, 0, 1, out.out()), CT_ERR_INVALID_HANDLE, "diagonal");
+        CT_EXPECT_ERR(ct_diagonal(m.get(), 0, 0, 1, nullptr), CT_ERR_INVALID_ARGUMENT, "diagonal");
+    });
+}

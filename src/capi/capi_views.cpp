@@ -90,6 +90,13 @@ ct_status ct_select(ct_tensor t, int64_t dim, int64_t index, ct_tensor* out) {
     });
 }
 
+ct_status ct_diagonal(ct_tensor t, int64_t offset, int64_t dim1, int64_t dim2, ct_tensor* out) {
+    return guard([&] {
+        check_out(out, "diagonal");
+        *out = new_tensor_handle(diagonal(get_tensor(t, "diagonal", "t"), offset, dim1, dim2));
+    });
+}
+
 ct_status ct_contiguous(ct_tensor t, ct_tensor* out) {
     return guard([&] {
         check_out(out, "contiguous");

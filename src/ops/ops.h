@@ -47,6 +47,7 @@ Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim);
 Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length);
 Tensor slice(const Tensor& t, int64_t dim, int64_t start, int64_t end, int64_t step);
 Tensor select(const Tensor& t, int64_t dim, int64_t index);
+Tensor diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2);
 Tensor contiguous(const Tensor& t);
 Tensor clone(const Tensor& t);
 Tensor detach(const Tensor& t);

@@ -1,4 +1,4 @@
-// views.cpp - layout-only ops (reshape, transpose, permute, squeeze, expand, narrow, slice, select, ...),
+// views.cpp - layout-only ops (reshape, transpose, permute, squeeze, expand, narrow, slice, select, diagonal, ...),
 // plus contiguous/clone/detach/to. Views share storage; their backward maps the gradient back to the base shape.
 #include <algorithm>
 #include "autograd/grad_mode.h"
@@ -299,6 +299,28 @@ Tensor select(const Tensor& t, int64_t dim, int64_t index) {
     return record_view(make_view(t, s, st, off), t, "SelectBackward", [=](const Tensor& g) {
         return view_scatter(g, in_shape, [=](const Tensor& z) { return select(z, d, index); }, "SelectScatter");
     }, [=](const Tensor& base) { return select(base, d, index); });
+}
+
+// The diagonal {t[..., i, ..., i + offset, ...]} of dims d1, d2 as a view: both dims removed, the diagonal
+// appended last with stride st[d1] + st[d2]; empty when the offset lies outside the matrix (as in PyTorch).
+Tensor diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2) {
+    if (t.dim() < 2) fail(CT_ERR_SHAPE, "diagonal: expected a tensor with at least 2 dims, got ", shape_str(t.sizes()));
+    int64_t d1 = wrap_dim(dim1, t.dim(), "diagonal"), d2 = wrap_dim(dim2, t.dim(), "diagonal");
+    if (d1 == d2) fail(CT_ERR_INVALID_ARGUMENT, "diagonal: dim1 and dim2 must differ, both are ", d1);
+    const Shape& sz = t.sizes();
+    const Shape& st = t.strides();
+    int64_t len = std::max<int64_t>(0, offset >= 0 ? std::min(sz[d1], sz[d2] - offset) : std::min(sz[d1] + offset, sz[d2]));
+    int64_t off = t.offset();
+    if (len > 0) off += offset >= 0 ? offset * st[d2] : -offset * st[d1];
+    Shape s, nst;
+    for (int64_t d = 0; d < t.dim(); ++d)
+        if (d != d1 && d != d2) s.push_back(sz[d]), nst.push_back(st[d]);
+    s.push_back(len);
+    nst.push_back(st[d1] + st[d2]);
+    Shape in_shape = sz;
+    return record_view(make_view(t, s, nst, off), t, "DiagonalBackward", [=](const Tensor& g) {
+        return view_scatter(g, in_shape, [=](const Tensor& z) { return diagonal(z, offset, d1, d2); }, "DiagonalScatter");
+    }, [=](const Tensor& base) { return diagonal(base, offset, d1, d2); });
 }
 
 Tensor clone(const Tensor& t) {

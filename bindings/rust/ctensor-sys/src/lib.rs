@@ -258,6 +258,7 @@ extern "C" {
     pub fn ct_narrow(t: ct_tensor, dim: i64, start: i64, length: i64, out: *mut ct_tensor) -> ct_status;
     pub fn ct_slice(t: ct_tensor, dim: i64, start: i64, end: i64, step: i64, out: *mut ct_tensor) -> ct_status;
     pub fn ct_select(t: ct_tensor, dim: i64, index: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_diagonal(t: ct_tensor, offset: i64, dim1: i64, dim2: i64, out: *mut ct_tensor) -> ct_status;
     pub fn ct_contiguous(t: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_clone(t: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_detach(t: ct_tensor, out: *mut ct_tensor) -> ct_status;
