@@ -114,21 +114,29 @@ def _pad_source_index(mode, input, dim, left, right):
     if mode == "reflect" and (left >= n or right >= n):
         raise RuntimeError("Argument #4: Padding size should be less than the corresponding input dimension, but "
                            "got: padding (%d, %d) at dimension %d of input %s" % (left, right, dim, list(input.shape)))
-    if mode == "circular" and (left > n or right > n):
-        raise RuntimeError("Padding value causes wrapping around more than once: padding (%d, %d) at dimension %d "
-                           "of input %s" % (left, right, dim, list(input.shape)))
     if n + left + right < 1:
         raise RuntimeError("pad: input of shape %s is too small for padding (%d, %d) at dimension %d: the output "
                            "size would be %d" % (list(input.shape), left, right, dim, n + left + right))
-    index = np.arange(-left, n + right, dtype=np.int64)
-    if mode == "reflect":
-        index = np.abs(index)
-        index = np.where(index >= n, 2 * (n - 1) - index, index)
-    elif mode == "replicate":
-        index = np.clip(index, 0, n - 1)
+    if mode == "circular":
+        index = _circular_index(input, dim, left, right)
     else:
-        index = np.mod(index, n)
+        index = np.arange(-left, n + right, dtype=np.int64)
+        if mode == "reflect":
+            index = np.abs(index)
+            index = np.where(index >= n, 2 * (n - 1) - index, index)
+        else:
+            index = np.clip(index, 0, n - 1)
     return _C.from_buffer(index, index.shape, _C.CT_INT64, input._device_tuple)
+
+
+def _circular_index(input, dim, left, right):
+    """Circular padding as torch does it: crop the negative amounts first, then wrap the cropped positions."""
+    n = input.shape[dim]
+    first, kept = max(-left, 0), n - max(-left, 0) - max(-right, 0)
+    if max(left, 0) > kept or max(right, 0) > kept:
+        raise RuntimeError("Padding value causes wrapping around more than once: padding (%d, %d) at dimension %d "
+                           "of input %s" % (left, right, dim, list(input.shape)))
+    return first + np.mod(np.arange(-max(left, 0), kept + max(right, 0), dtype=np.int64), kept)
 
 
 _PAD_MODES = ("constant", "reflect", "replicate", "circular")
