@@ -454,3 +454,27 @@ def test_parameters_to_vector_and_back_match_torch(rng):
         nn.utils.vector_to_parameters([1.0], mine)
     with pytest.raises(ValueError, match=r"expected a 1-D vector of 25 elements for the parameters, got shape \[24\]"):
         nn.utils.vector_to_parameters(ct.zeros(24, dtype=ct.float64), mine)
+
+
+# ---- CUDA (skipped without a device; run this file with CTENSOR_CUDA_BACKEND=<emulated backend> to exercise) ----
+
+@pytest.mark.skipif(not ct.cuda.is_available(), reason="no CUDA device")
+def test_training_pieces_on_cuda_match_cpu(rng):
+    x = rng.standard_normal((4, 3, 5, 5))
+    upstream = rng.standard_normal((4, 3, 7, 9))
+    results = {}
+    for device in ("cpu", "cuda"):
+        ct.manual_seed(0)
+        model = ct.nn.Sequential(nn.BatchNorm2d(3), nn.GroupNorm(3, 3), nn.ReflectionPad2d((1, 1, 2, 0)),
+                                 nn.ZeroPad2d((1, 1, 0, 0)), nn.ReplicationPad2d((0, 0, 0, 0))).double().to(device)
+        inp = ct.tensor(x, dtype=ct.float64, device=device, requires_grad=True)
+        for _ in range(2):
+            out = model(inp)
+            out.backward(ct.tensor(upstream, dtype=ct.float64, device=device))
+        total = nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+        assert out.is_cuda == (device == "cuda") and model[0].running_mean.is_cuda == (device == "cuda")
+        results[device] = (out, inp.grad, model[0].weight.grad, model[0].running_var, total)
+    for on_cpu, on_cuda in zip(results["cpu"], results["cuda"]):
+        np.testing.assert_allclose(_np(on_cuda.cpu()), _np(on_cpu), rtol=1e-9, atol=1e-10)
+    dropped = F.dropout2d(ct.ones(8, 16, 2, 2, device="cuda"), 0.5).cpu()
+    _channel_values(dropped, (8, 16))
