@@ -1,14 +1,20 @@
 """ctensor.nn.functional: activations, linear/conv/pool, padding, dropout, embedding, normalisation and losses
 with PyTorch signatures, each one call into the C ABI or a short composition of such calls (compositions get
 autograd and every device from the tensor ops)."""
+from __future__ import annotations
+
 import numbers
 import warnings
+from typing import TYPE_CHECKING, Optional, Sequence
 
 import numpy as np
 
 from .. import _C
 from ..autograd import no_grad
 from .._functions import gelu, log_softmax, softmax, softplus  # noqa: F401  (re-exported)
+
+if TYPE_CHECKING:
+    from .. import Tensor
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
@@ -142,7 +148,7 @@ def _circular_index(input, dim, left, right):
 _PAD_MODES = ("constant", "reflect", "replicate", "circular")
 
 
-def pad(input, pad, mode="constant", value=None):
+def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Optional[float] = None) -> Tensor:
     """torch.nn.functional.pad. pad = (left, right) for the last dim, then (top, bottom) for the one before, and
     so on; negative amounts crop. "constant" fills with value (default 0) and pads any number of trailing dims;
     "reflect" (mirror without repeating the edge), "replicate" (repeat the edge) and "circular" (wrap around)
@@ -250,7 +256,7 @@ def _feature_dropout(input, p, training, inplace):
     return _inplace(input, _C.mul(input, mask), inplace)
 
 
-def dropout1d(input, p=0.5, training=True, inplace=False):
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Channel dropout of [N, C, L] or [C, L] input (torch.nn.functional.dropout1d)."""
     if input.ndim not in (2, 3):
         raise RuntimeError("dropout1d: Expected 2D or 3D input, but received a %dD input of shape %s. Note that "
@@ -263,7 +269,7 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
     return _inplace(input, out, inplace)
 
 
-def dropout2d(input, p=0.5, training=True, inplace=False):
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Channel dropout of [N, C, H, W] input (torch.nn.functional.dropout2d): each channel of each sample is
     zeroed with probability p, the others scaled by 1 / (1 - p). Like torch, a 3-D input is taken as [N, C, L]
     (with a warning) and other ranks are accepted with a deprecation warning."""
@@ -345,7 +351,9 @@ def _update_running_stats(running_mean, running_var, mean, biased_var, count, mo
                     else _C.to_device(batch, running._device_tuple))
 
 
-def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+def batch_norm(input: Tensor, running_mean: Optional[Tensor], running_var: Optional[Tensor],
+               weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, training: bool = False,
+               momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     """torch.nn.functional.batch_norm of [N, C, *] input, per channel over the batch and spatial dims.
     training=True normalises with the batch mean and biased variance and, when running_mean/running_var are
     given, updates them in place: running = (1 - momentum) * running + momentum * batch_stat, with the unbiased
@@ -372,7 +380,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return _affine(_C.mul(centered, _C.rsqrt(_C.add(var, eps, 1))), input, weight, bias)
 
 
-def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+def group_norm(input: Tensor, num_groups: int, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None,
+               eps: float = 1e-5) -> Tensor:
     """torch.nn.functional.group_norm of [N, C, *] input: the C channels form num_groups groups, each normalised
     (biased variance) over its channels and spatial positions, then a per-channel affine weight/bias [C]."""
     _check_channel_vectors("group_norm", input)

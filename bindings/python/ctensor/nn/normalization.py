@@ -1,5 +1,9 @@
 """ctensor.nn normalisation layers over channels: BatchNorm1d/2d/3d (running statistics as buffers, PyTorch's
 momentum rules) and GroupNorm, thin wrappers over ctensor.nn.functional.batch_norm and group_norm."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
 from .. import _C
 from .._creation import empty, ones, tensor, zeros
 from ..autograd import no_grad
@@ -8,15 +12,23 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
+if TYPE_CHECKING:
+    from .. import Tensor
+
 
 class _BatchNorm(Module):
     """Shared by BatchNorm1d/2d/3d. Subclasses set _valid_ranks and _rank_text (the accepted input ranks)."""
 
-    _valid_ranks = ()
+    _valid_ranks: tuple = ()
     _rank_text = ""
+    weight: Optional[Tensor]
+    bias: Optional[Tensor]
+    running_mean: Optional[Tensor]
+    running_var: Optional[Tensor]
+    num_batches_tracked: Optional[Tensor]
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
-                 dtype=None):
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: Optional[float] = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, device: Any = None, dtype: Any = None) -> None:
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
@@ -35,7 +47,7 @@ class _BatchNorm(Module):
                 self.register_buffer(name, None)
         self.reset_parameters()
 
-    def reset_running_stats(self):
+    def reset_running_stats(self) -> None:
         """running_mean = 0, running_var = 1, num_batches_tracked = 0 (when tracking running statistics)."""
         if self.track_running_stats:
             with no_grad():
@@ -43,7 +55,7 @@ class _BatchNorm(Module):
                 _C.fill_(self.running_var, 1.0)
                 _C.zero_(self.num_batches_tracked)
 
-    def reset_parameters(self):
+    def reset_parameters(self) -> None:
         """Resets the running statistics, weight = 1 and bias = 0."""
         self.reset_running_stats()
         if self.affine:
@@ -70,7 +82,7 @@ class _BatchNorm(Module):
                 factor = 1.0 / float(self.num_batches_tracked.item())
         return factor
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         self._check_input(input)
         factor = self._average_factor()
         # batch statistics in training, and in eval too when no running statistics are kept
@@ -112,7 +124,11 @@ class GroupNorm(Module):
     """Group normalisation of [N, C, *] input: the C = num_channels channels form num_groups groups, each
     normalised over its channels and positions, then a per-channel affine weight (ones) and bias (zeros)."""
 
-    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None):
+    weight: Optional[Tensor]
+    bias: Optional[Tensor]
+
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
         super().__init__()
         if num_groups <= 0 or num_channels % num_groups:
             raise ValueError("GroupNorm: num_channels must be divisible by num_groups (got num_channels=%d, "
@@ -125,13 +141,13 @@ class GroupNorm(Module):
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
 
-    def reset_parameters(self):
+    def reset_parameters(self) -> None:
         """weight = 1, bias = 0."""
         if self.affine:
             init.ones_(self.weight)
             init.zeros_(self.bias)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
     def extra_repr(self):

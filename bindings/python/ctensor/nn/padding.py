@@ -1,9 +1,15 @@
 """ctensor.nn padding layers (PyTorch names): ConstantPad1d/2d/3d, ZeroPad1d/2d/3d, ReflectionPad1d/2d/3d,
 ReplicationPad1d/2d/3d and CircularPad1d/2d/3d, each a call of ctensor.nn.functional.pad."""
+from __future__ import annotations
+
 import numbers
+from typing import TYPE_CHECKING, Optional, Sequence, Union
 
 from . import functional as F
 from .module import Module
+
+if TYPE_CHECKING:
+    from .. import Tensor
 
 
 class _Pad(Module):
@@ -13,9 +19,9 @@ class _Pad(Module):
     _dims = 1
     _mode = "constant"
 
-    def __init__(self, padding, value=None):
+    def __init__(self, padding: Union[int, Sequence[int]], value: Optional[float] = None) -> None:
         super().__init__()
-        if isinstance(padding, numbers.Integral):
+        if isinstance(padding, (int, numbers.Integral)):
             padding = (int(padding),) * (2 * self._dims)
         padding = tuple(int(p) for p in padding)
         if len(padding) != 2 * self._dims:
@@ -23,7 +29,7 @@ class _Pad(Module):
                              % (type(self).__name__, 2 * self._dims, padding))
         self.padding, self.value = padding, value
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.pad(input, self.padding, self._mode, self.value)
 
     def extra_repr(self):
@@ -33,14 +39,14 @@ class _Pad(Module):
 class _ConstantPad(_Pad):
     """Pads with a constant value."""
 
-    def __init__(self, padding, value):
+    def __init__(self, padding: Union[int, Sequence[int]], value: float) -> None:
         super().__init__(padding, float(value))
 
 
 class _ZeroPad(_Pad):
     """Pads with zeros."""
 
-    def __init__(self, padding):
+    def __init__(self, padding: Union[int, Sequence[int]]) -> None:
         super().__init__(padding, None)
 
 

@@ -1,9 +1,17 @@
 """ctensor.nn.utils: gradient clipping (clip_grad_norm_, clip_grad_value_) and flattening parameters to one
 vector and back (parameters_to_vector, vector_to_parameters), like torch.nn.utils."""
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Iterable, Optional, Union
 
 from .. import _C
 from ..autograd import no_grad
+
+if TYPE_CHECKING:
+    from .. import Tensor
+
+_TensorOrTensors = Union["Tensor", Iterable["Tensor"]]
 
 
 def _as_list(parameters):
@@ -32,7 +40,8 @@ def _cast_like(t, like):
 
 
 @no_grad()
-def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+def clip_grad_norm_(parameters: _TensorOrTensors, max_norm: float, norm_type: Union[float, str] = 2.0,
+                    error_if_nonfinite: bool = False, foreach: Optional[bool] = None) -> Tensor:
     """Scales the gradients of parameters (a Tensor or an iterable of Tensors) in place so that their total
     norm_type-norm (computed over all gradients together; norm_type may be inf) is at most max_norm.
     Returns the total norm before clipping as a 0-d tensor (0.0 when no parameter has a gradient). The scale is
@@ -55,7 +64,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
 
 
 @no_grad()
-def clip_grad_value_(parameters, clip_value, foreach=None):
+def clip_grad_value_(parameters: _TensorOrTensors, clip_value: float, foreach: Optional[bool] = None) -> None:
     """Clamps the gradients of parameters in place to [-clip_value, clip_value]."""
     clip_value = float(clip_value)
     for g in _grads(parameters):
@@ -70,7 +79,7 @@ def _check_same_device(param, device):
     return device
 
 
-def parameters_to_vector(parameters):
+def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
     """All parameters flattened and concatenated into one 1-D tensor (differentiable, like torch)."""
     device, flat = None, []
     for p in parameters:
@@ -82,7 +91,7 @@ def parameters_to_vector(parameters):
 
 
 @no_grad()
-def vector_to_parameters(vec, parameters):
+def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
     """Copies consecutive slices of the 1-D tensor vec into the parameters (in place, shapes preserved)."""
     if not isinstance(vec, _C.TensorBase):
         raise TypeError("expected torch.Tensor, but got: %s" % type(vec).__name__)

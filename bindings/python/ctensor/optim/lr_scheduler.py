@@ -6,6 +6,9 @@ import collections
 import math
 import types
 import warnings
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
+
+_Lambda = Callable[[int], float]
 
 _EPOCH_DEPRECATION = ("The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where "
                       "possible. Please use `scheduler.step()` to step the scheduler.")
@@ -34,7 +37,7 @@ class LRScheduler:
     Constructing a scheduler records group["initial_lr"] (when last_epoch == -1) and performs the first step(),
     so the optimizer's lr is the schedule's value for epoch 0 right away, as in PyTorch."""
 
-    def __init__(self, optimizer, last_epoch=-1, verbose=False):
+    def __init__(self, optimizer: Any, last_epoch: int = -1, verbose: bool = False) -> None:
         _check_optimizer(optimizer)
         self.optimizer = optimizer
         if last_epoch == -1:
@@ -52,7 +55,7 @@ class LRScheduler:
         self._step_count = 0
         self.step()
 
-    def get_lr(self):
+    def get_lr(self) -> List[float]:
         """The learning rates of the current last_epoch (call get_last_lr() to read them instead)."""
         raise NotImplementedError
 
@@ -63,7 +66,7 @@ class LRScheduler:
     def _group_lrs(self):
         return [group["lr"] for group in self.optimizer.param_groups]
 
-    def get_last_lr(self):
+    def get_last_lr(self) -> List[float]:
         """The learning rates (one per param group) set by the last step()."""
         return self._last_lr
 
@@ -71,7 +74,7 @@ class LRScheduler:
         """Prints the new lr of a group when is_verbose (PyTorch's message)."""
         _print_lr(is_verbose, group, lr, epoch)
 
-    def step(self, epoch=None):
+    def step(self, epoch: Optional[int] = None) -> None:
         """Advances last_epoch by one (or sets it to epoch, deprecated) and writes the new lr into each group."""
         self._step_count += 1
         self._get_lr_called_within_step = True
@@ -91,11 +94,11 @@ class LRScheduler:
             self.print_lr(self.verbose, i, lr, epoch)
         self._last_lr = self._group_lrs()
 
-    def state_dict(self):
+    def state_dict(self) -> Dict[str, Any]:
         """Every attribute except the optimizer (PyTorch's format)."""
         return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
 
-    def load_state_dict(self, state_dict):
+    def load_state_dict(self, state_dict: Dict[str, Any]) -> None:
         """Restores the attributes saved by state_dict()."""
         self.__dict__.update(state_dict)
 
@@ -106,7 +109,8 @@ _LRScheduler = LRScheduler  # PyTorch's older name
 class StepLR(LRScheduler):
     """Multiplies each group's lr by gamma every step_size epochs: lr = base_lr * gamma ** (epoch // step_size)."""
 
-    def __init__(self, optimizer, step_size, gamma=0.1, last_epoch=-1, verbose=False):
+    def __init__(self, optimizer: Any, step_size: int, gamma: float = 0.1, last_epoch: int = -1,
+                 verbose: bool = False) -> None:
         self.step_size, self.gamma = step_size, gamma
         super().__init__(optimizer, last_epoch, verbose)
 
@@ -124,7 +128,8 @@ class MultiStepLR(LRScheduler):
     """Multiplies each group's lr by gamma whenever the epoch reaches one of the milestones (a milestone listed
     k times multiplies by gamma ** k)."""
 
-    def __init__(self, optimizer, milestones, gamma=0.1, last_epoch=-1, verbose=False):
+    def __init__(self, optimizer: Any, milestones: Iterable[int], gamma: float = 0.1, last_epoch: int = -1,
+                 verbose: bool = False) -> None:
         self.milestones = collections.Counter(milestones)
         self.gamma = gamma
         super().__init__(optimizer, last_epoch, verbose)
@@ -143,7 +148,7 @@ class MultiStepLR(LRScheduler):
 class ExponentialLR(LRScheduler):
     """Multiplies each group's lr by gamma every epoch: lr = base_lr * gamma ** epoch."""
 
-    def __init__(self, optimizer, gamma, last_epoch=-1, verbose=False):
+    def __init__(self, optimizer: Any, gamma: float, last_epoch: int = -1, verbose: bool = False) -> None:
         self.gamma = gamma
         super().__init__(optimizer, last_epoch, verbose)
 
@@ -162,7 +167,8 @@ class CosineAnnealingLR(LRScheduler):
     PyTorch's recursive update so that it composes with other changes of the lr:
     lr = eta_min + (base_lr - eta_min) * (1 + cos(pi * epoch / T_max)) / 2 when nothing else changes it."""
 
-    def __init__(self, optimizer, T_max, eta_min=0, last_epoch=-1, verbose=False):
+    def __init__(self, optimizer: Any, T_max: int, eta_min: float = 0, last_epoch: int = -1,
+                 verbose: bool = False) -> None:
         self.T_max, self.eta_min = T_max, eta_min
         super().__init__(optimizer, last_epoch, verbose)
 
@@ -188,7 +194,8 @@ class _LambdaScheduler(LRScheduler):
     """Shared by LambdaLR and MultiplicativeLR: one function per param group; state_dict keeps the __dict__ of
     callable objects (plain functions and lambdas are not saved), as PyTorch does."""
 
-    def __init__(self, optimizer, lr_lambda, last_epoch=-1, verbose=False):
+    def __init__(self, optimizer: Any, lr_lambda: Union[_Lambda, Sequence[_Lambda]], last_epoch: int = -1,
+                 verbose: bool = False) -> None:
         _check_optimizer(optimizer)
         n = len(optimizer.param_groups)
         if isinstance(lr_lambda, (list, tuple)):
@@ -238,8 +245,9 @@ class ReduceLROnPlateau:
     mode "min"/"max"; an improvement beats the best value by threshold, relative ("rel") or absolute ("abs").
     A reduction smaller than eps is skipped."""
 
-    def __init__(self, optimizer, mode="min", factor=0.1, patience=10, threshold=1e-4, threshold_mode="rel",
-                 cooldown=0, min_lr=0, eps=1e-8, verbose=False):
+    def __init__(self, optimizer: Any, mode: str = "min", factor: float = 0.1, patience: int = 10,
+                 threshold: float = 1e-4, threshold_mode: str = "rel", cooldown: int = 0,
+                 min_lr: Union[float, Sequence[float]] = 0, eps: float = 1e-8, verbose: bool = False) -> None:
         if factor >= 1.0:
             raise ValueError("Factor should be < 1.0.")
         _check_optimizer(optimizer)
@@ -274,13 +282,13 @@ class ReduceLROnPlateau:
     def in_cooldown(self):
         return self.cooldown_counter > 0
 
-    def is_better(self, a, best):
+    def is_better(self, a: float, best: float) -> bool:
         """Whether metric value a improves on best by more than the threshold."""
         if self.mode == "min":
             return a < (best * (1.0 - self.threshold) if self.threshold_mode == "rel" else best - self.threshold)
         return a > (best * (1.0 + self.threshold) if self.threshold_mode == "rel" else best + self.threshold)
 
-    def step(self, metrics, epoch=None):
+    def step(self, metrics: Any, epoch: Optional[int] = None) -> None:
         """Records one epoch's metric (a number or a one-element Tensor) and reduces the lr when it plateaus."""
         current = float(metrics)
         if epoch is None:
@@ -310,15 +318,15 @@ class ReduceLROnPlateau:
                     epoch_str = ("%.2f" if isinstance(epoch, float) else "%.5d") % epoch
                     print("Epoch {}: reducing learning rate of group {} to {:.4e}.".format(epoch_str, i, new_lr))
 
-    def get_last_lr(self):
+    def get_last_lr(self) -> List[float]:
         """The learning rates (one per param group) after the last step()."""
         return self._last_lr
 
-    def state_dict(self):
+    def state_dict(self) -> Dict[str, Any]:
         """Every attribute except the optimizer."""
         return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
 
-    def load_state_dict(self, state_dict):
+    def load_state_dict(self, state_dict: Dict[str, Any]) -> None:
         """Restores the attributes saved by state_dict()."""
         self.__dict__.update(state_dict)
         self._init_is_better(self.mode, self.threshold, self.threshold_mode)
