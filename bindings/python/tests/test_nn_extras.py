@@ -309,7 +309,8 @@ def test_pad_errors():
                                        ("ConstantPad2d", ((1, 0, 2, 1), -1.0)), ("ReflectionPad1d", ((2, 1),)),
                                        ("ReflectionPad2d", (2,)), ("ReplicationPad2d", ((1, 2, 0, 3),)),
                                        ("ReplicationPad1d", (3,)), ("ZeroPad1d", ((1, -1),)),
-                                       ("ConstantPad3d", (1, 0.5)), ("ReplicationPad3d", (1,))])
+                                       ("ConstantPad3d", (1, 0.5)), ("ReplicationPad3d", (1,)),
+                                       ("CircularPad1d", ((2, 1),)), ("CircularPad2d", ((1, 2, 0, 1),))])
 def test_padding_layers_match_torch(name, args, rng):
     torch = requires_torch()
     dims = int(name[-2])
