@@ -1,9 +1,20 @@
-"""ctensor.nn.functional: activations, linear/conv/pool, dropout, embedding, normalisation and losses with
-PyTorch signatures, each one call into the C ABI or a short composition of such calls."""
+"""ctensor.nn.functional: activations, linear/conv/pool, padding, dropout, embedding, normalisation and losses
+with PyTorch signatures, each one call into the C ABI or a short composition of such calls (compositions get
+autograd and every device from the tensor ops)."""
+from __future__ import annotations
+
 import numbers
+import warnings
+from typing import TYPE_CHECKING, Optional, Sequence
+
+import numpy as np
 
 from .. import _C
+from ..autograd import no_grad
 from .._functions import gelu, log_softmax, softmax, softplus  # noqa: F401  (re-exported)
+
+if TYPE_CHECKING:
+    from .. import Tensor
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
@@ -77,6 +88,94 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _C.conv2d(input, weight, bias, _pair(stride), _pair(padding), _pair(dilation), groups)
 
 
+def _constant_pad(input, pad, value):
+    """A tensor of the padded shape filled with value, into which the (cropped) input is copied; the copy into a
+    view records CopySlices, so gradients reach the input."""
+    in_shape, out_shape = tuple(input.shape), list(input.shape)
+    cropped, offsets = input, [0] * input.ndim
+    for i in range(len(pad) // 2):
+        dim, left, right = input.ndim - 1 - i, pad[2 * i], pad[2 * i + 1]
+        kept = in_shape[dim] + min(left, 0) + min(right, 0)  # input elements left after cropping
+        if kept < 0:
+            raise RuntimeError("The input size %d, plus negative padding %d and %d resulted in a negative output "
+                               "size, which is invalid. Check dimension %d of your input." % (in_shape[dim], left,
+                                                                                               right, dim))
+        cropped = _C.narrow(cropped, dim, max(-left, 0), kept)
+        out_shape[dim], offsets[dim] = kept + max(left, 0) + max(right, 0), max(left, 0)
+    out = _C.full(tuple(out_shape), float(value), input._dtype_code, input._device_tuple)
+    region = out
+    for dim in range(input.ndim):
+        if offsets[dim] or cropped.shape[dim] != out_shape[dim]:
+            region = _C.narrow(region, dim, offsets[dim], cropped.shape[dim])
+    _C.copy_(region, cropped)
+    return out
+
+
+def _pad_source_index(mode, input, dim, left, right):
+    """For each output position along dim, the input position it reads (reflect, replicate or circular)."""
+    n = input.shape[dim]
+    if n == 0:
+        raise RuntimeError("pad: %s padding needs a non-empty dimension %d, got input of shape %s"
+                           % (mode, dim, list(input.shape)))
+    if mode == "reflect" and (left >= n or right >= n):
+        raise RuntimeError("Argument #4: Padding size should be less than the corresponding input dimension, but "
+                           "got: padding (%d, %d) at dimension %d of input %s" % (left, right, dim, list(input.shape)))
+    if n + left + right < 1:
+        raise RuntimeError("pad: input of shape %s is too small for padding (%d, %d) at dimension %d: the output "
+                           "size would be %d" % (list(input.shape), left, right, dim, n + left + right))
+    if mode == "circular":
+        index = _circular_index(input, dim, left, right)
+    else:
+        index = np.arange(-left, n + right, dtype=np.int64)
+        if mode == "reflect":
+            index = np.abs(index)
+            index = np.where(index >= n, 2 * (n - 1) - index, index)
+        else:
+            index = np.clip(index, 0, n - 1)
+    return _C.from_buffer(index, index.shape, _C.CT_INT64, input._device_tuple)
+
+
+def _circular_index(input, dim, left, right):
+    """Circular padding as torch does it: crop the negative amounts first, then wrap the cropped positions."""
+    n = input.shape[dim]
+    first, kept = max(-left, 0), n - max(-left, 0) - max(-right, 0)
+    if max(left, 0) > kept or max(right, 0) > kept:
+        raise RuntimeError("Padding value causes wrapping around more than once: padding (%d, %d) at dimension %d "
+                           "of input %s" % (left, right, dim, list(input.shape)))
+    return first + np.mod(np.arange(-max(left, 0), kept + max(right, 0), dtype=np.int64), kept)
+
+
+_PAD_MODES = ("constant", "reflect", "replicate", "circular")
+
+
+def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Optional[float] = None) -> Tensor:
+    """torch.nn.functional.pad. pad = (left, right) for the last dim, then (top, bottom) for the one before, and
+    so on; negative amounts crop. "constant" fills with value (default 0) and pads any number of trailing dims;
+    "reflect" (mirror without repeating the edge), "replicate" (repeat the edge) and "circular" (wrap around)
+    pad the last 1, 2 or 3 dims of an input with 1 or 2 more dims (batch and channel), as in torch."""
+    pad = [int(p) for p in pad]
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.ndim:
+        raise RuntimeError("Padding length too large: %d values for an input of shape %s"
+                           % (len(pad), list(input.shape)))
+    if mode == "constant":
+        return _constant_pad(input, pad, 0.0 if value is None else value)
+    if mode not in _PAD_MODES:
+        raise NotImplementedError("Unrecognised padding mode %s" % mode)
+    if value is not None and value != 0:
+        raise RuntimeError('Padding mode "%s" doesn\'t take in value argument' % mode)
+    k = len(pad) // 2
+    if not 1 <= k <= 3 or input.ndim not in (k + 1, k + 2):
+        raise NotImplementedError("Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
+                                  "(got padding %s for an input of shape %s)" % (pad, list(input.shape)))
+    out = input
+    for i in range(k):
+        dim = input.ndim - 1 - i
+        out = _C.index_select(out, dim, _pad_source_index(mode, input, dim, pad[2 * i], pad[2 * i + 1]))
+    return out
+
+
 def _pool_stride(stride, kernel):
     return kernel if stride is None or (not isinstance(stride, numbers.Integral) and len(stride) == 0) \
         else _pair(stride)
@@ -139,6 +238,56 @@ def dropout(input, p=0.5, training=True, inplace=False, generator=None):
     return _inplace(input, _C.dropout(input, p, training, generator), inplace)
 
 
+def _feature_dropout(input, p, training, inplace):
+    """Zeroes whole channels: one Bernoulli(1 - p) draw per (sample, channel), survivors scaled by 1 / (1 - p)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got %s" % p)
+    if not training or p == 0.0:
+        return input
+    if input.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input, got shape %s"
+                           % list(input.shape))
+    mask_shape = tuple(input.shape)[:2] + (1,) * (input.ndim - 2)
+    if p == 1.0:
+        mask = _C.zeros(mask_shape, input._dtype_code, input._device_tuple)
+    else:
+        keep = _C.full(mask_shape, 1.0 - p, input._dtype_code, input._device_tuple)
+        mask = _C.div(_C.bernoulli(keep), 1.0 - p)
+    return _inplace(input, _C.mul(input, mask), inplace)
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Channel dropout of [N, C, L] or [C, L] input (torch.nn.functional.dropout1d)."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError("dropout1d: Expected 2D or 3D input, but received a %dD input of shape %s. Note that "
+                           "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial dimension, a "
+                           "channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs)."
+                           % (input.ndim, list(input.shape)))
+    if input.ndim == 3:
+        return _feature_dropout(input, p, training, inplace)
+    out = _C.squeeze(_feature_dropout(_C.unsqueeze(input, 0), p, training, False), 0)
+    return _inplace(input, out, inplace)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Channel dropout of [N, C, H, W] input (torch.nn.functional.dropout2d): each channel of each sample is
+    zeroed with probability p, the others scaled by 1 / (1 - p). Like torch, a 3-D input is taken as [N, C, L]
+    (with a warning) and other ranks are accepted with a deprecation warning."""
+    if input.ndim not in (3, 4):
+        warnings.warn("dropout2d: Received a %d-D input to dropout2d, which is deprecated and will result in an "
+                      "error in a future release. To retain the behavior and silence this warning, please use "
+                      "dropout instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 "
+                      "spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D "
+                      "inputs)." % input.ndim)
+    if input.ndim == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+                      "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel dim. "
+                      "This behavior will change in a future release to interpret the input as one without a "
+                      "batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, "
+                      "please switch to using dropout1d instead.")
+    return _feature_dropout(input, p, training, inplace)
+
+
 def embedding(input, weight, padding_idx=None):
     return _C.embedding(weight, input)
 
@@ -163,6 +312,97 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if bias is not None:
         out = _C.add(out, bias, 1)
     return out
+
+
+def _channel_view(t, input):
+    """A per-channel vector [C] reshaped to broadcast against [N, C, *] input ([1, C, 1, ...])."""
+    return _C.reshape(t, (1, input.shape[1]) + (1,) * (input.ndim - 2))
+
+
+def _affine(out, input, weight, bias):
+    if weight is not None:
+        out = _C.mul(out, _channel_view(weight, input))
+    if bias is not None:
+        out = _C.add(out, _channel_view(bias, input), 1)
+    return out
+
+
+def _check_channel_vectors(op, input, **vectors):
+    if input.ndim < 2:
+        raise RuntimeError("%s: expected an input of shape [N, C, *] (at least 2 dims), got shape %s"
+                           % (op, list(input.shape)))
+    channels = input.shape[1]
+    for name, t in vectors.items():
+        if t is not None and t.numel() != channels:
+            raise RuntimeError("%s: %s should contain %d elements not %d (input of shape %s, %s of shape %s)"
+                               % (op, name, channels, t.numel(), list(input.shape), name, list(t.shape)))
+
+
+def _update_running_stats(running_mean, running_var, mean, biased_var, count, momentum):
+    """running = (1 - momentum) * running + momentum * batch_stat, in place and without autograd; the variance
+    folded in is the unbiased one (biased * count / (count - 1))."""
+    with no_grad():
+        for running, stat, scale in ((running_mean, mean, 1.0), (running_var, biased_var, count / (count - 1.0))):
+            if running is None:
+                continue
+            batch = _C.mul(_C.reshape(_C.detach(stat), (-1,)), momentum * scale)
+            _C.mul_(running, 1.0 - momentum)
+            _C.add_(running, batch if batch._device_tuple == running._device_tuple
+                    else _C.to_device(batch, running._device_tuple))
+
+
+def batch_norm(input: Tensor, running_mean: Optional[Tensor], running_var: Optional[Tensor],
+               weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, training: bool = False,
+               momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """torch.nn.functional.batch_norm of [N, C, *] input, per channel over the batch and spatial dims.
+    training=True normalises with the batch mean and biased variance and, when running_mean/running_var are
+    given, updates them in place: running = (1 - momentum) * running + momentum * batch_stat, with the unbiased
+    batch variance. training=False normalises with running_mean and running_var (both required)."""
+    _check_channel_vectors("batch_norm", input, running_mean=running_mean, running_var=running_var,
+                           weight=weight, bias=bias)
+    if training:
+        count = input.numel() // input.shape[1]
+        if count == 1:
+            raise ValueError("Expected more than 1 value per channel when training, got input size %s"
+                             % (input.shape,))
+        dims = (0,) + tuple(range(2, input.ndim))
+        mean = _C.mean(input, dims, True)
+        centered = _C.sub(input, mean, 1)
+        var = _C.mean(_C.mul(centered, centered), dims, True)
+        if count > 0:
+            _update_running_stats(running_mean, running_var, mean, var, count, float(momentum))
+    else:
+        if running_mean is None or running_var is None:
+            raise RuntimeError("running_mean must be defined in evaluation mode")
+        mean = _channel_view(_C.to_dtype(running_mean, input._dtype_code), input)
+        var = _channel_view(_C.to_dtype(running_var, input._dtype_code), input)
+        centered = _C.sub(input, mean, 1)
+    return _affine(_C.mul(centered, _C.rsqrt(_C.add(var, eps, 1))), input, weight, bias)
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None,
+               eps: float = 1e-5) -> Tensor:
+    """torch.nn.functional.group_norm of [N, C, *] input: the C channels form num_groups groups, each normalised
+    (biased variance) over its channels and spatial positions, then a per-channel affine weight/bias [C]."""
+    _check_channel_vectors("group_norm", input)
+    shape = tuple(input.shape)
+    n, channels = shape[0], shape[1]
+    if num_groups <= 0 or channels % num_groups:
+        raise RuntimeError("Expected number of channels in input to be divisible by num_groups, but got input of "
+                           "shape %s and num_groups=%d" % (list(shape), num_groups))
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != (channels,):
+            raise RuntimeError("Expected %s to be a vector of size equal to the number of channels in input, but "
+                               "got %s of shape %s and input of shape %s" % (name, name, list(t.shape), list(shape)))
+    per_group = channels // num_groups
+    for size in shape[2:]:
+        per_group *= size
+    grouped = _C.reshape(input, (n, num_groups, per_group))
+    mean = _C.mean(grouped, (2,), True)
+    centered = _C.sub(grouped, mean, 1)
+    var = _C.mean(_C.mul(centered, centered), (2,), True)
+    out = _C.reshape(_C.mul(centered, _C.rsqrt(_C.add(var, eps, 1))), shape)
+    return _affine(out, input, weight, bias)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12):

@@ -1,5 +1,6 @@
-"""ctensor.nn layers and losses: Linear, Conv2d, pooling, activations, Dropout, Embedding, LayerNorm,
-Flatten/Unflatten/Identity and the loss modules, each a thin wrapper over ctensor.nn.functional."""
+"""ctensor.nn layers and losses: Linear, Conv2d, pooling, activations, Dropout (and channel Dropout1d/2d),
+Embedding, LayerNorm, Flatten/Unflatten/Identity and the loss modules, each a thin wrapper over
+ctensor.nn.functional. (BatchNorm/GroupNorm live in normalization.py, the padding layers in padding.py.)"""
 import math
 
 from .. import _C
@@ -209,6 +210,22 @@ class Dropout(Module):
 
     def extra_repr(self):
         return "p=%s, inplace=%s" % (self.p, self.inplace)
+
+
+class Dropout1d(Dropout):
+    """Zeroes whole channels of [N, C, L] or [C, L] input with probability p in training mode (scaling the rest
+    by 1/(1-p)); identity in eval."""
+
+    def forward(self, input):
+        return F.dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout2d(Dropout):
+    """Zeroes whole channels of [N, C, H, W] input with probability p in training mode (scaling the rest by
+    1/(1-p)); identity in eval. A 3-D input is taken as [N, C, L], as in torch (with a warning)."""
+
+    def forward(self, input):
+        return F.dropout2d(input, self.p, self.training, self.inplace)
 
 
 class Embedding(Module):

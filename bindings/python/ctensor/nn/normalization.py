@@ -1,0 +1,154 @@
+"""ctensor.nn normalisation layers over channels: BatchNorm1d/2d/3d (running statistics as buffers, PyTorch's
+momentum rules) and GroupNorm, thin wrappers over ctensor.nn.functional.batch_norm and group_norm."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
+from .. import _C
+from .._creation import empty, ones, tensor, zeros
+from ..autograd import no_grad
+from . import functional as F
+from . import init
+from .module import Module
+from .parameter import Parameter
+
+if TYPE_CHECKING:
+    from .. import Tensor
+
+
+class _BatchNorm(Module):
+    """Shared by BatchNorm1d/2d/3d. Subclasses set _valid_ranks and _rank_text (the accepted input ranks)."""
+
+    _valid_ranks: tuple = ()
+    _rank_text = ""
+    weight: Optional[Tensor]
+    bias: Optional[Tensor]
+    running_mean: Optional[Tensor]
+    running_var: Optional[Tensor]
+    num_batches_tracked: Optional[Tensor]
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: Optional[float] = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        if affine:
+            self.weight = Parameter(empty(num_features, device=device, dtype=dtype))
+            self.bias = Parameter(empty(num_features, device=device, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", zeros(num_features, device=device, dtype=dtype))
+            self.register_buffer("running_var", ones(num_features, device=device, dtype=dtype))
+            self.register_buffer("num_batches_tracked", tensor(0, dtype="int64", device=device))
+        else:
+            for name in ("running_mean", "running_var", "num_batches_tracked"):
+                self.register_buffer(name, None)
+        self.reset_parameters()
+
+    def reset_running_stats(self) -> None:
+        """running_mean = 0, running_var = 1, num_batches_tracked = 0 (when tracking running statistics)."""
+        if self.track_running_stats:
+            with no_grad():
+                _C.zero_(self.running_mean)
+                _C.fill_(self.running_var, 1.0)
+                _C.zero_(self.num_batches_tracked)
+
+    def reset_parameters(self) -> None:
+        """Resets the running statistics, weight = 1 and bias = 0."""
+        self.reset_running_stats()
+        if self.affine:
+            init.ones_(self.weight)
+            init.zeros_(self.bias)
+
+    def _check_input(self, input):
+        name, shape = type(self).__name__, list(input.shape)
+        if input.ndim not in self._valid_ranks:
+            raise ValueError("%s: expected %s input (got %dD input of shape %s)"
+                             % (name, self._rank_text, input.ndim, shape))
+        if shape[1] != self.num_features:
+            raise ValueError("%s: expected input with %d channels in dim 1 (num_features), got input of shape %s"
+                             % (name, self.num_features, shape))
+
+    def _average_factor(self):
+        """The momentum to pass to F.batch_norm; counts the batch when training with running statistics
+        (momentum=None gives the cumulative average: factor 1 / num_batches_tracked)."""
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
+            with no_grad():
+                _C.add_(self.num_batches_tracked, 1)
+            if self.momentum is None:
+                factor = 1.0 / float(self.num_batches_tracked.item())
+        return factor
+
+    def forward(self, input: Tensor) -> Tensor:
+        self._check_input(input)
+        factor = self._average_factor()
+        # batch statistics in training, and in eval too when no running statistics are kept
+        use_batch_stats = self.training or (self.running_mean is None and self.running_var is None)
+        track = not self.training or self.track_running_stats
+        return F.batch_norm(input, self.running_mean if track else None, self.running_var if track else None,
+                            self.weight, self.bias, use_batch_stats, factor, self.eps)
+
+    def extra_repr(self):
+        return "%d, eps=%s, momentum=%s, affine=%s, track_running_stats=%s" % (
+            self.num_features, self.eps, self.momentum, self.affine, self.track_running_stats)
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalisation of [N, C] or [N, C, L] input: y = (x - mean) / sqrt(var + eps) * weight + bias per
+    channel C. Training normalises with the batch statistics (biased variance) and updates running_mean and
+    running_var (unbiased variance) with momentum (None: cumulative average); eval uses the running statistics.
+    Buffers running_mean, running_var and num_batches_tracked (int64) are saved in the state_dict."""
+
+    _valid_ranks = (2, 3)
+    _rank_text = "2D or 3D"
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalisation of [N, C, H, W] input per channel C (see BatchNorm1d for the statistics)."""
+
+    _valid_ranks = (4,)
+    _rank_text = "4D"
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalisation of [N, C, D, H, W] input per channel C (see BatchNorm1d for the statistics)."""
+
+    _valid_ranks = (5,)
+    _rank_text = "5D"
+
+
+class GroupNorm(Module):
+    """Group normalisation of [N, C, *] input: the C = num_channels channels form num_groups groups, each
+    normalised over its channels and positions, then a per-channel affine weight (ones) and bias (zeros)."""
+
+    weight: Optional[Tensor]
+    bias: Optional[Tensor]
+
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__()
+        if num_groups <= 0 or num_channels % num_groups:
+            raise ValueError("GroupNorm: num_channels must be divisible by num_groups (got num_channels=%d, "
+                             "num_groups=%d)" % (num_channels, num_groups))
+        self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
+        if affine:
+            self.weight = Parameter(ones(num_channels, device=device, dtype=dtype))
+            self.bias = Parameter(zeros(num_channels, device=device, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def reset_parameters(self) -> None:
+        """weight = 1, bias = 0."""
+        if self.affine:
+            init.ones_(self.weight)
+            init.zeros_(self.bias)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return "%d, %d, eps=%s, affine=%s" % (self.num_groups, self.num_channels, self.eps, self.affine)
