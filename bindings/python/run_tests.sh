@@ -7,8 +7,8 @@
 # CTENSOR_REQUIRE_ALL=1 (fail instead of skip when the library lacks an op family),
 # CTENSOR_EMULATED_BACKEND (the emulated CUDA backend module; default: the first of
 # $CTENSOR_LIB_DIR/tests/, <repo>/build/tests/ holding libctensor_cuda_emulated.so). When one is found and the
-# real CUDA backend is not in use, tests/test_cuda.py runs a second time against it, so CI executes the
-# CUDA tests without a GPU (the module must be built from the same sources as the library).
+# real CUDA backend is not in use, the CUDA tests (test_cuda.py, test_nn_extras.py -k cuda) run a second time
+# against it, so CI executes them without a GPU (the module must be built from the same sources as the library).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -18,7 +18,7 @@ PYTHON=${CTENSOR_PYTHON:-/usr/bin/python3}
 if [ ! -x "$VENV/bin/python" ]; then
     "$PYTHON" -m venv --system-site-packages "$VENV"
 fi
-for module in pytest setuptools wheel; do
+for module in pytest setuptools wheel mypy; do  # mypy: tests/test_stubs.py type-checks the stubs
     "$VENV/bin/python" -c "import $module" 2>/dev/null || "$VENV/bin/pip" install -q "$module"
 done
 "$VENV/bin/pip" install -q --no-build-isolation "$HERE"
@@ -34,9 +34,9 @@ if [ -z "$EMULATED" ]; then
     done
 fi
 if [ -n "$EMULATED" ] && [ -z "${CTENSOR_CUDA_BACKEND:-}" ]; then
-    echo "== tests/test_cuda.py again on the emulated CUDA backend: $EMULATED"
+    echo "== tests/test_cuda.py and the CUDA tests of test_nn_extras.py again on the emulated CUDA backend: $EMULATED"
     CTENSOR_CUDA_BACKEND="$EMULATED" CTENSOR_EMULATED_CUDA_MEMORY=${CTENSOR_EMULATED_CUDA_MEMORY:-268435456} \
-        "$VENV/bin/python" -m pytest -q -rfEs test_cuda.py
+        "$VENV/bin/python" -m pytest -q -rfEs test_cuda.py test_nn_extras.py -k cuda
 else
     echo "== no emulated CUDA backend found (build the ctensor_cuda_emulated target): CUDA tests ran once"
 fi

@@ -13,7 +13,7 @@ from ._types import (DTYPES as _DTYPES, Size, bool_, device, dtype, float32, flo
                      int64, set_default_dtype, uint8)
 from ._tensor import Node, Tensor
 from ._creation import (arange, as_tensor, bernoulli, empty, empty_like, eye, from_numpy, full, full_like, linspace,
-                        ones, ones_like, rand, rand_like, randint, randn, randn_like, randperm, scalar_tensor, tensor,
+                        logspace, ones, ones_like, rand, rand_like, randint, randn, randn_like, randperm, scalar_tensor, tensor,
                         zeros, zeros_like)
 from ._functions import *  # noqa: F401,F403
 from ._shape_ops import *  # noqa: F401,F403

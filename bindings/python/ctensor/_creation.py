@@ -137,6 +137,12 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
     return _finish(t, requires_grad)
 
 
+def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_grad=False):
+    """base ** linspace(start, end, steps)."""
+    exponents = linspace(start, end, steps, dtype=dtype, device=device)
+    return _finish(_C.pow(builtins.float(base), exponents), requires_grad)
+
+
 def eye(n, m=None, dtype=None, device=None, requires_grad=False):
     t = _C.eye(n, n if m is None else m, _code(dtype, get_default_dtype()), to_device(device)._tuple())
     return _finish(t, requires_grad)

@@ -13,6 +13,7 @@ from . import _C
 from ._creation import full, tensor, zeros
 from ._shape_ops import (broadcast_to, chunk, expand, expand_as, flatten, flip, gather, index_select,  # noqa: F401
                          masked_fill, masked_select, movedim, narrow, nonzero, argwhere, permute, repeat, reshape,
+                         diag, diag_embed, diagonal, trace,
                          reshape_as, scatter, scatter_add, select, split, squeeze, tile, transpose, unbind, unflatten,
                          unsqueeze, view, view_as)
 from ._tensor import Tensor
@@ -107,6 +108,17 @@ def round(input, *, decimals=0):
         return _C.round(input)
     scale = 10.0 ** decimals
     return _C.div(_C.round(_C.mul(input, scale)), scale)
+
+
+def fmod(input, other):
+    """C fmod: the remainder of truncated division, with the sign of input (remainder() follows the divisor)."""
+    magnitude = _C.abs(other) if isinstance(other, _TB) else builtins.abs(other)
+    return _C.mul(_C.sign(input), _C.remainder(_C.abs(input), magnitude))
+
+
+def lerp(input, end, weight):
+    """input + weight * (end - input); weight a number or a tensor (broadcast)."""
+    return _C.add(input, _C.mul(_C.sub(end, input, 1), weight), 1)
 
 
 def frac(input):
@@ -398,14 +410,15 @@ def _bernoulli_(self, p=0.5, generator=None):
 _METHODS = dict(
     add=add, sub=sub, subtract=sub, pow=pow, square=square, floor_divide=floor_divide, div=div_with_mode,
     divide=div_with_mode, true_divide=_C.div, multiply=_C.mul, negative=_C.neg, absolute=_C.abs, trunc=trunc,
-    fix=trunc, round=round, frac=frac, log2=log2, log10=log10, gelu=gelu, softplus=softplus, clamp=clamp,
-    clip=clamp, isnan=isnan, isinf=isinf, isfinite=isfinite, sum=sum, mean=mean, prod=prod, var=var, std=std,
+    fix=trunc, fmod=fmod, lerp=lerp, round=round, frac=frac, log2=log2, log10=log10, gelu=gelu, softplus=softplus,
+    clamp=clamp, clip=clamp, isnan=isnan, isinf=isinf, isfinite=isfinite, sum=sum, mean=mean, prod=prod, var=var, std=std,
     logsumexp=logsumexp, norm=norm, all=all, any=any, max=max, min=min, amax=amax, amin=amin, argmax=argmax,
     argmin=argmin, cumsum=cumsum, softmax=softmax, log_softmax=log_softmax, count_nonzero=count_nonzero,
     matmul=matmul, mm=mm, bmm=bmm, mv=mv, reshape=reshape, view=view, permute=permute, expand=expand,
     expand_as=expand_as, view_as=view_as, reshape_as=reshape_as, broadcast_to=broadcast_to, flatten=flatten,
     unflatten=unflatten, squeeze=squeeze, unsqueeze=unsqueeze, transpose=transpose, swapaxes=transpose,
-    swapdims=transpose, movedim=movedim, narrow=narrow, select=select, split=split, chunk=chunk, unbind=unbind,
+    swapdims=transpose, movedim=movedim, narrow=narrow, select=select, diagonal=diagonal, diag=diag,
+    diag_embed=diag_embed, trace=trace, split=split, chunk=chunk, unbind=unbind,
     flip=flip, repeat=repeat, tile=tile, index_select=index_select, gather=gather, scatter=scatter,
     scatter_add=scatter_add, masked_fill=masked_fill, masked_select=masked_select, nonzero=nonzero,
     argwhere=argwhere, allclose=allclose, isclose=isclose, equal=equal, greater=_C.gt, greater_equal=_C.ge,
@@ -417,7 +430,8 @@ _METHODS = dict(
     pow_=_via_copy(pow), relu_=_via_copy(_C.relu), sigmoid_=_via_copy(_C.sigmoid), tanh_=_via_copy(_C.tanh),
     exp_=_via_copy(_C.exp), log_=_via_copy(_C.log), sqrt_=_via_copy(_C.sqrt), abs_=_via_copy(_C.abs),
     neg_=_via_copy(_C.neg), floor_=_via_copy(_C.floor), ceil_=_via_copy(_C.ceil), round_=_via_copy(_C.round),
-    remainder_=_via_copy(_C.remainder), maximum_=_via_copy(_C.maximum), minimum_=_via_copy(_C.minimum),
+    remainder_=_via_copy(_C.remainder), fmod_=_via_copy(fmod), lerp_=_via_copy(lerp), maximum_=_via_copy(_C.maximum),
+    minimum_=_via_copy(_C.minimum),
 )
 
 

@@ -4,7 +4,7 @@ import builtins
 import numbers
 
 from . import _C
-from ._creation import arange, full
+from ._creation import arange, full, zeros
 
 _TB = _C.TensorBase
 
@@ -97,6 +97,41 @@ def narrow(input, dim, start, length):
 
 def select(input, dim, index):
     return _C.select(input, dim, index)
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    """A view of the diagonal of dims dim1, dim2 (offset > 0 above the main one), appended as the last dim."""
+    return _C.diagonal(input, offset, dim1, dim2)
+
+
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    """A tensor whose diagonal (offset, dim1, dim2) holds input's last dim and is zero elsewhere."""
+    nd = input.ndim + 1
+    d1, d2 = dim1 % nd if -nd <= dim1 < nd else dim1, dim2 % nd if -nd <= dim2 < nd else dim2
+    if not (0 <= d1 < nd and 0 <= d2 < nd) or d1 == d2:
+        raise IndexError("diag_embed: dims %d and %d must be distinct and in [%d, %d]" % (dim1, dim2, -nd, nd - 1))
+    n = input.shape[-1] + builtins.abs(offset)
+    rest = iter(input.shape[:-1])
+    shape = [n if d in (d1, d2) else next(rest) for d in range(nd)]
+    out = zeros(shape, dtype=input.dtype, device=input.device)
+    _C.copy_(_C.diagonal(out, offset, d1, d2), input)
+    return out
+
+
+def diag(input, diagonal=0):
+    """1-D input: the square matrix with input on the given diagonal; 2-D input: a copy of that diagonal."""
+    if input.ndim == 1:
+        return diag_embed(input, diagonal, 0, 1)
+    if input.ndim == 2:
+        return _C.clone(_C.diagonal(input, diagonal, 0, 1))
+    raise RuntimeError("diag(): Supports 1D or 2D tensors. Got %dD" % input.ndim)
+
+
+def trace(input):
+    """Sum of the main diagonal of a 2-D tensor."""
+    if input.ndim != 2:
+        raise RuntimeError("trace: expected a matrix, but got tensor with dim %d" % input.ndim)
+    return _C.diagonal(input, 0, 0, 1).sum()
 
 
 def split(tensor, split_size_or_sections, dim=0):

@@ -52,6 +52,12 @@ static PyObject* py_select(PyObject* m, PyObject* a) {
     if (!PyArg_ParseTuple(a, "O&LL", TENSOR_ARG x, &dim, &index)) return NULL;
     RETURN_OUT(ct_select, x, dim, index);
 }
+static PyObject* py_diagonal(PyObject* m, PyObject* a) {
+    ct_tensor x;
+    long long offset = 0, dim1 = 0, dim2 = 1;
+    if (!PyArg_ParseTuple(a, "O&|LLL", TENSOR_ARG x, &offset, &dim1, &dim2)) return NULL;
+    RETURN_OUT(ct_diagonal, x, offset, dim1, dim2);
+}
 static PyObject* py_to_dtype(PyObject* m, PyObject* a) {
     ct_tensor x;
     int dtype;
@@ -294,7 +300,7 @@ static PyObject* py_clamp_(PyObject* m, PyObject* a) {
 
 #define E(name) {#name, (PyCFunction)py_##name, METH_VARARGS, NULL},
 static PyMethodDef more_functions[] = {
-    E(transpose) E(flatten) E(narrow) E(slice) E(select) E(to_dtype) E(to_device) E(pow_scalar) E(clamp)
+    E(transpose) E(flatten) E(narrow) E(slice) E(select) E(diagonal) E(to_dtype) E(to_device) E(pow_scalar) E(clamp)
     E(where) E(index_select) E(gather) E(scatter) E(scatter_add) E(masked_fill) E(masked_select) E(cat)
     E(stack) E(split) E(chunk) E(add_) E(sub_) E(mul_) E(div_) E(copy_) E(fill_) E(clamp_)
     {"zero_", (PyCFunction)py_zero_, METH_O, NULL},

@@ -50,6 +50,7 @@
 #pragma weak ct_cumsum
 #pragma weak ct_custom_function_apply
 #pragma weak ct_detach
+#pragma weak ct_diagonal
 #pragma weak ct_div
 #pragma weak ct_div_
 #pragma weak ct_dot
