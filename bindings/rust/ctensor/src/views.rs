@@ -67,6 +67,12 @@ impl Tensor {
         out1(|o| unsafe { sys::ct_select(self.as_raw(), dim, index, o) })
     }
 
+    /// The diagonal of dims `dim1` and `dim2` as a view (`offset` > 0 above the main diagonal, < 0 below),
+    /// appended as the last dim, like `torch.diagonal`.
+    pub fn diagonal(&self, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor> {
+        out1(|o| unsafe { sys::ct_diagonal(self.as_raw(), offset, dim1, dim2, o) })
+    }
+
     /// This tensor (a new reference) when contiguous, else a contiguous copy.
     pub fn contiguous(&self) -> Result<Tensor> {
         out1(|o| unsafe { sys::ct_contiguous(self.as_raw(), o) })

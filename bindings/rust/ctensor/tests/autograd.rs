@@ -37,6 +37,7 @@ fn gradcheck_reductions_views_and_where() {
         gradcheck(|t| t[0].transpose(0, 2)?.reshape(&[4, 6]), &[&x])?;
         gradcheck(|t| t[0].permute(&[1, 2, 0])?.narrow(0, 1, 2), &[&x])?;
         gradcheck(|t| t[0].slice(2, 0, 4, 2)?.select(0, 1), &[&x])?;
+        gradcheck(|t| t[0].diagonal(-1, 2, 1), &[&x])?;
         gradcheck(|t| t[0].sum(&[0], false)?.unsqueeze(0)?.expand(&[5, 3, 4]), &[&x])?;
         let cond = Tensor::from_slice(&[true, false, true, false], &[4])?;
         gradcheck(move |t| Tensor::where_cond(&cond, &t[0], &t[1]), &[&x, &det(&[3, 1], 0.9)])?;

@@ -86,6 +86,9 @@ fn views_share_storage_and_have_known_layouts() {
         assert_eq!(x.permute(&[2, 0, 1])?.size(), vec![4, 2, 3]);
         assert_eq!(x.select(1, -1)?.to_vec::<f64>()?, vec![8.0, 9.0, 10.0, 11.0, 20.0, 21.0, 22.0, 23.0]);
         assert_eq!(x.narrow(2, 1, 2)?.select(0, 0)?.select(0, 0)?.to_vec::<f64>()?, vec![1.0, 2.0]);
+        let d = x.diagonal(1, -1, 1)?; // x[b][k + 1][k] = 12b + 5k + 4: dim 1 is offset from dim -1
+        assert_eq!((d.size(), d.to_vec::<f64>()?), (vec![2, 2], vec![4.0, 9.0, 16.0, 21.0]));
+        assert!(d.shares_storage(&x));
         assert_eq!(x.slice(2, 0, 4, 3)?.flatten(0, -1)?.to_vec::<f64>()?.len(), 12);
         assert_eq!(x.view(&[6, -1])?.size(), vec![6, 4]);
         assert_eq!(x.unsqueeze(0)?.size(), vec![1, 2, 3, 4]);
