@@ -22,7 +22,7 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "empty_like", "zeros_like", "ones_like", "full_like", "copy_to_host", "item", "item_int64", "to_device",
         // views and copies (strided copy kernel)
         "reshape", "view", "transpose", "permute", "squeeze", "squeeze_all", "unsqueeze", "expand", "flatten",
-        "narrow", "slice", "select", "contiguous", "clone", "detach", "to_dtype", "t",
+        "narrow", "slice", "select", "diagonal", "contiguous", "clone", "detach", "to_dtype", "t",
         // binary elementwise kernels (ct_cuda_binary_op)
         "add", "sub", "mul", "div", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
         "logical_or", "logical_xor",
