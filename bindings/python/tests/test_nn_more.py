@@ -385,3 +385,28 @@ def test_local_response_norm_by_hand_and_errors():
     with pytest.raises(ValueError, match=r"Expected 3D or higher dimensionality input \(got 2 dimensions\)"):
         F.local_response_norm(ct.ones(2, 3), 2)
     assert F.local_response_norm(ct.ones(0, 3, 2), 2).shape == (0, 3, 2)
+
+
+# ---- CUDA (skipped without a device; run with CTENSOR_CUDA_BACKEND=<emulated backend> to exercise) ---------------
+
+@pytest.mark.skipif(not ct.cuda.is_available(), reason="no CUDA device")
+def test_new_nn_pieces_on_cuda_match_cpu(rng):
+    x, y = rng.standard_normal((3, 4, 5, 2)), rng.uniform(0, 1, (3, 4, 5, 2))
+    w, pw = rng.uniform(0.5, 2.0, (2,)), rng.uniform(0.5, 2.0, (2,))
+    results = {}
+    for device in ("cpu", "cuda"):
+        model = nn.Sequential(nn.InstanceNorm2d(4, affine=True, track_running_stats=True),
+                              nn.LocalResponseNorm(3)).double().to(device)
+        inp = ct.tensor(x, dtype=ct.float64, device=device, requires_grad=True)
+        target = ct.tensor(y, dtype=ct.float64, device=device)
+        out = model(inp)
+        loss = (nn.BCEWithLogitsLoss(weight=ct.tensor(w, device=device), pos_weight=ct.tensor(pw, device=device))(
+            out, target) + F.huber_loss(out, target, delta=0.5) + F.kl_div(out, target, reduction="batchmean")
+            + F.cosine_similarity(out, target).sum() + F.pairwise_distance(out, target).sum())
+        loss.backward()
+        assert loss.is_cuda == (device == "cuda") and model[0].running_mean.is_cuda == (device == "cuda")
+        results[device] = (loss, inp.grad, model[0].weight.grad, model[0].running_var)
+    for on_cpu, on_cuda in zip(results["cpu"], results["cuda"]):
+        np.testing.assert_allclose(_np(on_cuda.cpu()), _np(on_cpu), rtol=1e-9, atol=1e-10)
+    dropped = F.dropout3d(ct.ones(8, 16, 2, 2, 2, device="cuda"), 0.5).cpu().numpy().reshape(8, 16, -1)
+    assert np.all(dropped.min(axis=2) == dropped.max(axis=2))
