@@ -12,19 +12,12 @@ import numpy as np
 from .. import _C
 from ..autograd import no_grad
 from .._functions import gelu, log_softmax, softmax, softplus  # noqa: F401  (re-exported)
+from ._functional_loss import (_reduction, binary_cross_entropy,  # noqa: F401  (re-exported)
+                               binary_cross_entropy_with_logits, cosine_similarity, cross_entropy, huber_loss,
+                               kl_div, l1_loss, mse_loss, nll_loss, pairwise_distance, smooth_l1_loss)
 
 if TYPE_CHECKING:
     from .. import Tensor
-
-_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
-
-
-def _reduction(reduction):
-    try:
-        return _REDUCTIONS[reduction]
-    except KeyError:
-        raise ValueError("%s is not a valid value for reduction" % reduction) from None
-
 
 def _pair(v):
     return (v, v) if isinstance(v, numbers.Integral) else tuple(v)
@@ -288,6 +281,22 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
     return _feature_dropout(input, p, training, inplace)
 
 
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Channel dropout of [N, C, D, H, W] or [C, D, H, W] input (torch.nn.functional.dropout3d): each channel of
+    each sample is zeroed with probability p, the others scaled by 1 / (1 - p). Other ranks are accepted with
+    torch's deprecation warning (a non-5-D input is taken as one unbatched sample)."""
+    if input.ndim not in (4, 5):
+        warnings.warn("dropout3d: Received a %d-D input to dropout3d, which is deprecated and will result in an "
+                      "error in a future release. To retain the behavior and silence this warning, please use "
+                      "dropout instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 "
+                      "spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D "
+                      "inputs)." % input.ndim)
+    if input.ndim == 5:
+        return _feature_dropout(input, p, training, inplace)
+    out = _C.squeeze(_feature_dropout(_C.unsqueeze(input, 0), p, training, False), 0)
+    return _inplace(input, out, inplace)
+
 def embedding(input, weight, padding_idx=None):
     return _C.embedding(weight, input)
 
@@ -405,52 +414,60 @@ def group_norm(input: Tensor, num_groups: int, weight: Optional[Tensor] = None, 
     return _affine(out, input, weight, bias)
 
 
+
+def _spatial_size(input):
+    size = 1
+    for s in tuple(input.shape)[2:]:
+        size *= s
+    return size
+
+
+def instance_norm(input: Tensor, running_mean: Optional[Tensor] = None, running_var: Optional[Tensor] = None,
+                  weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """torch.nn.functional.instance_norm of [N, C, *] input: every (sample, channel) plane is normalised with its
+    own mean and biased variance, then a per-channel affine weight/bias [C]. With use_input_stats and running
+    statistics given, those are updated in place with the batch average of the per-instance mean and unbiased
+    variance (momentum as in batch_norm); use_input_stats=False normalises with the running statistics."""
+    _check_channel_vectors("instance_norm", input, running_mean=running_mean, running_var=running_var,
+                           weight=weight, bias=bias)
+    if not use_input_stats:
+        if running_mean is None or running_var is None:
+            raise RuntimeError("instance_norm: Expected running_mean and running_var to be defined when "
+                               "use_input_stats is false (input of shape %s)" % list(input.shape))
+        return batch_norm(input, running_mean, running_var, weight, bias, False, momentum, eps)
+    count = _spatial_size(input)
+    if count == 1:
+        raise ValueError("Expected more than 1 spatial element when training, got input size %s"
+                         % (input.shape,))
+    dims = tuple(range(2, input.ndim))
+    mean = _C.mean(input, dims, True)
+    centered = _C.sub(input, mean, 1)
+    var = _C.mean(_C.mul(centered, centered), dims, True)
+    if count > 0 and input.shape[0] > 0:
+        _update_running_stats(running_mean, running_var, _C.mean(mean, (0,), False), _C.mean(var, (0,), False),
+                              count, float(momentum))
+    return _affine(_C.mul(centered, _C.rsqrt(_C.add(var, eps, 1))), input, weight, bias)
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
+    """torch.nn.functional.local_response_norm of [N, C, *] input: x / (k + alpha * window_mean(x ** 2)) ** beta,
+    the mean over the size channels around each channel (size // 2 before, (size - 1) // 2 after, zeros past the
+    edges counted)."""
+    if input.ndim < 3:
+        raise ValueError("Expected 3D or higher dimensionality input (got %d dimensions)" % input.ndim)
+    if size < 1:
+        raise ValueError("local_response_norm: size must be positive, got %d" % size)
+    if input.numel() == 0:
+        return input
+    channels = input.shape[1]
+    padded = pad(_C.mul(input, input), [0, 0] * (input.ndim - 2) + [size // 2, (size - 1) // 2])
+    window = _C.narrow(padded, 1, 0, channels)
+    for offset in range(1, size):
+        window = _C.add(window, _C.narrow(padded, 1, offset, channels), 1)
+    div = _C.pow_scalar(_C.add(_C.mul(window, alpha / size), float(k), 1), float(beta))
+    return _C.div(input, div)
+
 def normalize(input, p=2.0, dim=1, eps=1e-12):
     n = _C.clamp(_C.norm(input, float(p), (dim,), True), eps, None)
     return _C.div(input, n)
-
-
-def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
-    """torch.nn.functional.cross_entropy: input [C], [N, C] or [N, C, d1, ...]; target integer classes
-    [N, d1, ...] or class probabilities of the input's shape; optional class weight [C] and label smoothing."""
-    if weight is None and not label_smoothing:
-        return _C.cross_entropy(input, target, _reduction(reduction), ignore_index)
-    return _C.cross_entropy_ex(input, target, weight, _reduction(reduction), ignore_index, float(label_smoothing))
-
-
-def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
-    """torch.nn.functional.nll_loss of log-probabilities [C], [N, C] or [N, C, d1, ...]."""
-    if weight is None:
-        return _C.nll_loss(input, target, _reduction(reduction), ignore_index)
-    return _C.nll_loss_ex(input, target, weight, _reduction(reduction), ignore_index)
-
-
-def mse_loss(input, target, reduction="mean"):
-    return _C.mse_loss(input, target, _reduction(reduction))
-
-
-def _reduce(loss, reduction):
-    r = _reduction(reduction)
-    return loss if r == 0 else _C.mean(loss, None, False) if r == 1 else _C.sum(loss, None, False)
-
-
-def l1_loss(input, target, reduction="mean"):
-    return _reduce(_C.abs(_C.sub(input, target, 1)), reduction)
-
-
-def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
-    d = _C.abs(_C.sub(input, target, 1))
-    quad = _C.div(_C.mul(_C.mul(d, d), 0.5), beta)
-    return _reduce(_C.where(_C.lt(d, beta), quad, _C.sub(d, 0.5 * beta, 1)), reduction)
-
-
-def binary_cross_entropy(input, target, weight=None, reduction="mean"):
-    if weight is not None:
-        raise NotImplementedError("binary_cross_entropy: weights are not supported")
-    return _C.binary_cross_entropy(input, target, _reduction(reduction))
-
-
-def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean", pos_weight=None):
-    if weight is not None or pos_weight is not None:
-        raise NotImplementedError("binary_cross_entropy_with_logits: weights are not supported")
-    return _C.binary_cross_entropy_with_logits(input, target, _reduction(reduction))

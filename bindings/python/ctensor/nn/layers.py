@@ -1,6 +1,6 @@
-"""ctensor.nn layers and losses: Linear, Conv2d, pooling, activations, Dropout (and channel Dropout1d/2d),
-Embedding, LayerNorm, Flatten/Unflatten/Identity and the loss modules, each a thin wrapper over
-ctensor.nn.functional. (BatchNorm/GroupNorm live in normalization.py, the padding layers in padding.py.)"""
+"""ctensor.nn layers: Linear, Conv2d, pooling, activations, Dropout (and channel Dropout1d/2d/3d),
+Embedding, LayerNorm and Flatten/Unflatten/Identity, each a thin wrapper over ctensor.nn.functional.
+(Normalisation layers live in normalization.py, padding layers in padding.py, losses in loss.py.)"""
 import math
 
 from .. import _C
@@ -228,6 +228,14 @@ class Dropout2d(Dropout):
         return F.dropout2d(input, self.p, self.training, self.inplace)
 
 
+class Dropout3d(Dropout):
+    """Zeroes whole channels of [N, C, D, H, W] or [C, D, H, W] input with probability p in training mode
+    (scaling the rest by 1/(1-p)); identity in eval."""
+
+    def forward(self, input):
+        return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
 class Embedding(Module):
     """Lookup table [num_embeddings, embedding_dim] initialised N(0, 1)."""
 
@@ -286,65 +294,3 @@ class Unflatten(Module):
 
     def forward(self, input):
         return input.unflatten(self.dim, self.unflattened_size)
-
-
-class _Loss(Module):
-    def __init__(self, reduction="mean"):
-        super().__init__()
-        F._reduction(reduction)
-        self.reduction = reduction
-
-
-class CrossEntropyLoss(_Loss):
-    def __init__(self, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
-        super().__init__(reduction)
-        self.weight, self.ignore_index, self.label_smoothing = weight, ignore_index, label_smoothing
-
-    def forward(self, input, target):
-        return F.cross_entropy(input, target, self.weight, self.ignore_index, self.reduction, self.label_smoothing)
-
-
-class NLLLoss(_Loss):
-    def __init__(self, weight=None, ignore_index=-100, reduction="mean"):
-        super().__init__(reduction)
-        self.weight, self.ignore_index = weight, ignore_index
-
-    def forward(self, input, target):
-        return F.nll_loss(input, target, self.weight, self.ignore_index, self.reduction)
-
-
-class MSELoss(_Loss):
-    def forward(self, input, target):
-        return F.mse_loss(input, target, self.reduction)
-
-
-class L1Loss(_Loss):
-    def forward(self, input, target):
-        return F.l1_loss(input, target, self.reduction)
-
-
-class SmoothL1Loss(_Loss):
-    def __init__(self, reduction="mean", beta=1.0):
-        super().__init__(reduction)
-        self.beta = beta
-
-    def forward(self, input, target):
-        return F.smooth_l1_loss(input, target, self.reduction, self.beta)
-
-
-class BCELoss(_Loss):
-    def __init__(self, weight=None, reduction="mean"):
-        super().__init__(reduction)
-        self.weight = weight
-
-    def forward(self, input, target):
-        return F.binary_cross_entropy(input, target, self.weight, self.reduction)
-
-
-class BCEWithLogitsLoss(_Loss):
-    def __init__(self, weight=None, reduction="mean", pos_weight=None):
-        super().__init__(reduction)
-        self.weight, self.pos_weight = weight, pos_weight
-
-    def forward(self, input, target):
-        return F.binary_cross_entropy_with_logits(input, target, self.weight, self.reduction, self.pos_weight)

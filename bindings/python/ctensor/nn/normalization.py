@@ -1,6 +1,9 @@
-"""ctensor.nn normalisation layers over channels: BatchNorm1d/2d/3d (running statistics as buffers, PyTorch's
-momentum rules) and GroupNorm, thin wrappers over ctensor.nn.functional.batch_norm and group_norm."""
+"""ctensor.nn normalisation layers over channels: BatchNorm1d/2d/3d and InstanceNorm1d/2d/3d (running statistics
+as buffers, PyTorch's momentum rules), GroupNorm and LocalResponseNorm, thin wrappers over the functions of
+ctensor.nn.functional."""
 from __future__ import annotations
+
+import warnings
 
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -152,3 +155,70 @@ class GroupNorm(Module):
 
     def extra_repr(self):
         return "%d, %d, eps=%s, affine=%s" % (self.num_groups, self.num_channels, self.eps, self.affine)
+
+
+class _InstanceNorm(_BatchNorm):
+    """Shared by InstanceNorm1d/2d/3d (torch's defaults: no affine parameters, no running statistics).
+    Subclasses set _valid_ranks (unbatched rank first) and _rank_text."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1, affine: bool = False,
+                 track_running_stats: bool = False, device: Any = None, dtype: Any = None) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+
+    def _check_input(self, input):
+        if input.ndim not in self._valid_ranks:
+            raise ValueError("expected %s input (got %dD input)" % (self._rank_text, input.ndim))
+        feature_dim = input.ndim - self._valid_ranks[0]
+        if input.shape[feature_dim] != self.num_features:
+            if self.affine:
+                raise ValueError("expected input's size at dim=%d to match num_features (%d), but got: %d."
+                                 % (feature_dim, self.num_features, input.shape[feature_dim]))
+            warnings.warn("input's size at dim=%d does not match num_features. You can silence this warning by not "
+                          "passing in num_features, which is not used because affine=False" % feature_dim)
+
+    def forward(self, input: Tensor) -> Tensor:
+        self._check_input(input)
+        unbatched = input.ndim == self._valid_ranks[0]
+        batched = _C.unsqueeze(input, 0) if unbatched else input
+        out = F.instance_norm(batched, self.running_mean, self.running_var, self.weight, self.bias,
+                              self.training or not self.track_running_stats, self.momentum, self.eps)
+        return _C.squeeze(out, 0) if unbatched else out
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """Instance normalisation of [N, C, L] or unbatched [C, L] input: each (sample, channel) row is normalised
+    with its own mean and biased variance, then the optional affine weight/bias per channel. With
+    track_running_stats, training updates running_mean/running_var (batch average of the per-instance
+    statistics, unbiased variance) and eval normalises with them."""
+
+    _valid_ranks = (2, 3)
+    _rank_text = "2D or 3D"
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """Instance normalisation of [N, C, H, W] or unbatched [C, H, W] input (see InstanceNorm1d)."""
+
+    _valid_ranks = (3, 4)
+    _rank_text = "3D or 4D"
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """Instance normalisation of [N, C, D, H, W] or unbatched [C, D, H, W] input (see InstanceNorm1d)."""
+
+    _valid_ranks = (4, 5)
+    _rank_text = "4D or 5D"
+
+
+class LocalResponseNorm(Module):
+    """Normalises each channel of [N, C, *] input by its neighbours across channels:
+    x / (k + alpha * mean of x ** 2 over size channels) ** beta (see F.local_response_norm)."""
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None:
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return "%d, alpha=%s, beta=%s, k=%s" % (self.size, self.alpha, self.beta, self.k)
