@@ -616,6 +616,11 @@ CT_API ct_status ct_optimizer_zero_grad(ct_optimizer opt, int32_t set_to_none);
 CT_API ct_status ct_optimizer_set_lr(ct_optimizer opt, double lr);
 /* Current learning rate. */
 CT_API ct_status ct_optimizer_get_lr(ct_optimizer opt, double* lr);
+/* Sets hyper-parameter `name` ("lr"; SGD "momentum", "dampening", "weight_decay", "nesterov" (0 or 1); Adam/AdamW
+ * "beta1", "beta2", "eps", "weight_decay"), checked like the constructor's arguments; used from the next step on. */
+CT_API ct_status ct_optimizer_set_hparam(ct_optimizer opt, const char* name, double value);
+/* Current value of hyper-parameter `name` (names as for ct_optimizer_set_hparam). */
+CT_API ct_status ct_optimizer_get_hparam(ct_optimizer opt, const char* name, double* value);
 /* Number of parameters opt updates. */
 CT_API ct_status ct_optimizer_num_params(ct_optimizer opt, int32_t* n);
 /* Comma-separated names of opt's per-parameter state tensors ("momentum_buffer" for SGD, "exp_avg,exp_avg_sq"

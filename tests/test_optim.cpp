@@ -280,3 +280,58 @@ TEST(Optim, TinyModelLearnsSeparableProblem) {
         EXPECT_LT(last, 0.05);
     });
 }
+
+TEST(Optim, HyperParametersChangeMidRun) {
+    for_each_device([&] {
+        // SGD, lr 0.1, constant grad 1: buf 1, 1.9 with momentum 0.9, then 0.5 * 1.9 + 1 = 1.95 with momentum 0.5
+        H a = make({0}, {1}, CT_FLOAT64, true);
+        ct_tensor ph = a.get();
+        Opt sgd;
+        CT_ASSERT_OK(ct_optim_sgd_new(&ph, 1, 0.1, 0.9, 0, 0, 0, &sgd.o));
+        run_steps(sgd.o, a, {{1}, {1}}, {1}, CT_FLOAT64);
+        EXPECT_TRUE(allclose(a, {-0.29}));
+        double v = 0;
+        CT_ASSERT_OK(ct_optimizer_get_hparam(sgd.o, "momentum", &v));
+        EXPECT_EQ(v, 0.9);
+        CT_ASSERT_OK(ct_optimizer_set_hparam(sgd.o, "momentum", 0.5));
+        run_steps(sgd.o, a, {{1}}, {1}, CT_FLOAT64);
+        EXPECT_TRUE(allclose(a, {-0.485}));
+        CT_ASSERT_OK(ct_optimizer_set_hparam(sgd.o, "lr", 0.2));
+        CT_ASSERT_OK(ct_optimizer_get_lr(sgd.o, &v));
+        EXPECT_EQ(v, 0.2);
+        CT_ASSERT_OK(ct_optimizer_set_hparam(sgd.o, "nesterov", 1));
+        CT_ASSERT_OK(ct_optimizer_get_hparam(sgd.o, "nesterov", &v));
+        EXPECT_EQ(v, 1.0);
+        CT_EXPECT_ERR(ct_optimizer_set_hparam(sgd.o, "dampening", 0.5), CT_ERR_INVALID_ARGUMENT,
+                      "sgd: nesterov momentum requires a momentum > 0 and zero dampening");
+        CT_ASSERT_OK(ct_optimizer_get_hparam(sgd.o, "dampening", &v));
+        EXPECT_EQ(v, 0.0);  // a refused change leaves the old value
+        CT_EXPECT_ERR(ct_optimizer_set_hparam(sgd.o, "nesterov", 0.5), CT_ERR_INVALID_ARGUMENT, "nesterov must be 0 or 1");
+        CT_EXPECT_ERR(ct_optimizer_set_hparam(sgd.o, "beta1", 0.5), CT_ERR_INVALID_ARGUMENT,
+                      "sgd: unknown hyper-parameter 'beta1' (known: lr, momentum, dampening, weight_decay, nesterov)");
+        // Adam whose betas, eps and weight decay are changed before its first step follows the same trajectory
+        // as an Adam built with those values
+        std::vector<std::vector<double>> grads = three_grads(3);
+        H p1 = make({1, -2, 3}, {3}, CT_FLOAT64, true), p2 = make({1, -2, 3}, {3}, CT_FLOAT64, true);
+        ct_tensor h1 = p1.get(), h2 = p2.get();
+        Opt changed, built;
+        CT_ASSERT_OK(ct_optim_adam_new(&h1, 1, 0.1, 0.9, 0.999, 1e-8, 0.0, &changed.o));
+        CT_ASSERT_OK(ct_optim_adam_new(&h2, 1, 0.1, 0.5, 0.9, 1e-3, 0.01, &built.o));
+        for (const char* name : {"beta1", "beta2", "eps", "weight_decay"}) {
+            double want = 0;
+            CT_ASSERT_OK(ct_optimizer_get_hparam(built.o, name, &want));
+            CT_ASSERT_OK(ct_optimizer_set_hparam(changed.o, name, want));
+        }
+        run_steps(changed.o, p1, grads, {3}, CT_FLOAT64);
+        run_steps(built.o, p2, grads, {3}, CT_FLOAT64);
+        EXPECT_EQ(values(p1), values(p2));
+        EXPECT_FALSE(values(p1) == std::vector<double>({1, -2, 3}));
+        CT_EXPECT_ERR(ct_optimizer_set_hparam(changed.o, "beta2", 1.0), CT_ERR_INVALID_ARGUMENT,
+                      "adam: invalid beta2 1 (must be in [0, 1))");
+        CT_EXPECT_ERR(ct_optimizer_set_hparam(changed.o, "momentum", 0.9), CT_ERR_INVALID_ARGUMENT,
+                      "adam: unknown hyper-parameter 'momentum' (known: lr, beta1, beta2, eps, weight_decay)");
+        CT_EXPECT_ERR(ct_optimizer_set_hparam(changed.o, nullptr, 0.9), CT_ERR_INVALID_ARGUMENT, "optimizer_set_hparam");
+        CT_EXPECT_ERR(ct_optimizer_get_hparam(changed.o, "eps", nullptr), CT_ERR_INVALID_ARGUMENT, "optimizer_get_hparam");
+        CT_EXPECT_ERR(ct_optimizer_get_hparam(nullptr, "eps", &v), CT_ERR_INVALID_HANDLE, "optimizer_get_hparam");
+    });
+}

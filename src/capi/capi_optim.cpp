@@ -74,4 +74,21 @@ ct_status ct_optimizer_get_lr(ct_optimizer opt, double* lr) {
     });
 }
 
+ct_status ct_optimizer_set_hparam(ct_optimizer opt, const char* name, double value) {
+    return guard([&] {
+        auto o = get_optimizer(opt, "optimizer_set_hparam");
+        check_out(name, "optimizer_set_hparam", "name");
+        o->set_hparam(name, value);
+    });
+}
+
+ct_status ct_optimizer_get_hparam(ct_optimizer opt, const char* name, double* value) {
+    return guard([&] {
+        auto o = get_optimizer(opt, "optimizer_get_hparam");
+        check_out(name, "optimizer_get_hparam", "name");
+        check_out(value, "optimizer_get_hparam", "value");
+        *value = o->get_hparam(name);
+    });
+}
+
 }  // extern "C"

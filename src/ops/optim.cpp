@@ -84,6 +84,10 @@ void Optimizer::zero_grad(bool set_to_none) {
 SGD::SGD(std::vector<Tensor> params, double lr, double momentum, double dampening, double weight_decay, bool nesterov)
     : Optimizer("sgd", std::move(params), lr), momentum_(momentum), dampening_(dampening),
       weight_decay_(weight_decay), nesterov_(nesterov), momentum_buffer_(params_.size()) {
+    check_hparams(momentum, dampening, weight_decay, nesterov);
+}
+
+void SGD::check_hparams(double momentum, double dampening, double weight_decay, bool nesterov) {
     if (!(momentum >= 0.0)) fail(CT_ERR_INVALID_ARGUMENT, "sgd: invalid momentum ", momentum, " (must be >= 0)");
     if (!(weight_decay >= 0.0))
         fail(CT_ERR_INVALID_ARGUMENT, "sgd: invalid weight_decay ", weight_decay, " (must be >= 0)");
@@ -159,13 +163,17 @@ Adam::Adam(std::vector<Tensor> params, double lr, double beta1, double beta2, do
     : Optimizer(decoupled ? "adamw" : "adam", std::move(params), lr), beta1_(beta1), beta2_(beta2), eps_(eps),
       weight_decay_(weight_decay), decoupled_(decoupled), exp_avg_(params_.size()), exp_avg_sq_(params_.size()),
       steps_(params_.size(), 0) {
-    if (!(eps >= 0.0)) fail(CT_ERR_INVALID_ARGUMENT, name_, ": invalid epsilon ", eps, " (must be >= 0)");
+    check_hparams(name_, beta1, beta2, eps, weight_decay);
+}
+
+void Adam::check_hparams(const char* name, double beta1, double beta2, double eps, double weight_decay) {
+    if (!(eps >= 0.0)) fail(CT_ERR_INVALID_ARGUMENT, name, ": invalid epsilon ", eps, " (must be >= 0)");
     if (!(beta1 >= 0.0 && beta1 < 1.0))
-        fail(CT_ERR_INVALID_ARGUMENT, name_, ": invalid beta1 ", beta1, " (must be in [0, 1))");
+        fail(CT_ERR_INVALID_ARGUMENT, name, ": invalid beta1 ", beta1, " (must be in [0, 1))");
     if (!(beta2 >= 0.0 && beta2 < 1.0))
-        fail(CT_ERR_INVALID_ARGUMENT, name_, ": invalid beta2 ", beta2, " (must be in [0, 1))");
+        fail(CT_ERR_INVALID_ARGUMENT, name, ": invalid beta2 ", beta2, " (must be in [0, 1))");
     if (!(weight_decay >= 0.0))
-        fail(CT_ERR_INVALID_ARGUMENT, name_, ": invalid weight_decay ", weight_decay, " (must be >= 0)");
+        fail(CT_ERR_INVALID_ARGUMENT, name, ": invalid weight_decay ", weight_decay, " (must be >= 0)");
 }
 
 namespace {

@@ -25,6 +25,11 @@ class Optimizer {
     void set_state(size_t i, const std::string& name, const Tensor& value);  // undefined value clears it
     int64_t get_step(size_t i);
     void set_step(size_t i, int64_t step);
+    // Hyper-parameters by name ("lr" and the optimizer's own, see hparam_names), validated like the
+    // constructor's arguments (optim_hparams.cpp).
+    virtual std::vector<std::string> hparam_names() const { return {"lr"}; }
+    double get_hparam(const std::string& name) const;
+    void set_hparam(const std::string& name, double value);
 
   protected:
     // The slot holding state `name` of parameter i (null for an unknown name); step_slot null = no step count.
@@ -32,6 +37,9 @@ class Optimizer {
     virtual int64_t* step_slot(size_t i) { (void)i; return nullptr; }
     // Updates parameter i (contiguous p and grad of one floating dtype) in place.
     virtual void update(size_t i, const Tensor& p, const Tensor& grad) = 0;
+    // The subclass's hyper-parameters (not lr): read into value / validate and set; false for an unknown name.
+    virtual bool read_hparam(const std::string& name, double& value) const { (void)name, (void)value; return false; }
+    virtual bool write_hparam(const std::string& name, double value) { (void)name, (void)value; return false; }
     const char* name_;
     std::vector<Tensor> params_;
     double lr_;
@@ -41,9 +49,16 @@ class SGD : public Optimizer {
   public:
     SGD(std::vector<Tensor> params, double lr, double momentum, double dampening, double weight_decay, bool nesterov);
     std::vector<std::string> state_names() const override { return {"momentum_buffer"}; }
+    std::vector<std::string> hparam_names() const override {
+        return {"lr", "momentum", "dampening", "weight_decay", "nesterov"};
+    }
+    // Throws CT_ERR_INVALID_ARGUMENT for a combination SGD refuses (shared by the constructor and set_hparam).
+    static void check_hparams(double momentum, double dampening, double weight_decay, bool nesterov);
   protected:
     void update(size_t i, const Tensor& p, const Tensor& grad) override;
     Tensor* state_slot(size_t i, const std::string& name) override;
+    bool read_hparam(const std::string& name, double& value) const override;
+    bool write_hparam(const std::string& name, double value) override;
   private:
     double momentum_, dampening_, weight_decay_;
     bool nesterov_;
@@ -56,10 +71,15 @@ class Adam : public Optimizer {
     Adam(std::vector<Tensor> params, double lr, double beta1, double beta2, double eps, double weight_decay,
          bool decoupled);
     std::vector<std::string> state_names() const override { return {"exp_avg", "exp_avg_sq"}; }
+    std::vector<std::string> hparam_names() const override { return {"lr", "beta1", "beta2", "eps", "weight_decay"}; }
+    // Throws CT_ERR_INVALID_ARGUMENT for values Adam refuses (shared by the constructor and set_hparam).
+    static void check_hparams(const char* name, double beta1, double beta2, double eps, double weight_decay);
   protected:
     void update(size_t i, const Tensor& p, const Tensor& grad) override;
     Tensor* state_slot(size_t i, const std::string& name) override;
     int64_t* step_slot(size_t i) override { return &steps_[i]; }
+    bool read_hparam(const std::string& name, double& value) const override;
+    bool write_hparam(const std::string& name, double value) override;
   private:
     double beta1_, beta2_, eps_, weight_decay_;
     bool decoupled_;

@@ -227,6 +227,24 @@ static PyObject* optimizer_set_step(PyObject* self, PyObject* a) {
     Py_RETURN_NONE;
 }
 
+static PyObject* optimizer_get_hparam(PyObject* self, PyObject* a) {
+    REQUIRE_SYM(ct_optimizer_get_hparam);
+    const char* name;
+    if (!PyArg_ParseTuple(a, "s", &name)) return NULL;
+    double value = 0.0;
+    CT_TRY(ct_optimizer_get_hparam(OPT_H(self), name, &value));
+    return PyFloat_FromDouble(value);
+}
+
+static PyObject* optimizer_set_hparam(PyObject* self, PyObject* a) {
+    REQUIRE_SYM(ct_optimizer_set_hparam);
+    const char* name;
+    double value;
+    if (!PyArg_ParseTuple(a, "sd", &name, &value)) return NULL;
+    CT_TRY(ct_optimizer_set_hparam(OPT_H(self), name, value));
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef optimizer_methods[] = {
     {"step", optimizer_step, METH_NOARGS, "One update of every parameter with a gradient."},
     {"zero_grad", optimizer_zero_grad, METH_VARARGS, "zero_grad(set_to_none=True)."},
@@ -236,6 +254,8 @@ static PyMethodDef optimizer_methods[] = {
     {"set_state", optimizer_set_state, METH_VARARGS, "set_state(i, name, tensor_or_None)."},
     {"get_step", optimizer_get_step, METH_VARARGS, "get_step(i) -> update count of parameter i."},
     {"set_step", optimizer_set_step, METH_VARARGS, "set_step(i, step)."},
+    {"get_hparam", optimizer_get_hparam, METH_VARARGS, "get_hparam(name) -> value of a hyper-parameter."},
+    {"set_hparam", optimizer_set_hparam, METH_VARARGS, "set_hparam(name, value): used from the next step on."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef optimizer_getset[] = {{"lr", optimizer_get_lr, optimizer_set_lr, "Learning rate.", NULL},

@@ -129,12 +129,14 @@
 #pragma weak ct_optim_adam_new
 #pragma weak ct_optim_adamw_new
 #pragma weak ct_optim_sgd_new
+#pragma weak ct_optimizer_get_hparam
 #pragma weak ct_optimizer_get_lr
 #pragma weak ct_optimizer_get_state
 #pragma weak ct_optimizer_get_step
 #pragma weak ct_optimizer_num_params
 #pragma weak ct_optimizer_release
 #pragma weak ct_optimizer_retain
+#pragma weak ct_optimizer_set_hparam
 #pragma weak ct_optimizer_set_lr
 #pragma weak ct_optimizer_set_state
 #pragma weak ct_optimizer_set_step

@@ -382,3 +382,38 @@ def test_warm_restarts_by_hand_and_errors():
         ct_sched.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=1.5)
     with pytest.raises(ValueError, match="Expected non-negative epoch, but got -1"):
         sched.step(-1)
+
+
+@pytest.mark.parametrize("opt_name, sched_name, opt_kwargs, sched_kwargs", [
+    ("SGD", "OneCycleLR", dict(lr=0.1, momentum=0.9), dict(max_lr=0.5, total_steps=8)),
+    ("SGD", "CyclicLR", dict(lr=0.1, momentum=0.9), dict(base_lr=0.01, max_lr=0.2, step_size_up=3)),
+    ("Adam", "OneCycleLR", dict(lr=0.1), dict(max_lr=0.05, total_steps=8, three_phase=True)),
+])
+def test_cycled_momentum_and_betas_reach_the_optimizer(opt_name, sched_name, opt_kwargs, sched_kwargs):
+    """Schedulers that cycle momentum (SGD) or beta1 (Adam) train exactly like torch's: the changed param group
+    values are applied by ctensor's optimizers at the next step."""
+    torch = requires_torch()
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    w0, grads = rng.standard_normal((3, 2)), [rng.standard_normal((3, 2)) for _ in range(7)]
+    params = {}
+    for lib, sched_mod in ((ct, ct_sched), (torch, torch.optim.lr_scheduler)):
+        w = lib.tensor(w0.copy(), requires_grad=True)
+        opt = getattr(lib.optim, opt_name)([w], **opt_kwargs)
+        sched = getattr(sched_mod, sched_name)(opt, **sched_kwargs)
+        for g in grads:
+            w.grad = lib.tensor(g)
+            opt.step()
+            sched.step()
+        params[lib.__name__] = w.detach().numpy()
+    np.testing.assert_allclose(params["ctensor"], params["torch"], rtol=1e-12, atol=1e-12)
+
+
+def test_hyper_parameter_edits_are_checked_at_the_next_step():
+    w = ct.zeros(2, requires_grad=True)
+    opt = ct.optim.SGD([w], lr=0.1, momentum=0.9)
+    w.grad = ct.ones(2)
+    opt.param_groups[0]["momentum"] = -1.0
+    with pytest.raises(ValueError, match="sgd: invalid momentum -1"):
+        opt.step()

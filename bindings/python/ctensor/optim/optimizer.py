@@ -1,5 +1,6 @@
 """ctensor.optim: SGD, Adam and AdamW over the C optimizer handles (one handle per param group), with
-PyTorch's param_groups (changing group["lr"] takes effect at the next step), zero_grad and closures."""
+PyTorch's param_groups (changing group["lr"], ["momentum"], ["betas"], ... takes effect at the next step, as
+schedulers that cycle momentum expect), zero_grad and closures."""
 from .. import _C
 
 
@@ -17,6 +18,7 @@ class Optimizer:
             groups = [{"params": groups}]
         self.param_groups = []
         self._handles = []
+        self._synced = []  # per handle: the hyper-parameter values it was last given
         self.state = {}
         for g in groups:
             self.add_param_group(g)
@@ -33,6 +35,7 @@ class Optimizer:
         self._validate(group)
         self.param_groups.append(group)
         self._handles.append(self._make_handle(group))
+        self._synced.append(self._hparams(group))
 
     def _validate(self, group):
         if group["lr"] < 0:
@@ -41,10 +44,17 @@ class Optimizer:
     def _make_handle(self, group):
         raise NotImplementedError
 
-    def _sync_lr(self):
-        for g, h in zip(self.param_groups, self._handles):
-            if g["lr"] != h.lr:
-                h.lr = g["lr"]
+    def _hparams(self, group):
+        """The C handle's hyper-parameters (ct_optimizer_set_hparam names) for a param group."""
+        return {"lr": group["lr"]}
+
+    def _sync_hparams(self):
+        """Passes edits of the param groups (by schedulers or by hand) on to the C handles."""
+        for g, h, synced in zip(self.param_groups, self._handles, self._synced):
+            for name, value in self._hparams(g).items():
+                if synced.get(name) != value:
+                    h.set_hparam(name, float(value))
+                    synced[name] = value
 
     def step(self, closure=None):
         """One update of every parameter with a gradient; returns closure() when given (evaluated first)."""
@@ -55,7 +65,7 @@ class Optimizer:
                 loss = closure()
             finally:
                 _C.set_grad_enabled(prev)
-        self._sync_lr()
+        self._sync_hparams()
         for h in self._handles:
             h.step()
         return loss
@@ -106,6 +116,7 @@ class Optimizer:
                     mine[k] = tuple(v) if k == "betas" else v
             self._validate(mine)
             h = self._handles[gi] = self._make_handle(mine)
+            self._synced[gi] = self._hparams(mine)
             names = h.state_names()
             for i, key in enumerate(saved["params"]):
                 entry = state.get(key, state.get(str(key), {}))
@@ -145,6 +156,10 @@ class SGD(Optimizer):
         return _C.Optimizer("sgd", g["params"], g["lr"], g["momentum"], g["dampening"], g["weight_decay"], 0.0,
                             bool(g["nesterov"]))
 
+    def _hparams(self, g):
+        return {"lr": g["lr"], "momentum": g["momentum"], "dampening": g["dampening"],
+                "weight_decay": g["weight_decay"], "nesterov": bool(g["nesterov"])}
+
 
 class _AdamBase(Optimizer):
     _kind = "adam"
@@ -161,6 +176,10 @@ class _AdamBase(Optimizer):
     def _make_handle(self, g):
         b1, b2 = g["betas"]
         return _C.Optimizer(self._kind, g["params"], g["lr"], b1, b2, g["eps"], g["weight_decay"])
+
+    def _hparams(self, g):
+        b1, b2 = g["betas"]
+        return {"lr": g["lr"], "beta1": b1, "beta2": b2, "eps": g["eps"], "weight_decay": g["weight_decay"]}
 
 
 class Adam(_AdamBase):

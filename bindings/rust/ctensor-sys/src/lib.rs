@@ -617,6 +617,8 @@ extern "C" {
     pub fn ct_optimizer_zero_grad(opt: ct_optimizer, set_to_none: i32) -> ct_status;
     pub fn ct_optimizer_set_lr(opt: ct_optimizer, lr: f64) -> ct_status;
     pub fn ct_optimizer_get_lr(opt: ct_optimizer, lr: *mut f64) -> ct_status;
+    pub fn ct_optimizer_set_hparam(opt: ct_optimizer, name: *const c_char, value: f64) -> ct_status;
+    pub fn ct_optimizer_get_hparam(opt: ct_optimizer, name: *const c_char, value: *mut f64) -> ct_status;
     pub fn ct_optimizer_num_params(opt: ct_optimizer, n: *mut i32) -> ct_status;
     pub fn ct_optimizer_state_names(opt: ct_optimizer, buf: *mut c_char, cap: i32, len: *mut i32) -> ct_status;
     pub fn ct_optimizer_get_state(opt: ct_optimizer, param: i32, name: *const c_char, out: *mut ct_tensor)

@@ -40,6 +40,24 @@ fn state_name(op: &str, name: &str) -> Result<CString> {
 }
 
 impl Optimizer {
+    /// Sets hyper-parameter `name` ("lr"; SGD "momentum", "dampening", "weight_decay", "nesterov" as 0 or 1;
+    /// Adam/AdamW "beta1", "beta2", "eps", "weight_decay"), checked like the builder's values; it is used from
+    /// the next step on (for schedules that cycle momentum or betas).
+    pub fn set_hparam(&mut self, name: &str, value: f64) -> Result<()> {
+        let c_name = CString::new(name)
+            .map_err(|_| Error::InvalidArgument(format!("set_hparam: name {name:?} contains a NUL byte")))?;
+        check(unsafe { sys::ct_optimizer_set_hparam(self.as_raw(), c_name.as_ptr(), value) })
+    }
+
+    /// The current value of hyper-parameter `name` (names as for [`Optimizer::set_hparam`]).
+    pub fn hparam(&self, name: &str) -> Result<f64> {
+        let c_name = CString::new(name)
+            .map_err(|_| Error::InvalidArgument(format!("hparam: name {name:?} contains a NUL byte")))?;
+        let mut value = 0.0;
+        check(unsafe { sys::ct_optimizer_get_hparam(self.as_raw(), c_name.as_ptr(), &mut value) })?;
+        Ok(value)
+    }
+
     /// Number of parameters this optimizer updates.
     pub fn num_params(&self) -> usize {
         let mut n = 0i32;

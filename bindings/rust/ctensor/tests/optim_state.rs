@@ -206,3 +206,30 @@ fn device_and_status_helpers_agree_with_the_library() {
         Ok(())
     })
 }
+
+#[test]
+fn hyper_parameters_changed_before_training_match_a_built_optimizer() {
+    run(|| {
+        let (a1, b1) = fresh_params();
+        let mut changed = Adam::new(0.05).build(&[a1.clone(), b1.clone()])?;
+        for (name, value) in [("beta1", 0.5), ("beta2", 0.9), ("eps", 1e-3), ("weight_decay", 0.01)] {
+            changed.set_hparam(name, value)?;
+            assert_eq!(changed.hparam(name)?, value);
+        }
+        train(&mut changed, &a1, &b1, 4)?;
+        let (a2, b2) = fresh_params();
+        let mut built = Adam::new(0.05).betas(0.5, 0.9).eps(1e-3).weight_decay(0.01).build(&[a2.clone(), b2.clone()])?;
+        train(&mut built, &a2, &b2, 4)?;
+        assert_eq!((vals(&a1), vals(&b1)), (vals(&a2), vals(&b2)));
+        let (a3, b3) = fresh_params();
+        let mut default = Adam::new(0.05).build(&[a3.clone(), b3.clone()])?;
+        train(&mut default, &a3, &b3, 4)?;
+        assert_ne!(vals(&a3), vals(&a1), "the hyper-parameters must matter for this check to mean anything");
+        match changed.set_hparam("beta2", 1.0) {
+            Err(Error::InvalidArgument(m)) => assert!(m.contains("invalid beta2 1"), "{m}"),
+            other => panic!("expected InvalidArgument, got {other:?}"),
+        }
+        assert!(matches!(changed.hparam("momentum"), Err(Error::InvalidArgument(_))));
+        Ok(())
+    })
+}
