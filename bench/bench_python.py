@@ -52,14 +52,17 @@ def run_once(fn, number):
     return (time.perf_counter() - start) / number
 
 
-def interleaved_runs(fns, min_run=0.05, repeat=5):
+def interleaved_runs(fns, min_run=0.05, repeat=5, gap=0.02):
     """Per-call seconds of each zero-argument callable in fns: a list (one per callable) of `repeat` run
     times. The runs of the different callables are interleaved (round r runs each once, back to back) so
-    that load changes on a shared machine hit all of them alike; see paired_ratio."""
+    that load changes on a shared machine hit all of them alike; see paired_ratio. Each run starts after a
+    `gap`-second pause: an OpenMP runtime (torch's) keeps its idle workers spinning for a while after a
+    parallel region, which would otherwise slow whichever library runs next on the same cores."""
     numbers = [calibrate(fn, min_run) for fn in fns]
     runs = [[] for _ in fns]
     for _ in range(repeat):
         for fn, number, times in zip(fns, numbers, runs):
+            time.sleep(gap)
             times.append(run_once(fn, number))
     return runs
 
