@@ -133,8 +133,9 @@ TEST(Allocator, BlocksOfEverySizeClassAreDistinctAndReused) {
 }
 
 TEST(ParallelPool, EveryChunkRunsExactlyOnceForManyThreads) {
-    // acc += threads * i, repeated, split into as many chunks as threads (up to 64 on 2 cores), must give
-    // every element exactly reps * threads * i. (Values differ per element, repetition and thread count, so a
+    // Jobs of up to 32 chunks are claimed through a bit mask (each thread first takes its own chunk), larger
+    // ones through a counter: acc += threads * i, split into as many chunks as threads (up to 64 on 2 cores),
+    // must give every element exactly reps * threads * i. (Values differ per element, repetition and thread count, so a
     // skipped chunk cannot pass by reading a reused buffer's old contents.)
     ThreadCountScope restore;
     const int64_t n = 64 * 65536;  // >= 2 * grain per chunk for every thread count below

@@ -28,12 +28,15 @@ constexpr int kSpinIters = 1200;
 
 thread_local bool t_in_region = false;  // set while this thread runs a chunk (nested loops run serially)
 
-// Job state word: generation (upper 32 bits) | chunk count (16 bits) | next unclaimed chunk (16 bits).
-// Claims are CAS on the whole word, so a late worker can never claim a chunk of a newer job by mistake.
-constexpr uint64_t kGenShift = 32, kChunkShift = 16, kMask16 = 0xffff;
+// Job state word: generation (upper 32 bits) | claims (lower 32 bits). A job of at most kMaskChunks chunks
+// keeps a bit per claimed chunk, so each thread can first claim "its own" chunk (the caller chunk 0, worker k
+// chunk k + 1): a loop repeated over the same data then touches the same half on the same core, whose cache
+// still holds it. A larger job keeps a counter of claimed chunks instead. Claims are CAS on the whole word,
+// so a late worker can never claim a chunk of a newer job by mistake.
+constexpr uint64_t kGenShift = 32, kClaimMask = 0xffffffffu;
+constexpr int kMaskChunks = 32;
 uint64_t gen_of(uint64_t s) { return s >> kGenShift; }
-uint64_t chunks_of(uint64_t s) { return (s >> kChunkShift) & kMask16; }
-uint64_t next_of(uint64_t s) { return s & kMask16; }
+uint64_t claims_of(uint64_t s) { return s & kClaimMask; }
 
 class Pool {
 public:
@@ -52,12 +55,13 @@ public:
         error_ = nullptr;
         done_.store(0, std::memory_order_relaxed);
         uint64_t gen = gen_of(state_.load(std::memory_order_relaxed)) + 1;
-        state_.store((gen << kGenShift) | (uint64_t(chunks) << kChunkShift), std::memory_order_seq_cst);
+        chunks_.store(chunks, std::memory_order_relaxed);  // published by the state store below
+        state_.store(gen << kGenShift, std::memory_order_seq_cst);
         if (sleepers_.load(std::memory_order_seq_cst) > 0) {
             std::lock_guard<std::mutex> lock(sleep_mu_);
             wake_cv_.notify_all();
         }
-        work(gen);
+        work(gen, 0);
         wait_done(chunks);
         if (error_) std::rethrow_exception(error_);
     }
@@ -67,7 +71,7 @@ private:
     std::mutex sleep_mu_;      // guards sleeping and waking (both directions)
     std::condition_variable wake_cv_, done_cv_;
     std::atomic<uint64_t> state_{0};
-    std::atomic<int> done_{0}, sleepers_{0};
+    std::atomic<int> chunks_{0}, done_{0}, sleepers_{0};
     std::atomic<bool> caller_sleeping_{false};
     ChunkFn call_ = nullptr;
     void* ctx_ = nullptr;
@@ -89,31 +93,51 @@ private:
     void ensure_workers(int n) {
         while ((int)workers_.size() < n) {
             uint64_t current = gen_of(state_.load(std::memory_order_acquire));  // the next job is new to it
-            workers_.emplace_back([this, current] { worker_loop(current); });
+            int index = (int)workers_.size() + 1;  // the caller is participant 0
+            workers_.emplace_back([this, current, index] { worker_loop(current, index); });
             workers_.back().detach();
         }
     }
 
-    // Claims and runs chunks of job `gen` until none is left.
-    void work(uint64_t gen) {
+    // Claims a chunk of job `gen`, `preferred` if it is still free: true with its index in `chunk` and the
+    // job's chunk count in `chunks`, or false when the job has none left (or is over).
+    bool claim(uint64_t gen, int preferred, int& chunk, int& chunks) {
         uint64_t s = state_.load(std::memory_order_acquire);
-        while (gen_of(s) == gen && next_of(s) < chunks_of(s)) {
-            if (!state_.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel, std::memory_order_acquire))
-                continue;
+        while (gen_of(s) == gen) {
+            // job gen's count, unless gen is already over (then the CAS below fails: the state moved on)
+            chunks = chunks_.load(std::memory_order_relaxed);
+            uint64_t claims = claims_of(s), next;
+            if (chunks <= kMaskChunks) {
+                if (claims == (uint64_t(1) << chunks) - 1) return false;
+                chunk = preferred < chunks && !(claims >> preferred & 1) ? preferred : __builtin_ctzll(~claims);
+                next = s | (uint64_t(1) << chunk);
+            } else {
+                if ((int64_t)claims >= chunks) return false;
+                chunk = (int)claims;
+                next = s + 1;
+            }
+            if (state_.compare_exchange_weak(s, next, std::memory_order_acq_rel, std::memory_order_acquire)) return true;
+        }
+        return false;
+    }
+
+    // Claims and runs chunks of job `gen` (starting with `preferred`) until none is left.
+    void work(uint64_t gen, int preferred) {
+        int chunk, chunks;
+        while (claim(gen, preferred, chunk, chunks)) {
             t_in_region = true;
             try {
-                call_(ctx_, (int64_t)next_of(s));
+                call_(ctx_, (int64_t)chunk);
             } catch (...) {
                 std::lock_guard<std::mutex> lock(sleep_mu_);
                 if (!error_) error_ = std::current_exception();
             }
             t_in_region = false;
-            if (done_.fetch_add(1, std::memory_order_seq_cst) + 1 == (int)chunks_of(s) &&
+            if (done_.fetch_add(1, std::memory_order_seq_cst) + 1 == chunks &&
                 caller_sleeping_.load(std::memory_order_seq_cst)) {
                 std::lock_guard<std::mutex> lock(sleep_mu_);
                 done_cv_.notify_all();
             }
-            s = state_.load(std::memory_order_acquire);
         }
     }
 
@@ -128,7 +152,7 @@ private:
         caller_sleeping_.store(false, std::memory_order_relaxed);
     }
 
-    void worker_loop(uint64_t seen) {
+    void worker_loop(uint64_t seen, int index) {
 #ifdef _OPENMP
         omp_set_num_threads(1);  // BLAS called from a chunk must not start an OpenMP team of its own
 #endif
@@ -146,7 +170,7 @@ private:
                 s = state_.load(std::memory_order_acquire);
             }
             seen = gen_of(s);
-            work(seen);
+            work(seen, index);
         }
     }
 };
