@@ -138,15 +138,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         else:
             self.T_i, self.T_cur = self.T_0, epoch
         self.last_epoch = math.floor(epoch)
-        self._get_lr_called_within_step = True
-        try:
-            values = self.get_lr()
-        finally:
-            self._get_lr_called_within_step = False
-        for i, (group, lr) in enumerate(zip(self.optimizer.param_groups, values)):
-            group["lr"] = lr
-            self.print_lr(self.verbose, i, lr, epoch)
-        self._last_lr = self._group_lrs()
+        self._apply_lrs(self.get_lr, epoch)
 
 
 def _anneal_cos(start, end, pct):

@@ -83,16 +83,20 @@ class LRScheduler:
     def step(self, epoch: Optional[int] = None) -> None:
         """Advances last_epoch by one (or sets it to epoch, deprecated) and writes the new lr into each group."""
         self._step_count += 1
+        if epoch is None:
+            self.last_epoch += 1
+            compute = self.get_lr
+        else:
+            warnings.warn(_EPOCH_DEPRECATION, UserWarning)
+            self.last_epoch = epoch
+            compute = getattr(self, "_get_closed_form_lr", None) or self.get_lr
+        self._apply_lrs(compute, epoch)
+
+    def _apply_lrs(self, compute, epoch):
+        """Writes compute() (get_lr or a closed form, called as from within step()) into the param groups."""
         self._get_lr_called_within_step = True
         try:
-            if epoch is None:
-                self.last_epoch += 1
-                values = self.get_lr()
-            else:
-                warnings.warn(_EPOCH_DEPRECATION, UserWarning)
-                self.last_epoch = epoch
-                closed_form = getattr(self, "_get_closed_form_lr", None)
-                values = closed_form() if closed_form is not None else self.get_lr()
+            values = compute()
         finally:
             self._get_lr_called_within_step = False
         for i, (group, lr) in enumerate(zip(self.optimizer.param_groups, values)):
