@@ -244,18 +244,8 @@ Tensor masked_expand_cuda(const Tensor& g, const Tensor& mask, const Shape& shap
     return out;
 }
 
-Tensor masked_expand(const Tensor& g, const Tensor& mask, const Shape& shape) {
-    if (!g.device().is_cpu()) {
-        Tensor out = masked_expand_cuda(g, mask, shape);
-        if (requires_grad(g)) {
-            auto node = make_node("MaskedScatterBackward", {g}, [](BackwardCtx& c) {
-                return TensorList{masked_select(c.grads[0], c.saved(0))};
-            });
-            node->save(mask);
-            set_history(out, node);
-        }
-        return out;
-    }
+// masked_expand on the CPU (no history recorded).
+Tensor masked_expand_cpu(const Tensor& g, const Tensor& mask, const Shape& shape) {
     Tensor m = materialize(broadcast_view(mask, shape)), gc = materialize(g);
     const bool* pm = m.data<bool>();
     auto keep = [pm](int64_t i) { return pm[i]; };
@@ -271,6 +261,11 @@ Tensor masked_expand(const Tensor& g, const Tensor& mask, const Shape& shape) {
         const T* pg = gc.data<T>();
         run_compaction(plan, n, keep, [&](int64_t i, int64_t slot) { po[i] = pg[slot]; });
     });
+    return out;
+}
+
+Tensor masked_expand(const Tensor& g, const Tensor& mask, const Shape& shape) {
+    Tensor out = g.device().is_cpu() ? masked_expand_cpu(g, mask, shape) : masked_expand_cuda(g, mask, shape);
     if (requires_grad(g)) {
         auto node = make_node("MaskedScatterBackward", {g}, [](BackwardCtx& c) {
             return TensorList{masked_select(c.grads[0], c.saved(0))};
