@@ -5,25 +5,23 @@
 namespace ct {
 
 namespace {
-std::string joined(const std::vector<std::string>& names) {
-    std::string s;
-    for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-    return s;
+[[noreturn]] void fail_unknown_hparam(const char* opt, const std::string& name, const std::vector<std::string>& known) {
+    std::string list;
+    for (const auto& n : known) list += (list.empty() ? "" : ", ") + n;
+    fail(CT_ERR_INVALID_ARGUMENT, opt, ": unknown hyper-parameter '", name, "' (known: ", list, ")");
 }
 }  // namespace
 
 double Optimizer::get_hparam(const std::string& name) const {
     double value = 0.0;
     if (name == "lr") return lr_;
-    if (!read_hparam(name, value))
-        fail(CT_ERR_INVALID_ARGUMENT, name_, ": unknown hyper-parameter '", name, "' (known: ", joined(hparam_names()), ")");
+    if (!read_hparam(name, value)) fail_unknown_hparam(name_, name, hparam_names());
     return value;
 }
 
 void Optimizer::set_hparam(const std::string& name, double value) {
     if (name == "lr") return set_lr(value);
-    if (!write_hparam(name, value))
-        fail(CT_ERR_INVALID_ARGUMENT, name_, ": unknown hyper-parameter '", name, "' (known: ", joined(hparam_names()), ")");
+    if (!write_hparam(name, value)) fail_unknown_hparam(name_, name, hparam_names());
 }
 
 bool SGD::read_hparam(const std::string& name, double& value) const {
