@@ -247,17 +247,21 @@ static PyObject* call_inplace_alpha(ct_status (*fn)(ct_tensor, ct_tensor, double
     if (st != CT_OK) return raise_status(st);
     Py_RETURN_NONE;
 }
+/* fn(dst, b) with b (a Tensor or a number, named `what` in errors) made a tensor for the call. */
+static PyObject* inplace_with(ct_status (*fn)(ct_tensor, ct_tensor), ct_tensor dst, PyObject* b, const char* what) {
+    TArg B = TARG_INIT;
+    if (targ_require(b, &B, what) < 0) return NULL;
+    ct_status st = fn(dst, B.h);
+    targ_release(&B);
+    if (st != CT_OK) return raise_status(st);
+    Py_RETURN_NONE;
+}
 static PyObject* call_inplace(ct_status (*fn)(ct_tensor, ct_tensor), const char* name, PyObject* args) {
     if (!fn) return raise_missing(name);
     ct_tensor dst;
     PyObject* b;
     if (!PyArg_ParseTuple(args, "O&O", TENSOR_ARG dst, &b)) return NULL;
-    TArg B = TARG_INIT;
-    if (targ_require(b, &B, "other") < 0) return NULL;
-    ct_status st = fn(dst, B.h);
-    targ_release(&B);
-    if (st != CT_OK) return raise_status(st);
-    Py_RETURN_NONE;
+    return inplace_with(fn, dst, b, "other");
 }
 static PyObject* py_add_(PyObject* m, PyObject* a) { return call_inplace_alpha(ct_add_, "ct_add_", a); }
 static PyObject* py_sub_(PyObject* m, PyObject* a) { return call_inplace_alpha(ct_sub_, "ct_sub_", a); }
@@ -275,14 +279,7 @@ static PyObject* py_fill_(PyObject* m, PyObject* a) {
     if (!PyArg_ParseTuple(a, "O&O", TENSOR_ARG x, &value)) return NULL;
     double big = PyLong_Check(value) && !PyBool_Check(value) ? PyLong_AsDouble(value) : 0.0;
     if (big == -1.0 && PyErr_Occurred()) return NULL;
-    if (big > 9007199254740992.0 || big < -9007199254740992.0) {
-        TArg v = TARG_INIT;
-        if (targ_require(value, &v, "value") < 0) return NULL;
-        ct_status st = ct_copy_(x, v.h);
-        targ_release(&v);
-        if (st != CT_OK) return raise_status(st);
-        Py_RETURN_NONE;
-    }
+    if (big > 9007199254740992.0 || big < -9007199254740992.0) return inplace_with(ct_copy_, x, value, "value");
     double v = PyFloat_AsDouble(value);
     if (v == -1.0 && PyErr_Occurred()) return NULL;
     RETURN_NONE_AFTER(ct_fill_, x, v);
