@@ -24,3 +24,13 @@ if [ -f bindings/rust/examples/fashion_mnist.rs ]; then
   echo "== Rust demo: bindings/rust/examples/fashion_mnist.rs"
   (cd bindings/rust && CTENSOR_LIB_DIR="$PWD/../../build" cargo run --offline --release --example fashion_mnist)
 fi
+
+if [ -f examples/java/run_demo.sh ]; then
+  echo "== Java demo: examples/java/"
+  CTENSOR_LIB_DIR="$PWD/build" bash examples/java/run_demo.sh "$EPOCHS"
+fi
+
+if [ -f examples/julia/run_demo.sh ]; then
+  echo "== Julia demo: examples/julia/"
+  CTENSOR_LIB_DIR="$PWD/build" bash examples/julia/run_demo.sh "$EPOCHS"
+fi

@@ -11,16 +11,19 @@ if [ ! -f /etc/apt/sources.list.d/ctensor-trixie.list ]; then
   printf 'Package: *\nPin: release n=trixie\nPin-Priority: 100\n' > /etc/apt/preferences.d/ctensor-trixie.pref
   need_update=1
 fi
-if [ "$what" = all ] && [ ! -f /etc/apt/sources.list.d/ctensor-bullseye.list ]; then
+# Julia 1.5.3 comes from Debian 11 (bullseye), pinned low likewise (Debian 12 has no Julia).
+if [ "$what" != core ] && [ ! -f /etc/apt/sources.list.d/ctensor-bullseye.list ]; then
   echo "deb http://deb.debian.org/debian bullseye main" > /etc/apt/sources.list.d/ctensor-bullseye.list
   printf 'Package: *\nPin: release n=bullseye\nPin-Priority: 100\n' > /etc/apt/preferences.d/ctensor-bullseye.pref
   need_update=1
 fi
 
 core_pkgs="build-essential cmake pkg-config libopenblas-openmp-dev libgtest-dev zlib1g-dev dataset-fashion-mnist"
-all_pkgs="$core_pkgs abigail-tools swig clang python3-venv python3-torch python3-numpy valgrind default-jdk-headless maven maven-debian-helper libmaven-compiler-plugin-java libsurefire-java libmaven-jar-plugin-java junit5"
+all_pkgs="$core_pkgs abigail-tools clang python3-venv python3-torch python3-numpy valgrind"
 
-demo_pkgs="$core_pkgs python3-venv python3-numpy"
+java_pkgs="swig default-jdk-headless maven maven-debian-helper libmaven-compiler-plugin-java libsurefire-java libmaven-jar-plugin-java junit5"
+all_pkgs="$all_pkgs $java_pkgs"
+demo_pkgs="$core_pkgs python3-venv python3-numpy $java_pkgs"
 pkgs="$core_pkgs"
 [ "$what" = demo ] && pkgs="$demo_pkgs"
 [ "$what" = all ] && pkgs="$all_pkgs"
@@ -29,13 +32,16 @@ missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
+julia_ok=1
+if [ "$what" != core ] && ! dpkg-query -W -f='${Status}' julia 2>/dev/null | grep -q "install ok installed"; then julia_ok=0; fi
 dl_ok=0
 if dpkg-query -W -f='${Version}' libdlpack-dev 2>/dev/null | grep -q '^1\.'; then dl_ok=1; fi
 
-if [ -n "$missing" ] || [ "$dl_ok" = 0 ]; then
+if [ -n "$missing" ] || [ "$dl_ok" = 0 ] || [ "$julia_ok" = 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq || [ "$need_update" = 0 ]
   [ -n "$missing" ] && apt-get install -y -qq --no-install-recommends $missing
   [ "$dl_ok" = 0 ] && apt-get install -y -qq -t trixie libdlpack-dev
+  [ "$julia_ok" = 0 ] && apt-get install -y -qq --no-install-recommends -t bullseye julia
 fi
 true

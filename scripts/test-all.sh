@@ -37,4 +37,14 @@ if [ -f bindings/rust/run_tests.sh ]; then
   CTENSOR_LIB_DIR="$PWD/build" bash bindings/rust/run_tests.sh
 fi
 
+if [ -f bindings/java/run_tests.sh ]; then
+  step "Java library"
+  CTENSOR_LIB_DIR="$PWD/build" bash bindings/java/run_tests.sh
+fi
+
+if [ -f bindings/julia/run_tests.sh ]; then
+  step "Julia package"
+  CTENSOR_LIB_DIR="$PWD/build" bash bindings/julia/run_tests.sh
+fi
+
 step "all test suites passed"
