@@ -6,21 +6,22 @@ using namespace ct;
 
 namespace {
 
-// Copies at most cap new handles for pieces into outs and sets *n to the true count. Handles are made
-// only for the pieces that fit, and outs is written only once all of them exist (nothing leaks on failure).
-void hand_out(const TensorList& pieces, ct_tensor* outs, int32_t cap, int32_t* n, const char* op) {
-    if (pieces.size() > (size_t)INT32_MAX) fail(CT_ERR_INVALID_ARGUMENT, op, ": ", pieces.size(), " pieces do not fit int32");
-    size_t take = std::min(pieces.size(), (size_t)cap);
+// Makes the first cap pieces of plan as new handles into outs and sets *n to the true count, which must fit
+// int32 (checked before any piece is made). outs is written only once all of them exist (nothing leaks on failure).
+void hand_out(const Tensor& x, const SplitPlan& plan, ct_tensor* outs, int32_t cap, int32_t* n, const char* op) {
+    if (plan.count > INT32_MAX)
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": ", plan.count, " pieces do not fit the int32 count");
+    int64_t take = std::min<int64_t>(plan.count, cap);
     std::vector<ct_tensor> made;
-    made.reserve(take);
+    made.reserve((size_t)take);
     try {
-        for (size_t i = 0; i < take; ++i) made.push_back(new_tensor_handle(pieces[i]));
+        for (int64_t i = 0; i < take; ++i) made.push_back(new_tensor_handle(split_piece(x, plan, i)));
     } catch (...) {
         for (ct_tensor h : made) ct_tensor_release(h);
         throw;
     }
-    for (size_t i = 0; i < take; ++i) outs[i] = made[i];
-    *n = (int32_t)pieces.size();
+    for (int64_t i = 0; i < take; ++i) outs[i] = made[(size_t)i];
+    *n = (int32_t)plan.count;
 }
 
 void check_outs(ct_tensor* outs, int32_t cap, int32_t* n, const char* op) {
@@ -105,14 +106,16 @@ ct_status ct_stack(const ct_tensor* tensors, int32_t n, int64_t dim, ct_tensor* 
 ct_status ct_split(ct_tensor x, int64_t split_size, int64_t dim, ct_tensor* outs, int32_t cap, int32_t* n) {
     return guard([&] {
         check_outs(outs, cap, n, "split");
-        hand_out(split(get_tensor(x, "split", "x"), split_size, dim), outs, cap, n, "split");
+        Tensor t = get_tensor(x, "split", "x");
+        hand_out(t, split_plan(t, split_size, dim), outs, cap, n, "split");
     });
 }
 
 ct_status ct_chunk(ct_tensor x, int64_t chunks, int64_t dim, ct_tensor* outs, int32_t cap, int32_t* n) {
     return guard([&] {
         check_outs(outs, cap, n, "chunk");
-        hand_out(chunk(get_tensor(x, "chunk", "x"), chunks, dim), outs, cap, n, "chunk");
+        Tensor t = get_tensor(x, "chunk", "x");
+        hand_out(t, chunk_plan(t, chunks, dim), outs, cap, n, "chunk");
     });
 }
 

@@ -1,6 +1,7 @@
 // capi_library.cpp - C API: versions, errors, threads, devices, handle counting.
 #include <cstring>
 #include "capi/capi_common.h"
+#include "core/quote.h"
 #include "cpu/parallel.h"
 
 namespace ct {
@@ -15,7 +16,7 @@ thread_local LastError t_last_error;
 
 void set_last_error(ct_status status, const std::string& message) {
     t_last_error.status = status;
-    t_last_error.message = message;
+    t_last_error.message = escape_utf8(message);  // a caller's bytes (ct_set_error, names) stay decodable
 }
 
 Shape shape_arg(const int64_t* dims, int32_t ndim, const char* op, const char* arg) {

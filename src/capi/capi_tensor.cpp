@@ -210,29 +210,13 @@ ct_status ct_tensor_from_blob(void* data, const int64_t* shape, const int64_t* s
         const char* op = "tensor_from_blob";
         check_out(out, op);
         Shape sizes = shape_arg(shape, ndim, op);
-        int64_t n = checked_numel(sizes, op);
-        Shape st = strides ? Shape(strides, strides + ndim) : contiguous_strides(sizes);
-        DType dt = dtype_arg(dtype, op);
-        Device dev = device_arg(device, op);
-        if (!data && n > 0) fail(CT_ERR_INVALID_ARGUMENT, op, ": data is NULL");
-        // extent in elements reachable from data (negative strides are refused)
-        int64_t extent = n > 0 ? 1 : 0;
-        for (int32_t i = 0; i < ndim && n > 0; ++i) {
-            if (st[i] < 0) fail(CT_ERR_INVALID_ARGUMENT, op, ": negative stride ", st[i], " is not supported");
-            extent += (sizes[i] - 1) * st[i];
-        }
         std::function<void()> release;
         if (deleter) release = [deleter, data, ctx]() { deleter(data, ctx); };
-        auto impl = std::make_shared<TensorImpl>();
-        impl->storage = Storage::wrap(data, (size_t)extent * dtype_size(dt), dev, std::move(release));
-        impl->sizes = sizes;
-        impl->strides = st;
-        impl->dtype = dt;
-        Tensor t(impl);
+        Tensor t = from_blob(data, sizes, strides, dtype_arg(dtype, op), device_arg(device, op), std::move(release));
         try {
             *out = new_tensor_handle(t);
         } catch (...) {
-            impl->storage->release = nullptr;  // failure: the caller keeps the memory
+            t.storage()->release = nullptr;  // failure: the caller keeps the memory
             throw;
         }
     });

@@ -53,7 +53,10 @@ int64_t Tensor::stride(int64_t d) const { return impl_->strides[wrap_dim(d, dim(
 
 int64_t Tensor::numel() const {
     int64_t n = 1;
-    for (int64_t s : impl_->sizes) n *= s;
+    for (int64_t s : impl_->sizes) {
+        if (s == 0) return 0;
+        n *= s;  // fits: Note [Shape bound] in core/checked_math.h
+    }
     return n;
 }
 
@@ -68,32 +71,12 @@ bool Tensor::is_contiguous() const {
     return true;
 }
 
-Shape contiguous_strides(const Shape& sizes) {
-    Shape st(sizes.size());
-    int64_t acc = 1;
-    for (int64_t i = (int64_t)sizes.size() - 1; i >= 0; --i) {
-        st[i] = acc;
-        acc *= sizes[i] > 0 ? sizes[i] : 1;
-    }
-    return st;
-}
-
-int64_t checked_numel(const Shape& sizes, const char* op) {
-    int64_t n = 1;
-    for (int64_t s : sizes) {
-        CT_CHECK(s >= 0, CT_ERR_INVALID_ARGUMENT, op, ": negative size ", s, " in shape ", shape_str(sizes));
-        if (s != 0 && n > std::numeric_limits<int64_t>::max() / s)
-            fail(CT_ERR_OUT_OF_MEMORY, op, ": shape ", shape_str(sizes), " has too many elements");
-        n *= s;
-    }
-    return n;
-}
-
-Tensor empty_tensor(const Shape& sizes, DType dtype, Device device) {
-    int64_t n = checked_numel(sizes, "empty");
+Tensor empty_tensor(const Shape& sizes, DType dtype, Device device, const char* op) {
+    int64_t n = checked_numel(sizes, op);
     size_t item = dtype_size(dtype);
     if (n > 0 && (uint64_t)n > (std::numeric_limits<uint64_t>::max() >> 8) / item)
-        fail(CT_ERR_OUT_OF_MEMORY, "empty: shape ", shape_str(sizes), " is too large");
+        fail(CT_ERR_OUT_OF_MEMORY, op, ": shape ", shape_str(sizes), " of ", dtype_name(dtype), " is too large (",
+             n, " elements of ", item, " bytes)");
     auto impl = std::make_shared<TensorImpl>();
     impl->storage = Storage::allocate((size_t)n * item, device);
     impl->sizes = sizes;

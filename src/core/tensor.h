@@ -4,6 +4,7 @@
 #pragma once
 #include <memory>
 #include <vector>
+#include "core/checked_math.h"
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/storage.h"
@@ -63,12 +64,9 @@ class Tensor {
     std::shared_ptr<TensorImpl> impl_;
 };
 
-// Row-major contiguous strides for sizes.
-Shape contiguous_strides(const Shape& sizes);
-// Product of sizes; throws CT_ERR_INVALID_ARGUMENT on negative sizes or overflow (op names the caller).
-int64_t checked_numel(const Shape& sizes, const char* op);
-// New uninitialised contiguous tensor.
-Tensor empty_tensor(const Shape& sizes, DType dtype, Device device);
+// New uninitialised contiguous tensor; op names the caller in errors (a shape past Note [Shape bound] in
+// core/checked_math.h is CT_ERR_SHAPE, a byte size too large to allocate CT_ERR_OUT_OF_MEMORY).
+Tensor empty_tensor(const Shape& sizes, DType dtype, Device device, const char* op = "empty");
 // A view of base's storage with a new layout (no autograd metadata).
 Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset);
 // Wraps a dim (possibly negative) into [0, ndim); throws CT_ERR_INDEX naming op.

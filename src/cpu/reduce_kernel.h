@@ -52,7 +52,8 @@ inline ReduceLayout reduce_layout(const Tensor& in, const std::vector<bool>& mas
         if (sz == 1) continue;
         Shape& S = red ? L.rsz : L.ksz;
         Shape& St = red ? L.rst : L.kst;
-        if (last_kind == (int)red && St.back() == st * sz) {
+        int64_t span = 0;  // st * sz; past int64 it cannot equal a stride, so the dims do not merge
+        if (last_kind == (int)red && mul_fits(st, sz, &span) && St.back() == span) {
             S.back() *= sz;
             St.back() = st;
         } else {

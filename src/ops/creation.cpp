@@ -9,27 +9,33 @@ namespace ct {
 
 Tensor empty(const Shape& shape, DType dtype, Device device) {
     check_device_usable("empty", device);
-    return empty_tensor(shape, dtype, device);
+    return empty_tensor(shape, dtype, device, "empty");
 }
 
-Tensor full(const Shape& shape, double value, DType dtype, Device device) {
-    check_device_usable("full", device);
-    Tensor t = empty_tensor(shape, dtype, device);
+namespace {
+// A new tensor filled with value; op names the caller in errors.
+Tensor filled(const Shape& shape, double value, DType dtype, Device device, const char* op) {
+    check_device_usable(op, device);
+    Tensor t = empty_tensor(shape, dtype, device, op);
     fill_into(t, value);
     return t;
+}
+}  // namespace
+
+Tensor full(const Shape& shape, double value, DType dtype, Device device) {
+    return filled(shape, value, dtype, device, "full");
 }
 
 Tensor zeros(const Shape& shape, DType dtype, Device device) {
     check_device_usable("zeros", device);
-    Tensor t = empty_tensor(shape, dtype, device);
+    Tensor t = empty_tensor(shape, dtype, device, "zeros");
     if (device.is_cpu()) std::memset(t.raw_data(), 0, (size_t)t.numel() * t.itemsize());
     else fill_into(t, 0.0);
     return t;
 }
 
 Tensor ones(const Shape& shape, DType dtype, Device device) {
-    check_device_usable("ones", device);
-    return full(shape, 1.0, dtype, device);
+    return filled(shape, 1.0, dtype, device, "ones");
 }
 
 Tensor scalar_tensor(double value, DType dtype, Device device) { return full({}, value, dtype, device); }
@@ -96,19 +102,39 @@ Tensor eye(int64_t n, int64_t m, DType dtype, Device device) {
 
 Tensor from_data(const void* data, int64_t nbytes, const Shape& shape, DType dtype, Device device) {
     int64_t n = checked_numel(shape, "from_data");
-    int64_t want = n * (int64_t)dtype_size(dtype);
+    int64_t want = checked_nbytes(n, (int64_t)dtype_size(dtype), "from_data", CT_ERR_INVALID_ARGUMENT);
     if (nbytes != want)
         fail(CT_ERR_INVALID_ARGUMENT, "from_data: got ", nbytes, " bytes but shape ", shape_str(shape), " of ",
              dtype_name(dtype), " needs ", want);
     if (!data && want > 0) fail(CT_ERR_INVALID_ARGUMENT, "from_data: data is NULL");
     check_device_usable("from_data", device);
-    Tensor t = empty(shape, dtype, Device{});
+    Tensor t = empty_tensor(shape, dtype, Device{}, "from_data");
     if (want > 0) std::memcpy(t.raw_data(), data, (size_t)want);
     return device.is_cpu() ? t : copy_to_device(t, device);
 }
 
+Tensor from_blob(void* data, const Shape& sizes, const int64_t* strides, DType dtype, Device device,
+                 std::function<void()> release) {
+    const char* op = "tensor_from_blob";
+    int64_t n = checked_numel(sizes, op);
+    Shape st = strides ? Shape(strides, strides + sizes.size()) : contiguous_strides(sizes);
+    check_device_usable(op, device);  // a device whose backend cannot load would give an unreadable tensor
+    if (!data && n > 0) fail(CT_ERR_INVALID_ARGUMENT, op, ": data is NULL");
+    for (size_t i = 0; i < st.size() && n > 0; ++i)
+        if (st[i] < 0) fail(CT_ERR_INVALID_ARGUMENT, op, ": negative stride ", st[i], " is not supported");
+    // elements reachable from data, and their bytes
+    int64_t extent = n > 0 ? checked_add(checked_span(sizes, st, op).hi, 1, op, "extent", CT_ERR_INVALID_ARGUMENT) : 0;
+    int64_t nbytes = checked_nbytes(extent, (int64_t)dtype_size(dtype), op, CT_ERR_INVALID_ARGUMENT);
+    auto impl = std::make_shared<TensorImpl>();
+    impl->storage = Storage::wrap(data, (size_t)nbytes, device, std::move(release));
+    impl->sizes = sizes;
+    impl->strides = st;
+    impl->dtype = dtype;
+    return Tensor(std::move(impl));
+}
+
 void copy_to_host(const Tensor& t, void* dst, int64_t nbytes) {
-    int64_t want = t.numel() * (int64_t)t.itemsize();
+    int64_t want = checked_nbytes(t.numel(), (int64_t)t.itemsize(), "copy_to_host", CT_ERR_INVALID_ARGUMENT);
     if (nbytes != want)
         fail(CT_ERR_INVALID_ARGUMENT, "copy_to_host: buffer has ", nbytes, " bytes but a tensor of shape ",
              shape_str(t.sizes()), " and dtype ", dtype_name(t.dtype()), " needs ", want);

@@ -142,6 +142,11 @@ Tensor cuda_pool2d(int32_t op, const ct_cuda_pool2d_ex& g, const Tensor& in, con
                    Tensor* out_idx) {
     Tensor out = empty_tensor(out_shape, in.dtype(), in.device());
     Tensor ix = op == CT_CUDA_MAX_POOL ? empty_tensor(out_shape, DType::Int64, in.device()) : Tensor();
+    if (in.numel() == 0 || out.numel() == 0) {  // no work: never launch over a dim of an empty result
+        if (out.numel() > 0) fill_into(out, 0.0);
+        if (out_idx) *out_idx = ix;
+        return out;
+    }
     const int32_t dev = in.device().index;
     const bool avg = op == CT_CUDA_AVG_POOL || op == CT_CUDA_AVG_POOL_BACKWARD;
     const char* name = g.adaptive ? (avg ? "adaptive_avg_pool2d" : "adaptive_max_pool2d")

@@ -117,14 +117,6 @@ template <typename Managed> std::unique_ptr<ExportContext<Managed>> make_export(
 
 // ---- import ----
 
-// |a * b| without overflow, or a failure naming op.
-int64_t checked_span(int64_t size, int64_t stride, const char* op) {
-    int64_t span = 0;
-    if (__builtin_mul_overflow(size - 1, stride, &span))
-        fail(CT_ERR_INVALID_ARGUMENT, op, ": size ", size, " with stride ", stride, " overflows int64");
-    return span;
-}
-
 // dl's layout, checked: lo and hi are the element offsets of the lowest and highest element from first.
 struct CheckedLayout {
     Shape sizes, strides;
@@ -144,20 +136,27 @@ CheckedLayout check_layout(const DLTensor& dl, const char* op) {
     L.device = device_from_dl(dl.device, op);
     L.strides = dl.strides ? Shape(dl.strides, dl.strides + dl.ndim) : contiguous_strides(L.sizes);
     L.item = (int64_t)dtype_size(L.dtype);
-    L.first = dl.data ? static_cast<char*>(dl.data) + dl.byte_offset : nullptr;
+    // Address arithmetic in uintptr_t: data + byte_offset and the bytes of every element must not wrap.
+    uintptr_t first = 0;
+    if (dl.data && (dl.byte_offset > (uint64_t)INT64_MAX ||
+                    __builtin_add_overflow((uintptr_t)dl.data, (uintptr_t)dl.byte_offset, &first)))
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": data ", dl.data, " + byte_offset ", dl.byte_offset,
+             " overflows the address space");
+    L.first = dl.data ? reinterpret_cast<char*>(first) : nullptr;
     if (L.numel == 0) return L;
     if (!L.first) fail(CT_ERR_INVALID_ARGUMENT, op, ": data is NULL for a tensor of shape ", shape_str(L.sizes));
-    if ((uintptr_t)L.first % (uintptr_t)L.item != 0)
+    if (first % (uintptr_t)L.item != 0)
         fail(CT_ERR_NOT_SUPPORTED, op, ": data + byte_offset (", (void*)L.first, ") is not aligned to the ",
              L.item, "-byte ", dtype_name(L.dtype), " element size");
-    for (int32_t i = 0; i < dl.ndim; ++i) {
-        int64_t span = checked_span(L.sizes[i], L.strides[i], op);
-        if (__builtin_add_overflow(span < 0 ? L.lo : L.hi, span, span < 0 ? &L.lo : &L.hi))
-            fail(CT_ERR_INVALID_ARGUMENT, op, ": strides ", shape_str(L.strides), " overflow int64");
-    }
-    if (L.hi - L.lo >= INT64_MAX / L.item)
+    Span sp = checked_span(L.sizes, L.strides, op);
+    L.lo = sp.lo;
+    L.hi = sp.hi;
+    int64_t below = 0, above = 0;  // bytes before first, bytes from first to the end of the last element
+    uintptr_t lowest = 0, end = 0;
+    if (L.lo == INT64_MIN || L.hi == INT64_MAX || !mul_fits(-L.lo, L.item, &below) || !mul_fits(L.hi + 1, L.item, &above) || below > INT64_MAX - above ||
+        __builtin_sub_overflow(first, (uintptr_t)below, &lowest) || __builtin_add_overflow(first, (uintptr_t)above, &end))
         fail(CT_ERR_INVALID_ARGUMENT, op, ": shape ", shape_str(L.sizes), " with strides ", shape_str(L.strides),
-             " spans too many bytes (int64 overflow)");
+             " from ", (void*)L.first, " spans more bytes than the address space holds (int64 overflow)");
     return L;
 }
 

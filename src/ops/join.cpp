@@ -40,7 +40,7 @@ Shape cat_shape(const TensorList& ts, int64_t ref, int64_t d) {
                 fail(CT_ERR_SHAPE, "cat: sizes of tensors must match except in dimension ", d, ". Expected size ",
                      r.sizes()[k], " but got size ", t.sizes()[k], " for tensor number ", i, " in the list (shapes ",
                      shape_str(r.sizes()), " and ", shape_str(t.sizes()), ")");
-        out[d] += t.sizes()[d];
+        out[d] = checked_add(out[d], t.sizes()[d], "cat", "size along dim");
     }
     return out;
 }
@@ -114,7 +114,7 @@ Tensor stack(const TensorList& ts, int64_t dim) {
     return cat(parts, d);
 }
 
-TensorList split(const Tensor& x, int64_t split_size, int64_t dim) {
+SplitPlan split_plan(const Tensor& x, int64_t split_size, int64_t dim) {
     if (x.dim() == 0) fail(CT_ERR_SHAPE, "split: expects at least a 1-dimensional tensor");
     int64_t d = wrap_dim(dim, x.dim(), "split");
     int64_t n = x.sizes()[d];
@@ -122,27 +122,23 @@ TensorList split(const Tensor& x, int64_t split_size, int64_t dim) {
     if (split_size == 0 && n != 0)
         fail(CT_ERR_INVALID_ARGUMENT, "split: split_size can only be 0 if dimension size is 0, but got dimension ",
              d, " of size ", n);
-    // split_size larger than the dim, or an empty dim, still gives one piece
-    int64_t pieces = split_size == 0 ? 1 : std::max<int64_t>((n + split_size - 1) / split_size, 1);
-    TensorList out;
-    for (int64_t i = 0; i < pieces; ++i) {
-        int64_t start = i * split_size;
-        out.push_back(narrow(x, d, start, std::min(split_size, n - start)));
-    }
-    return out;
+    // split_size larger than the dim, or an empty dim, still gives one piece (no n + split_size: it may overflow)
+    return SplitPlan{d, n == 0 ? 1 : (n - 1) / split_size + 1, split_size};
 }
 
-TensorList chunk(const Tensor& x, int64_t chunks, int64_t dim) {
+SplitPlan chunk_plan(const Tensor& x, int64_t chunks, int64_t dim) {
     if (x.dim() == 0) fail(CT_ERR_SHAPE, "chunk: expects at least a 1-dimensional tensor");
     if (chunks <= 0) fail(CT_ERR_INVALID_ARGUMENT, "chunk: number of chunks must be greater than 0, got ", chunks);
     int64_t d = wrap_dim(dim, x.dim(), "chunk");
     int64_t n = x.sizes()[d];
-    if (n == 0) {  // torch.chunk keeps the requested number of (empty) pieces here
-        TensorList out;
-        for (int64_t i = 0; i < chunks; ++i) out.push_back(narrow(x, d, 0, 0));
-        return out;
-    }
-    return split(x, (n + chunks - 1) / chunks, d);
+    if (n == 0) return SplitPlan{d, chunks, 0};  // torch.chunk keeps the requested number of (empty) pieces here
+    int64_t size = (n - 1) / chunks + 1;         // ceil(n / chunks) without overflow
+    return SplitPlan{d, (n - 1) / size + 1, size};
+}
+
+Tensor split_piece(const Tensor& x, const SplitPlan& p, int64_t i) {
+    int64_t n = x.sizes()[p.dim], start = std::min(i * p.size, n);  // i < p.count, so i * p.size <= n
+    return narrow(x, p.dim, start, std::min(p.size, n - start));
 }
 
 }  // namespace ct

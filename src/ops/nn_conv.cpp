@@ -43,13 +43,20 @@ ConvGeom conv_geom(const Shape& x, const Shape& w, const Conv2dParams& p) {
     if (w[1] != g.Cg)
         fail(CT_ERR_SHAPE, "conv2d: input has ", g.C, " channels but weight ", shape_str(w), " expects ", w[1] * g.G,
              " (", w[1], " per group x ", g.G, " groups)");
-    int64_t nh = g.H + 2 * p.padding[0] - p.dilation[0] * (g.KH - 1) - 1;
-    int64_t nw = g.W + 2 * p.padding[1] - p.dilation[1] * (g.KW - 1) - 1;
+    if (g.KH <= 0 || g.KW <= 0)
+        fail(CT_ERR_SHAPE, "conv2d: kernel size ", g.KH, "x", g.KW, " must be positive (weight ", shape_str(w), ")");
+    // padded size - kernel span, overflow-checked: padding and dilation may be near int64's limits
+    auto room = [&](int64_t in, int64_t k, int64_t pad, int64_t dil) {
+        int64_t span = checked_add(checked_mul(dil, k - 1, "conv2d", "dilation * (kernel - 1)"), 1, "conv2d", "kernel span");
+        return checked_add(in, checked_mul(2, pad, "conv2d", "padding"), "conv2d", "padded size") - span;
+    };
+    int64_t nh = room(g.H, g.KH, p.padding[0], p.dilation[0]), nw = room(g.W, g.KW, p.padding[1], p.dilation[1]);
     g.OH = nh < 0 ? 0 : nh / p.stride[0] + 1;
     g.OW = nw < 0 ? 0 : nw / p.stride[1] + 1;
-    if (nh < 0 || nw < 0 || g.KH <= 0 || g.KW <= 0)
+    if (nh < 0 || nw < 0)
         fail(CT_ERR_SHAPE, "conv2d: output size would be <= 0 for input ", shape_str(x), ", kernel ", g.KH, "x", g.KW,
              ", padding ", p.padding[0], "x", p.padding[1], ", dilation ", p.dilation[0], "x", p.dilation[1]);
+    checked_numel({g.N, g.O, g.OH, g.OW}, "conv2d");  // the output, before any buffer is sized from it
     return g;
 }
 
@@ -118,6 +125,8 @@ Tensor mat_t(const Tensor& t, int64_t off, int64_t rows, int64_t cols) {  // tra
 
 // out[n, g] = W_g @ im2col(x[n, g]) + bias.
 Tensor conv_forward_kernel(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeom& g) {
+    if (g.N == 0 || g.O == 0 || g.OH == 0 || g.OW == 0)  // an empty output: no im2col buffer, no loop
+        return empty_tensor({g.N, g.O, g.OH, g.OW}, x.dtype(), x.device(), "conv2d");
     if (!x.device().is_cpu()) return cuda_conv2d_forward(x, w, b, cuda_conv(g));
     Tensor out = empty_tensor({g.N, g.O, g.OH, g.OW}, x.dtype(), x.device());
     const int64_t K = g.col_rows(), P = g.out_plane();

@@ -42,7 +42,8 @@ void check_linear_args(const Tensor& x, const Tensor& w, const Tensor& b) {
 // x viewed (or copied) as a 2-D matrix [numel / cols, cols], without autograd.
 Tensor as_matrix(const Tensor& x, int64_t cols) {
     if (x.dim() == 2) return x;
-    int64_t rows = cols == 0 ? 0 : x.numel() / cols;
+    int64_t rows = 1;  // the leading dims' product (not numel / cols: cols may be 0 while rows are not)
+    for (int64_t d = 0; d + 1 < x.dim(); ++d) rows *= x.sizes()[d];  // fits: Note [Shape bound]
     if (x.dim() == 1) return make_view(x, {1, cols}, {cols, x.strides()[0]}, x.offset());
     Tensor c = x.is_contiguous() ? x : contiguous_nograd(x);
     return make_view(c, {rows, cols}, {cols, 1}, c.offset());
@@ -209,6 +210,7 @@ template <typename Row, typename Cols> void for_each_row_block(const DimLayout& 
 template <bool Log> Tensor softmax_kernel(const Tensor& x, int64_t d) {
     Tensor xc = contiguous_nograd(x);
     Tensor y = empty_tensor(x.sizes(), x.dtype(), x.device());
+    if (y.numel() == 0) return y;  // never loop over the other dims of an empty tensor
     DimLayout L = dim_layout(x.sizes(), d);
     if (!x.device().is_cpu()) {
         const char* op = Log ? "log_softmax" : "softmax";
@@ -231,6 +233,7 @@ template <bool Log> Tensor softmax_kernel(const Tensor& x, int64_t d) {
 template <bool Log> Tensor softmax_backward_kernel(const Tensor& g, const Tensor& y, int64_t d) {
     Tensor gc = contiguous_nograd(g), yc = contiguous_nograd(y);
     Tensor gx = empty_tensor(y.sizes(), y.dtype(), y.device());
+    if (gx.numel() == 0) return gx;
     DimLayout L = dim_layout(y.sizes(), d);
     if (!y.device().is_cpu()) {
         const char* op = Log ? "log_softmax_backward" : "softmax_backward";
@@ -356,6 +359,7 @@ namespace {
 std::vector<int64_t> checked_indices(const Tensor& idx, int64_t num, const char* op, const char* what) {
     Tensor c = idx.device().is_cpu() ? contiguous_nograd(idx) : copy_to_device(idx, Device{});
     std::vector<int64_t> v((size_t)c.numel());
+    if (v.empty()) return v;  // no memcpy: an empty vector's data() may be NULL
     if (c.dtype() == DType::Int64) std::memcpy(v.data(), c.raw_data(), v.size() * sizeof(int64_t));
     else for (size_t i = 0; i < v.size(); ++i) v[i] = c.data<int32_t>()[i];
     for (int64_t i : v)
@@ -399,6 +403,17 @@ Tensor embedding_backward(const Tensor& g, const Tensor& indices, int64_t num) {
     return out;
 }
 
+// Records embedding's node on out (when weight requires grad) and returns out.
+Tensor record_embedding(Tensor out, const Tensor& weight, const Tensor& indices, int64_t num) {
+    if (!requires_grad(weight)) return out;
+    auto node = make_node("EmbeddingBackward", {weight}, [num](BackwardCtx& c) {
+        return TensorList{embedding_backward(c.grads[0], c.saved(0), num)};
+    });
+    node->save(indices);
+    set_history(out, node);
+    return out;
+}
+
 }  // namespace
 
 Tensor embedding(const Tensor& weight, const Tensor& indices) {
@@ -415,6 +430,7 @@ Tensor embedding(const Tensor& weight, const Tensor& indices) {
     if (!weight.device().is_cpu())  // rows gathered by index_select (its backward is scatter_add on the device)
         return reshape(index_select(weight, 0, reshape(indices, {-1})), shape);
     Tensor out = empty_tensor(shape, weight.dtype(), weight.device());
+    if (out.numel() == 0) return record_embedding(out, weight, indices, num);
     const int64_t s0 = weight.strides()[0], s1 = weight.strides()[1];
     dispatch_all(weight.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -430,13 +446,7 @@ Tensor embedding(const Tensor& weight, const Tensor& indices) {
             }
         });
     });
-    if (!requires_grad(weight)) return out;
-    auto node = make_node("EmbeddingBackward", {weight}, [num](BackwardCtx& c) {
-        return TensorList{embedding_backward(c.grads[0], c.saved(0), num)};
-    });
-    node->save(indices);
-    set_history(out, node);
-    return out;
+    return record_embedding(out, weight, indices, num);
 }
 
 }  // namespace ct

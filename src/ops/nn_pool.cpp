@@ -45,11 +45,16 @@ PoolGeom geom_of(const Tensor& x) {
 }
 
 // PyTorch's pooling_output_shape: floor (or ceil) division, and with ceil_mode the last window must start
-// inside the input or its left padding.
-int64_t pooled_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode) {
-    const int64_t num = in + 2 * p - d * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
-    int64_t out = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
-    if (ceil_mode && (out - 1) * s >= in + p) --out;
+// inside the input or its left padding. Overflow-checked: the kernel span, the padded size and the stride may
+// each be near int64's limits.
+int64_t pooled_size(const char* op, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode) {
+    const int64_t span = checked_add(checked_mul(d, k - 1, op, "dilation * (kernel - 1)"), 1, op, "kernel span");
+    const int64_t padded = checked_add(in, checked_mul(2, p, op, "padding"), op, "padded size");
+    const int64_t a = padded - span;  // both in [0, INT64_MAX]: no overflow
+    const int64_t q = a / s, r = a % s;
+    int64_t out = (ceil_mode ? q + (r > 0) : q - (r < 0)) + 1;
+    int64_t last_start;
+    if (ceil_mode && (!mul_fits(out - 1, s, &last_start) || last_start >= in + p)) --out;
     return out;
 }
 
@@ -76,8 +81,8 @@ PoolGeom pool_geom(const char* op, const Tensor& x, const Pool2dParams& p) {
     }
     g.count_include_pad = p.count_include_pad ? 1 : 0;
     g.divisor_override = p.divisor_override;
-    g.base.OH = pooled_size(g.base.H, p.kernel[0], p.stride[0], p.padding[0], p.dilation[0], p.ceil_mode);
-    g.base.OW = pooled_size(g.base.W, p.kernel[1], p.stride[1], p.padding[1], p.dilation[1], p.ceil_mode);
+    g.base.OH = pooled_size(op, g.base.H, p.kernel[0], p.stride[0], p.padding[0], p.dilation[0], p.ceil_mode);
+    g.base.OW = pooled_size(op, g.base.W, p.kernel[1], p.stride[1], p.padding[1], p.dilation[1], p.ceil_mode);
     if (g.base.OH < 1 || g.base.OW < 1)
         fail(CT_ERR_SHAPE, op, ": output size ", g.base.OH, "x", g.base.OW, " is too small (< 1) for input ",
              shape_str(x.sizes()), ", kernel ", p.kernel[0], "x", p.kernel[1], ", stride ", p.stride[0], "x",
@@ -85,6 +90,8 @@ PoolGeom pool_geom(const char* op, const Tensor& x, const Pool2dParams& p) {
              p.dilation[1], p.ceil_mode ? ", ceil_mode" : "");
     return pg;
 }
+
+Shape out_shape(const Tensor& x, const PoolGeom& g);
 
 PoolGeom adaptive_geom(const char* op, const Tensor& x, const int64_t out_size[2]) {
     check_pool_input(op, x);
@@ -98,6 +105,7 @@ PoolGeom adaptive_geom(const char* op, const Tensor& x, const int64_t out_size[2
     pg.g.adaptive = 1;
     pg.g.base.OH = out_size[0];
     pg.g.base.OW = out_size[1];
+    checked_numel(out_shape(x, pg), op);
     return pg;
 }
 
@@ -108,7 +116,9 @@ Shape out_shape(const Tensor& x, const PoolGeom& g) {
     return s;
 }
 
+// fn(plane) for every plane; nothing when the output is empty (its other dims may be huge: Note [Shape bound]).
 template <typename F> void for_each_plane(const PoolGeom& g, F fn) {
+    if (g.out_plane() == 0) return;
     parallel_for(g.planes(), std::max<int64_t>(1, 16384 / std::max<int64_t>(1, g.in_plane() + g.out_plane())),
                  [&](int64_t p0, int64_t p1) {
                      for (int64_t pl = p0; pl < p1; ++pl) fn(pl);

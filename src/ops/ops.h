@@ -25,6 +25,10 @@ Tensor zeros_like(const Tensor& t);
 Tensor ones_like(const Tensor& t);
 Tensor full_like(const Tensor& t, double value);
 Tensor from_data(const void* data, int64_t nbytes, const Shape& shape, DType dtype, Device device);
+// A tensor over caller memory (no copy); strides in elements, NULL = contiguous, negative ones refused. release
+// runs when the storage dies; on failure it never runs (the caller keeps the memory).
+Tensor from_blob(void* data, const Shape& sizes, const int64_t* strides, DType dtype, Device device,
+                 std::function<void()> release);
 void copy_to_host(const Tensor& t, void* dst, int64_t nbytes);
 double item(const Tensor& t);
 int64_t item_int64(const Tensor& t);
@@ -142,8 +146,14 @@ Tensor masked_select(const Tensor& x, const Tensor& mask);
 Tensor nonzero(const Tensor& x);
 Tensor cat(const TensorList& tensors, int64_t dim);
 Tensor stack(const TensorList& tensors, int64_t dim);
-TensorList split(const Tensor& x, int64_t split_size, int64_t dim);
-TensorList chunk(const Tensor& x, int64_t chunks, int64_t dim);
+// split and chunk as plans, so that a caller checks the piece count before any piece is made: piece i is
+// narrow(x, dim, i * size, ...) for i < count (PyTorch's sizes; an empty dim gives empty pieces).
+struct SplitPlan {
+    int64_t dim, count, size;
+};
+SplitPlan split_plan(const Tensor& x, int64_t split_size, int64_t dim);
+SplitPlan chunk_plan(const Tensor& x, int64_t chunks, int64_t dim);
+Tensor split_piece(const Tensor& x, const SplitPlan& plan, int64_t i);
 
 // ---- in-place (inplace.cpp); each bumps dst's version ----
 void add_(Tensor& dst, const Tensor& b, double alpha);

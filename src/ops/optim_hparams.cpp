@@ -1,5 +1,6 @@
 // optim_hparams.cpp - reading and changing optimizers' hyper-parameters by name while training (what
 // PyTorch's param_groups edits do: schedulers cycling momentum or betas, manual weight-decay changes).
+#include "core/quote.h"
 #include "ops/optim.h"
 
 namespace ct {
@@ -8,7 +9,7 @@ namespace {
 [[noreturn]] void fail_unknown_hparam(const char* opt, const std::string& name, const std::vector<std::string>& known) {
     std::string list;
     for (const auto& n : known) list += (list.empty() ? "" : ", ") + n;
-    fail(CT_ERR_INVALID_ARGUMENT, opt, ": unknown hyper-parameter '", name, "' (known: ", list, ")");
+    fail(CT_ERR_INVALID_ARGUMENT, opt, ": unknown hyper-parameter ", quoted(name, '\''), " (known: ", list, ")");
 }
 }  // namespace
 

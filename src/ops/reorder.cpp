@@ -47,6 +47,10 @@ Tensor triangle_mask(const char* op, const Tensor& x, int64_t diagonal, bool low
 }
 
 Tensor triangle(const char* op, const Tensor& x, int64_t diagonal, bool lower) {
+    if (x.numel() == 0) {  // no mask of rows x cols: an empty tensor's other dim may be huge
+        if (x.dim() < 2) triangle_mask(op, x, diagonal, lower);  // the rank error
+        return clone(x);
+    }
     Tensor mask = triangle_mask(op, x, diagonal, lower);
     return where(mask, x, scalar_tensor(0.0, x.dtype(), x.device()));
 }
@@ -104,7 +108,8 @@ Tensor roll(const Tensor& x, const IntList& shifts, const IntList& dims) {
         if (x.dim() == 0) continue;
         int64_t n = x.sizes()[d];
         if (n == 0) continue;
-        int64_t s = ((shifts[i] % n) + n) % n;
+        int64_t s = shifts[i] % n;  // in (-n, n); no (shift % n) + n: it overflows when n > 2^62
+        if (s < 0) s += n;
         if (s == 0) continue;
         out = cat({narrow(out, d, n - s, s), narrow(out, d, 0, n - s)}, d);
     }

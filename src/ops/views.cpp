@@ -45,17 +45,18 @@ Tensor record_view(Tensor out, const Tensor& base, const char* name, ViewFn back
 // Computes the shape with one -1 inferred; throws CT_ERR_SHAPE on a numel mismatch.
 Shape infer_shape(const char* op, const Shape& shape, int64_t numel, const Shape& from) {
     Shape s = shape;
-    int64_t known = 1, infer = -1;
+    int64_t infer = -1;
     for (size_t i = 0; i < s.size(); ++i) {
         if (s[i] == -1) {
             if (infer >= 0) fail(CT_ERR_SHAPE, op, ": only one dimension can be -1, got ", shape_str(shape));
             infer = (int64_t)i;
         } else if (s[i] < 0) {
             fail(CT_ERR_SHAPE, op, ": invalid size ", s[i], " in shape ", shape_str(shape));
-        } else {
-            known *= s[i];
         }
     }
+    Shape known_sizes = s;  // the sizes given, the inferred one counted as 1 (Note [Shape bound])
+    if (infer >= 0) known_sizes[infer] = 1;
+    int64_t known = checked_numel(known_sizes, op);
     if (infer >= 0) {
         if (known == 0 || numel % known != 0)
             fail(CT_ERR_SHAPE, op, ": shape ", shape_str(shape), " is invalid for input of shape ", shape_str(from),
@@ -66,6 +67,14 @@ Shape infer_shape(const char* op, const Shape& shape, int64_t numel, const Shape
              numel, " elements)");
     }
     return s;
+}
+
+// t.offset() + index * stride: the offset of a view with sizes s of t (the base offset when s is empty, whose
+// offset is never read, so that empty views of huge empty tensors need no arithmetic).
+int64_t view_offset(const Tensor& t, const Shape& s, int64_t index, int64_t stride, const char* op) {
+    for (int64_t n : s)
+        if (n == 0) return t.offset();
+    return checked_add(t.offset(), checked_mul(index, stride, op, "offset"), op, "offset");
 }
 
 // Strides for viewing t with shape without copying, or false (PyTorch's computeStride).
@@ -80,10 +89,11 @@ bool view_strides(const Tensor& t, const Shape& shape, Shape& out) {
     }
     int64_t view_d = (int64_t)shape.size() - 1;
     int64_t chunk_base_stride = ost.empty() ? 1 : ost.back();
-    int64_t tensor_numel = 1, view_numel = 1;
+    int64_t tensor_numel = 1, view_numel = 1, next = 0;
     for (int64_t td = (int64_t)os.size() - 1; td >= 0; --td) {
         tensor_numel *= os[td];
-        if (td == 0 || (os[td - 1] != 1 && ost[td - 1] != tensor_numel * chunk_base_stride)) {
+        // a product past int64 cannot equal a stride: the chunk ends there
+        if (td == 0 || (os[td - 1] != 1 && (!mul_fits(tensor_numel, chunk_base_stride, &next) || ost[td - 1] != next))) {
             while (view_d >= 0 && (view_numel < tensor_numel || shape[view_d] == 1)) {
                 out[view_d] = view_numel * chunk_base_stride;
                 view_numel *= shape[view_d];
@@ -197,7 +207,8 @@ Tensor unsqueeze(const Tensor& t, int64_t dim) {
              -nd - 1, ", ", nd, "])");
     int64_t d = dim < 0 ? dim + nd + 1 : dim;
     Shape s = t.sizes(), st = t.strides();
-    int64_t new_stride = d < nd ? st[d] * s[d] : 1;
+    int64_t new_stride = 1;  // any stride is right for a size-1 dim; PyTorch's where it fits
+    if (d < nd && !mul_fits(st[d], s[d], &new_stride)) new_stride = 1;
     s.insert(s.begin() + d, 1);
     st.insert(st.begin() + d, new_stride);
     return record_view(make_view(t, s, st, t.offset()), t, "UnsqueezeBackward",
@@ -233,6 +244,7 @@ Tensor expand(const Tensor& t, const Shape& shape) {
                  " (dim ", i, ": ", have, " vs ", want, ")");
         }
     }
+    checked_numel(s, "expand");
     Shape in_shape = t.sizes();
     return record_view(make_view(t, s, st, t.offset()), t, "ExpandBackward",
                        [in_shape](const Tensor& g) { return sum_to(g, in_shape); },
@@ -241,8 +253,8 @@ Tensor expand(const Tensor& t, const Shape& shape) {
 
 Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
     int64_t nd = t.dim();
+    int64_t a = wrap_dim(start_dim, nd, "flatten"), b = wrap_dim(end_dim, nd, "flatten");  // 0-d: dims in [-1, 0]
     if (nd == 0) return reshape(t, {1});
-    int64_t a = wrap_dim(start_dim, nd, "flatten"), b = wrap_dim(end_dim, nd, "flatten");
     if (a > b) fail(CT_ERR_INVALID_ARGUMENT, "flatten: start_dim ", start_dim, " comes after end_dim ", end_dim);
     Shape s;
     for (int64_t i = 0; i < a; ++i) s.push_back(t.sizes()[i]);
@@ -262,11 +274,12 @@ Tensor slice(const Tensor& t, int64_t dim, int64_t start, int64_t end, int64_t s
     if (end < 0) end += n;
     start = std::min(std::max<int64_t>(start, 0), n);
     end = std::min(std::max<int64_t>(end, start), n);
-    int64_t len = (end - start + step - 1) / step;
+    int64_t len = end > start ? (end - start - 1) / step + 1 : 0;  // no end - start + step: it may overflow
     Shape s = t.sizes(), st = t.strides();
     s[d] = len;
-    st[d] *= step;
-    int64_t off = t.offset() + start * t.strides()[d];
+    // With two or more elements step < n, so the new stride and the offset lie within the dim's reach.
+    if (len > 1) st[d] = checked_mul(st[d], step, "slice", "stride");
+    int64_t off = view_offset(t, s, start, t.strides()[d], "slice");
     Shape in_shape = t.sizes();
     return record_view(make_view(t, s, st, off), t, "SliceBackward", [=](const Tensor& g) {
         return view_scatter(g, in_shape, [=](const Tensor& z) { return slice(z, d, start, end, step); }, "SliceScatter");
@@ -292,7 +305,7 @@ Tensor select(const Tensor& t, int64_t dim, int64_t index) {
         fail(CT_ERR_INDEX, "select: index ", index, " is out of range for dim ", d, " of size ", n);
     if (index < 0) index += n;
     Shape s = t.sizes(), st = t.strides();
-    int64_t off = t.offset() + index * st[d];
+    int64_t off = view_offset(t, s, index, st[d], "select");
     s.erase(s.begin() + d);
     st.erase(st.begin() + d);
     Shape in_shape = t.sizes();
@@ -316,7 +329,9 @@ Tensor diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2) {
     for (int64_t d = 0; d < t.dim(); ++d)
         if (d != d1 && d != d2) s.push_back(sz[d]), nst.push_back(st[d]);
     s.push_back(len);
-    nst.push_back(st[d1] + st[d2]);
+    int64_t dst = 0;  // the diagonal's stride matters only with two or more elements
+    if (!add_fits(st[d1], st[d2], &dst) && len > 1) checked_add(st[d1], st[d2], "diagonal", "stride");
+    nst.push_back(dst);
     Shape in_shape = sz;
     return record_view(make_view(t, s, nst, off), t, "DiagonalBackward", [=](const Tensor& g) {
         return view_scatter(g, in_shape, [=](const Tensor& z) { return diagonal(z, offset, d1, d2); }, "DiagonalScatter");
