@@ -284,6 +284,18 @@ TEST(HardeningSizes, PoolGeometryOverflowIsAnError) {
     EXPECT_EQ(values(y), (std::vector<double>{7, 8, 9, 7, 8, 9, 7, 8, 9, 7, 8, 9}));
     int64_t minstride[2] = {kMin, 1};
     CT_EXPECT_ERR(ct_max_pool2d(x.get(), one, minstride, zero, y.out()), CT_ERR_INVALID_ARGUMENT, "stride");
+    // a dilation past the input (one tap per window) and a huge stride with padding: no overflowing steps
+    int64_t k12[2] = {1, 2}, hugedil[2] = {kMax, 1}, pad01[2] = {0, 1}, s1max[2] = {1, kMax};
+    H ix;
+    CT_ASSERT_OK(ct_max_pool2d_ex(x.get(), k12, s1max, pad01, hugedil, 0, y.out(), ix.out()));
+    EXPECT_EQ(shape(y), (Shape{1, 1, 3, 1}));
+    EXPECT_EQ(values(y), (std::vector<double>{1, 4, 7}));
+    EXPECT_EQ(values(ix), (std::vector<double>{0, 3, 6}));
+    // the padded window of a huge average kernel holds more than 2^63 positions
+    int64_t k41[2] = {int64_t(1) << 41, int64_t(1) << 41}, p40[2] = {int64_t(1) << 40, int64_t(1) << 40};
+    CT_ASSERT_OK(ct_avg_pool2d_ex(x.get(), k41, one, p40, 0, 1, 0, y.out()));
+    EXPECT_EQ(shape(y), (Shape{1, 1, 4, 4}));
+    for (double v : values(y)) EXPECT_NEAR(v, 45.0 / std::pow(2.0, 82), 1e-30);
 }
 
 TEST(HardeningSizes, DLPackHugeByteOffsetIsAnError) {
@@ -467,6 +479,28 @@ TEST(HardeningSizes, EmptyInputsWithAHugeDimCostNothing) {
                 EXPECT_EQ(shape(y), (Shape{0}));
             }
         }
+        for (int64_t d : {0, 1}) {
+            SCOPED_TRACE(::testing::Message() << "dim " << d << " (selections)");
+            CT_EXPECT_OK(ct_topk(x.get(), 0, d, 1, 1, y.out(), ix.out()));
+            H idx = make({0, 0}, {2}, CT_INT64);
+            if (s[(size_t)d] > 0) {
+                CT_EXPECT_OK(ct_index_select(x.get(), d, idx.get(), y.out()));
+                CT_EXPECT_OK(ct_kthvalue(x.get(), 1, d, 0, y.out(), ix.out()));
+            }
+            H gidx;
+            CT_ASSERT_OK(ct_zeros(s.data(), 2, CT_INT64, ct_cpu(), gidx.out()));
+            CT_EXPECT_OK(ct_gather(x.get(), d, gidx.get(), y.out()));
+            CT_EXPECT_OK(ct_scatter_add(x.get(), d, gidx.get(), x.get(), y.out()));
+            // reducing the non-empty dim gives an empty result; reducing the empty one 2^40 elements (refused)
+            EXPECT_EQ(ct_var(x.get(), &d, 1, 1.0, 0, y.out()) == CT_OK, s[(size_t)d] > 0) << ct_last_error();
+            EXPECT_EQ(ct_logsumexp(x.get(), &d, 1, 0, y.out()) == CT_OK, s[(size_t)d] > 0) << ct_last_error();
+        }
+        H mask, vals, inv, counts;
+        CT_ASSERT_OK(ct_gt(x.get(), x.get(), mask.out()));
+        CT_EXPECT_OK(ct_masked_select(x.get(), mask.get(), y.out()));
+        CT_EXPECT_OK(ct_where(mask.get(), x.get(), x.get(), y.out()));
+        CT_EXPECT_OK(ct_unique(x.get(), 1, vals.out(), inv.out(), counts.out()));
+        CT_EXPECT_OK(ct_mse_loss(x.get(), x.get(), 1, y.out()));
         CT_EXPECT_OK(ct_tril(x.get(), 0, y.out()));
         CT_EXPECT_OK(ct_exp(x.get(), y.out()));
         CT_EXPECT_OK(ct_contiguous(x.get(), y.out()));

@@ -13,7 +13,7 @@ namespace pool {
 // Empty (end <= first) when every tap falls in the padding.
 struct Taps {
     int64_t first, end, step;
-    CT_HD int64_t count() const { return end > first ? (end - first + step - 1) / step : 0; }
+    CT_HD int64_t count() const { return end > first ? (end - first - 1) / step + 1 : 0; }
 };
 
 CT_HD inline int64_t in_size(const ct_cuda_pool2d_ex& g, int axis) { return axis ? g.base.W : g.base.H; }
@@ -27,13 +27,15 @@ CT_HD inline Taps taps(const ct_cuda_pool2d_ex& g, int axis, int64_t o) {
     int64_t end = start + (k - 1) * d + 1;
     if (start < 0) start += (-start + d - 1) / d * d;  // the first tap at or after 0
     if (end > in) end = in;
-    return Taps{start, end, d};
+    // one tap when the dilation passes the end: a step of end - start keeps first + step from overflowing
+    return Taps{start, end, end > start && d > end - start ? end - start : d};
 }
 
-// The divisor of average pooling for output (oh, ow) (avg pooling has dilation 1).
-CT_HD inline int64_t divisor(const ct_cuda_pool2d_ex& g, int64_t oh, int64_t ow) {
-    if (g.divisor_override > 0) return g.divisor_override;
-    if (g.adaptive || !g.count_include_pad) return taps(g, 0, oh).count() * taps(g, 1, ow).count();
+// The divisor of average pooling for output (oh, ow) (avg pooling has dilation 1); a double, as the padded window
+// of a huge kernel may hold more than 2^63 positions.
+CT_HD inline double divisor(const ct_cuda_pool2d_ex& g, int64_t oh, int64_t ow) {
+    if (g.divisor_override > 0) return (double)g.divisor_override;
+    if (g.adaptive || !g.count_include_pad) return (double)(taps(g, 0, oh).count() * taps(g, 1, ow).count());
     // window clipped to the padded input [-p, in + p), as PyTorch (ceil_mode windows may pass its end)
     int64_t span[2];
     for (int a = 0; a < 2; ++a) {
@@ -41,7 +43,7 @@ CT_HD inline int64_t divisor(const ct_cuda_pool2d_ex& g, int64_t oh, int64_t ow)
         const int64_t e = s + g.base.kernel[a] < in_size(g, a) + p ? s + g.base.kernel[a] : in_size(g, a) + p;
         span[a] = e - s;
     }
-    return span[0] * span[1];
+    return (double)span[0] * (double)span[1];
 }
 
 // Outputs along one axis whose windows may hold input position h: [*first, *last] (empty when last < first).
@@ -55,7 +57,7 @@ CT_HD inline void holding(const ct_cuda_pool2d_ex& g, int axis, int64_t h, int64
     } else {
         const int64_t s = g.base.stride[axis], p = g.base.padding[axis];
         const int64_t span = (g.base.kernel[axis] - 1) * g.dilation[axis] + 1, from = h + p - span + 1;
-        lo = from <= 0 ? 0 : (from + s - 1) / s;
+        lo = from <= 0 ? 0 : (from - 1) / s + 1;  // ceil(from / s) without from + s - 1 (s may be near 2^63)
         hi = (h + p) / s;
     }
     *first = lo;

@@ -105,7 +105,9 @@ PoolGeom adaptive_geom(const char* op, const Tensor& x, const int64_t out_size[2
     pg.g.adaptive = 1;
     pg.g.base.OH = out_size[0];
     pg.g.base.OW = out_size[1];
-    checked_numel(out_shape(x, pg), op);
+    if (checked_numel(out_shape(x, pg), op) > 0)  // the window math (pool_window.h) multiplies in by out
+        for (int a = 0; a < 2; ++a)
+            checked_mul(pool::in_size(pg.g, a) + 1, out_size[a] + 1, op, "(input size + 1) * (output size + 1)");
     return pg;
 }
 
@@ -160,7 +162,7 @@ template <typename T> void max_pool_row(const T* x, T* o, int64_t* ix, const ct_
             // columns ow whose tap j lies inside the input: 0 <= ow * s + c < W
             const int64_t c = j * g.dilation[1] - g.base.padding[1];
             if (c > W - 1) break;  // c grows with j
-            const int64_t ow0 = c < 0 ? (-c + s - 1) / s : 0, ow1 = std::min(OW, (W - 1 - c) / s + 1);
+            const int64_t ow0 = c < 0 ? (-c - 1) / s + 1 : 0, ow1 = std::min(OW, (W - 1 - c) / s + 1);
             const T* xr = x + h * W;
             for (int64_t ow = ow0; ow < ow1; ++ow) {
                 const int64_t iw = ow * s + c;
