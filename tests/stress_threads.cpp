@@ -20,6 +20,7 @@ namespace {
 constexpr int kThreads = 8;
 constexpr int kSteps = 24;
 constexpr int kFinalSteps = 3;
+constexpr int kRounds = 3;  // concurrent runs, each compared with the single-threaded one
 
 std::atomic<int> g_failures{0};
 std::mutex g_print_mu;
@@ -95,6 +96,7 @@ struct Shared {
     T x, y, xv, yv;   // data [32, 16] and targets [32, 4]; xv, yv: every other row (views)
     T big;            // [512, 256]: split over the thread pool
     double big_sq_sum = 0;
+    double gram_sum = 0;  // sum of (rows 0..127 of big) (rows 0..127 of big)^T: a gemm on the pool
     T w0;             // a leaf every model uses: concurrent backward accumulates into its .grad
     std::vector<T> stale;  // per step: rows 0..1 of (w0 * 1) viewed, then the base doubled in place
 };
@@ -228,6 +230,11 @@ void train(int id, Shared& s, Barrier& together, Mailbox& mine, Mailbox& next, R
         CHECK(ct_mul(s.big.h, s.big.h, big2.out()));
         CHECK(ct_sum(big2.h, nullptr, 0, 0, bigsum.out()));
         EXPECT(close(item(bigsum.h), s.big_sq_sum), "sum of squares of the shared tensor differs");
+        T rows, gram, gsum;
+        CHECK(ct_narrow(s.big.h, 0, 0, 128, rows.out()));
+        CHECK(ct_linear(rows.h, rows.h, nullptr, gram.out()));
+        CHECK(ct_sum(gram.h, nullptr, 0, 0, gsum.out()));
+        EXPECT(close(item(gsum.h), s.gram_sum), "sum of the shared tensor's gram matrix differs");
 
         // handles made here, released by the next thread: a graph-carrying loss and a view of shared data
         T xs;
@@ -279,6 +286,24 @@ void run(int n, Shared& s, std::vector<Result>& results) {
     for (auto& b : boxes) b.release_all();
 }
 
+// Compares one concurrent round with the single-threaded reference.
+void compare(int round, const std::vector<Result>& results, const Result& reference,
+             const std::vector<double>& w0_grad, const std::vector<double>& reference_w0_grad) {
+    std::string where = "round " + std::to_string(round) + ", ";
+    for (int i = 0; i < kThreads; ++i) {
+        EXPECT(results[i].losses.size() == (size_t)kSteps, where + "thread " + std::to_string(i) + " did not finish");
+        for (size_t k = 0; k < results[i].losses.size() && k < reference.losses.size(); ++k)
+            EXPECT(close(results[i].losses[k], reference.losses[k]),
+                   where + "thread " + std::to_string(i) + " step " + std::to_string(k) + ": loss " +
+                       std::to_string(results[i].losses[k]) + " vs " + std::to_string(reference.losses[k]));
+    }
+    EXPECT(w0_grad.size() == reference_w0_grad.size(), where + "shared leaf's gradient has the wrong size");
+    for (size_t k = 0; k < w0_grad.size() && k < reference_w0_grad.size(); ++k)
+        EXPECT(close(w0_grad[k], kThreads * reference_w0_grad[k], 1e-8),
+               where + "shared leaf's gradient " + std::to_string(k) + ": " + std::to_string(w0_grad[k]) + " vs " +
+                   std::to_string(kThreads * reference_w0_grad[k]));
+}
+
 }  // namespace
 
 int main() {
@@ -288,8 +313,7 @@ int main() {
     }
     int32_t threads_before = ct_get_num_threads();
     int64_t baseline = ct_live_handles();
-    std::vector<double> reference_w0_grad, w0_grad;
-    std::vector<Result> reference, results;
+    std::vector<Result> reference;
     {
         Shared s;
         s.x.h = from(pattern(32 * 16, 0.37, 0.0), {32, 16});
@@ -299,39 +323,37 @@ int main() {
         std::vector<double> big = pattern(512 * 256, 0.013, 0.3);
         s.big.h = from(big, {512, 256});
         for (double b : big) s.big_sq_sum += b * b;
+        for (int j = 0; j < 256; ++j) {  // sum_ik (a a^T)_ik = sum_j (sum_i a_ij)^2
+            double col = 0;
+            for (int i = 0; i < 128; ++i) col += big[(size_t)i * 256 + j];
+            s.gram_sum += col * col;
+        }
         s.w0.h = from(pattern(4 * 16, 0.19, 0.7), {4, 16}, true);
 
-        make_stale_views(s);
-        run(1, s, reference);
-        T g;
-        CHECK(ct_tensor_grad(s.w0.h, g.out()));
-        reference_w0_grad = host(g.h);
-        CHECK(ct_tensor_set_grad(s.w0.h, nullptr));
-
-        make_stale_views(s);
-        run(kThreads, s, results);
-        CHECK(ct_tensor_grad(s.w0.h, g.out()));
-        w0_grad = host(g.h);
+        // the stale views must be fresh (never read) for each run
+        auto run_round = [&](int n, std::vector<Result>& results, std::vector<double>& w0_grad) {
+            make_stale_views(s);
+            run(n, s, results);
+            T g;
+            CHECK(ct_tensor_grad(s.w0.h, g.out()));
+            w0_grad = host(g.h);
+            CHECK(ct_tensor_set_grad(s.w0.h, nullptr));
+        };
+        std::vector<double> reference_w0_grad, w0_grad;
+        run_round(1, reference, reference_w0_grad);
+        EXPECT(reference[0].losses.back() < 0.5 * reference[0].losses.front(), "training did not reduce the loss");
+        for (int round = 0; round < kRounds; ++round) {
+            std::vector<Result> results;
+            run_round(kThreads, results, w0_grad);
+            compare(round, results, reference[0], w0_grad, reference_w0_grad);
+        }
     }
     CHECK(ct_set_num_threads(threads_before));
-
-    for (int i = 0; i < kThreads; ++i) {
-        EXPECT(results[i].losses.size() == (size_t)kSteps, "thread " + std::to_string(i) + " did not finish");
-        for (size_t k = 0; k < results[i].losses.size() && k < reference[0].losses.size(); ++k)
-            EXPECT(close(results[i].losses[k], reference[0].losses[k]),
-                   "thread " + std::to_string(i) + " step " + std::to_string(k) + ": loss " +
-                       std::to_string(results[i].losses[k]) + " vs " + std::to_string(reference[0].losses[k]));
-    }
-    EXPECT(reference[0].losses.back() < 0.5 * reference[0].losses.front(), "training did not reduce the loss");
-    EXPECT(w0_grad.size() == reference_w0_grad.size(), "shared leaf's gradient has the wrong size");
-    for (size_t k = 0; k < w0_grad.size() && k < reference_w0_grad.size(); ++k)
-        EXPECT(close(w0_grad[k], kThreads * reference_w0_grad[k], 1e-8),
-               "shared leaf's gradient " + std::to_string(k) + ": " + std::to_string(w0_grad[k]) + " vs " +
-                   std::to_string(kThreads * reference_w0_grad[k]));
     EXPECT(ct_live_handles() == baseline, "live handles " + std::to_string(ct_live_handles()) + ", expected " +
                                               std::to_string(baseline));
     if (g_failures.load() == 0)
-        std::printf("stress_threads: %d threads x %d steps matched the single-threaded run (loss %.4f -> %.4f)\n",
-                    kThreads, kSteps, reference[0].losses.front(), reference[0].losses.back());
+        std::printf("stress_threads: %d rounds of %d threads x %d steps matched the single-threaded run "
+                    "(loss %.4f -> %.4f)\n", kRounds, kThreads, kSteps, reference[0].losses.front(),
+                    reference[0].losses.back());
     return g_failures.load() == 0 ? 0 : 1;
 }
