@@ -70,7 +70,8 @@ void Optimizer::zero_grad(bool set_to_none) {
         if (set_to_none) {
             set_grad_of(p, Tensor());
         } else if (tensor_requires_grad(g)) {
-            set_grad_of(p, zeros_like(g));  // a grad with history (create_graph): start afresh, like PyTorch's detach_ + zero_
+            // a grad with history (create_graph): start afresh, like PyTorch's detach_ + zero_
+            set_grad_of(p, zeros_like(g));
         } else {
             fill_into(g, 0.0);
             g.bump_version();
