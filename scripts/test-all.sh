@@ -22,6 +22,11 @@ if [ -x scripts/test-sanitize.sh ] || [ -f scripts/test-sanitize.sh ]; then
   bash scripts/test-sanitize.sh
 fi
 
+if [ -f scripts/test-tsan.sh ]; then
+  step "ThreadSanitizer (thread stress test, autograd hardening tests)"
+  bash scripts/test-tsan.sh
+fi
+
 if [ -f abi/check_abi.sh ]; then
   step "ABI check against the committed baseline"
   bash abi/check_abi.sh build

@@ -17,15 +17,44 @@ void accumulate_into_grad(const Tensor& t, const Tensor& g) {
         fail(CT_ERR_INTERNAL, "backward: gradient of shape ", shape_str(g.sizes()), " for a tensor of shape ",
              shape_str(t.sizes()));
     Tensor gg = g.dtype() == t.dtype() ? g : to_dtype(g, t.dtype());
+    // Replaced gradients are dropped after the lock: freeing their graph may run custom-function context
+    // releases, which may call back into the library (and release a handle of t).
+    Tensor old, with_history;
     std::lock_guard<std::mutex> lock(meta.grad_mu);
     if (!meta.grad.defined()) {
         // Store a tensor nobody else can write to: a fresh contiguous result can be kept as it is.
         bool exclusive = gg.storage().use_count() == 1 && gg.is_contiguous() && !tensor_requires_grad(gg);
         meta.grad = GradMode::is_enabled() ? gg : (exclusive ? detach(gg) : clone(detach(gg)));
     } else if (GradMode::is_enabled()) {
-        meta.grad = add(meta.grad, gg);  // create_graph: keep the sum differentiable
+        Tensor sum = add(meta.grad, gg);  // create_graph: keep the sum differentiable
+        old = std::move(meta.grad);
+        meta.grad = std::move(sum);
     } else {
         add_(meta.grad, gg, 1.0);
+    }
+    // Note [Grad cycle]: no handle can reach t's gradient, so its history would only make a cycle.
+    if (GradMode::is_enabled() && t.impl()->handles.load(std::memory_order_acquire) == 0 &&
+        grad_fn_of(meta.grad)) {
+        with_history = std::move(meta.grad);
+        meta.grad = detach(with_history);
+    }
+}
+
+void last_handle_released(const Tensor& t) noexcept {
+    AutogradMeta* meta = t.impl()->autograd.get();
+    if (!meta) return;
+    Tensor old;  // dropped after the lock: this may free the gradient's whole graph
+    try {
+        std::lock_guard<std::mutex> lock(meta->grad_mu);
+        // a handle made meanwhile (by another thread) may want the history: keep it then
+        if (t.impl()->handles.load(std::memory_order_acquire) != 0 || !meta->grad.defined() ||
+            !grad_fn_of(meta->grad))
+            return;
+        Tensor plain = detach(meta->grad);
+        old = std::move(meta->grad);
+        meta->grad = std::move(plain);
+    } catch (...) {
+        // no memory for the detached view: the gradient keeps its history (and the cycle), nothing breaks
     }
 }
 

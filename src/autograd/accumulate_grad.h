@@ -14,6 +14,18 @@ class AccumulateGrad : public Node {
     std::shared_ptr<TensorImpl> leaf_;  // strong: the graph keeps its leaves alive (no cycle: leaf holds weak)
 };
 
+// Note [Grad cycle]: backward with create_graph stores in x.grad a gradient whose graph usually reaches x
+// again (a node saving x, x's AccumulateGrad): x -> grad -> graph -> x, a cycle of strong references that
+// would keep the whole graph, its custom-function contexts and imported DLPack memory alive forever (the
+// leak PyTorch documents). Only a holder of x can reach x.grad, so when the last C handle to x goes
+// (TensorImpl::handles), x.grad keeps its values but drops its history, which breaks the cycle; a handle to
+// the gradient itself (from ct_tensor_grad) keeps that gradient's graph alive for double backward. For the
+// same reason a gradient accumulated with create_graph into a tensor that no handle holds is stored without
+// its history. A custom-function context that holds a handle to x keeps x's handle count above zero: that
+// cycle runs through caller memory the library cannot see, and stays until the context lets x go.
+// Called when the last C handle to t is released (Note [Grad cycle]); never throws.
+void last_handle_released(const Tensor& t) noexcept;
+
 // Adds g into t's .grad (t a leaf or a non-leaf retaining grad); records a graph when grad mode is on.
 void accumulate_into_grad(const Tensor& t, const Tensor& g);
 

@@ -126,23 +126,28 @@ void FunctionNode::release_saved() {
 }
 
 namespace {
-// Note [View history]: rebuilds a stale view's grad_fn from its root base's current history.
+// Note [View history]: rebuilds a stale view's grad_fn from its root base's current history; safe from
+// many reading threads at once (Note [Concurrent refresh]).
 void refresh_view_history(const Tensor& t) {
     AutogradMeta* m = t.impl()->autograd.get();
-    if (!m || !m->view_base.defined() || t.version() == m->view_version) return;
+    if (!m || !m->view_base.defined()) return;
+    int64_t version = t.version();
+    if (m->view_version.load(std::memory_order_acquire) == version) return;
+    std::lock_guard<std::mutex> lock(m->view_mu);
+    if (m->view_version.load(std::memory_order_relaxed) == version) return;  // another reader rebuilt it
     GradModeGuard grad_on(true);
     Tensor fresh = m->view_fn(m->view_base);
     auto* fm = fresh.impl()->autograd.get();
     m->grad_fn = fm ? fm->grad_fn : nullptr;
     m->output_nr = fm ? fm->output_nr : 0;
-    m->view_version = t.version();
+    m->view_version.store(version, std::memory_order_release);
 }
 }  // namespace
 
 bool tensor_requires_grad(const Tensor& t) {
     if (!t.defined() || !t.impl()->autograd) return false;
+    refresh_view_history(t);
     auto& m = *t.impl()->autograd;
-    if (m.view_base.defined() && t.version() != m.view_version) refresh_view_history(t);
     return m.requires_grad || m.grad_fn != nullptr;
 }
 
@@ -167,6 +172,20 @@ AutogradMeta& autograd_meta(const Tensor& t) {
     return *t.impl()->autograd;
 }
 
+Tensor grad_of(const Tensor& t) {
+    AutogradMeta* m = t.impl()->autograd.get();
+    if (!m) return Tensor();
+    std::lock_guard<std::mutex> lock(m->grad_mu);
+    return m->grad;
+}
+
+void set_grad_of(const Tensor& t, Tensor g) {
+    if (!g.defined() && !t.impl()->autograd) return;
+    auto& m = autograd_meta(t);
+    std::lock_guard<std::mutex> lock(m.grad_mu);
+    std::swap(m.grad, g);  // g (the old gradient) is dropped after the lock
+}
+
 
 void set_view_history(const Tensor& out, const Tensor& base, std::function<Tensor(const Tensor&)> remake) {
     auto& meta = autograd_meta(out);
@@ -179,7 +198,7 @@ void set_view_history(const Tensor& out, const Tensor& base, std::function<Tenso
         meta.view_base = base;
         meta.view_fn = std::move(remake);
     }
-    meta.view_version = out.version();
+    meta.view_version.store(out.version(), std::memory_order_release);
 }
 
 std::shared_ptr<Node> grad_fn_of(const Tensor& t) {

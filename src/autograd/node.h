@@ -1,6 +1,7 @@
 // node.h - the autograd graph: Node (one backward step), Edge (where a gradient goes next), the
 // per-tensor AutogradMeta, saved tensors with version checks, and helpers ops use to record history.
 #pragma once
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -37,13 +38,20 @@ struct AutogradMeta {
     bool retains_grad = false;
     std::mutex mu;                          // guards grad_accumulator creation
     std::mutex grad_mu;                     // guards grad: backward may run on several threads into one leaf
+                                            // (read and write it through grad_of / set_grad_of)
     // Note [View history]: a differentiable view keeps its root base and how to remake itself from it.
     // When the storage's version moved on since the view's grad_fn was recorded (an in-place write to the
     // base or a sibling view), grad_fn_of / gradient_edge rebuild grad_fn as view_fn(view_base), so the
     // view's gradient follows the base's current history instead of a stale one (like PyTorch).
+    // Note [Concurrent refresh]: that rebuild happens inside reads (is_leaf, grad_fn_name, any op using the
+    // view), which may run on many threads at once. view_base and view_fn are fixed before the view is
+    // shared; the rebuild is double-checked: view_version is read with acquire, and on a mismatch the rebuild
+    // runs under view_mu and publishes grad_fn/output_nr before storing view_version with release. Once
+    // refresh_view_history returns, grad_fn and output_nr stay unchanged until the next write to the tensor.
     Tensor view_base;
     std::function<Tensor(const Tensor&)> view_fn;
-    int64_t view_version = 0;
+    std::atomic<int64_t> view_version{0};
+    std::mutex view_mu;                     // serialises the rebuild of a stale view's history
     std::shared_ptr<TensorHooks> hooks;     // register_hook callbacks (shared with grad_fn's pre_hooks)
 };
 
@@ -135,6 +143,10 @@ void record_output(const std::shared_ptr<Node>& node, const Tensor& out, uint32_
 void set_history(Tensor& out, const std::shared_ptr<Node>& node, uint32_t output_nr = 0);
 // Autograd metadata of t, created when missing.
 AutogradMeta& autograd_meta(const Tensor& t);
+// t's .grad (undefined when none), read under grad_mu: a backward on another thread may be writing it.
+Tensor grad_of(const Tensor& t);
+// Replaces t's .grad (undefined clears it) under grad_mu; the old gradient is dropped after the lock.
+void set_grad_of(const Tensor& t, Tensor g);
 // grad_fn of t or null (rebuilt first for a view whose base was modified in place, Note [View history]).
 std::shared_ptr<Node> grad_fn_of(const Tensor& t);
 // Marks out as a differentiable view of base (remake(base) gives out again); see Note [View history].

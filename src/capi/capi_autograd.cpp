@@ -105,7 +105,7 @@ ct_status ct_tensor_grad(ct_tensor t, ct_tensor* grad) {
     return guard([&] {
         check_out(grad, "grad", "grad");
         Tensor T = get_tensor(t, "grad", "t");
-        Tensor g = T.impl()->autograd ? T.impl()->autograd->grad : Tensor();
+        Tensor g = grad_of(T);
         *grad = g.defined() ? new_tensor_handle(g) : nullptr;
     });
 }
@@ -120,8 +120,7 @@ ct_status ct_tensor_set_grad(ct_tensor t, ct_tensor grad) {
                      device_str(G.device()), " does not match tensor ", shape_str(T.sizes()), " ",
                      dtype_name(T.dtype()), " on ", device_str(T.device()));
         }
-        if (!G.defined() && !T.impl()->autograd) return;
-        autograd_meta(T).grad = G;
+        set_grad_of(T, G);
     });
 }
 

@@ -52,9 +52,15 @@ inline Tensor get_tensor(ct_tensor h, const char* op, const char* arg) {
 inline Tensor get_optional_tensor(ct_tensor h, const char* op, const char* arg) {
     return h ? get_tensor(h, op, arg) : Tensor();
 }
-// A new handle (refcount 1) for t.
+// A new handle (refcount 1) for t; counted in t's impl (Note [Grad cycle] in autograd/accumulate_grad.h).
 inline ct_tensor new_tensor_handle(const Tensor& t) {
-    return (ct_tensor)handle_new(HandleKind::Tensor, std::static_pointer_cast<void>(t.impl_ptr()));
+    t.impl()->handles.fetch_add(1, std::memory_order_relaxed);
+    try {
+        return (ct_tensor)handle_new(HandleKind::Tensor, std::static_pointer_cast<void>(t.impl_ptr()));
+    } catch (...) {
+        t.impl()->handles.fetch_sub(1, std::memory_order_relaxed);
+        throw;
+    }
 }
 // Throws CT_ERR_INVALID_ARGUMENT when an out-pointer is NULL.
 inline void check_out(const void* out, const char* op, const char* arg = "out") {

@@ -1,5 +1,6 @@
 // capi_tensor.cpp - C API: tensor handles, metadata getters, creation from shapes/values/buffers, item.
 #include <cstring>
+#include "autograd/accumulate_grad.h"
 #include "capi/capi_common.h"
 #include "ops/ops.h"
 
@@ -23,7 +24,12 @@ ct_tensor ct_tensor_retain(ct_tensor t) {
     handle_retain((uintptr_t)t, HandleKind::Tensor);
     return t;
 }
-void ct_tensor_release(ct_tensor t) { handle_release((uintptr_t)t, HandleKind::Tensor); }
+void ct_tensor_release(ct_tensor t) {
+    std::shared_ptr<void> obj = handle_release((uintptr_t)t, HandleKind::Tensor);
+    if (!obj) return;
+    Tensor T(std::static_pointer_cast<TensorImpl>(std::move(obj)));
+    if (T.impl()->handles.fetch_sub(1, std::memory_order_acq_rel) == 1) last_handle_released(T);
+}
 
 ct_status ct_tensor_ndim(ct_tensor t, int32_t* ndim) {
     return guard([&] {

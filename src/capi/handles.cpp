@@ -118,10 +118,10 @@ bool handle_retain(uintptr_t h, HandleKind kind) {
     return true;
 }
 
-void handle_release(uintptr_t h, HandleKind kind) {
+std::shared_ptr<void> handle_release(uintptr_t h, HandleKind kind) {
     Slot* s = lookup(h, kind);
-    if (!s) return;
-    if (s->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+    if (!s) return nullptr;
+    if (s->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return nullptr;
     std::shared_ptr<void> obj = std::move(s->obj);
     s->generation.fetch_add(1, std::memory_order_acq_rel);  // even -> odd (free)
     Table& t = table();
@@ -130,7 +130,7 @@ void handle_release(uintptr_t h, HandleKind kind) {
         t.free_list.push_back((uint32_t)((h & 0xffffffffu) - 1));
     }
     t.live.fetch_sub(1, std::memory_order_relaxed);
-    obj.reset();  // may run deleters; done outside the lock
+    return obj;  // the caller drops it (may run deleters) outside the lock
 }
 
 int64_t handle_live_count() { return table().live.load(std::memory_order_relaxed); }

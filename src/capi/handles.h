@@ -19,8 +19,9 @@ std::shared_ptr<void> handle_get(uintptr_t h, HandleKind kind, const char* op, c
 void* handle_peek(uintptr_t h, HandleKind kind, const char* op, const char* arg);
 // +1 on a live handle (false if not live).
 bool handle_retain(uintptr_t h, HandleKind kind);
-// -1 on a live handle; frees the slot at zero (ignores handles that are not live).
-void handle_release(uintptr_t h, HandleKind kind);
+// -1 on a live handle; frees the slot at zero and returns its object (null otherwise, and for handles that
+// are not live). Dropping the returned pointer releases the object.
+std::shared_ptr<void> handle_release(uintptr_t h, HandleKind kind);
 // Number of live handles of every kind.
 int64_t handle_live_count();
 

@@ -2,6 +2,7 @@
 // the engine passes around. Three layers, as in PyTorch's TensorImpl: storage (shared by views),
 // view metadata (sizes, strides, offset in elements), autograd metadata (nullable pointer).
 #pragma once
+#include <atomic>
 #include <memory>
 #include <vector>
 #include "core/checked_math.h"
@@ -23,6 +24,7 @@ struct TensorImpl {
     bool wrapped_number = false;                // a language scalar: promotes like a Python number
     bool is_view = false;                       // shares storage with the tensor it was made from
     std::shared_ptr<AutogradMeta> autograd;     // null until requires_grad or a grad_fn is set
+    std::atomic<int32_t> handles{0};            // C handles wrapping this impl (Note [Grad cycle], autograd)
 };
 
 class Tensor {

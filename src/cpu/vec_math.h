@@ -4,7 +4,9 @@
 #include <cstdint>
 
 // Compiles a function for AVX-512, AVX2 and the baseline; the loader picks the widest the CPU supports.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__gnu_linux__)
+// CT_NO_TARGET_CLONES (the ThreadSanitizer build) keeps the baseline only: ifunc resolvers run before TSan.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__gnu_linux__) && \
+    !defined(CT_NO_TARGET_CLONES)
 #define CT_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define CT_CLONES

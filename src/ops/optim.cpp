@@ -46,8 +46,8 @@ void Optimizer::step() {
     NoGradGuard no_grad;
     for (size_t i = 0; i < params_.size(); ++i) {
         const Tensor& p = params_[i];
-        if (!p.impl()->autograd || !p.impl()->autograd->grad.defined()) continue;
-        Tensor g = p.impl()->autograd->grad;
+        Tensor g = grad_of(p);
+        if (!g.defined()) continue;
         if (g.sizes() != p.sizes())
             fail(CT_ERR_SHAPE, name_, ": parameter ", i, " has shape ", shape_str(p.sizes()),
                  " but its grad has shape ", shape_str(g.sizes()));
@@ -65,13 +65,13 @@ void Optimizer::step() {
 
 void Optimizer::zero_grad(bool set_to_none) {
     for (const Tensor& p : params_) {
-        if (!p.impl()->autograd) continue;
-        Tensor& g = p.impl()->autograd->grad;
+        Tensor g = grad_of(p);
         if (!g.defined()) continue;
         if (set_to_none) {
-            g = Tensor();
+            set_grad_of(p, Tensor());
         } else if (tensor_requires_grad(g)) {
-            g = zeros_like(g);  // a grad with history (create_graph): start afresh, like PyTorch's detach_ + zero_
+            // a grad with history (create_graph): start afresh, like PyTorch's detach_ + zero_
+            set_grad_of(p, zeros_like(g));
         } else {
             fill_into(g, 0.0);
             g.bump_version();

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# test-tsan.sh - builds the library, the thread stress test and the autograd hardening tests with
+# ThreadSanitizer in build-tsan/ (or $1) and runs the ctests whose names contain "tsan"; any report fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build="${1:-build-tsan}"
+jobs="$(nproc)"
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+
+# -O1 keeps the build and the instrumented run short; only the targets the tsan tests need are built.
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCTENSOR_TSAN=ON -DCTENSOR_WITH_CUDA=OFF -DCTENSOR_BUILD_EXAMPLES=OFF \
+  -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" "${launcher[@]}"
+cmake --build "$build" -j"$jobs" --target stress_threads ctensor_hardening_tests
+
+# halt_on_error: the first report fails the test (TSan exits with 66). No suppressions: the library starts no
+# OpenMP team (OpenBLAS runs single-threaded on our own pool's threads), so libgomp never runs uninstrumented
+# threads that TSan could misread.
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
+export OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}"
+ctest --test-dir "$build" -R tsan --output-on-failure
