@@ -1,0 +1,64 @@
+// Native.java - ownership of native handles: each owner object gets a Cleaner action that releases its handle
+// exactly once (on close, or as a backstop after GC), and many unclosed handles trigger a GC hint so that native
+// memory the JVM cannot see does not pile up.
+package org.ctensor;
+
+import java.lang.ref.Cleaner;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
+import org.ctensor.internal.CT;
+
+final class Native {
+    static final Cleaner CLEANER = Cleaner.create();
+    /** Handles owned by Java objects and not yet released. */
+    private static final AtomicLong LIVE = new AtomicLong();
+    private static final long GC_EVERY = Long.getLong("ctensor.gcEvery", 20_000L);
+    private static volatile long gcAt = GC_EVERY;
+
+    private Native() {}
+
+    /** Releases one handle once. */
+    static final class Ref implements Runnable {
+        private volatile long handle;
+        private final LongConsumer release;
+
+        Ref(long handle, LongConsumer release) {
+            this.handle = handle;
+            this.release = release;
+        }
+
+        long get() {
+            return handle;
+        }
+
+        @Override
+        public void run() {
+            long h = handle;
+            handle = 0;
+            if (h != 0) {
+                release.accept(h);
+                LIVE.decrementAndGet();
+            }
+        }
+    }
+
+    /** Registers owner's handle with the Cleaner. */
+    static Cleaner.Cleanable track(Object owner, Ref ref) {
+        long live = LIVE.incrementAndGet();
+        if (live >= gcAt) pressure(live);
+        return CLEANER.register(owner, ref);
+    }
+
+    private static synchronized void pressure(long live) {
+        if (live < gcAt) return;
+        System.gc();
+        gcAt = live + GC_EVERY;
+    }
+
+    /** Handles owned by unclosed Java objects of this binding. */
+    static long javaLive() {
+        return LIVE.get();
+    }
+
+    static final LongConsumer RELEASE_TENSOR = CT::tensor_release;
+}
