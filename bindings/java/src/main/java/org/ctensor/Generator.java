@@ -24,7 +24,8 @@ public final class Generator implements AutoCloseable {
         CT.manual_seed(seed);
     }
 
-    long handle() {
+    /** The native handle (borrowed: valid while this generator is open). */
+    public long handle() {
         long h = ref.get();
         if (h == 0) throw new IllegalStateException("ctensor: this Generator is closed");
         return h;

@@ -34,6 +34,12 @@ public final class Tensor implements AutoCloseable {
         return new Tensor(handle);
     }
 
+    /** Wraps a new native reference from the low-level API (org.ctensor.internal.CT); the Tensor owns it. */
+    public static Tensor fromHandle(long ownedHandle) {
+        if (ownedHandle == 0) throw new IllegalArgumentException("null tensor handle");
+        return new Tensor(ownedHandle);
+    }
+
     /** The native handle (borrowed: valid while this tensor is open). */
     public long handle() {
         long h = ref.get();
@@ -55,6 +61,12 @@ public final class Tensor implements AutoCloseable {
     @Override
     public void close() {
         cleanable.clean();
+    }
+
+    /** Takes this tensor out of its TensorScope (only close() or the Cleaner release it then); returns this. */
+    public Tensor unscoped() {
+        scope = null;
+        return this;
     }
 
     public boolean isClosed() {
