@@ -12,7 +12,7 @@ final class Native {
     static final Cleaner CLEANER = Cleaner.create();
     /** Handles owned by Java objects and not yet released. */
     private static final AtomicLong LIVE = new AtomicLong();
-    private static final long GC_EVERY = Long.getLong("ctensor.gcEvery", 20_000L);
+    private static final long GC_EVERY = Long.getLong("ctensor.gcEvery", 10_000L);
     private static volatile long gcAt = GC_EVERY;
 
     private Native() {}
@@ -49,10 +49,22 @@ final class Native {
         return CLEANER.register(owner, ref);
     }
 
+    /**
+     * Too many unclosed handles: asks for a GC and gives the Cleaner up to 50 ms to release the unreachable ones
+     * (like JavaCPP's deallocator), then allows GC_EVERY more, or twice the survivors when the program really
+     * holds that many (so holding many costs only O(log n) collections).
+     */
     private static synchronized void pressure(long live) {
         if (live < gcAt) return;
         System.gc();
-        gcAt = live + GC_EVERY;
+        long deadline = System.nanoTime() + 50_000_000L;
+        try {
+            while (LIVE.get() > live / 2 && System.nanoTime() < deadline) Thread.sleep(1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        long after = LIVE.get();
+        gcAt = Math.max(after + GC_EVERY, 2 * after);
     }
 
     /** Handles owned by unclosed Java objects of this binding. */
