@@ -1,248 +1,20 @@
-// Tensor.java - the user-facing tensor: owns one native reference (released once by close(), by its TensorScope,
-// or by the Cleaner backstop), metadata, data in and out, views, elementwise ops, reductions and autograd.
-// Factories and joins are static; nn functions live in org.ctensor.nn.Functional. A closed tensor throws
-// IllegalStateException; every failed native call throws a CTensorException subclass.
+// Tensor.java - the user-facing tensor: views, elementwise ops, reductions, linear algebra, indexing, sorting and
+// in-place ops, each a thin call of the generated JNI layer. Ownership, metadata, data out and autograd are in
+// TensorCore, the static factories in TensorFactories (both inherited, so Tensor.zeros(...) and t.shape() work).
+// A closed tensor throws IllegalStateException; every failed native call throws a CTensorException subclass.
 package org.ctensor;
 
-import java.lang.ref.Cleaner;
-import java.nio.Buffer;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.DoubleBuffer;
-import java.nio.FloatBuffer;
-import java.nio.IntBuffer;
-import java.nio.LongBuffer;
 import java.util.function.LongBinaryOperator;
 import org.ctensor.internal.CT;
-import org.ctensor.internal.Callbacks;
-import org.ctensor.internal.NativeHook;
 
-public final class Tensor implements AutoCloseable {
-    private final Native.Ref ref;
-    private final Cleaner.Cleanable cleanable;
-    /** The scope that will close this tensor (null: none). Only touched by the creating thread. */
-    TensorScope scope;
-
+public final class Tensor extends TensorCore {
     private Tensor(long handle) {
-        ref = new Native.Ref(handle, Native.RELEASE_TENSOR);
-        cleanable = Native.track(this, ref);
-        TensorScope.adopt(this);
+        super(handle);
     }
 
     /** Wraps a new native reference (ownership passes to the Tensor). */
     static Tensor own(long handle) {
         return new Tensor(handle);
-    }
-
-    /** Wraps a new native reference from the low-level API (org.ctensor.internal.CT); the Tensor owns it. */
-    public static Tensor fromHandle(long ownedHandle) {
-        if (ownedHandle == 0) throw new IllegalArgumentException("null tensor handle");
-        return new Tensor(ownedHandle);
-    }
-
-    /** The native handle (borrowed: valid while this tensor is open). */
-    public long handle() {
-        long h = ref.get();
-        if (h == 0) throw new IllegalStateException("ctensor: this Tensor is closed");
-        return h;
-    }
-
-    static long[] handles(Tensor... ts) {
-        long[] hs = new long[ts.length];
-        for (int i = 0; i < ts.length; ++i) hs[i] = ts[i].handle();
-        return hs;
-    }
-
-    static long handleOrZero(Tensor t) {
-        return t == null ? 0 : t.handle();
-    }
-
-    /** Releases the native reference now (idempotent). */
-    @Override
-    public void close() {
-        cleanable.clean();
-    }
-
-    /** Takes this tensor out of its TensorScope (only close() or the Cleaner release it then); returns this. */
-    public Tensor unscoped() {
-        scope = null;
-        return this;
-    }
-
-    public boolean isClosed() {
-        return ref.get() == 0;
-    }
-
-    /** A second Java object for the same tensor (its own reference, closed independently). */
-    public Tensor share() {
-        return own(CT.tensor_retain(handle()));
-    }
-
-    // ---- metadata ----
-
-    public int dim() {
-        return (int) CT.tensor_ndim(handle());
-    }
-
-    public long[] shape() {
-        long h = handle();
-        long[] dims = new long[(int) CT.tensor_ndim(h)];
-        CT.tensor_shape(h, dims);
-        return dims;
-    }
-
-    /** Size of dim (negative counts from the end). */
-    public long size(int dim) {
-        long[] s = shape();
-        int d = dim < 0 ? dim + s.length : dim;
-        if (d < 0 || d >= s.length) throw new IndexOutOfBoundsException("dim " + dim + " of a " + s.length + "-d tensor");
-        return s[d];
-    }
-
-    public long[] strides() {
-        long h = handle();
-        long[] st = new long[(int) CT.tensor_ndim(h)];
-        CT.tensor_strides(h, st);
-        return st;
-    }
-
-    public long offset() {
-        return CT.tensor_offset(handle());
-    }
-
-    public long numel() {
-        return CT.tensor_numel(handle());
-    }
-
-    public DType dtype() {
-        return DType.of((int) CT.tensor_dtype(handle()));
-    }
-
-    public Device device() {
-        return Device.decode(CT.tensor_device(handle()));
-    }
-
-    public boolean isContiguous() {
-        return CT.tensor_is_contiguous(handle()) != 0;
-    }
-
-    /** Address of the first element (valid while this tensor is open). */
-    public long dataPtr() {
-        return CT.tensor_data_ptr(handle());
-    }
-
-    /** Version counter bumped by in-place writes. */
-    public long version() {
-        return CT.tensor_version(handle());
-    }
-
-    public boolean sharesStorage(Tensor other) {
-        return CT.tensor_shares_storage(handle(), other.handle()) != 0;
-    }
-
-    /** PyTorch-like text, e.g. "tensor([[1., 2.]], requires_grad=True)". */
-    @Override
-    public String toString() {
-        long h = ref.get();
-        if (h == 0) return "tensor(<closed>)";
-        long len = CT.tensor_to_string(h, null);
-        byte[] buf = new byte[(int) Math.min(len + 1, Integer.MAX_VALUE - 8)];
-        CT.tensor_to_string(h, buf);
-        return Callbacks.utf8(buf, len);
-    }
-
-    // ---- creation ----
-
-    @Op("empty")
-    public static Tensor empty(long[] shape, DType dtype, Device device) {
-        return own(CT.empty(shape, dtype.code, device.encode()));
-    }
-
-    public static Tensor empty(long... shape) {
-        return empty(shape, DType.FLOAT32, Device.CPU);
-    }
-
-    @Op("zeros")
-    public static Tensor zeros(long[] shape, DType dtype, Device device) {
-        return own(CT.zeros(shape, dtype.code, device.encode()));
-    }
-
-    public static Tensor zeros(long... shape) {
-        return zeros(shape, DType.FLOAT32, Device.CPU);
-    }
-
-    public static Tensor zeros(DType dtype, long... shape) {
-        return zeros(shape, dtype, Device.CPU);
-    }
-
-    @Op("ones")
-    public static Tensor ones(long[] shape, DType dtype, Device device) {
-        return own(CT.ones(shape, dtype.code, device.encode()));
-    }
-
-    public static Tensor ones(long... shape) {
-        return ones(shape, DType.FLOAT32, Device.CPU);
-    }
-
-    public static Tensor ones(DType dtype, long... shape) {
-        return ones(shape, dtype, Device.CPU);
-    }
-
-    @Op("full")
-    public static Tensor full(long[] shape, double value, DType dtype, Device device) {
-        return own(CT.full(shape, value, dtype.code, device.encode()));
-    }
-
-    public static Tensor full(long[] shape, double value) {
-        return full(shape, value, DType.FLOAT32, Device.CPU);
-    }
-
-    /** A 0-d tensor. */
-    @Op("scalar_tensor")
-    public static Tensor scalar(double value, DType dtype, Device device) {
-        return own(CT.scalar_tensor(value, dtype.code, device.encode()));
-    }
-
-    public static Tensor scalar(double value) {
-        return scalar(value, DType.FLOAT32, Device.CPU);
-    }
-
-    /** A 0-d "wrapped number" that takes part in ops like a language scalar (never upcasts a tensor). */
-    @Op("wrapped_scalar")
-    public static Tensor wrappedScalar(double value, boolean isInteger) {
-        return own(CT.wrapped_scalar(value, isInteger ? 1 : 0));
-    }
-
-    @Op("arange")
-    public static Tensor arange(double start, double end, double step, DType dtype, Device device) {
-        return own(CT.arange(start, end, step, dtype.code, device.encode()));
-    }
-
-    public static Tensor arange(double start, double end, double step) {
-        return arange(start, end, step, DType.FLOAT32, Device.CPU);
-    }
-
-    /** 0, 1, ..., end-1 as int64 (like torch.arange with an integer end). */
-    public static Tensor arange(long end) {
-        return arange(0, end, 1, DType.INT64, Device.CPU);
-    }
-
-    @Op("linspace")
-    public static Tensor linspace(double start, double end, long steps, DType dtype, Device device) {
-        return own(CT.linspace(start, end, steps, dtype.code, device.encode()));
-    }
-
-    public static Tensor linspace(double start, double end, long steps) {
-        return linspace(start, end, steps, DType.FLOAT32, Device.CPU);
-    }
-
-    @Op("eye")
-    public static Tensor eye(long n, long m, DType dtype, Device device) {
-        return own(CT.eye(n, m, dtype.code, device.encode()));
-    }
-
-    public static Tensor eye(long n) {
-        return eye(n, n, DType.FLOAT32, Device.CPU);
     }
 
     @Op("empty_like")
@@ -265,223 +37,11 @@ public final class Tensor implements AutoCloseable {
         return own(CT.full_like(handle(), value));
     }
 
-    /** Copies a primitive array (float[], double[], long[], int[], byte[] or boolean[]) of dtype into a new tensor. */
-    @Op("tensor_from_data")
-    public static Tensor fromData(Object array, long[] shape, DType dtype, Device device) {
-        return own(CT.tensor_from_data(array, shape, dtype.code, device.encode()));
-    }
-
-    public static Tensor fromArray(float[] data, long... shape) {
-        return fromData(data, shape.length == 0 ? new long[] {data.length} : shape, DType.FLOAT32, Device.CPU);
-    }
-
-    public static Tensor fromArray(double[] data, long... shape) {
-        return fromData(data, shape.length == 0 ? new long[] {data.length} : shape, DType.FLOAT64, Device.CPU);
-    }
-
-    public static Tensor fromArray(long[] data, long... shape) {
-        return fromData(data, shape.length == 0 ? new long[] {data.length} : shape, DType.INT64, Device.CPU);
-    }
-
-    public static Tensor fromArray(int[] data, long... shape) {
-        return fromData(data, shape.length == 0 ? new long[] {data.length} : shape, DType.INT32, Device.CPU);
-    }
-
-    public static Tensor fromArray(boolean[] data, long... shape) {
-        return fromData(data, shape.length == 0 ? new long[] {data.length} : shape, DType.BOOL, Device.CPU);
-    }
-
-    /** Bytes as uint8. */
-    public static Tensor fromArray(byte[] data, long... shape) {
-        return fromData(data, shape.length == 0 ? new long[] {data.length} : shape, DType.UINT8, Device.CPU);
-    }
-
-    public static Tensor fromArray(float[][] rows) {
-        int cols = rows.length == 0 ? 0 : rows[0].length;
-        float[] flat = new float[rows.length * cols];
-        for (int i = 0; i < rows.length; ++i) {
-            if (rows[i].length != cols) throw new IllegalArgumentException("ragged float[][]: row " + i + " has " + rows[i].length + " values, row 0 has " + cols);
-            System.arraycopy(rows[i], 0, flat, i * cols, cols);
-        }
-        return fromArray(flat, rows.length, cols);
-    }
-
-    public static Tensor fromArray(double[][] rows) {
-        int cols = rows.length == 0 ? 0 : rows[0].length;
-        double[] flat = new double[rows.length * cols];
-        for (int i = 0; i < rows.length; ++i) {
-            if (rows[i].length != cols) throw new IllegalArgumentException("ragged double[][]: row " + i + " has " + rows[i].length + " values, row 0 has " + cols);
-            System.arraycopy(rows[i], 0, flat, i * cols, cols);
-        }
-        return fromArray(flat, rows.length, cols);
-    }
-
-    /**
-     * A tensor over the remaining elements of buf (from its position): zero-copy for a direct buffer in native
-     * byte order (the tensor keeps the buffer alive), a copy otherwise. The dtype follows the buffer type
-     * (FloatBuffer: float32, DoubleBuffer: float64, LongBuffer: int64, IntBuffer: int32, ByteBuffer: uint8, or
-     * the dtype given for a ByteBuffer).
-     */
-    @Op("tensor_from_blob")
-    public static Tensor fromBuffer(Buffer buf, DType dtype, long... shape) {
-        DType bufType = bufferType(buf, dtype);
-        if (buf.isDirect() && !buf.isReadOnly() && nativeOrder(buf)) {
-            long offset = (long) buf.position() * bufferItemSize(buf);
-            return own(CT.ctj_tensor_from_buffer(buf, offset, shape, bufType.code));
-        }
-        ByteBuffer bytes = ByteBuffer.allocateDirect((int) Math.multiplyExact((long) buf.remaining(), (long) bufferItemSize(buf)))
-                .order(ByteOrder.nativeOrder());
-        copyInto(buf.duplicate(), bytes);
-        bytes.rewind();
-        return own(CT.ctj_tensor_from_buffer(bytes, 0, shape, bufType.code));
-    }
-
-    public static Tensor fromBuffer(Buffer buf, long... shape) {
-        return fromBuffer(buf, null, shape);
-    }
-
-    private static int bufferItemSize(Buffer b) {
-        if (b instanceof ByteBuffer) return 1;
-        if (b instanceof FloatBuffer || b instanceof IntBuffer) return 4;
-        if (b instanceof DoubleBuffer || b instanceof LongBuffer) return 8;
-        throw new IllegalArgumentException("unsupported buffer type " + b.getClass().getName());
-    }
-
-    private static DType bufferType(Buffer b, DType requested) {
-        DType natural = b instanceof FloatBuffer ? DType.FLOAT32 : b instanceof DoubleBuffer ? DType.FLOAT64
-                : b instanceof LongBuffer ? DType.INT64 : b instanceof IntBuffer ? DType.INT32 : DType.UINT8;
-        if (requested == null) return natural;
-        if (b instanceof ByteBuffer) return requested;
-        if (requested != natural) throw new IllegalArgumentException("a " + b.getClass().getSimpleName() + " holds " + natural.pyName() + ", not " + requested.pyName());
-        return requested;
-    }
-
-    private static boolean nativeOrder(Buffer b) {
-        if (b instanceof ByteBuffer) return true; // byte-addressed: the reader chooses the dtype
-        if (b instanceof FloatBuffer) return ((FloatBuffer) b).order() == ByteOrder.nativeOrder();
-        if (b instanceof DoubleBuffer) return ((DoubleBuffer) b).order() == ByteOrder.nativeOrder();
-        if (b instanceof LongBuffer) return ((LongBuffer) b).order() == ByteOrder.nativeOrder();
-        return ((IntBuffer) b).order() == ByteOrder.nativeOrder();
-    }
-
-    private static void copyInto(Buffer src, ByteBuffer dst) {
-        if (src instanceof ByteBuffer) dst.put((ByteBuffer) src);
-        else if (src instanceof FloatBuffer) dst.asFloatBuffer().put((FloatBuffer) src);
-        else if (src instanceof DoubleBuffer) dst.asDoubleBuffer().put((DoubleBuffer) src);
-        else if (src instanceof LongBuffer) dst.asLongBuffer().put((LongBuffer) src);
-        else dst.asIntBuffer().put((IntBuffer) src);
-    }
-
-    // ---- data out ----
-
-    /** Copies the elements (row-major) into dst, a primitive array or direct buffer of exactly numel*itemsize bytes. */
-    public void copyTo(Object dst) {
-        CT.tensor_copy_to_host(handle(), dst);
-    }
-
-    private Tensor as(DType dt) {
-        return dtype() == dt ? share() : to(dt);
-    }
-
-    public float[] toFloatArray() {
-        try (Tensor t = as(DType.FLOAT32)) {
-            float[] out = new float[Math.toIntExact(t.numel())];
-            t.copyTo(out);
-            return out;
-        }
-    }
-
-    public double[] toDoubleArray() {
-        try (Tensor t = as(DType.FLOAT64)) {
-            double[] out = new double[Math.toIntExact(t.numel())];
-            t.copyTo(out);
-            return out;
-        }
-    }
-
-    public long[] toLongArray() {
-        try (Tensor t = as(DType.INT64)) {
-            long[] out = new long[Math.toIntExact(t.numel())];
-            t.copyTo(out);
-            return out;
-        }
-    }
-
-    public int[] toIntArray() {
-        try (Tensor t = as(DType.INT32)) {
-            int[] out = new int[Math.toIntExact(t.numel())];
-            t.copyTo(out);
-            return out;
-        }
-    }
-
-    public boolean[] toBooleanArray() {
-        try (Tensor t = as(DType.BOOL)) {
-            boolean[] out = new boolean[Math.toIntExact(t.numel())];
-            t.copyTo(out);
-            return out;
-        }
-    }
-
-    /** A new direct buffer (native byte order) holding a copy of the elements. */
-    public ByteBuffer toBuffer() {
-        ByteBuffer out = ByteBuffer.allocateDirect(Math.toIntExact(Math.multiplyExact(numel(), (long) dtype().itemSize)))
-                .order(ByteOrder.nativeOrder());
-        copyTo(out);
-        return out;
-    }
-
-    /** The value of a one-element tensor. */
-    public double item() {
-        return CT.tensor_item(handle());
-    }
-
-    /** The value of a one-element tensor as a long (exact for integer dtypes). */
-    public long itemLong() {
-        return CT.tensor_item_int64(handle());
-    }
-
-    // ---- random ----
-
-    @Op("rand")
-    public static Tensor rand(Generator gen, long[] shape, DType dtype, Device device) {
-        return own(CT.rand(shape, dtype.code, device.encode(), Generator.handleOf(gen)));
-    }
-
-    public static Tensor rand(Generator gen, long... shape) {
-        return rand(gen, shape, DType.FLOAT32, Device.CPU);
-    }
-
-    @Op("randn")
-    public static Tensor randn(Generator gen, long[] shape, DType dtype, Device device) {
-        return own(CT.randn(shape, dtype.code, device.encode(), Generator.handleOf(gen)));
-    }
-
-    public static Tensor randn(Generator gen, long... shape) {
-        return randn(gen, shape, DType.FLOAT32, Device.CPU);
-    }
-
-    @Op("randint")
-    public static Tensor randint(Generator gen, long low, long high, long[] shape, DType dtype, Device device) {
-        return own(CT.randint(low, high, shape, dtype.code, device.encode(), Generator.handleOf(gen)));
-    }
-
-    public static Tensor randint(Generator gen, long low, long high, long... shape) {
-        return randint(gen, low, high, shape, DType.INT64, Device.CPU);
-    }
-
     /** 0/1 draws with this tensor's probabilities. */
     @Op("bernoulli")
     public Tensor bernoulli(Generator gen) {
         return own(CT.bernoulli(handle(), Generator.handleOf(gen)));
     }
-
-    @Op("randperm")
-    public static Tensor randperm(Generator gen, long n) {
-        return own(CT.randperm(n, Device.CPU.encode(), Generator.handleOf(gen)));
-    }
-
-    // ---- views and layout ----
 
     @Op("reshape")
     public Tensor reshape(long... shape) {
@@ -622,8 +182,6 @@ public final class Tensor implements AutoCloseable {
     public Tensor triu(long diagonal) {
         return own(CT.triu(handle(), diagonal));
     }
-
-    // ---- unary ----
 
     @Op("neg")
     public Tensor neg() {
@@ -767,8 +325,6 @@ public final class Tensor implements AutoCloseable {
     public Tensor logSoftmax(long dim) {
         return own(CT.log_softmax(handle(), dim));
     }
-
-    // ---- binary (broadcasting, type promotion; a double is a wrapped scalar) ----
 
     private Tensor withScalar(double value, LongBinaryOperator op) {
         long s = CT.wrapped_scalar(value, 0);
@@ -928,8 +484,6 @@ public final class Tensor implements AutoCloseable {
         return own(CT.where(cond.handle(), a.handle(), b.handle()));
     }
 
-    // ---- reductions ----
-
     private static final long[] ALL = new long[0];
 
     @Op("sum")
@@ -1070,8 +624,6 @@ public final class Tensor implements AutoCloseable {
         return own(CT.cumprod(handle(), dim));
     }
 
-    // ---- linear algebra ----
-
     @Op("matmul")
     public Tensor matmul(Tensor other) {
         return own(CT.matmul(handle(), other.handle()));
@@ -1097,8 +649,6 @@ public final class Tensor implements AutoCloseable {
     public static Tensor einsum(String equation, Tensor... operands) {
         return own(CT.einsum(equation, handles(operands)));
     }
-
-    // ---- indexing and joining ----
 
     @Op("index_select")
     public Tensor indexSelect(long dim, Tensor index) {
@@ -1167,8 +717,6 @@ public final class Tensor implements AutoCloseable {
         return pieces(n, outs -> CT.chunk(h, chunks, dim, outs));
     }
 
-    // ---- sorting ----
-
     /** Two results (values and int64 indices); closing the pair closes both. */
     public static final class Pair implements AutoCloseable {
         public final Tensor values;
@@ -1219,8 +767,6 @@ public final class Tensor implements AutoCloseable {
         CT.unique(handle(), sorted ? 1 : 0, v, inv, c);
         return new Tensor[] {own(v[0]), own(inv[0]), own(c[0])};
     }
-
-    // ---- in place (return this) ----
 
     @Op("add_")
     public Tensor addInPlace(Tensor other, double alpha) {
@@ -1283,130 +829,5 @@ public final class Tensor implements AutoCloseable {
     public Tensor clampInPlace(double min, double max) {
         CT.clamp_(handle(), min, 1, max, 1);
         return this;
-    }
-
-    // ---- autograd ----
-
-    public boolean requiresGrad() {
-        return CT.tensor_requires_grad(handle()) != 0;
-    }
-
-    /** Marks a leaf as requiring grad (floating dtypes only); returns this. */
-    public Tensor requiresGrad(boolean requiresGrad) {
-        CT.tensor_set_requires_grad(handle(), requiresGrad ? 1 : 0);
-        return this;
-    }
-
-    public boolean isLeaf() {
-        return CT.tensor_is_leaf(handle()) != 0;
-    }
-
-    /** The accumulated gradient (a new Tensor each call), or null. */
-    public Tensor grad() {
-        long g = CT.tensor_grad(handle());
-        return g == 0 ? null : own(g);
-    }
-
-    /** Replaces the gradient (null clears it). */
-    public void setGrad(Tensor grad) {
-        CT.tensor_set_grad(handle(), handleOrZero(grad));
-    }
-
-    /** Makes a non-leaf keep its gradient in backward. */
-    public Tensor retainGrad() {
-        CT.tensor_retain_grad(handle());
-        return this;
-    }
-
-    /** Name of the node that made this tensor ("MulBackward", ...); "" for leaves. */
-    public String gradFnName() {
-        long h = handle();
-        long len = CT.tensor_grad_fn_name(h, null);
-        byte[] buf = new byte[(int) len + 1];
-        CT.tensor_grad_fn_name(h, buf);
-        return Callbacks.utf8(buf, len);
-    }
-
-    public void backward() {
-        CT.backward(handle(), 0, 0, 0);
-    }
-
-    public void backward(Tensor gradOutput) {
-        CT.backward(handle(), handleOrZero(gradOutput), 0, 0);
-    }
-
-    public void backward(Tensor gradOutput, boolean retainGraph, boolean createGraph) {
-        CT.backward(handle(), handleOrZero(gradOutput), retainGraph ? 1 : 0, createGraph ? 1 : 0);
-    }
-
-    /** Registers a hook run with this tensor's gradient during backward; returns its id for removeHook. */
-    public long registerHook(Hook hook) {
-        if (hook == null) throw new NullPointerException("hook");
-        NativeHook trampoline = grad -> {
-            try (TensorScope scope = new TensorScope()) {
-                Tensor g = own(CT.tensor_retain(grad));
-                Tensor r = hook.apply(g);
-                return r == null ? 0 : CT.tensor_retain(r.handle());
-            }
-        };
-        return CT.ctj_tensor_register_hook(handle(), trampoline);
-    }
-
-    public void removeHook(long id) {
-        CT.tensor_remove_hook(handle(), id);
-    }
-
-    // ---- DLPack ----
-
-    /** Exports as a legacy DLManagedTensor address (the consumer calls its deleter once). */
-    @Op("to_dlpack")
-    public long toDLPack() {
-        return CT.to_dlpack(handle());
-    }
-
-    /** Exports as a DLManagedTensorVersioned address. */
-    public long toDLPackVersioned() {
-        return CT.to_dlpack_versioned(handle());
-    }
-
-    /** Imports a DLManagedTensor address; on success the tensor owns it, on failure its deleter is called. */
-    @Op("from_dlpack")
-    public static Tensor fromDLPack(long managed) {
-        try {
-            return own(CT.from_dlpack(managed));
-        } catch (CTensorException e) {
-            CT.ctj_dlpack_delete(managed);
-            throw e;
-        }
-    }
-
-    public static Tensor fromDLPackVersioned(long managed) {
-        try {
-            return own(CT.from_dlpack_versioned(managed));
-        } catch (CTensorException e) {
-            CT.ctj_dlpack_versioned_delete(managed);
-            throw e;
-        }
-    }
-
-    // ---- library ----
-
-    /** Native handles alive in the whole process (0 when nothing leaked). */
-    public static long liveHandles() {
-        return CT.live_handles();
-    }
-
-    /** Sets ctensor's thread budget. */
-    public static void setNumThreads(int n) {
-        CT.set_num_threads(n);
-    }
-
-    public static int numThreads() {
-        return CT.get_num_threads();
-    }
-
-    /** The library version as major*10000 + minor*100 + patch. */
-    public static int libraryVersion() {
-        return CT.version();
     }
 }
