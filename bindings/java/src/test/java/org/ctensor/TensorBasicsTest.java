@@ -3,9 +3,15 @@ package org.ctensor;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 class TensorBasicsTest {
+    @AfterAll
+    static void noLeaks() throws InterruptedException {
+        Leaks.assertNone();
+    }
+
     @Test
     void createAndReadBack() {
         try (TensorScope s = new TensorScope()) {
