@@ -32,7 +32,7 @@ if [ "${CTENSOR_JAVA_MAVEN:-1}" != 0 ]; then
   if command -v mvn >/dev/null 2>&1 && [ -d /usr/share/maven-repo ]; then
     echo "==== JUnit 5 through Maven (offline, Debian's repository) ===="
     (cd "$here" && CTENSOR_LIB_DIR="$lib_dir" CTENSOR_JNI_DIR="$build" \
-      mvn -B -q -o -Dmaven.repo.local=/usr/share/maven-repo test)
+      mvn -B -q -o -Dstyle.color=never -Dmaven.repo.local=/usr/share/maven-repo test)
   else
     echo "==== Maven or /usr/share/maven-repo missing: Maven run skipped ===="
   fi
