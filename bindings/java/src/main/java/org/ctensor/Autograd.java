@@ -12,6 +12,8 @@ public final class Autograd {
         long[] res = new long[inputs.length];
         CT.ctj_autograd_grad(Tensor.handles(outputs), gradOutputs == null ? null : Tensor.handles(gradOutputs),
                 Tensor.handles(inputs), retainGraph ? 1 : 0, createGraph ? 1 : 0, allowUnused ? 1 : 0, res);
+        Native.keepAlive(outputs, inputs);
+        Native.keepAlive(gradOutputs);
         Tensor[] out = new Tensor[res.length];
         for (int i = 0; i < res.length; ++i) out[i] = res[i] == 0 ? null : Tensor.own(res[i]);
         return out;

@@ -40,6 +40,7 @@ public final class Function {
         };
         long[] results = new long[outputs.length];
         CT.ctj_custom_function_apply(name, Tensor.handles(inputs), Tensor.handles(outputs), trampoline, results);
+        Native.keepAlive(inputs, outputs);
         Tensor[] out = new Tensor[results.length];
         for (int i = 0; i < out.length; ++i) out[i] = Tensor.own(results[i]);
         return out;

@@ -4,6 +4,7 @@
 package org.ctensor;
 
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 import org.ctensor.internal.CT;
@@ -73,4 +74,48 @@ final class Native {
     }
 
     static final LongConsumer RELEASE_TENSOR = CT::tensor_release;
+
+    // Note [Keep alive]: a Java owner that is not used after `owner.handle()` may be collected while the native
+    // call runs, and the Cleaner would then release its handle mid-call. Every call that passes handles therefore
+    // names the owners after the call (kept / keepAlive / Tensor.own's extra arguments), which keeps them reachable.
+
+    static void keepAlive(Object a) {
+        Reference.reachabilityFence(a);
+    }
+
+    static void keepAlive(Object a, Object b) {
+        Reference.reachabilityFence(a);
+        Reference.reachabilityFence(b);
+    }
+
+    static long kept(long v, Object a) {
+        Reference.reachabilityFence(a);
+        return v;
+    }
+
+    static int kept(int v, Object a) {
+        Reference.reachabilityFence(a);
+        return v;
+    }
+
+    static double kept(double v, Object a) {
+        Reference.reachabilityFence(a);
+        return v;
+    }
+
+    static boolean kept(boolean v, Object a) {
+        Reference.reachabilityFence(a);
+        return v;
+    }
+
+    static boolean kept(boolean v, Object a, Object b) {
+        Reference.reachabilityFence(a);
+        Reference.reachabilityFence(b);
+        return v;
+    }
+
+    static <T> T kept(T v, Object a) {
+        Reference.reachabilityFence(a);
+        return v;
+    }
 }

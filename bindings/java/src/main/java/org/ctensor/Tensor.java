@@ -4,6 +4,7 @@
 // A closed tensor throws IllegalStateException; every failed native call throws a CTensorException subclass.
 package org.ctensor;
 
+import java.lang.ref.Reference;
 import java.util.function.LongBinaryOperator;
 import org.ctensor.internal.CT;
 
@@ -17,75 +18,94 @@ public final class Tensor extends TensorCore {
         return new Tensor(handle);
     }
 
+    /** own() after a call that used a's handle (see Note [Keep alive] in Native.java). */
+    static Tensor own(long handle, Object a) {
+        Reference.reachabilityFence(a);
+        return new Tensor(handle);
+    }
+
+    static Tensor own(long handle, Object a, Object b) {
+        Reference.reachabilityFence(a);
+        Reference.reachabilityFence(b);
+        return new Tensor(handle);
+    }
+
+    static Tensor own(long handle, Object a, Object b, Object c) {
+        Reference.reachabilityFence(a);
+        Reference.reachabilityFence(b);
+        Reference.reachabilityFence(c);
+        return new Tensor(handle);
+    }
+
     @Op("empty_like")
     public Tensor emptyLike() {
-        return own(CT.empty_like(handle()));
+        return own(CT.empty_like(handle()), this);
     }
 
     @Op("zeros_like")
     public Tensor zerosLike() {
-        return own(CT.zeros_like(handle()));
+        return own(CT.zeros_like(handle()), this);
     }
 
     @Op("ones_like")
     public Tensor onesLike() {
-        return own(CT.ones_like(handle()));
+        return own(CT.ones_like(handle()), this);
     }
 
     @Op("full_like")
     public Tensor fullLike(double value) {
-        return own(CT.full_like(handle(), value));
+        return own(CT.full_like(handle(), value), this);
     }
 
     /** 0/1 draws with this tensor's probabilities. */
     @Op("bernoulli")
     public Tensor bernoulli(Generator gen) {
-        return own(CT.bernoulli(handle(), Generator.handleOf(gen)));
+        return own(CT.bernoulli(handle(), Generator.handleOf(gen)), this, gen);
     }
 
     @Op("reshape")
     public Tensor reshape(long... shape) {
-        return own(CT.reshape(handle(), shape));
+        return own(CT.reshape(handle(), shape), this);
     }
 
     @Op("view")
     public Tensor view(long... shape) {
-        return own(CT.view(handle(), shape));
+        return own(CT.view(handle(), shape), this);
     }
 
     @Op("transpose")
     public Tensor transpose(long d0, long d1) {
-        return own(CT.transpose(handle(), d0, d1));
+        return own(CT.transpose(handle(), d0, d1), this);
     }
 
     @Op("permute")
     public Tensor permute(long... perm) {
-        return own(CT.permute(handle(), perm));
+        return own(CT.permute(handle(), perm), this);
     }
 
     @Op("squeeze")
     public Tensor squeeze(long dim) {
-        return own(CT.squeeze(handle(), dim));
+        return own(CT.squeeze(handle(), dim), this);
     }
 
     @Op("squeeze_all")
     public Tensor squeeze() {
-        return own(CT.squeeze_all(handle()));
+        return own(CT.squeeze_all(handle()), this);
     }
 
     @Op("unsqueeze")
     public Tensor unsqueeze(long dim) {
-        return own(CT.unsqueeze(handle(), dim));
+        return own(CT.unsqueeze(handle(), dim), this);
     }
 
     @Op("expand")
     public Tensor expand(long... shape) {
-        return own(CT.expand(handle(), shape));
+        return own(CT.expand(handle(), shape), this);
     }
 
     @Op("flatten")
     public Tensor flatten(long startDim, long endDim) {
-        return own(CT.flatten(handle(), startDim, endDim));
+        return own(CT.flatten(handle(), startDim, endDim), this);
     }
 
     public Tensor flatten() {
@@ -94,13 +114,13 @@ public final class Tensor extends TensorCore {
 
     @Op("narrow")
     public Tensor narrow(long dim, long start, long length) {
-        return own(CT.narrow(handle(), dim, start, length));
+        return own(CT.narrow(handle(), dim, start, length), this);
     }
 
     /** Python slice start:end:step of dim. */
     @Op("slice")
     public Tensor slice(long dim, long start, long end, long step) {
-        return own(CT.slice(handle(), dim, start, end, step));
+        return own(CT.slice(handle(), dim, start, end, step), this);
     }
 
     public Tensor slice(long dim, long start, long end) {
@@ -110,7 +130,7 @@ public final class Tensor extends TensorCore {
     /** Index index of dim, removing dim. */
     @Op("select")
     public Tensor select(long dim, long index) {
-        return own(CT.select(handle(), dim, index));
+        return own(CT.select(handle(), dim, index), this);
     }
 
     /** x[i0][i1]... (each index selects along the leading dim; negatives count from the end). */
@@ -126,7 +146,7 @@ public final class Tensor extends TensorCore {
 
     @Op("diagonal")
     public Tensor diagonal(long offset, long dim1, long dim2) {
-        return own(CT.diagonal(handle(), offset, dim1, dim2));
+        return own(CT.diagonal(handle(), offset, dim1, dim2), this);
     }
 
     public Tensor diagonal() {
@@ -135,37 +155,37 @@ public final class Tensor extends TensorCore {
 
     @Op("contiguous")
     public Tensor contiguous() {
-        return own(CT.contiguous(handle()));
+        return own(CT.contiguous(handle()), this);
     }
 
     @Op("clone")
     public Tensor copy() {
-        return own(CT.clone(handle()));
+        return own(CT.clone(handle()), this);
     }
 
     @Op("detach")
     public Tensor detach() {
-        return own(CT.detach(handle()));
+        return own(CT.detach(handle()), this);
     }
 
     @Op("to_dtype")
     public Tensor to(DType dtype) {
-        return own(CT.to_dtype(handle(), dtype.code));
+        return own(CT.to_dtype(handle(), dtype.code), this);
     }
 
     @Op("to_device")
     public Tensor to(Device device) {
-        return own(CT.to_device(handle(), device.encode()));
+        return own(CT.to_device(handle(), device.encode()), this);
     }
 
     @Op("flip")
     public Tensor flip(long... dims) {
-        return own(CT.flip(handle(), dims));
+        return own(CT.flip(handle(), dims), this);
     }
 
     @Op("roll")
     public Tensor roll(long[] shifts, long[] dims) {
-        return own(CT.roll(handle(), shifts, dims));
+        return own(CT.roll(handle(), shifts, dims), this);
     }
 
     /** Rolls the flattened tensor by shift. */
@@ -175,155 +195,155 @@ public final class Tensor extends TensorCore {
 
     @Op("tril")
     public Tensor tril(long diagonal) {
-        return own(CT.tril(handle(), diagonal));
+        return own(CT.tril(handle(), diagonal), this);
     }
 
     @Op("triu")
     public Tensor triu(long diagonal) {
-        return own(CT.triu(handle(), diagonal));
+        return own(CT.triu(handle(), diagonal), this);
     }
 
     @Op("neg")
     public Tensor neg() {
-        return own(CT.neg(handle()));
+        return own(CT.neg(handle()), this);
     }
 
     @Op("abs")
     public Tensor abs() {
-        return own(CT.abs(handle()));
+        return own(CT.abs(handle()), this);
     }
 
     @Op("sign")
     public Tensor sign() {
-        return own(CT.sign(handle()));
+        return own(CT.sign(handle()), this);
     }
 
     @Op("exp")
     public Tensor exp() {
-        return own(CT.exp(handle()));
+        return own(CT.exp(handle()), this);
     }
 
     @Op("log")
     public Tensor log() {
-        return own(CT.log(handle()));
+        return own(CT.log(handle()), this);
     }
 
     @Op("log1p")
     public Tensor log1p() {
-        return own(CT.log1p(handle()));
+        return own(CT.log1p(handle()), this);
     }
 
     @Op("expm1")
     public Tensor expm1() {
-        return own(CT.expm1(handle()));
+        return own(CT.expm1(handle()), this);
     }
 
     @Op("sqrt")
     public Tensor sqrt() {
-        return own(CT.sqrt(handle()));
+        return own(CT.sqrt(handle()), this);
     }
 
     @Op("rsqrt")
     public Tensor rsqrt() {
-        return own(CT.rsqrt(handle()));
+        return own(CT.rsqrt(handle()), this);
     }
 
     @Op("sin")
     public Tensor sin() {
-        return own(CT.sin(handle()));
+        return own(CT.sin(handle()), this);
     }
 
     @Op("cos")
     public Tensor cos() {
-        return own(CT.cos(handle()));
+        return own(CT.cos(handle()), this);
     }
 
     @Op("tan")
     public Tensor tan() {
-        return own(CT.tan(handle()));
+        return own(CT.tan(handle()), this);
     }
 
     @Op("tanh")
     public Tensor tanh() {
-        return own(CT.tanh(handle()));
+        return own(CT.tanh(handle()), this);
     }
 
     @Op("sigmoid")
     public Tensor sigmoid() {
-        return own(CT.sigmoid(handle()));
+        return own(CT.sigmoid(handle()), this);
     }
 
     @Op("relu")
     public Tensor relu() {
-        return own(CT.relu(handle()));
+        return own(CT.relu(handle()), this);
     }
 
     @Op("gelu")
     public Tensor gelu() {
-        return own(CT.gelu(handle()));
+        return own(CT.gelu(handle()), this);
     }
 
     @Op("silu")
     public Tensor silu() {
-        return own(CT.silu(handle()));
+        return own(CT.silu(handle()), this);
     }
 
     @Op("softplus")
     public Tensor softplus() {
-        return own(CT.softplus(handle()));
+        return own(CT.softplus(handle()), this);
     }
 
     @Op("floor")
     public Tensor floor() {
-        return own(CT.floor(handle()));
+        return own(CT.floor(handle()), this);
     }
 
     @Op("ceil")
     public Tensor ceil() {
-        return own(CT.ceil(handle()));
+        return own(CT.ceil(handle()), this);
     }
 
     @Op("round")
     public Tensor round() {
-        return own(CT.round(handle()));
+        return own(CT.round(handle()), this);
     }
 
     @Op("reciprocal")
     public Tensor reciprocal() {
-        return own(CT.reciprocal(handle()));
+        return own(CT.reciprocal(handle()), this);
     }
 
     @Op("logical_not")
     public Tensor logicalNot() {
-        return own(CT.logical_not(handle()));
+        return own(CT.logical_not(handle()), this);
     }
 
     @Op("pow_scalar")
     public Tensor pow(double exponent) {
-        return own(CT.pow_scalar(handle(), exponent));
+        return own(CT.pow_scalar(handle(), exponent), this);
     }
 
     @Op("clamp")
     public Tensor clamp(double min, double max) {
-        return own(CT.clamp(handle(), min, 1, max, 1));
+        return own(CT.clamp(handle(), min, 1, max, 1), this);
     }
 
     public Tensor clampMin(double min) {
-        return own(CT.clamp(handle(), min, 1, 0, 0));
+        return own(CT.clamp(handle(), min, 1, 0, 0), this);
     }
 
     public Tensor clampMax(double max) {
-        return own(CT.clamp(handle(), 0, 0, max, 1));
+        return own(CT.clamp(handle(), 0, 0, max, 1), this);
     }
 
     @Op("softmax")
     public Tensor softmax(long dim) {
-        return own(CT.softmax(handle(), dim));
+        return own(CT.softmax(handle(), dim), this);
     }
 
     @Op("log_softmax")
     public Tensor logSoftmax(long dim) {
-        return own(CT.log_softmax(handle(), dim));
+        return own(CT.log_softmax(handle(), dim), this);
     }
 
     private Tensor withScalar(double value, LongBinaryOperator op) {
@@ -337,12 +357,12 @@ public final class Tensor extends TensorCore {
 
     @Op("add")
     public Tensor add(Tensor other) {
-        return own(CT.add(handle(), other.handle(), 1.0));
+        return own(CT.add(handle(), other.handle(), 1.0), this, other);
     }
 
     /** this + alpha * other. */
     public Tensor add(Tensor other, double alpha) {
-        return own(CT.add(handle(), other.handle(), alpha));
+        return own(CT.add(handle(), other.handle(), alpha), this, other);
     }
 
     public Tensor add(double value) {
@@ -351,11 +371,11 @@ public final class Tensor extends TensorCore {
 
     @Op("sub")
     public Tensor sub(Tensor other) {
-        return own(CT.sub(handle(), other.handle(), 1.0));
+        return own(CT.sub(handle(), other.handle(), 1.0), this, other);
     }
 
     public Tensor sub(Tensor other, double alpha) {
-        return own(CT.sub(handle(), other.handle(), alpha));
+        return own(CT.sub(handle(), other.handle(), alpha), this, other);
     }
 
     public Tensor sub(double value) {
@@ -364,7 +384,7 @@ public final class Tensor extends TensorCore {
 
     @Op("mul")
     public Tensor mul(Tensor other) {
-        return own(CT.mul(handle(), other.handle()));
+        return own(CT.mul(handle(), other.handle()), this, other);
     }
 
     public Tensor mul(double value) {
@@ -373,7 +393,7 @@ public final class Tensor extends TensorCore {
 
     @Op("div")
     public Tensor div(Tensor other) {
-        return own(CT.div(handle(), other.handle()));
+        return own(CT.div(handle(), other.handle()), this, other);
     }
 
     public Tensor div(double value) {
@@ -382,27 +402,27 @@ public final class Tensor extends TensorCore {
 
     @Op("pow")
     public Tensor pow(Tensor exponent) {
-        return own(CT.pow(handle(), exponent.handle()));
+        return own(CT.pow(handle(), exponent.handle()), this, exponent);
     }
 
     @Op("maximum")
     public Tensor maximum(Tensor other) {
-        return own(CT.maximum(handle(), other.handle()));
+        return own(CT.maximum(handle(), other.handle()), this, other);
     }
 
     @Op("minimum")
     public Tensor minimum(Tensor other) {
-        return own(CT.minimum(handle(), other.handle()));
+        return own(CT.minimum(handle(), other.handle()), this, other);
     }
 
     @Op("atan2")
     public Tensor atan2(Tensor other) {
-        return own(CT.atan2(handle(), other.handle()));
+        return own(CT.atan2(handle(), other.handle()), this, other);
     }
 
     @Op("remainder")
     public Tensor remainder(Tensor other) {
-        return own(CT.remainder(handle(), other.handle()));
+        return own(CT.remainder(handle(), other.handle()), this, other);
     }
 
     public Tensor remainder(double value) {
@@ -411,7 +431,7 @@ public final class Tensor extends TensorCore {
 
     @Op("eq")
     public Tensor eq(Tensor other) {
-        return own(CT.eq(handle(), other.handle()));
+        return own(CT.eq(handle(), other.handle()), this, other);
     }
 
     public Tensor eq(double value) {
@@ -420,7 +440,7 @@ public final class Tensor extends TensorCore {
 
     @Op("ne")
     public Tensor ne(Tensor other) {
-        return own(CT.ne(handle(), other.handle()));
+        return own(CT.ne(handle(), other.handle()), this, other);
     }
 
     public Tensor ne(double value) {
@@ -429,7 +449,7 @@ public final class Tensor extends TensorCore {
 
     @Op("lt")
     public Tensor lt(Tensor other) {
-        return own(CT.lt(handle(), other.handle()));
+        return own(CT.lt(handle(), other.handle()), this, other);
     }
 
     public Tensor lt(double value) {
@@ -438,7 +458,7 @@ public final class Tensor extends TensorCore {
 
     @Op("le")
     public Tensor le(Tensor other) {
-        return own(CT.le(handle(), other.handle()));
+        return own(CT.le(handle(), other.handle()), this, other);
     }
 
     public Tensor le(double value) {
@@ -447,7 +467,7 @@ public final class Tensor extends TensorCore {
 
     @Op("gt")
     public Tensor gt(Tensor other) {
-        return own(CT.gt(handle(), other.handle()));
+        return own(CT.gt(handle(), other.handle()), this, other);
     }
 
     public Tensor gt(double value) {
@@ -456,7 +476,7 @@ public final class Tensor extends TensorCore {
 
     @Op("ge")
     public Tensor ge(Tensor other) {
-        return own(CT.ge(handle(), other.handle()));
+        return own(CT.ge(handle(), other.handle()), this, other);
     }
 
     public Tensor ge(double value) {
@@ -465,30 +485,30 @@ public final class Tensor extends TensorCore {
 
     @Op("logical_and")
     public Tensor logicalAnd(Tensor other) {
-        return own(CT.logical_and(handle(), other.handle()));
+        return own(CT.logical_and(handle(), other.handle()), this, other);
     }
 
     @Op("logical_or")
     public Tensor logicalOr(Tensor other) {
-        return own(CT.logical_or(handle(), other.handle()));
+        return own(CT.logical_or(handle(), other.handle()), this, other);
     }
 
     @Op("logical_xor")
     public Tensor logicalXor(Tensor other) {
-        return own(CT.logical_xor(handle(), other.handle()));
+        return own(CT.logical_xor(handle(), other.handle()), this, other);
     }
 
     /** cond ? a : b elementwise (broadcasting). */
     @Op("where")
     public static Tensor where(Tensor cond, Tensor a, Tensor b) {
-        return own(CT.where(cond.handle(), a.handle(), b.handle()));
+        return own(CT.where(cond.handle(), a.handle(), b.handle()), cond, a, b);
     }
 
     private static final long[] ALL = new long[0];
 
     @Op("sum")
     public Tensor sum(long[] dims, boolean keepdim) {
-        return own(CT.sum(handle(), dims, keepdim ? 1 : 0));
+        return own(CT.sum(handle(), dims, keepdim ? 1 : 0), this);
     }
 
     public Tensor sum(long... dims) {
@@ -497,7 +517,7 @@ public final class Tensor extends TensorCore {
 
     @Op("mean")
     public Tensor mean(long[] dims, boolean keepdim) {
-        return own(CT.mean(handle(), dims, keepdim ? 1 : 0));
+        return own(CT.mean(handle(), dims, keepdim ? 1 : 0), this);
     }
 
     public Tensor mean(long... dims) {
@@ -506,7 +526,7 @@ public final class Tensor extends TensorCore {
 
     @Op("prod")
     public Tensor prod(long[] dims, boolean keepdim) {
-        return own(CT.prod(handle(), dims, keepdim ? 1 : 0));
+        return own(CT.prod(handle(), dims, keepdim ? 1 : 0), this);
     }
 
     public Tensor prod(long... dims) {
@@ -516,7 +536,7 @@ public final class Tensor extends TensorCore {
     /** Variance with the given correction (1 = unbiased). */
     @Op("var")
     public Tensor var(long[] dims, double correction, boolean keepdim) {
-        return own(CT.var(handle(), dims, correction, keepdim ? 1 : 0));
+        return own(CT.var(handle(), dims, correction, keepdim ? 1 : 0), this);
     }
 
     public Tensor var(long... dims) {
@@ -525,7 +545,7 @@ public final class Tensor extends TensorCore {
 
     @Op("std")
     public Tensor std(long[] dims, double correction, boolean keepdim) {
-        return own(CT.std(handle(), dims, correction, keepdim ? 1 : 0));
+        return own(CT.std(handle(), dims, correction, keepdim ? 1 : 0), this);
     }
 
     public Tensor std(long... dims) {
@@ -534,7 +554,7 @@ public final class Tensor extends TensorCore {
 
     @Op("logsumexp")
     public Tensor logsumexp(long[] dims, boolean keepdim) {
-        return own(CT.logsumexp(handle(), dims, keepdim ? 1 : 0));
+        return own(CT.logsumexp(handle(), dims, keepdim ? 1 : 0), this);
     }
 
     public Tensor logsumexp(long... dims) {
@@ -544,7 +564,7 @@ public final class Tensor extends TensorCore {
     /** p-norm (Double.POSITIVE_INFINITY for the max norm). */
     @Op("norm")
     public Tensor norm(double p, long[] dims, boolean keepdim) {
-        return own(CT.norm(handle(), p, dims, keepdim ? 1 : 0));
+        return own(CT.norm(handle(), p, dims, keepdim ? 1 : 0), this);
     }
 
     public Tensor norm() {
@@ -553,7 +573,7 @@ public final class Tensor extends TensorCore {
 
     @Op("all")
     public Tensor all(long[] dims, boolean keepdim) {
-        return own(CT.all(handle(), dims, keepdim ? 1 : 0));
+        return own(CT.all(handle(), dims, keepdim ? 1 : 0), this);
     }
 
     public Tensor all(long... dims) {
@@ -562,7 +582,7 @@ public final class Tensor extends TensorCore {
 
     @Op("any")
     public Tensor any(long[] dims, boolean keepdim) {
-        return own(CT.any(handle(), dims, keepdim ? 1 : 0));
+        return own(CT.any(handle(), dims, keepdim ? 1 : 0), this);
     }
 
     public Tensor any(long... dims) {
@@ -571,12 +591,12 @@ public final class Tensor extends TensorCore {
 
     @Op("max")
     public Tensor max() {
-        return own(CT.max(handle()));
+        return own(CT.max(handle()), this);
     }
 
     @Op("min")
     public Tensor min() {
-        return own(CT.min(handle()));
+        return own(CT.min(handle()), this);
     }
 
     /** Largest values along dim and their int64 positions. */
@@ -584,6 +604,7 @@ public final class Tensor extends TensorCore {
     public Pair max(long dim, boolean keepdim) {
         long[] v = new long[1], i = new long[1];
         CT.max_dim(handle(), dim, keepdim ? 1 : 0, v, i);
+        Native.keepAlive(this);
         return new Pair(own(v[0]), own(i[0]));
     }
 
@@ -591,108 +612,109 @@ public final class Tensor extends TensorCore {
     public Pair min(long dim, boolean keepdim) {
         long[] v = new long[1], i = new long[1];
         CT.min_dim(handle(), dim, keepdim ? 1 : 0, v, i);
+        Native.keepAlive(this);
         return new Pair(own(v[0]), own(i[0]));
     }
 
     @Op("argmax")
     public Tensor argmax(long dim, boolean keepdim) {
-        return own(CT.argmax(handle(), dim, keepdim ? 1 : 0));
+        return own(CT.argmax(handle(), dim, keepdim ? 1 : 0), this);
     }
 
     @Op("argmax_all")
     public Tensor argmax() {
-        return own(CT.argmax_all(handle()));
+        return own(CT.argmax_all(handle()), this);
     }
 
     @Op("argmin")
     public Tensor argmin(long dim, boolean keepdim) {
-        return own(CT.argmin(handle(), dim, keepdim ? 1 : 0));
+        return own(CT.argmin(handle(), dim, keepdim ? 1 : 0), this);
     }
 
     @Op("argmin_all")
     public Tensor argmin() {
-        return own(CT.argmin_all(handle()));
+        return own(CT.argmin_all(handle()), this);
     }
 
     @Op("cumsum")
     public Tensor cumsum(long dim) {
-        return own(CT.cumsum(handle(), dim));
+        return own(CT.cumsum(handle(), dim), this);
     }
 
     @Op("cumprod")
     public Tensor cumprod(long dim) {
-        return own(CT.cumprod(handle(), dim));
+        return own(CT.cumprod(handle(), dim), this);
     }
 
     @Op("matmul")
     public Tensor matmul(Tensor other) {
-        return own(CT.matmul(handle(), other.handle()));
+        return own(CT.matmul(handle(), other.handle()), this, other);
     }
 
     @Op("dot")
     public Tensor dot(Tensor other) {
-        return own(CT.dot(handle(), other.handle()));
+        return own(CT.dot(handle(), other.handle()), this, other);
     }
 
     @Op("outer")
     public Tensor outer(Tensor other) {
-        return own(CT.outer(handle(), other.handle()));
+        return own(CT.outer(handle(), other.handle()), this, other);
     }
 
     /** Transpose of a 2-D tensor. */
     @Op("t")
     public Tensor t() {
-        return own(CT.t(handle()));
+        return own(CT.t(handle()), this);
     }
 
     @Op("einsum")
     public static Tensor einsum(String equation, Tensor... operands) {
-        return own(CT.einsum(equation, handles(operands)));
+        return own(CT.einsum(equation, handles(operands)), operands);
     }
 
     @Op("index_select")
     public Tensor indexSelect(long dim, Tensor index) {
-        return own(CT.index_select(handle(), dim, index.handle()));
+        return own(CT.index_select(handle(), dim, index.handle()), this, index);
     }
 
     @Op("gather")
     public Tensor gather(long dim, Tensor index) {
-        return own(CT.gather(handle(), dim, index.handle()));
+        return own(CT.gather(handle(), dim, index.handle()), this, index);
     }
 
     @Op("scatter")
     public Tensor scatter(long dim, Tensor index, Tensor src) {
-        return own(CT.scatter(handle(), dim, index.handle(), src.handle()));
+        return own(CT.scatter(handle(), dim, index.handle(), src.handle()), this, index, src);
     }
 
     @Op("scatter_add")
     public Tensor scatterAdd(long dim, Tensor index, Tensor src) {
-        return own(CT.scatter_add(handle(), dim, index.handle(), src.handle()));
+        return own(CT.scatter_add(handle(), dim, index.handle(), src.handle()), this, index, src);
     }
 
     @Op("masked_fill")
     public Tensor maskedFill(Tensor mask, double value) {
-        return own(CT.masked_fill(handle(), mask.handle(), value));
+        return own(CT.masked_fill(handle(), mask.handle(), value), this, mask);
     }
 
     @Op("masked_select")
     public Tensor maskedSelect(Tensor mask) {
-        return own(CT.masked_select(handle(), mask.handle()));
+        return own(CT.masked_select(handle(), mask.handle()), this, mask);
     }
 
     @Op("nonzero")
     public Tensor nonzero() {
-        return own(CT.nonzero(handle()));
+        return own(CT.nonzero(handle()), this);
     }
 
     @Op("cat")
     public static Tensor cat(long dim, Tensor... tensors) {
-        return own(CT.cat(handles(tensors), dim));
+        return own(CT.cat(handles(tensors), dim), tensors);
     }
 
     @Op("stack")
     public static Tensor stack(long dim, Tensor... tensors) {
-        return own(CT.stack(handles(tensors), dim));
+        return own(CT.stack(handles(tensors), dim), tensors);
     }
 
     private static Tensor[] pieces(long count, java.util.function.ToLongFunction<long[]> call) {
@@ -738,18 +760,20 @@ public final class Tensor extends TensorCore {
     public Pair sort(long dim, boolean descending) {
         long[] v = new long[1], i = new long[1];
         CT.sort(handle(), dim, descending ? 1 : 0, 1, v, i);
+        Native.keepAlive(this);
         return new Pair(own(v[0]), own(i[0]));
     }
 
     @Op("argsort")
     public Tensor argsort(long dim, boolean descending) {
-        return own(CT.argsort(handle(), dim, descending ? 1 : 0, 1));
+        return own(CT.argsort(handle(), dim, descending ? 1 : 0, 1), this);
     }
 
     @Op("topk")
     public Pair topk(long k, long dim, boolean largest) {
         long[] v = new long[1], i = new long[1];
         CT.topk(handle(), k, dim, largest ? 1 : 0, 1, v, i);
+        Native.keepAlive(this);
         return new Pair(own(v[0]), own(i[0]));
     }
 
@@ -757,6 +781,7 @@ public final class Tensor extends TensorCore {
     public Pair kthvalue(long k, long dim, boolean keepdim) {
         long[] v = new long[1], i = new long[1];
         CT.kthvalue(handle(), k, dim, keepdim ? 1 : 0, v, i);
+        Native.keepAlive(this);
         return new Pair(own(v[0]), own(i[0]));
     }
 
@@ -765,12 +790,14 @@ public final class Tensor extends TensorCore {
     public Tensor[] unique(boolean sorted) {
         long[] v = new long[1], inv = new long[1], c = new long[1];
         CT.unique(handle(), sorted ? 1 : 0, v, inv, c);
+        Native.keepAlive(this);
         return new Tensor[] {own(v[0]), own(inv[0]), own(c[0])};
     }
 
     @Op("add_")
     public Tensor addInPlace(Tensor other, double alpha) {
         CT.add_(handle(), other.handle(), alpha);
+        Native.keepAlive(this, other);
         return this;
     }
 
@@ -781,12 +808,14 @@ public final class Tensor extends TensorCore {
     @Op("sub_")
     public Tensor subInPlace(Tensor other, double alpha) {
         CT.sub_(handle(), other.handle(), alpha);
+        Native.keepAlive(this, other);
         return this;
     }
 
     @Op("mul_")
     public Tensor mulInPlace(Tensor other) {
         CT.mul_(handle(), other.handle());
+        Native.keepAlive(this, other);
         return this;
     }
 
@@ -794,6 +823,7 @@ public final class Tensor extends TensorCore {
         long s = CT.wrapped_scalar(value, 0);
         try {
             CT.mul_(handle(), s);
+            Native.keepAlive(this);
         } finally {
             CT.tensor_release(s);
         }
@@ -803,18 +833,21 @@ public final class Tensor extends TensorCore {
     @Op("div_")
     public Tensor divInPlace(Tensor other) {
         CT.div_(handle(), other.handle());
+        Native.keepAlive(this, other);
         return this;
     }
 
     @Op("zero_")
     public Tensor zero() {
         CT.zero_(handle());
+        Native.keepAlive(this);
         return this;
     }
 
     @Op("fill_")
     public Tensor fill(double value) {
         CT.fill_(handle(), value);
+        Native.keepAlive(this);
         return this;
     }
 
@@ -822,12 +855,14 @@ public final class Tensor extends TensorCore {
     @Op("copy_")
     public Tensor copyFrom(Tensor src) {
         CT.copy_(handle(), src.handle());
+        Native.keepAlive(this, src);
         return this;
     }
 
     @Op("clamp_")
     public Tensor clampInPlace(double min, double max) {
         CT.clamp_(handle(), min, 1, max, 1);
+        Native.keepAlive(this);
         return this;
     }
 }

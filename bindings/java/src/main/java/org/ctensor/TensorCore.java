@@ -63,11 +63,11 @@ abstract class TensorCore extends TensorFactories implements AutoCloseable {
 
     /** A second Java object for the same tensor (its own reference, closed independently). */
     public Tensor share() {
-        return Tensor.own(CT.tensor_retain(handle()));
+        return Tensor.own(CT.tensor_retain(handle()), this);
     }
 
     public int dim() {
-        return (int) CT.tensor_ndim(handle());
+        return Native.kept((int) CT.tensor_ndim(handle()), this);
     }
 
     public long[] shape() {
@@ -93,37 +93,37 @@ abstract class TensorCore extends TensorFactories implements AutoCloseable {
     }
 
     public long offset() {
-        return CT.tensor_offset(handle());
+        return Native.kept(CT.tensor_offset(handle()), this);
     }
 
     public long numel() {
-        return CT.tensor_numel(handle());
+        return Native.kept(CT.tensor_numel(handle()), this);
     }
 
     public DType dtype() {
-        return DType.of((int) CT.tensor_dtype(handle()));
+        return Native.kept(DType.of((int) CT.tensor_dtype(handle())), this);
     }
 
     public Device device() {
-        return Device.decode(CT.tensor_device(handle()));
+        return Native.kept(Device.decode(CT.tensor_device(handle())), this);
     }
 
     public boolean isContiguous() {
-        return CT.tensor_is_contiguous(handle()) != 0;
+        return Native.kept(CT.tensor_is_contiguous(handle()) != 0, this);
     }
 
     /** Address of the first element (valid while this tensor is open). */
     public long dataPtr() {
-        return CT.tensor_data_ptr(handle());
+        return Native.kept(CT.tensor_data_ptr(handle()), this);
     }
 
     /** Version counter bumped by in-place writes. */
     public long version() {
-        return CT.tensor_version(handle());
+        return Native.kept(CT.tensor_version(handle()), this);
     }
 
     public boolean sharesStorage(Tensor other) {
-        return CT.tensor_shares_storage(handle(), other.handle()) != 0;
+        return Native.kept(CT.tensor_shares_storage(handle(), other.handle()) != 0, this, other);
     }
 
     /** PyTorch-like text, e.g. "tensor([[1., 2.]], requires_grad=True)". */
@@ -140,10 +140,11 @@ abstract class TensorCore extends TensorFactories implements AutoCloseable {
     /** Copies the elements (row-major) into dst, a primitive array or direct buffer of exactly numel*itemsize bytes. */
     public void copyTo(Object dst) {
         CT.tensor_copy_to_host(handle(), dst);
+        Native.keepAlive(this);
     }
 
     private Tensor as(DType dt) {
-        return dtype() == dt ? share() : Tensor.own(CT.to_dtype(handle(), dt.code));
+        return Native.kept(dtype() == dt ? share() : Tensor.own(CT.to_dtype(handle(), dt.code)), this);
     }
 
     public float[] toFloatArray() {
@@ -196,42 +197,46 @@ abstract class TensorCore extends TensorFactories implements AutoCloseable {
 
     /** The value of a one-element tensor. */
     public double item() {
-        return CT.tensor_item(handle());
+        return Native.kept(CT.tensor_item(handle()), this);
     }
 
     /** The value of a one-element tensor as a long (exact for integer dtypes). */
     public long itemLong() {
-        return CT.tensor_item_int64(handle());
+        return Native.kept(CT.tensor_item_int64(handle()), this);
     }
 
     public boolean requiresGrad() {
-        return CT.tensor_requires_grad(handle()) != 0;
+        return Native.kept(CT.tensor_requires_grad(handle()) != 0, this);
     }
 
     /** Marks a leaf as requiring grad (floating dtypes only); returns this. */
     public Tensor requiresGrad(boolean requiresGrad) {
         CT.tensor_set_requires_grad(handle(), requiresGrad ? 1 : 0);
+        Native.keepAlive(this);
         return (Tensor) this;
     }
 
     public boolean isLeaf() {
-        return CT.tensor_is_leaf(handle()) != 0;
+        return Native.kept(CT.tensor_is_leaf(handle()) != 0, this);
     }
 
     /** The accumulated gradient (a new Tensor each call), or null. */
     public Tensor grad() {
         long g = CT.tensor_grad(handle());
+        Native.keepAlive(this);
         return g == 0 ? null : Tensor.own(g);
     }
 
     /** Replaces the gradient (null clears it). */
     public void setGrad(Tensor grad) {
         CT.tensor_set_grad(handle(), handleOrZero(grad));
+        Native.keepAlive(this, grad);
     }
 
     /** Makes a non-leaf keep its gradient in backward. */
     public Tensor retainGrad() {
         CT.tensor_retain_grad(handle());
+        Native.keepAlive(this);
         return (Tensor) this;
     }
 
@@ -246,14 +251,17 @@ abstract class TensorCore extends TensorFactories implements AutoCloseable {
 
     public void backward() {
         CT.backward(handle(), 0, 0, 0);
+        Native.keepAlive(this);
     }
 
     public void backward(Tensor gradOutput) {
         CT.backward(handle(), handleOrZero(gradOutput), 0, 0);
+        Native.keepAlive(this, gradOutput);
     }
 
     public void backward(Tensor gradOutput, boolean retainGraph, boolean createGraph) {
         CT.backward(handle(), handleOrZero(gradOutput), retainGraph ? 1 : 0, createGraph ? 1 : 0);
+        Native.keepAlive(this, gradOutput);
     }
 
     /** Registers a hook run with this tensor's gradient during backward; returns its id for removeHook. */
@@ -263,7 +271,7 @@ abstract class TensorCore extends TensorFactories implements AutoCloseable {
             try (TensorScope scope = new TensorScope()) {
                 Tensor g = Tensor.own(CT.tensor_retain(grad));
                 Tensor r = hook.apply(g);
-                return r == null ? 0 : CT.tensor_retain(r.handle());
+                return Native.kept(r == null ? 0 : CT.tensor_retain(r.handle()), r);
             }
         };
         return CT.ctj_tensor_register_hook(handle(), trampoline);
@@ -271,16 +279,17 @@ abstract class TensorCore extends TensorFactories implements AutoCloseable {
 
     public void removeHook(long id) {
         CT.tensor_remove_hook(handle(), id);
+        Native.keepAlive(this);
     }
 
     /** Exports as a legacy DLManagedTensor address (the consumer calls its deleter once). */
     @Op("to_dlpack")
     public long toDLPack() {
-        return CT.to_dlpack(handle());
+        return Native.kept(CT.to_dlpack(handle()), this);
     }
 
     /** Exports as a DLManagedTensorVersioned address. */
     public long toDLPackVersioned() {
-        return CT.to_dlpack_versioned(handle());
+        return Native.kept(CT.to_dlpack_versioned(handle()), this);
     }
 }

@@ -213,7 +213,7 @@ abstract class TensorFactories {
 
     @Op("rand")
     public static Tensor rand(Generator gen, long[] shape, DType dtype, Device device) {
-        return Tensor.own(CT.rand(shape, dtype.code, device.encode(), Generator.handleOf(gen)));
+        return Tensor.own(CT.rand(shape, dtype.code, device.encode(), Generator.handleOf(gen)), gen);
     }
 
     public static Tensor rand(Generator gen, long... shape) {
@@ -222,7 +222,7 @@ abstract class TensorFactories {
 
     @Op("randn")
     public static Tensor randn(Generator gen, long[] shape, DType dtype, Device device) {
-        return Tensor.own(CT.randn(shape, dtype.code, device.encode(), Generator.handleOf(gen)));
+        return Tensor.own(CT.randn(shape, dtype.code, device.encode(), Generator.handleOf(gen)), gen);
     }
 
     public static Tensor randn(Generator gen, long... shape) {
@@ -231,7 +231,7 @@ abstract class TensorFactories {
 
     @Op("randint")
     public static Tensor randint(Generator gen, long low, long high, long[] shape, DType dtype, Device device) {
-        return Tensor.own(CT.randint(low, high, shape, dtype.code, device.encode(), Generator.handleOf(gen)));
+        return Tensor.own(CT.randint(low, high, shape, dtype.code, device.encode(), Generator.handleOf(gen)), gen);
     }
 
     public static Tensor randint(Generator gen, long low, long high, long... shape) {
@@ -240,7 +240,7 @@ abstract class TensorFactories {
 
     @Op("randperm")
     public static Tensor randperm(Generator gen, long n) {
-        return Tensor.own(CT.randperm(n, Device.CPU.encode(), Generator.handleOf(gen)));
+        return Tensor.own(CT.randperm(n, Device.CPU.encode(), Generator.handleOf(gen)), gen);
     }
 
     /** Imports a DLManagedTensor address; on success the tensor owns it, on failure its deleter is called. */

@@ -8,6 +8,7 @@ import org.ctensor.internal.CT;
 public final class Adam extends Optimizer {
     public Adam(List<Tensor> params, double lr, double beta1, double beta2, double eps, double weightDecay) {
         super(CT.optim_adam_new(handles(params), lr, beta1, beta2, eps, weightDecay));
+        java.lang.ref.Reference.reachabilityFence(params); // see Note [Keep alive] in org.ctensor.Native
     }
 
     /** Defaults: betas (0.9, 0.999), eps 1e-8, weight decay 0. */

@@ -8,6 +8,7 @@ import org.ctensor.internal.CT;
 public final class SGD extends Optimizer {
     public SGD(List<Tensor> params, double lr, double momentum, double dampening, double weightDecay, boolean nesterov) {
         super(CT.optim_sgd_new(handles(params), lr, momentum, dampening, weightDecay, nesterov ? 1 : 0));
+        java.lang.ref.Reference.reachabilityFence(params); // see Note [Keep alive] in org.ctensor.Native
     }
 
     public SGD(List<Tensor> params, double lr) {
