@@ -250,6 +250,16 @@ class OpsTest {
     }
 
     @Test
+    void cudaRoundTripWhereAvailable() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Device.cudaAvailable(), "no usable CUDA device");
+        Tensor x = f(1, 2, 3).to(Device.cuda(0));
+        assertEquals(Device.cuda(0), x.device());
+        Tensor y = x.mul(x).add(1.0).to(Device.CPU);
+        near(new float[] {2, 5, 10}, y);
+        assertThrows(DeviceException.class, () -> x.add(f(1, 1, 1)));
+    }
+
+    @Test
     void repr() {
         Tensor x = f(1, 2).requiresGrad(true);
         assertEquals("tensor([1., 2.], requires_grad=True)", x.toString());
