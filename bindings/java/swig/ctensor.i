@@ -1,0 +1,43 @@
+/* ctensor.i - SWIG 4.1 (-java) interface: wraps include/ctensor.h (and nothing under src/) into the JNI class
+ * org.ctensor.internal.CTJNI and the module class org.ctensor.internal.CT, with the "ct_" prefix stripped.
+ * Handles are Java longs, a failed ct_status becomes a CTensorException at the JNI boundary, and the single
+ * out-handle or out-scalar of a call is its Java return value. See ctj_typemaps.i for the conventions. */
+%module CT
+
+%{
+#include <ctensor.h>
+#include "ctj_support.h"
+%}
+
+%pragma(java) jniclasscode=%{
+  static { org.ctensor.internal.NativeLoader.load(); }
+%}
+%pragma(java) moduleclassmodifiers="public final class"
+%pragma(java) jniclassclassmodifiers="public final class"
+
+%include "ctj_typemaps.i"
+
+%javaconst(1);
+%rename("%(strip:[ct_])s") "";
+
+/* ct_device is passed as one long (see ctj_typemaps.i); the struct itself is not wrapped. */
+%ignore ct_device;
+/* Replaced by hand-written wrappers in ctj_support.h that take Java callbacks or size their arrays. */
+%ignore ct_custom_function_apply;
+%ignore ct_tensor_register_hook;
+%ignore ct_tensor_from_blob;
+%ignore ct_autograd_grad;
+
+#define CT_API
+%include <ctensor.h>
+
+/* ---- hand-written wrappers (ctj_support.h) ---- */
+ct_status ctj_custom_function_apply(JNIEnv* env, const char* name, jlongArray inputs, jlongArray outputs,
+                                    jobject backward, jlongArray results);
+ct_status ctj_tensor_register_hook(JNIEnv* env, ct_tensor t, jobject hook, int64_t* id);
+ct_status ctj_tensor_from_buffer(JNIEnv* env, jobject buffer, int64_t byte_offset, const int64_t* shape, int32_t ndim,
+                                 ct_dtype dtype, ct_tensor* out);
+ct_status ctj_autograd_grad(JNIEnv* env, jlongArray outputs, jlongArray grad_outputs, jlongArray inputs,
+                            int32_t retain_graph, int32_t create_graph, int32_t allow_unused, jlongArray grads_out);
+void ctj_dlpack_delete(int64_t managed);
+void ctj_dlpack_versioned_delete(int64_t managed);
