@@ -2,9 +2,13 @@
 # julia_env.sh - sourced by the Julia run scripts: picks the julia binary and works around Debian's
 # julia 1.5.3 (bullseye) crashing on every `throw` when the newer libunwind8 (1.6, bookworm) is installed:
 # it then uses bullseye's libunwind8 1.3.2 from a private folder (fetched once with `apt-get download`).
+# It also preloads libgcc_s: julia's libunwind otherwise takes over _Unwind_RaiseException and every C++
+# exception thrown (and caught) inside libctensor aborts the process.
 JULIA="${JULIA:-julia}"
+gcc_s="$(ldconfig -p 2>/dev/null | awk '/libgcc_s.so.1 .*x86-64/ && !f {print $NF; f = 1}')"
+[ -n "$gcc_s" ] && export LD_PRELOAD="$gcc_s${LD_PRELOAD:+:$LD_PRELOAD}"
 probe='f() = error("probe"); try f() catch end'
-if ! "$JULIA" --startup-file=no -e "$probe" >/dev/null 2>&1; then
+if ! ( "$JULIA" --startup-file=no -e "$probe" ) >/dev/null 2>&1; then
   unw_dir="${CTENSOR_JULIA_UNWIND_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ctensor/julia-libunwind}"
   lib="$unw_dir/usr/lib/x86_64-linux-gnu"
   if [ ! -e "$lib/libunwind.so.8" ]; then

@@ -10,7 +10,7 @@ const OPS = Dict{String,Any}(
     "reshape" => reshape, "view" => vec, "transpose" => transpose, "permute" => permutedims,
     "squeeze" => dropdims, "squeeze_all" => squeeze, "unsqueeze" => unsqueeze, "expand" => expand,
     "flatten" => flatten, "narrow" => narrow, "slice" => getindex, "select" => getindex,
-    "diagonal" => LinearAlgebra.diag, "contiguous" => contiguous, "clone" => copy, "detach" => detach,
+    "diagonal" => LinearAlgebra.diag, "contiguous" => contiguous, "clone" => copy, "detach" => Base.detach,
     "to_dtype" => to, "to_device" => to,
     "neg" => x -> -x, "abs" => x -> abs.(x), "sign" => x -> sign.(x), "exp" => x -> exp.(x),
     "log" => x -> log.(x), "log1p" => x -> log1p.(x), "expm1" => x -> expm1.(x), "sqrt" => x -> sqrt.(x),

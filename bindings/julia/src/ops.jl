@@ -34,9 +34,10 @@ flatten(t::Tensor, d1::Integer = 1, d2::Integer = ndims(t)) = newtensor(o -> Lib
 narrow(t::Tensor, d::Integer, start::Integer, len::Integer) = newtensor(o -> LibCT.ct_narrow(t, ctdim(t, d), Int64(start - 1), Int64(len), o))
 LinearAlgebra.diag(t::Tensor{T,2}, k::Integer = 0) where {T} = newtensor(o -> LibCT.ct_diagonal(t, Int64(-k), 0, 1, o))
 contiguous(t::Tensor) = unary(LibCT.ct_contiguous, t)
-detach(t::Tensor) = unary(LibCT.ct_detach, t)
+Base.detach(t::Tensor) = unary(LibCT.ct_detach, t)
 Base.reverse(t::Tensor; dims = :) = (d = ctdims(t, dims isa Colon ? (1:ndims(t)) : dims); newtensor(o -> LibCT.ct_flip(t, d, Int32(length(d)), o)))
-function Base.circshift(t::Tensor, shifts)
+Base.circshift(t::Tensor, shift::Integer) = circshift(t, (shift,))
+function Base.circshift(t::Tensor, shifts::Tuple{Vararg{Integer}})
     s = Int64.(collect(shifts))
     d = Int64[ctdim(t, i) for i in 1:length(s)]
     newtensor(o -> LibCT.ct_roll(t, s, Int32(length(s)), d, Int32(length(d)), o))
