@@ -8,7 +8,7 @@ JULIA="${JULIA:-julia}"
 gcc_s="$(ldconfig -p 2>/dev/null | awk '/libgcc_s.so.1 .*x86-64/ && !f {print $NF; f = 1}')"
 [ -n "$gcc_s" ] && export LD_PRELOAD="$gcc_s${LD_PRELOAD:+:$LD_PRELOAD}"
 probe='f() = error("probe"); try f() catch end'
-if ! ( "$JULIA" --startup-file=no -e "$probe" ) >/dev/null 2>&1; then
+if ! ( "$JULIA" --startup-file=no -e "$probe"; exit $? ) >/dev/null 2>&1; then
   unw_dir="${CTENSOR_JULIA_UNWIND_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ctensor/julia-libunwind}"
   lib="$unw_dir/usr/lib/x86_64-linux-gnu"
   if [ ! -e "$lib/libunwind.so.8" ]; then
