@@ -85,6 +85,18 @@ function bc_eval(bc::Broadcasted, tmp)
                         "use Array(t) to compute it in Julia"))
 end
 
+# Fast path: + - * / of two floating tensors of one element type; the result's type and size are known
+# here, so it is wrapped without asking the library for its metadata.
+const FastBinary = Union{typeof(+),typeof(-),typeof(*),typeof(/)}
+function Base.copy(bc::Broadcasted{TensorStyle,<:Tuple,F,<:Tuple{Tensor{T},Tensor{T}}}) where {F<:FastBinary,T<:Union{Float32,Float64}}
+    a, b = bc.args
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = F === typeof(+) ? LibCT.ct_add(a, b, 1.0, out) : F === typeof(-) ? LibCT.ct_sub(a, b, 1.0, out) :
+         F === typeof(*) ? LibCT.ct_mul(a, b, out) : LibCT.ct_div(a, b, out)
+    st == 0 || throw_status(st)
+    wrap_as(out[], T, map(length, axes(bc)))
+end
+
 function Base.copy(bc::Broadcasted{TensorStyle})
     tmp = Tensor[]
     try

@@ -49,18 +49,34 @@ const SCOPES = Vector{Vector{Tensor}}()  # open @ctscope blocks of the current t
 function wrap(h::Ptr{Cvoid})
     nd = Ref{Int32}(0)
     dt = Ref{Int32}(0)
-    st = LibCT.ct_tensor_ndim(h, nd)
-    st == 0 && (st = LibCT.ct_tensor_dtype(h, dt))
+    st = LibCT.ct_tensor_dtype(h, dt)
+    buf = Ref{NTuple{4,Int64}}()
+    st == 0 && (st = GC.@preserve buf LibCT.ct_tensor_shape(h, Ptr{Int64}(pointer_from_objref(buf)), Int32(4), nd))
     st == 0 || (LibCT.ct_tensor_release(h); throw_status(st))
-    ct = Vector{Int64}(undef, nd[])
-    LibCT.ct_tensor_shape(h, ct, nd[], nd)
-    wrap(h, eltype_of(dt[]), Val(Int(nd[])), ct)
+    n = Int(nd[])
+    n > 4 && return wrap_any(h, eltype_of(dt[]), n)
+    d = buf[]
+    # static branches: no dynamic dispatch for the common element types and ranks
+    t = dt[]
+    t == 0 ? wrap_rank(h, Float32, n, d) : t == 1 ? wrap_rank(h, Float64, n, d) :
+    t == 3 ? wrap_rank(h, Int64, n, d) : t == 5 ? wrap_rank(h, Bool, n, d) : wrap_any(h, eltype_of(t), n)
 end
-function wrap(h::Ptr{Cvoid}, ::Type{T}, ::Val{N}, ctshape::Vector{Int64}) where {T,N}
-    t = Tensor{T,N}(h, ntuple(i -> Int(ctshape[N+1-i]), Val(N)))
-    isempty(SCOPES) || push!(SCOPES[end], t)
-    t
+@inline function wrap_rank(h::Ptr{Cvoid}, ::Type{T}, n::Int, d::NTuple{4,Int64}) where {T}
+    n == 2 ? register(Tensor{T,2}(h, (Int(d[2]), Int(d[1])))) :
+    n == 1 ? register(Tensor{T,1}(h, (Int(d[1]),))) :
+    n == 0 ? register(Tensor{T,0}(h, ())) :
+    n == 3 ? register(Tensor{T,3}(h, (Int(d[3]), Int(d[2]), Int(d[1])))) :
+    register(Tensor{T,4}(h, (Int(d[4]), Int(d[3]), Int(d[2]), Int(d[1]))))
 end
+function wrap_any(h::Ptr{Cvoid}, ::Type{T}, n::Int) where {T}
+    ct = Vector{Int64}(undef, n)
+    nd = Ref{Int32}(0)
+    LibCT.ct_tensor_shape(h, ct, Int32(n), nd)
+    register(Tensor{T,n}(h, ntuple(i -> Int(ct[n+1-i]), n)))
+end
+"Typed wrap for callers that know the result's element type and Julia size (no metadata queries)."
+wrap_as(h::Ptr{Cvoid}, ::Type{T}, dims::NTuple{N,Int}) where {T,N} = register(Tensor{T,N}(h, dims))
+register(t::Tensor) = (isempty(SCOPES) || push!(SCOPES[end], t); t)
 
 "Runs `f` on a fresh out-handle slot and wraps what the call put there: `newtensor(o -> LibCT.ct_x(a, o))`."
 @inline function newtensor(f)
@@ -136,7 +152,7 @@ Base.zero(t::Tensor) = zeros_like(t)
 # ---- Julia arrays in and out ----------------------------------------------------------------------
 "Copies a Julia array into a new tensor (on `device`)."
 function tensor(a::AbstractArray{T}; device::Device = cpu) where {T}
-    A = Array{T}(a)  # column-major, so its bytes are the reversed-shape row-major tensor
+    A = a isa Array{T} ? a : Array{T}(a)  # column-major: its bytes are the reversed-shape row-major tensor
     newtensor(o -> LibCT.ct_tensor_from_data(A, Int64(sizeof(A)), ctshape(size(A)), Int32(ndims(A)),
                                               dtype_of(T), device, o))
 end
