@@ -114,7 +114,7 @@ function Base.copyto!(dest::Tensor, bc::Broadcasted{TensorStyle})
     dest
 end
 function Base.copyto!(dest::Tensor, bc::Broadcasted{<:AbstractArrayStyle{0}})
-    fill!(dest, bc[])
+    fill!(dest, bc.f(map(a -> a isa Base.RefValue ? a[] : a, bc.args)...))
 end
 Base.Broadcast.broadcastable(t::Tensor) = t
 

@@ -43,6 +43,10 @@ end
     t[:, 1] = [9, 8, 7, 6]
     @test Array(t[:, 1]) == [9, 8, 7, 6]
     t[1:2, 2:3] = 0
+    t[4, :] .= 5                                      # dot-assignment into a view
+    @test Array(t[4, :]) == fill(5f0, 5)
+    t[3, 1:2] .= t[4, 1:2] .* 2
+    @test Array(t[3, 1:2]) == [10f0, 10f0]
     @test all(Array(t[1:2, 2:3]) .== 0)
     @test_throws BoundsError t[5, 1]
     @test_throws BoundsError t[0, 1]
