@@ -66,20 +66,7 @@ function load!()
     end
     isempty(missing_syms) || error("CTensor: ", LIB_PATH[], " does not export ", join(missing_syms, ", "),
                                    " (library older than include/ctensor.h?)")
-    check_unwinder()
     nothing
-end
-
-"Warns when C++ exceptions inside libctensor would abort: julia's libunwind interposes libgcc_s's unwinder."
-function check_unwinder()
-    gcc = Libdl.dlopen_e("libgcc_s.so.1")
-    gcc == C_NULL && return
-    mine = Libdl.dlsym_e(Libdl.dlopen(""), :_Unwind_RaiseException)  # what libstdc++'s throw binds to
-    theirs = Libdl.dlsym_e(gcc, :_Unwind_RaiseException)
-    if mine != C_NULL && mine != theirs
-        @warn "CTensor: _Unwind_RaiseException comes from julia's libunwind, so an error inside libctensor " *
-              "would abort julia. Start julia with LD_PRELOAD=$(Libdl.dlpath(gcc)) (see bindings/julia/julia_env.sh)."
-    end
 end
 
 end # module
