@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# run_tests.sh - the Julia package's test entry (called by scripts/test-all.sh with CTENSOR_LIB_DIR set):
+# runs test/runtests.jl against libctensor from CTENSOR_LIB_DIR (default <repo>/build); fails on any failure.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+export CTENSOR_LIB_DIR="${CTENSOR_LIB_DIR:-$(cd "$here/../.." && pwd)/build}"
+source "$here/julia_env.sh"
+echo "==== Julia tests (libctensor from $CTENSOR_LIB_DIR) ===="
+exec "$JULIA" --startup-file=no --project="$here" "$here/test/runtests.jl"

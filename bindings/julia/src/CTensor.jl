@@ -1,0 +1,35 @@
+# CTensor.jl - Julia arrays over ctensor: Tensor{T,N} <: AbstractArray with dot broadcasting mapped onto
+# library ops, autograd, nn layers and optimizers. The library is found through CTENSOR_LIB_DIR or the
+# repository's build tree and its ABI is checked when the package loads.
+module CTensor
+
+import Libdl
+import LinearAlgebra
+import Random
+
+include("LibCT.jl")
+include("errors.jl")
+include("tensor.jl")
+include("indexing.jl")
+include("ops.jl")
+include("broadcast.jl")
+include("autograd.jl")
+include("random.jl")
+include("nn.jl")
+include("optim.jl")
+include("show.jl")
+include("oplist.jl")
+
+export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, to, dtype, device, live_handles,
+       requires_grad!, backward!, grad, no_grad, custom_function, Generator, manual_seed,
+       sigmoid, relu, gelu, silu, softplus, Linear, Conv2d, MaxPool, MeanPool, BatchNorm, Dropout, Embedding,
+       Chain, Sequential, SGD, Adam, AdamW, step!, zero_grad!, item
+
+function __init__()
+    LibCT.load!()
+    PIN_DELETER[] = @cfunction(pin_released, Cvoid, (Ptr{Cvoid}, Ptr{Cvoid}))
+    BACKWARD_C[] = @cfunction(custom_backward, Int32, (Ptr{Cvoid}, Ptr{Ptr{Cvoid}}, Int32, Ptr{Ptr{Cvoid}}, Int32))
+    RELEASE_C[] = @cfunction(custom_release, Cvoid, (Ptr{Cvoid},))
+end
+
+end # module

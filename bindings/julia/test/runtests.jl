@@ -1,0 +1,21 @@
+# runtests.jl - CTensor.jl's tests: the ccall layer against the header, ops.tsv coverage, values against
+# Julia arrays and LinearAlgebra, finite-difference gradients, broadcasting and views, error kinds,
+# leaks (live-handle counter), a finalizer stress, custom functions, nn and optimizers.
+using CTensor, Test, LinearAlgebra, Libdl
+const C = CTensor
+const REPO = normpath(joinpath(@__DIR__, "..", "..", ".."))
+
+function gcfull()
+    GC.gc(); GC.gc()
+    C.unpin!(); C.custom_live()
+    C.live_handles()
+end
+
+@testset "CTensor" begin
+include("test_header.jl")
+include("test_arrays.jl")
+include("test_autograd.jl")
+include("test_errors.jl")
+include("test_memory.jl")
+include("test_nn.jl")
+end

@@ -1,0 +1,31 @@
+# test_errors.jl - every status kind maps to its CTensorError kind with the library's message; real
+# failures of each kind the library can be made to produce.
+
+errkind(f) = try f(); nothing catch e; e isa CTensorError ? e.kind : e end
+
+@testset "error kinds" begin
+    for k in instances(C.ErrorKind)
+        k == C.ERR_UNKNOWN && continue
+        C.LibCT.ct_set_error(Int32(k), "message $k")
+        e = C.status_error(Int32(k))
+        @test e.kind == k && e.message == "message $k"
+    end
+    @test C.status_error(Int32(77)).kind == C.ERR_UNKNOWN
+    x = tensor(randn(2, 3))
+    @test errkind(() -> C.SGD([requires_grad!(tensor([1.0]))]; lr = -1)) == C.ERR_INVALID_ARGUMENT
+    r = tensor([1.0]); release!(r)
+    @test errkind(() -> r .+ 1) == C.ERR_INVALID_HANDLE
+    @test C.LibCT.ct_tensor_ndim(C_NULL, Ref{Int32}(0)) == Int32(C.ERR_INVALID_HANDLE)
+    @test errkind(() -> x * x) == C.ERR_SHAPE
+    @test errkind(() -> requires_grad!(tensor([1, 2]))) == C.ERR_DTYPE
+    @test errkind(() -> C.to(x, cuda(0))) in (C.ERR_NOT_COMPILED, C.ERR_DEVICE, nothing)
+    @test errkind(() -> C.narrow(x, 2, 5, 1)) == C.ERR_INDEX
+    @test errkind(() -> C.zeros(Float32, 1 << 40, 1 << 30)) == C.ERR_OUT_OF_MEMORY
+    o = C.SGD([requires_grad!(tensor([1.0]))]; lr = 0.1)
+    @test errkind(() -> C.@check C.LibCT.ct_optimizer_get_step(o, Int32(0), Ref{Int64}(0))) == C.ERR_NOT_SUPPORTED
+    w = requires_grad!(tensor([1.0, 2.0])); l = sum(w .* w); backward!(l)
+    @test errkind(() -> backward!(l)) == C.ERR_AUTOGRAD
+    @test errkind(() -> C.@check C.LibCT.ct_check_abi(Int32(2), Int32(0))) == C.ERR_VERSION
+    e = try x * x catch err; err end
+    @test occursin("matmul", e.message) && occursin("CTensorError(ERR_SHAPE)", sprint(showerror, e))
+end
