@@ -160,6 +160,13 @@ CT_API ct_status ct_cuda_synchronize(int32_t device);
 CT_API ct_status ct_cuda_memory_stats(int32_t device, int64_t* allocated, int64_t* reserved, int64_t* peak);
 /* Returns the cached, unused blocks of every CUDA device to the driver. */
 CT_API ct_status ct_cuda_empty_cache(void);
+/* Caps the CPU memory held by tensors at bytes (-1 = no limit; the environment variable CTENSOR_MEMORY_LIMIT,
+ * in bytes with an optional K/M/G suffix, sets the first value): beyond it allocations fail with
+ * CT_ERR_OUT_OF_MEMORY, leaving inputs and the autograd graph as they were. */
+CT_API ct_status ct_set_cpu_memory_limit(int64_t bytes);
+/* CPU memory statistics in bytes (each out-pointer may be NULL): held by tensors now, kept in the caches of
+ * freed blocks (this thread's small blocks and the shared large ones), and the limit (-1 = none). */
+CT_API ct_status ct_cpu_memory_stats(int64_t* allocated, int64_t* cached, int64_t* limit);
 
 /* ---- Tensor handles and metadata ---------------------------------------------------------------- */
 

@@ -11,26 +11,61 @@ AccumulateGrad::AccumulateGrad(std::shared_ptr<TensorImpl> leaf) : leaf_(std::mo
     retained.resize(1);
 }
 
-void accumulate_into_grad(const Tensor& t, const Tensor& g) {
-    auto& meta = autograd_meta(t);
-    if (g.sizes() != t.sizes())
-        fail(CT_ERR_INTERNAL, "backward: gradient of shape ", shape_str(g.sizes()), " for a tensor of shape ",
-             shape_str(t.sizes()));
-    Tensor gg = g.dtype() == t.dtype() ? g : to_dtype(g, t.dtype());
-    // Replaced gradients are dropped after the lock: freeing their graph may run custom-function context
-    // releases, which may call back into the library (and release a handle of t).
-    Tensor old, with_history;
-    std::lock_guard<std::mutex> lock(meta.grad_mu);
+namespace {
+
+// Adds gg into meta.grad (the lock held): the one-phase rule, used when the .grad changed after prepare_grad.
+void merge_locked(AutogradMeta& meta, const Tensor& gg, Tensor& dropped) {
     if (!meta.grad.defined()) {
         // Store a tensor nobody else can write to: a fresh contiguous result can be kept as it is.
         bool exclusive = gg.storage().use_count() == 1 && gg.is_contiguous() && !tensor_requires_grad(gg);
         meta.grad = GradMode::is_enabled() ? gg : (exclusive ? detach(gg) : clone(detach(gg)));
     } else if (GradMode::is_enabled()) {
         Tensor sum = add(meta.grad, gg);  // create_graph: keep the sum differentiable
-        old = std::move(meta.grad);
+        dropped = std::move(meta.grad);
         meta.grad = std::move(sum);
     } else {
         add_(meta.grad, gg, 1.0);
+    }
+}
+
+}  // namespace
+
+PreparedGrad prepare_grad(const Tensor& t, const Tensor& g) {
+    auto& meta = autograd_meta(t);
+    if (g.sizes() != t.sizes())
+        fail(CT_ERR_INTERNAL, "backward: gradient of shape ", shape_str(g.sizes()), " for a tensor of shape ",
+             shape_str(t.sizes()));
+    PreparedGrad p;
+    p.target = t;
+    p.grad = g.dtype() == t.dtype() ? g : to_dtype(g, t.dtype());
+    {
+        std::lock_guard<std::mutex> lock(meta.grad_mu);
+        p.seen = meta.grad;
+    }
+    if (!p.seen.defined()) {
+        bool exclusive = p.grad.storage().use_count() == 1 && p.grad.is_contiguous() && !tensor_requires_grad(p.grad);
+        p.value = GradMode::is_enabled() ? p.grad : (exclusive ? detach(p.grad) : clone(detach(p.grad)));
+    } else if (GradMode::is_enabled()) {
+        p.value = add(p.seen, p.grad);  // create_graph: keep the sum differentiable
+    }
+    // else: added in place at commit (same shape and dtype: no allocation)
+    return p;
+}
+
+void commit_grad(PreparedGrad&& p) {
+    const Tensor& t = p.target;
+    auto& meta = autograd_meta(t);
+    // Replaced gradients are dropped after the lock: freeing their graph may run custom-function context
+    // releases, which may call back into the library (and release a handle of t).
+    Tensor old, with_history;
+    std::lock_guard<std::mutex> lock(meta.grad_mu);
+    if (meta.grad.impl() != p.seen.impl()) {
+        merge_locked(meta, p.grad, old);  // another thread accumulated meanwhile
+    } else if (p.value.defined()) {
+        old = std::move(meta.grad);
+        meta.grad = std::move(p.value);
+    } else {
+        add_(meta.grad, p.grad, 1.0);
     }
     // Note [Grad cycle]: no handle can reach t's gradient, so its history would only make a cycle.
     if (GradMode::is_enabled() && t.impl()->handles.load(std::memory_order_acquire) == 0 &&
@@ -39,6 +74,8 @@ void accumulate_into_grad(const Tensor& t, const Tensor& g) {
         meta.grad = detach(with_history);
     }
 }
+
+void accumulate_into_grad(const Tensor& t, const Tensor& g) { commit_grad(prepare_grad(t, g)); }
 
 void last_handle_released(const Tensor& t) noexcept {
     AutogradMeta* meta = t.impl()->autograd.get();

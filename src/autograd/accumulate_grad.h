@@ -29,4 +29,17 @@ void last_handle_released(const Tensor& t) noexcept;
 // Adds g into t's .grad (t a leaf or a non-leaf retaining grad); records a graph when grad mode is on.
 void accumulate_into_grad(const Tensor& t, const Tensor& g);
 
+// accumulate_into_grad in two phases, so that a backward failing part-way (out of memory) changes no .grad:
+// prepare_grad does all that allocates (dtype conversion, the copy or the differentiable sum) and may throw;
+// commit_grad stores the result, and allocates only when another thread changed t's .grad in between (it then
+// merges p.grad by the one-phase rule).
+struct PreparedGrad {
+    Tensor target;  // the tensor whose .grad is written
+    Tensor grad;    // the incoming gradient in target's dtype
+    Tensor seen;    // target's .grad when prepared
+    Tensor value;   // the new .grad to store; undefined: add grad into seen in place
+};
+PreparedGrad prepare_grad(const Tensor& t, const Tensor& g);
+void commit_grad(PreparedGrad&& p);
+
 }  // namespace ct

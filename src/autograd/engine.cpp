@@ -88,7 +88,12 @@ void run_backward(const TensorList& roots, const TensorList& grad_roots, bool re
     for (auto& kv : buffers)
         if (deps[kv.first] == 0) ready.push(kv.first);
 
-    // 3. Run nodes in dependency order.
+    // 3. Run nodes in dependency order. Note [Failed backward]: nothing the caller can see changes until every
+    // node has run — .grad writes wait in `pending` and saved tensors are freed at the end — so a backward that
+    // fails part-way (out of memory, a custom function's error) leaves the graph and every .grad as they
+    // were, and can be run again.
+    std::vector<PreparedGrad> pending;
+    std::vector<std::shared_ptr<Node>> ran;
     while (!ready.empty()) {
         Node* node = ready.top();
         ready.pop();
@@ -105,17 +110,21 @@ void run_backward(const TensorList& roots, const TensorList& grad_roots, bool re
             if (TensorHooks* hooks = hooks_of(node, i))
                 grads[i] = run_tensor_hooks(*hooks, grads[i], node->outputs[i], node->name());
             if (i < node->retained.size()) {
-                if (auto impl = node->retained[i].lock()) accumulate_into_grad(Tensor(impl), grads[i]);
+                if (auto impl = node->retained[i].lock()) pending.push_back(prepare_grad(Tensor(impl), grads[i]));
             }
         }
-        bool is_accumulator = dynamic_cast<AccumulateGrad*>(node) != nullptr;
+        ran.push_back(hold);
+        auto* accumulator = dynamic_cast<AccumulateGrad*>(node);
         if (captures) {
             for (auto& c : *captures)
                 if (c.node == node) c.grad = add_grads(c.grad, grads[c.nr]);
-            if (is_accumulator) continue;
+            if (accumulator) continue;
+        }
+        if (accumulator) {
+            pending.push_back(prepare_grad(Tensor(accumulator->leaf()), grads.at(0)));
+            continue;
         }
         TensorList input_grads = node->apply(std::move(grads));
-        if (!retain_graph) node->release_saved();
         for (size_t i = 0; i < node->next_edges.size(); ++i) {
             const Edge& e = node->next_edges[i];
             if (!e.valid()) continue;
@@ -130,6 +139,11 @@ void run_backward(const TensorList& roots, const TensorList& grad_roots, bool re
             if (--deps[next] == 0) ready.push(next);
         }
     }
+
+    // 4. Publish: store the gradients, then free what the graph saved.
+    for (auto& p : pending) commit_grad(std::move(p));
+    if (!retain_graph)
+        for (auto& n : ran) n->release_saved();
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ namespace ct {
 // Records a failure for ct_last_error / ct_last_status on this thread.
 void set_last_error(ct_status status, const std::string& message);
 
-template <typename F> ct_status guard(F&& body) noexcept {
+template <typename F> ct_status guard_body(F&& body) noexcept {
     try {
         body();
         return CT_OK;
@@ -20,7 +20,7 @@ template <typename F> ct_status guard(F&& body) noexcept {
         set_last_error(e.status(), e.what());
         return e.status();
     } catch (const std::bad_alloc&) {
-        set_last_error(CT_ERR_OUT_OF_MEMORY, "out of memory");
+        set_last_error(CT_ERR_OUT_OF_MEMORY, std::string(t_current_op ? t_current_op : "ctensor") + ": out of memory");
         return CT_ERR_OUT_OF_MEMORY;
     } catch (const std::exception& e) {
         set_last_error(CT_ERR_INTERNAL, std::string("internal error: ") + e.what());
@@ -31,6 +31,16 @@ template <typename F> ct_status guard(F&& body) noexcept {
     }
 }
 
+// Runs a C function's body: exceptions become a status and the thread's last error. t_current_op is this
+// call's own while it runs and the caller's again after (a C function called from a callback inside another).
+template <typename F> ct_status guard(F&& body) noexcept {
+    const char* outer = t_current_op;
+    t_current_op = nullptr;
+    ct_status status = guard_body(body);
+    t_current_op = outer;
+    return status;
+}
+
 // Note [CUDA at the C boundary]: every op takes its tensors through get_tensor, which refuses a tensor on a
 // CUDA device with CT_ERR_NOT_SUPPORTED "<op>: not implemented for cuda tensors yet" unless op is in the
 // CUDA-capable set (capi_cuda.cpp). Giving an op a CUDA kernel = adding its name there. CPU tensors pass free.
@@ -39,6 +49,7 @@ bool cuda_capable_op(const char* op);
 
 // The tensor behind handle h, on any device; throws CT_ERR_INVALID_HANDLE naming op and the argument.
 inline Tensor get_tensor_any_device(ct_tensor h, const char* op, const char* arg) {
+    t_current_op = op;
     return Tensor(std::static_pointer_cast<TensorImpl>(handle_get((uintptr_t)h, HandleKind::Tensor, op, arg)));
 }
 // The tensor behind handle h; throws CT_ERR_INVALID_HANDLE naming op and the argument, or CT_ERR_NOT_SUPPORTED
@@ -64,6 +75,7 @@ inline ct_tensor new_tensor_handle(const Tensor& t) {
 }
 // Throws CT_ERR_INVALID_ARGUMENT when an out-pointer is NULL.
 inline void check_out(const void* out, const char* op, const char* arg = "out") {
+    t_current_op = op;
     if (!out) fail(CT_ERR_INVALID_ARGUMENT, op, ": output pointer ", arg, " is NULL");
 }
 // Copies a C shape array into a Shape (ndim >= 0; dims may be NULL only when ndim == 0).

@@ -1,6 +1,7 @@
 // capi_library.cpp - C API: versions, errors, threads, devices, handle counting.
 #include <cstring>
 #include "capi/capi_common.h"
+#include "core/allocator.h"
 #include "core/quote.h"
 #include "cpu/parallel.h"
 
@@ -100,5 +101,20 @@ ct_status ct_set_num_threads(int32_t n) {
     });
 }
 int32_t ct_get_num_threads(void) { return get_num_threads(); }
+
+ct_status ct_set_cpu_memory_limit(int64_t bytes) {
+    return guard([&] {
+        if (bytes < -1) fail(CT_ERR_INVALID_ARGUMENT, "set_cpu_memory_limit: limit ", bytes, " is negative (-1 = none)");
+        cpu_set_memory_limit(bytes);
+    });
+}
+
+ct_status ct_cpu_memory_stats(int64_t* allocated, int64_t* cached, int64_t* limit) {
+    return guard([&] {
+        if (allocated) *allocated = cpu_memory_in_use();
+        if (cached) *cached = cpu_memory_cached();
+        if (limit) *limit = cpu_memory_limit();
+    });
+}
 
 }  // extern "C"

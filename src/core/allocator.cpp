@@ -3,6 +3,8 @@
 // buffers of small ops skip malloc's aligned path (memalign, chunk splitting and consolidation).
 #include "core/allocator.h"
 #include <algorithm>
+#include <atomic>
+#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
@@ -16,6 +18,7 @@ constexpr size_t kAlign = 64;
 constexpr size_t kCacheMin = size_t(1) << 20;      // blocks from 1 MiB are cached
 constexpr size_t kCacheLimit = size_t(2) << 30;    // at most 2 GiB kept in the cache
 constexpr size_t kRound = size_t(1) << 16;         // cached sizes are rounded to 64 KiB
+constexpr size_t kMaxRequest = size_t(1) << 56;    // larger requests fail at once (rounding cannot overflow)
 
 struct Cache {
     std::mutex mu;
@@ -105,15 +108,53 @@ void small_free(void* p, size_t n) {
     std::free(p);
 }
 
-}  // namespace
+// ---- the memory limit: in-use bytes are counted at cpu_alloc/cpu_free, whichever path serves the block ----
+std::atomic<int64_t> g_in_use{0};
 
-void* cpu_alloc(size_t nbytes) {
-    size_t n = rounded(nbytes == 0 ? 1 : nbytes);
+// CTENSOR_MEMORY_LIMIT as bytes ("1048576", "512M", "2G"); -1 when unset or unreadable.
+int64_t limit_from_env() {
+    const char* text = std::getenv("CTENSOR_MEMORY_LIMIT");
+    if (!text || !*text) return -1;
+    char* end = nullptr;
+    unsigned long long value = std::strtoull(text, &end, 10);
+    int shift = 0;
+    switch (std::toupper((unsigned char)*end)) {
+        case 'K': shift = 10, ++end; break;
+        case 'M': shift = 20, ++end; break;
+        case 'G': shift = 30, ++end; break;
+        default: break;
+    }
+    if (end == text || *end != '\0' || value > (unsigned long long)(INT64_MAX >> shift)) return -1;
+    return (int64_t)(value << shift);
+}
+std::atomic<int64_t>& limit() {
+    static std::atomic<int64_t> value{limit_from_env()};
+    return value;
+}
+
+// Throws CT_ERR_OUT_OF_MEMORY "<op>: cannot allocate N bytes on cpu<why>", naming the C function running.
+template <typename... Why> [[noreturn]] void fail_alloc(size_t nbytes, const Why&... why) {
+    fail(CT_ERR_OUT_OF_MEMORY, t_current_op ? t_current_op : "alloc", ": cannot allocate ", nbytes, " bytes on cpu",
+         why...);
+}
+
+// Counts n more bytes in use, or throws when that would pass the limit (nothing is counted then).
+void reserve(size_t n, size_t nbytes) {
+    int64_t cap = limit().load(std::memory_order_relaxed);
+    int64_t now = g_in_use.fetch_add((int64_t)n, std::memory_order_relaxed) + (int64_t)n;
+    if (cap >= 0 && now > cap) {
+        g_in_use.fetch_sub((int64_t)n, std::memory_order_relaxed);
+        fail_alloc(nbytes, ": the memory limit is ", cap, " bytes and ", now - (int64_t)n, " are in use");
+    }
+}
+void unreserve(size_t n) { g_in_use.fetch_sub((int64_t)n, std::memory_order_relaxed); }
+
+void* alloc_block(size_t n, size_t nbytes) {
     if (n < kCacheMin) {
         if (void* p = small_alloc(n)) return p;
         cpu_empty_cache();
         if (void* p = small_alloc(n)) return p;
-        fail(CT_ERR_OUT_OF_MEMORY, "alloc: cannot allocate ", nbytes, " bytes on cpu");
+        fail_alloc(nbytes);
     }
     {
         Cache& c = cache();
@@ -131,13 +172,28 @@ void* cpu_alloc(size_t nbytes) {
         cpu_empty_cache();
         p = std::aligned_alloc(kAlign, n);
     }
-    if (!p) fail(CT_ERR_OUT_OF_MEMORY, "alloc: cannot allocate ", nbytes, " bytes on cpu");
+    if (!p) fail_alloc(nbytes);
     return p;
+}
+
+}  // namespace
+
+void* cpu_alloc(size_t nbytes) {
+    if (nbytes > kMaxRequest) fail_alloc(nbytes);
+    size_t n = rounded(nbytes == 0 ? 1 : nbytes);
+    reserve(n, nbytes);
+    try {
+        return alloc_block(n, nbytes);
+    } catch (...) {
+        unreserve(n);
+        throw;
+    }
 }
 
 void cpu_free(void* p, size_t nbytes) {
     if (!p) return;
     size_t n = rounded(nbytes == 0 ? 1 : nbytes);
+    unreserve(n);
     if (n < kCacheMin) return small_free(p, n);
     {
         Cache& c = cache();
@@ -161,6 +217,17 @@ size_t cpu_empty_cache() {
     c.blocks.clear();
     c.bytes = 0;
     return freed + small;
+}
+
+void cpu_set_memory_limit(int64_t bytes) { limit().store(bytes < 0 ? -1 : bytes, std::memory_order_relaxed); }
+int64_t cpu_memory_limit() { return limit().load(std::memory_order_relaxed); }
+int64_t cpu_memory_in_use() { return g_in_use.load(std::memory_order_relaxed); }
+int64_t cpu_memory_cached() {
+    int64_t small = 0;
+    if (SmallCache* sc = small_cache()) small = (int64_t)sc->bytes;
+    Cache& c = cache();
+    std::lock_guard<std::mutex> lock(c.mu);
+    return small + (int64_t)c.bytes;
 }
 
 }  // namespace ct

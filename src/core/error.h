@@ -16,6 +16,11 @@ class Error : public std::runtime_error {
     ct_status status_;
 };
 
+// The C function running on this thread (its name without "ct_"; null outside one), for messages raised far
+// below the op's own checks, such as the allocator's out-of-memory. guard() clears it; the C boundary's
+// argument helpers (check_out, get_tensor) set it.
+inline thread_local const char* t_current_op = nullptr;
+
 // "[2, 3]" for messages.
 std::string shape_str(const std::vector<int64_t>& shape);
 

@@ -44,6 +44,16 @@ void Optimizer::set_lr(double lr) {
 
 void Optimizer::step() {
     NoGradGuard no_grad;
+    // Note [Step all or nothing]: first everything the updates need is allocated (gradients made contiguous in
+    // the parameter's dtype, copies of non-contiguous parameters, missing state); only then is any parameter
+    // written. A step that fails for want of memory leaves every parameter and state as it was. (On CUDA the
+    // composed SGD update still allocates while it writes.)
+    struct Work {
+        size_t i;
+        Tensor target, grad;       // contiguous: the parameter itself or its copy
+        std::vector<Tensor> fresh;  // state created for this step (see allocate_state)
+    };
+    std::vector<Work> work;
     for (size_t i = 0; i < params_.size(); ++i) {
         const Tensor& p = params_[i];
         Tensor g = grad_of(p);
@@ -51,14 +61,14 @@ void Optimizer::step() {
         if (g.sizes() != p.sizes())
             fail(CT_ERR_SHAPE, name_, ": parameter ", i, " has shape ", shape_str(p.sizes()),
                  " but its grad has shape ", shape_str(g.sizes()));
-        Tensor gc = contiguous_nograd(cast_nograd(g, p.dtype()));
-        if (p.is_contiguous()) {
-            update(i, p, gc);
-        } else {
-            Tensor tmp = contiguous_nograd(p);
-            update(i, tmp, gc);
-            copy_into(p, tmp);
-        }
+        Work w{i, p.is_contiguous() ? p : contiguous_nograd(p), contiguous_nograd(cast_nograd(g, p.dtype())), {}};
+        allocate_state(i, p, w.fresh);
+        work.push_back(std::move(w));
+    }
+    for (Work& w : work) {
+        const Tensor& p = params_[w.i];
+        update(w.i, w.target, w.grad, std::move(w.fresh));
+        if (!w.target.is_same(p)) copy_into(p, w.target);
         p.bump_version();
     }
 }
@@ -138,11 +148,16 @@ void sgd_update_cuda(const Tensor& p, const Tensor& g, Tensor& buf, double lr, d
 
 }  // namespace
 
-void SGD::update(size_t i, const Tensor& p, const Tensor& grad) {
+void SGD::allocate_state(size_t i, const Tensor& p, std::vector<Tensor>& fresh) {
+    if (momentum_ != 0.0 && !momentum_buffer_[i].defined() && p.device().is_cpu())
+        fresh.push_back(empty_tensor(p.sizes(), p.dtype(), p.device()));
+}
+
+void SGD::update(size_t i, const Tensor& p, const Tensor& grad, std::vector<Tensor>&& fresh) {
     if (!p.device().is_cpu())
         return sgd_update_cuda(p, grad, momentum_buffer_[i], lr_, weight_decay_, momentum_, 1.0 - dampening_, nesterov_);
-    const bool momentum = momentum_ != 0.0, first = !momentum_buffer_[i].defined();
-    if (momentum && first) momentum_buffer_[i] = empty_tensor(p.sizes(), p.dtype(), p.device());
+    const bool momentum = momentum_ != 0.0, first = !fresh.empty();
+    if (first) momentum_buffer_[i] = std::move(fresh[0]);  // filled by the loop: the first step copies d
     dispatch_float(p.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         T* buf = momentum ? momentum_buffer_[i].data<T>() : nullptr;
@@ -188,11 +203,16 @@ void adam_loop(T* w, const T* g, T* m, T* v, int64_t n, const math::AdamCoeffs<T
 
 }  // namespace
 
-void Adam::update(size_t i, const Tensor& p, const Tensor& grad) {
-    // each moment is created (as zeros, on the parameter's device) when missing: at the first step or after
-    // ct_optimizer_set_state cleared it
-    if (!exp_avg_[i].defined()) exp_avg_[i] = zeros(p.sizes(), p.dtype(), p.device());
-    if (!exp_avg_sq_[i].defined()) exp_avg_sq_[i] = zeros(p.sizes(), p.dtype(), p.device());
+// Each moment is created (as zeros, on the parameter's device) when missing: at the first step or after
+// ct_optimizer_set_state cleared it. fresh = {exp_avg, exp_avg_sq}, undefined where the moment exists.
+void Adam::allocate_state(size_t i, const Tensor& p, std::vector<Tensor>& fresh) {
+    fresh.push_back(exp_avg_[i].defined() ? Tensor() : zeros(p.sizes(), p.dtype(), p.device()));
+    fresh.push_back(exp_avg_sq_[i].defined() ? Tensor() : zeros(p.sizes(), p.dtype(), p.device()));
+}
+
+void Adam::update(size_t i, const Tensor& p, const Tensor& grad, std::vector<Tensor>&& fresh) {
+    if (fresh.at(0).defined()) exp_avg_[i] = std::move(fresh[0]);
+    if (fresh.at(1).defined()) exp_avg_sq_[i] = std::move(fresh[1]);
     const double step = (double)++steps_[i];
     const double bias1 = 1.0 - std::pow(beta1_, step), bias2 = 1.0 - std::pow(beta2_, step);
     const ct_cuda_adam a{1.0 - lr_ * weight_decay_, weight_decay_, 1.0 - beta1_, beta2_, 1.0 - beta2_, eps_,

@@ -35,8 +35,11 @@ class Optimizer {
     // The slot holding state `name` of parameter i (null for an unknown name); step_slot null = no step count.
     virtual Tensor* state_slot(size_t i, const std::string& name) { (void)i, (void)name; return nullptr; }
     virtual int64_t* step_slot(size_t i) { (void)i; return nullptr; }
-    // Updates parameter i (contiguous p and grad of one floating dtype) in place.
-    virtual void update(size_t i, const Tensor& p, const Tensor& grad) = 0;
+    // Appends to fresh the state parameter i lacks for its next step (allocating: may throw; installs nothing).
+    virtual void allocate_state(size_t i, const Tensor& p, std::vector<Tensor>& fresh) { (void)i, (void)p, (void)fresh; }
+    // Updates parameter i (contiguous p and grad of one floating dtype) in place, first installing the state
+    // allocate_state made; allocates nothing on the CPU (Note [Step all or nothing], optim.cpp).
+    virtual void update(size_t i, const Tensor& p, const Tensor& grad, std::vector<Tensor>&& fresh) = 0;
     // The subclass's hyper-parameters (not lr): read into value / validate and set; false for an unknown name.
     virtual bool read_hparam(const std::string& name, double& value) const { (void)name, (void)value; return false; }
     virtual bool write_hparam(const std::string& name, double value) { (void)name, (void)value; return false; }
@@ -55,7 +58,8 @@ class SGD : public Optimizer {
     // Throws CT_ERR_INVALID_ARGUMENT for a combination SGD refuses (shared by the constructor and set_hparam).
     static void check_hparams(double momentum, double dampening, double weight_decay, bool nesterov);
   protected:
-    void update(size_t i, const Tensor& p, const Tensor& grad) override;
+    void allocate_state(size_t i, const Tensor& p, std::vector<Tensor>& fresh) override;
+    void update(size_t i, const Tensor& p, const Tensor& grad, std::vector<Tensor>&& fresh) override;
     Tensor* state_slot(size_t i, const std::string& name) override;
     bool read_hparam(const std::string& name, double& value) const override;
     bool write_hparam(const std::string& name, double value) override;
@@ -75,7 +79,8 @@ class Adam : public Optimizer {
     // Throws CT_ERR_INVALID_ARGUMENT for values Adam refuses (shared by the constructor and set_hparam).
     static void check_hparams(const char* name, double beta1, double beta2, double eps, double weight_decay);
   protected:
-    void update(size_t i, const Tensor& p, const Tensor& grad) override;
+    void allocate_state(size_t i, const Tensor& p, std::vector<Tensor>& fresh) override;
+    void update(size_t i, const Tensor& p, const Tensor& grad, std::vector<Tensor>&& fresh) override;
     Tensor* state_slot(size_t i, const std::string& name) override;
     int64_t* step_slot(size_t i) override { return &steps_[i]; }
     bool read_hparam(const std::string& name, double& value) const override;

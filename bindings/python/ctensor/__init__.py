@@ -54,6 +54,18 @@ def get_num_threads():
     return _C.get_num_threads()
 
 
+def set_cpu_memory_limit(nbytes):
+    """Caps the CPU memory held by tensors at nbytes (None: no cap); an allocation beyond it raises
+    MemoryError and leaves its inputs and the autograd graph as they were."""
+    _C.set_cpu_memory_limit(nbytes)
+
+
+def cpu_memory_stats():
+    """{'allocated', 'cached', 'limit'} bytes of CPU memory (limit None when there is none)."""
+    allocated, cached, limit = _C.cpu_memory_stats()
+    return {"allocated": allocated, "cached": cached, "limit": None if limit < 0 else limit}
+
+
 class cuda:
     """ctensor.cuda: is_available(), device_count(), synchronize(), memory statistics (like torch.cuda)."""
 

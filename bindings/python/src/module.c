@@ -266,6 +266,22 @@ static PyObject* py_cuda_empty_cache(PyObject* m, PyObject* unused) {
     Py_RETURN_NONE;
 }
 
+/* Sets the CPU memory limit in bytes (-1 or None: no limit). */
+static PyObject* py_set_cpu_memory_limit(PyObject* m, PyObject* arg) {
+    REQUIRE_SYM(ct_set_cpu_memory_limit);
+    long long bytes = arg == Py_None ? -1 : PyLong_AsLongLong(arg);
+    if (bytes == -1 && PyErr_Occurred()) return NULL;
+    CT_TRY(ct_set_cpu_memory_limit((int64_t)bytes));
+    Py_RETURN_NONE;
+}
+/* (allocated, cached, limit) bytes of CPU memory; limit -1 when there is none. */
+static PyObject* py_cpu_memory_stats(PyObject* m, PyObject* unused) {
+    REQUIRE_SYM(ct_cpu_memory_stats);
+    int64_t allocated = 0, cached = 0, limit = -1;
+    CT_TRY(ct_cpu_memory_stats(&allocated, &cached, &limit));
+    return Py_BuildValue("(LLL)", (long long)allocated, (long long)cached, (long long)limit);
+}
+
 static PyObject* py_status_name(PyObject* m, PyObject* arg) {
     long s = PyLong_AsLong(arg);
     if (s == -1 && PyErr_Occurred()) return NULL;
@@ -310,6 +326,8 @@ static PyMethodDef module_functions[] = {
     {"cuda_synchronize", py_cuda_synchronize, METH_O, "Waits for a device's queued work."},
     {"cuda_memory_stats", py_cuda_memory_stats, METH_O, "(allocated, reserved, peak) bytes on a device."},
     {"cuda_empty_cache", py_cuda_empty_cache, METH_NOARGS, "Returns cached device memory to the driver."},
+    {"set_cpu_memory_limit", py_set_cpu_memory_limit, METH_O, "Caps CPU tensor memory in bytes (None: no cap)."},
+    {"cpu_memory_stats", py_cpu_memory_stats, METH_NOARGS, "(allocated, cached, limit) bytes of CPU memory."},
     {"status_name", py_status_name, METH_O, "Name of a status code."},
     {"dtype_name", py_dtype_name, METH_O, "Name of a dtype code."},
     {"_raise_status", py_raise_status, METH_VARARGS, "Raises the exception mapped from a status."},

@@ -38,6 +38,7 @@
 #pragma weak ct_copy_
 #pragma weak ct_cos
 #pragma weak ct_cpu
+#pragma weak ct_cpu_memory_stats
 #pragma weak ct_cross_entropy
 #pragma weak ct_cross_entropy_ex
 #pragma weak ct_cuda
@@ -163,6 +164,7 @@
 #pragma weak ct_scatter
 #pragma weak ct_scatter_add
 #pragma weak ct_select
+#pragma weak ct_set_cpu_memory_limit
 #pragma weak ct_set_error
 #pragma weak ct_set_grad_enabled
 #pragma weak ct_set_num_threads

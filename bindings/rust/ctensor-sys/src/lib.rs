@@ -132,6 +132,8 @@ extern "C" {
     pub fn ct_cuda_synchronize(device: i32) -> ct_status;
     pub fn ct_cuda_memory_stats(device: i32, allocated: *mut i64, reserved: *mut i64, peak: *mut i64) -> ct_status;
     pub fn ct_cuda_empty_cache() -> ct_status;
+    pub fn ct_set_cpu_memory_limit(bytes: i64) -> ct_status;
+    pub fn ct_cpu_memory_stats(allocated: *mut i64, cached: *mut i64, limit: *mut i64) -> ct_status;
 
     // ---- Tensor handles and metadata ----
     pub fn ct_tensor_retain(t: ct_tensor) -> ct_tensor;

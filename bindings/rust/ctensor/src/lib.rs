@@ -137,3 +137,27 @@ pub fn cuda_memory_stats(device: i32) -> Result<CudaMemoryStats> {
 pub fn cuda_empty_cache() -> Result<()> {
     check(unsafe { sys::ct_cuda_empty_cache() })
 }
+
+/// CPU memory statistics in bytes, from `cpu_memory_stats`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CpuMemoryStats {
+    /// Bytes held by live tensors.
+    pub allocated: i64,
+    /// Bytes of freed blocks kept for reuse.
+    pub cached: i64,
+    /// The memory limit (`None`: no limit).
+    pub limit: Option<i64>,
+}
+
+/// Caps the CPU memory held by tensors (`None` removes the cap); allocations beyond it fail with
+/// `Error::OutOfMemory` and leave their inputs as they were.
+pub fn set_cpu_memory_limit(bytes: Option<i64>) -> Result<()> {
+    check(unsafe { sys::ct_set_cpu_memory_limit(bytes.unwrap_or(-1)) })
+}
+
+/// CPU memory held by tensors, kept in caches, and the limit.
+pub fn cpu_memory_stats() -> Result<CpuMemoryStats> {
+    let (mut allocated, mut cached, mut limit) = (0i64, 0i64, -1i64);
+    check(unsafe { sys::ct_cpu_memory_stats(&mut allocated, &mut cached, &mut limit) })?;
+    Ok(CpuMemoryStats { allocated, cached, limit: if limit < 0 { None } else { Some(limit) } })
+}
