@@ -200,6 +200,8 @@ CTJ_OPT_OUT(ct_tensor, indices_out, CTJ_FROM_TENSOR)
 CTJ_OPT_OUT(int64_t, allocated, CTJ_FROM_INT64)
 CTJ_OPT_OUT(int64_t, reserved, CTJ_FROM_INT64)
 CTJ_OPT_OUT(int64_t, peak, CTJ_FROM_INT64)
+CTJ_OPT_OUT(int64_t, cached, CTJ_FROM_INT64)
+CTJ_OPT_OUT(int64_t, limit, CTJ_FROM_INT64)
 
 /* ---- byte[] out for text: (buffer, capacity) ---- */
 %define CTJ_BYTES_OUT(NAME, CAP_T, CAP)

@@ -21,6 +21,7 @@ include("show.jl")
 include("oplist.jl")
 
 export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, to, dtype, device, live_handles,
+       set_cpu_memory_limit!, cpu_memory_stats,
        requires_grad!, backward!, grad, no_grad, custom_function, Generator, manual_seed,
        sigmoid, relu, gelu, silu, softplus, Linear, Conv2d, MaxPool, MeanPool, BatchNorm, Dropout, Embedding,
        Chain, Sequential, SGD, Adam, AdamW, step!, zero_grad!, item

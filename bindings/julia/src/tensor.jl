@@ -123,6 +123,23 @@ is_released(t::Tensor) = t.handle == C_NULL
 "Number of live ctensor handles (tensors, generators, optimizers) in the process."
 live_handles() = LibCT.ct_live_handles()
 
+"""
+    set_cpu_memory_limit!(bytes)
+
+Caps the bytes ctensor may hold in CPU tensors; an allocation past it throws a `CTensorError` of kind
+`ERR_OUT_OF_MEMORY` and leaves its inputs as they were. `nothing` removes the cap (the default, unless the
+environment variable `CTENSOR_MEMORY_LIMIT` sets one).
+"""
+set_cpu_memory_limit!(bytes::Union{Integer,Nothing}) =
+    (@check LibCT.ct_set_cpu_memory_limit(bytes === nothing ? Int64(-1) : Int64(bytes)); nothing)
+
+"The CPU allocator's figures in bytes: `(allocated, cached, limit)`, `limit === nothing` when there is none."
+function cpu_memory_stats()
+    allocated, cached, limit = Ref{Int64}(0), Ref{Int64}(0), Ref{Int64}(0)
+    @check LibCT.ct_cpu_memory_stats(allocated, cached, limit)
+    (allocated = allocated[], cached = cached[], limit = limit[] < 0 ? nothing : limit[])
+end
+
 # ---- creation -------------------------------------------------------------------------------------
 for (jl, c) in ((:zeros, :ct_zeros), (:ones, :ct_ones), (:empty, :ct_empty))
     @eval $jl(::Type{T}, dims::Integer...; device::Device = cpu) where {T} =

@@ -20,7 +20,7 @@ errkind(f) = try f(); nothing catch e; e isa CTensorError ? e.kind : e end
     @test errkind(() -> requires_grad!(tensor([1, 2]))) == C.ERR_DTYPE
     @test errkind(() -> C.to(x, cuda(0))) in (C.ERR_NOT_COMPILED, C.ERR_DEVICE, nothing)
     @test errkind(() -> C.narrow(x, 2, 5, 1)) == C.ERR_INDEX
-    @test errkind(() -> C.zeros(Float32, 1 << 40, 1 << 30)) == C.ERR_OUT_OF_MEMORY
+    @test errkind(() -> C.zeros(Float32, 1 << 40, 1 << 10)) == C.ERR_OUT_OF_MEMORY
     o = C.SGD([requires_grad!(tensor([1.0]))]; lr = 0.1)
     @test errkind(() -> C.@check C.LibCT.ct_optimizer_get_step(o, Int32(0), Ref{Int64}(0))) == C.ERR_NOT_SUPPORTED
     w = requires_grad!(tensor([1.0, 2.0])); l = sum(w .* w); backward!(l)
@@ -28,4 +28,22 @@ errkind(f) = try f(); nothing catch e; e isa CTensorError ? e.kind : e end
     @test errkind(() -> C.@check C.LibCT.ct_check_abi(Int32(2), Int32(0))) == C.ERR_VERSION
     e = try x * x catch err; err end
     @test occursin("matmul", e.message) && occursin("CTensorError(ERR_SHAPE)", sprint(showerror, e))
+end
+
+@testset "cpu memory limit" begin
+    a = C.ones(Float32, 64, 64)
+    s = cpu_memory_stats()
+    @test s.limit === nothing && s.allocated >= 64 * 64 * 4
+    set_cpu_memory_limit!(s.allocated)  # nothing more may be allocated
+    e = try
+        a .+ a
+    catch err
+        err
+    finally
+        set_cpu_memory_limit!(nothing)
+    end
+    @test e isa CTensorError && e.kind == C.ERR_OUT_OF_MEMORY && occursin("memory limit", e.message)
+    @test cpu_memory_stats().limit === nothing
+    @test Array(a .+ a) == fill(2f0, 64, 64)  # inputs intact, the next call succeeds
+    @test errkind(() -> set_cpu_memory_limit!(-7)) == C.ERR_INVALID_ARGUMENT
 end

@@ -268,6 +268,22 @@ abstract class TensorFactories {
         return CT.live_handles();
     }
 
+    /**
+     * Caps the bytes ctensor may hold in CPU tensors; an allocation past it throws {@link OutOfMemoryException}
+     * and leaves its inputs as they were. {@code -1} removes the cap (the default, unless the environment
+     * variable CTENSOR_MEMORY_LIMIT sets one).
+     */
+    public static void setCpuMemoryLimit(long bytes) {
+        CT.set_cpu_memory_limit(bytes);
+    }
+
+    /** The CPU allocator's figures in bytes: {allocated (in tensors), cached (freed, kept for reuse), limit (-1: none)}. */
+    public static long[] cpuMemoryStats() {
+        long[] allocated = new long[1], cached = new long[1], limit = new long[1];
+        CT.cpu_memory_stats(allocated, cached, limit);
+        return new long[] {allocated[0], cached[0], limit[0]};
+    }
+
     /** Sets ctensor's thread budget. */
     public static void setNumThreads(int n) {
         CT.set_num_threads(n);

@@ -24,6 +24,26 @@ class ErrorsTest {
     }
 
     @Test
+    void cpuMemoryLimitFailsCleanlyAndRecovers() {
+        try (TensorScope s = new TensorScope()) {
+            Tensor a = Tensor.ones(64, 64);
+            long[] before = Tensor.cpuMemoryStats();
+            assertEquals(-1, before[2]);
+            Tensor.setCpuMemoryLimit(before[0]);  // nothing more may be allocated
+            try {
+                assertEquals(before[0], Tensor.cpuMemoryStats()[2]);
+                OutOfMemoryException e = expect(OutOfMemoryException.class, CT.CT_ERR_OUT_OF_MEMORY, "memory limit", () -> a.add(a));
+                assertTrue(e.getMessage().startsWith("add:"), e.getMessage());
+            } finally {
+                Tensor.setCpuMemoryLimit(-1);
+            }
+            assertEquals(2.0f, a.add(a).toFloatArray()[4095]);  // inputs intact, the next call succeeds
+            expect(InvalidArgumentException.class, CT.CT_ERR_INVALID_ARGUMENT, "set_cpu_memory_limit",
+                    () -> Tensor.setCpuMemoryLimit(-7));
+        }
+    }
+
+    @Test
     void everyKind() {
         try (TensorScope s = new TensorScope()) {
             Tensor a = Tensor.zeros(2, 3), b = Tensor.zeros(4);
