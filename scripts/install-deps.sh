@@ -19,9 +19,9 @@ if [ "$what" != core ] && [ ! -f /etc/apt/sources.list.d/ctensor-bullseye.list ]
 fi
 
 core_pkgs="build-essential cmake pkg-config libopenblas-openmp-dev libgtest-dev zlib1g-dev dataset-fashion-mnist"
-all_pkgs="$core_pkgs abigail-tools clang python3-venv python3-torch python3-numpy valgrind"
+all_pkgs="$core_pkgs abigail-tools clang libclang-rt-14-dev python3-venv python3-torch python3-numpy valgrind"
 
-java_pkgs="swig default-jdk-headless maven maven-debian-helper libmaven-compiler-plugin-java libsurefire-java libmaven-jar-plugin-java junit5"
+java_pkgs="swig default-jdk-headless maven maven-debian-helper libmaven-compiler-plugin-java libsurefire-java libmaven-jar-plugin-java libmaven-resources-plugin-java libmaven-clean-plugin-java junit5"
 all_pkgs="$all_pkgs $java_pkgs"
 demo_pkgs="$core_pkgs python3-venv python3-numpy $java_pkgs"
 pkgs="$core_pkgs"
