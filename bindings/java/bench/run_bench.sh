@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_bench.sh - builds the C references (bench_tiny.c, examples/fashion_mnist/fashion_mnist.c) against
+# run_bench.sh - builds the C references (bench/tiny_add.c, examples/fashion_mnist/fashion_mnist.c) against
 # $CTENSOR_LIB_DIR and the Java bindings, then runs Bench.java, which prints the Java/C ratios.
 # Usage: bindings/java/bench/run_bench.sh [epochs]   (CTENSOR_LIB_DIR defaults to <repo>/build)
 set -euo pipefail
@@ -11,7 +11,7 @@ cmake -S "$repo/bindings/java" -B "$build" -DCTENSOR_LIB_DIR="$lib_dir" >/dev/nu
 cmake --build "$build" -j"$(nproc)" --target ctensor_java >/dev/null
 out="$build/bench"
 mkdir -p "$out"
-cc -O2 -I"$repo/include" "$here/bench_tiny.c" -L"$lib_dir" -lctensor -Wl,-rpath,"$lib_dir" -o "$out/bench_tiny"
+cc -O2 -I"$repo/include" "$repo/bench/tiny_add.c" -L"$lib_dir" -lctensor -Wl,-rpath,"$lib_dir" -o "$out/bench_tiny"
 cc -O2 -I"$repo/include" "$repo/examples/fashion_mnist/fashion_mnist.c" -L"$lib_dir" -lctensor -lz -lm \
   -Wl,-rpath,"$lib_dir" -o "$out/fashion_mnist"
 jar="$build/ctensor-1.0.0.jar"

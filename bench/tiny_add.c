@@ -1,5 +1,5 @@
-/* bench_tiny.c - the C reference for bindings/java/bench: ns per tiny (1-element) ct_add + release through the
- * C ABI, median of 7 runs. Usage: bench_tiny [iterations] */
+/* tiny_add.c - the C reference for the bindings' tiny-op benchmarks (bindings/java/bench, bindings/julia/bench):
+ * ns per tiny (1-element float32) ct_add + release through the C ABI, median of 7 runs. Usage: tiny_add [iterations] */
 #include <ctensor.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
     int r;
     if (ct_check_abi(CT_ABI_VERSION, CT_VERSION_MINOR) != CT_OK || ct_ones(shape, 1, CT_FLOAT32, ct_cpu(), &a) != CT_OK ||
         ct_ones(shape, 1, CT_FLOAT32, ct_cpu(), &b) != CT_OK) {
-        fprintf(stderr, "bench_tiny: %s\n", ct_last_error());
+        fprintf(stderr, "tiny_add: %s\n", ct_last_error());
         return 2;
     }
     for (r = 0; r < 7; ++r) {
