@@ -18,4 +18,5 @@ include("test_autograd.jl")
 include("test_errors.jl")
 include("test_memory.jl")
 include("test_nn.jl")
+include("test_safetensors.jl")
 end
