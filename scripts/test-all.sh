@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: installs what it needs, builds, and runs every test suite that exists
-# (C++ GoogleTest, C client and header checks, sanitizers, Python, Rust, ABI check). Fails on the first failure.
+# (C++ GoogleTest, C client and header checks, sanitizers, Python, Rust, Java, Julia, cross-language models, ABI
+# check). Fails on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS="$(nproc)"
@@ -50,6 +51,11 @@ fi
 if [ -f bindings/julia/run_tests.sh ]; then
   step "Julia package"
   CTENSOR_LIB_DIR="$PWD/build" bash bindings/julia/run_tests.sh
+fi
+
+if [ -f tests/cross_language/run.sh ]; then
+  step "cross-language models (safetensors: trained in Python and Rust, checked in C, Rust, Java, Julia, Python)"
+  CTENSOR_LIB_DIR="$PWD/build" bash tests/cross_language/run.sh
 fi
 
 step "all test suites passed"
