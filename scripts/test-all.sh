@@ -38,6 +38,11 @@ if [ -f bindings/python/run_tests.sh ]; then
   CTENSOR_LIB_DIR="$PWD/build" CTENSOR_REQUIRE_ALL=1 bash bindings/python/run_tests.sh
 fi
 
+if [ -f tests/conformance/run_python.py ]; then
+  step "conformance suite through Python (the C runner ran in ctest: conformance_c)"
+  CTENSOR_LIB_DIR="$PWD/build" "${CTENSOR_VENV:-$PWD/.venv}/bin/python" tests/conformance/run_python.py
+fi
+
 if [ -f bindings/rust/run_tests.sh ]; then
   step "Rust crates"
   CTENSOR_LIB_DIR="$PWD/build" bash bindings/rust/run_tests.sh
