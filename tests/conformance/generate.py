@@ -2,12 +2,15 @@
 (Debian's python3-torch), independently of ctensor. Each case: an op of abi/ops.tsv, its inputs (dtype, shape,
 values, requires_grad) and arguments, and either the expected outputs (dtype, shape, values) with, for
 differentiable ops, the expected input gradients for a given grad_output, or the expected error (a ct_status
-name). Non-finite values are written as the strings "nan", "inf", "-inf". Deterministic: the same torch gives the
-same files, which test_generator_reproduces.py checks.
+name). Non-finite values are written as the strings "nan", "inf", "-inf". Each group is written twice from the same
+case list: cases/<group>.json, and cases/<group>.toml for runners whose language has a TOML reader but no JSON one
+in reach (Julia 1.5's Pkg.TOML; see to_toml). Deterministic: the same torch gives the same files, which
+check_generated.py checks.
 Usage: python3 generate.py [OUT_DIR]   (default: cases/ beside this file)"""
 import json
 import math
 import os
+import re
 import sys
 import zlib
 
@@ -36,6 +39,33 @@ def tensor_json(t, requires_grad=False):
     if requires_grad:
         j["requires_grad"] = True
     return j
+
+
+def toml_value(v):
+    """One TOML 0.5 value on one line. TOML has no null (a None dict entry is left out, a None list item becomes
+    the empty table {}), and TOML 0.5 arrays are homogeneous, so a values array that holds a "nan"/"inf" string
+    is written all as strings (readers parse each string as a number)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return repr(v)
+    if isinstance(v, float):  # repr without an exponent's leading zeros ("1e-05" -> "1e-5"), which TOML forbids
+        return re.sub(r"e([+-]?)0+(?=\d)", r"e\1", repr(v))
+    if isinstance(v, str):
+        return json.dumps(v)  # a JSON string is a valid TOML basic string (ASCII, escaped the same way)
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k} = {toml_value(x)}" for k, x in v.items() if x is not None) + "}"
+    if any(isinstance(x, str) for x in v) and any(isinstance(x, (int, float)) for x in v):
+        v = [x if isinstance(x, str) else toml_value(x) for x in v]
+    return "[" + ", ".join("{}" if x is None else toml_value(x) for x in v) + "]"
+
+
+def to_toml(header, cases):
+    """The case file as TOML: the header's keys, then one [[cases]] table per case."""
+    lines = [f"{k} = {toml_value(v)}" for k, v in header.items()]
+    for case in cases:
+        lines += ["", "[[cases]]"] + [f"{k} = {toml_value(v)}" for k, v in case.items() if v is not None]
+    return "\n".join(lines) + "\n"
 
 
 class Rng:
@@ -292,10 +322,12 @@ def main():
     for name, fill in GROUPS.items():
         c = Cases()
         fill(c)
+        header = {"format": 1, "generator": "tests/conformance/generate.py", "torch": torch.__version__.split("+")[0]}
         with open(os.path.join(out, f"{name}.json"), "w") as f:
-            json.dump({"format": 1, "generator": "tests/conformance/generate.py", "torch": torch.__version__.split("+")[0],
-                       "cases": c.cases}, f, indent=None, separators=(",", ":"))
+            json.dump(dict(header, cases=c.cases), f, indent=None, separators=(",", ":"))
             f.write("\n")
+        with open(os.path.join(out, f"{name}.toml"), "w") as f:
+            f.write(to_toml(header, c.cases))
         total += len(c.cases)
         print(f"{name}: {len(c.cases)} cases")
     print(f"{total} cases in {out}")
