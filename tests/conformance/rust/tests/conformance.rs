@@ -1,0 +1,262 @@
+//! The Rust runner of the conformance suite: every case of tests/conformance/cases/*.json (read with serde_json)
+//! through the `ctensor` crate's public API, compared with the expected dtype, shape and values (per-dtype
+//! tolerances, NaN equals NaN, integers exactly) and, for differentiable cases, the input gradients after
+//! backward(grad_output); an error case must fail with the `Error` variant of its status. Prints the failures and
+//! "N passed, N failed"; exits 1 when any failed. CONFORMANCE_RESULTS_DIR (if set) receives rust.json.
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+
+use ctensor::{DType, Error, Tensor};
+use serde_json::{json, Value};
+
+/// Why a case failed: the library's error, or a mismatch in words.
+enum Fail {
+    Lib(Error),
+    Problem(String),
+}
+
+impl From<Error> for Fail {
+    fn from(e: Error) -> Fail {
+        Fail::Lib(e)
+    }
+}
+
+type Outcome<T> = std::result::Result<T, Fail>;
+type Op = Box<dyn Fn(&[Tensor], &Value) -> ctensor::Result<Vec<Tensor>>>;
+
+fn problem<T>(text: String) -> Outcome<T> {
+    Err(Fail::Problem(text))
+}
+
+/// A JSON number, or "nan" / "inf" / "-inf".
+fn decode(v: &Value) -> f64 {
+    match v {
+        Value::String(s) => s.parse().unwrap_or(f64::NAN),
+        other => other.as_f64().unwrap_or(f64::NAN),
+    }
+}
+
+/// A case input: a tensor (dtype, shape, row-major values, requires_grad) or a wrapped scalar.
+fn make(j: &Value) -> Outcome<Tensor> {
+    if let Some(s) = j.get("scalar") {
+        return Ok(Tensor::wrapped_scalar(decode(s), s.is_i64() || s.is_u64())?);
+    }
+    let shape: Vec<i64> = j["shape"].as_array().unwrap().iter().map(|d| d.as_i64().unwrap()).collect();
+    let values = j["values"].as_array().unwrap();
+    let ints = || values.iter().map(|v| v.as_i64().unwrap());
+    let t = match j["dtype"].as_str().unwrap() {
+        "float32" => Tensor::from_slice(&values.iter().map(|v| decode(v) as f32).collect::<Vec<_>>(), &shape)?,
+        "float64" => Tensor::from_slice(&values.iter().map(decode).collect::<Vec<_>>(), &shape)?,
+        "int32" => Tensor::from_slice(&ints().map(|v| v as i32).collect::<Vec<_>>(), &shape)?,
+        "int64" => Tensor::from_slice(&ints().collect::<Vec<_>>(), &shape)?,
+        "uint8" => Tensor::from_slice(&ints().map(|v| v as u8).collect::<Vec<_>>(), &shape)?,
+        "bool" => Tensor::from_slice(&ints().map(|v| v != 0).collect::<Vec<_>>(), &shape)?,
+        other => return problem(format!("unknown dtype {other}")),
+    };
+    Ok(if j.get("requires_grad") == Some(&Value::Bool(true)) { t.requires_grad_(true)? } else { t })
+}
+
+/// Checks `got` against the expected tensor JSON.
+fn compare(what: &str, got: &Tensor, want: &Value) -> Outcome<()> {
+    let dtype = got.dtype();
+    if dtype.name() != want["dtype"].as_str().unwrap() {
+        return problem(format!("{what}: dtype {}, expected {}", dtype.name(), want["dtype"]));
+    }
+    let shape: Vec<i64> = want["shape"].as_array().unwrap().iter().map(|d| d.as_i64().unwrap()).collect();
+    if got.size() != shape {
+        return problem(format!("{what}: shape {:?}, expected {shape:?}", got.size()));
+    }
+    let values = want["values"].as_array().unwrap();
+    if dtype.is_floating() {
+        let (atol, rtol) = if dtype == DType::Float32 { (1e-5, 1e-5) } else { (1e-12, 1e-10) };
+        for (i, (g, w)) in got.to_vec::<f64>()?.iter().zip(values.iter().map(decode)).enumerate() {
+            if !((g.is_nan() && w.is_nan()) || *g == w || (g - w).abs() <= atol + rtol * w.abs()) {
+                return problem(format!("{what}: element {i} is {g}, expected {w}"));
+            }
+        }
+    } else {
+        for (i, (g, w)) in got.to_vec::<i64>()?.iter().zip(values).enumerate() {
+            if Some(*g) != w.as_i64() {
+                return problem(format!("{what}: element {i} is {g}, expected {w}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether `e` is the variant the binding maps status `name` to.
+fn is_kind(e: &Error, name: &str) -> bool {
+    match name {
+        "CT_ERR_INVALID_ARGUMENT" => matches!(e, Error::InvalidArgument(_)),
+        "CT_ERR_INVALID_HANDLE" => matches!(e, Error::InvalidHandle(_)),
+        "CT_ERR_SHAPE" => matches!(e, Error::Shape(_)),
+        "CT_ERR_DTYPE" => matches!(e, Error::DType(_)),
+        "CT_ERR_DEVICE" => matches!(e, Error::Device(_)),
+        "CT_ERR_INDEX" => matches!(e, Error::Index(_)),
+        "CT_ERR_OUT_OF_MEMORY" => matches!(e, Error::OutOfMemory(_)),
+        "CT_ERR_NOT_SUPPORTED" => matches!(e, Error::NotSupported(_)),
+        "CT_ERR_AUTOGRAD" => matches!(e, Error::Autograd(_)),
+        "CT_ERR_IO" => matches!(e, Error::Io(_)),
+        _ => false,
+    }
+}
+
+/// `dims` of a reduction case: null (every dim) is the empty slice.
+fn dims(a: &Value) -> Vec<i64> {
+    a.get("dims").and_then(Value::as_array).map(|d| d.iter().map(|x| x.as_i64().unwrap()).collect()).unwrap_or_default()
+}
+
+fn keepdim(a: &Value) -> bool {
+    a.get("keepdim").and_then(Value::as_bool).unwrap_or(false)
+}
+
+fn dim(a: &Value) -> i64 {
+    a["dim"].as_i64().unwrap()
+}
+
+fn one(t: ctensor::Result<Tensor>) -> ctensor::Result<Vec<Tensor>> {
+    t.map(|t| vec![t])
+}
+
+fn pair(t: ctensor::Result<(Tensor, Tensor)>) -> ctensor::Result<Vec<Tensor>> {
+    t.map(|(a, b)| vec![a, b])
+}
+
+type Unary = fn(&Tensor) -> ctensor::Result<Tensor>;
+type Binary = fn(&Tensor, &Tensor) -> ctensor::Result<Tensor>;
+type Reduce = fn(&Tensor, &[i64], bool) -> ctensor::Result<Tensor>;
+
+/// op name -> the call a Rust user writes.
+fn op_table() -> HashMap<&'static str, Op> {
+    let mut t: HashMap<&'static str, Op> = HashMap::new();
+    let unary: [(&'static str, Unary); 27] = [
+        ("neg", Tensor::neg), ("abs", Tensor::abs), ("sign", Tensor::sign), ("exp", Tensor::exp),
+        ("log", Tensor::log), ("log1p", Tensor::log1p), ("expm1", Tensor::expm1), ("sqrt", Tensor::sqrt),
+        ("rsqrt", Tensor::rsqrt), ("sin", Tensor::sin), ("cos", Tensor::cos), ("tan", Tensor::tan),
+        ("tanh", Tensor::tanh), ("sigmoid", Tensor::sigmoid), ("relu", Tensor::relu), ("gelu", Tensor::gelu),
+        ("silu", Tensor::silu), ("softplus", Tensor::softplus), ("floor", Tensor::floor), ("ceil", Tensor::ceil),
+        ("round", Tensor::round), ("reciprocal", Tensor::reciprocal), ("logical_not", Tensor::logical_not),
+        ("max", Tensor::max), ("min", Tensor::min), ("argmax_all", Tensor::argmax_all),
+        ("argmin_all", Tensor::argmin_all),
+    ];
+    for (name, f) in unary {
+        t.insert(name, Box::new(move |x, _| one(f(&x[0]))));
+    }
+    let binary: [(&'static str, Binary); 16] = [
+        ("mul", Tensor::mul), ("div", Tensor::div), ("pow", Tensor::pow), ("maximum", Tensor::maximum),
+        ("minimum", Tensor::minimum), ("atan2", Tensor::atan2), ("remainder", Tensor::remainder), ("eq", Tensor::eq),
+        ("ne", Tensor::ne), ("lt", Tensor::lt), ("le", Tensor::le), ("gt", Tensor::gt), ("ge", Tensor::ge),
+        ("logical_and", Tensor::logical_and), ("logical_or", Tensor::logical_or), ("logical_xor", Tensor::logical_xor),
+    ];
+    for (name, f) in binary {
+        t.insert(name, Box::new(move |x, _| one(f(&x[0], &x[1]))));
+    }
+    let reduce: [(&'static str, Reduce); 6] = [
+        ("sum", Tensor::sum), ("mean", Tensor::mean), ("prod", Tensor::prod), ("logsumexp", Tensor::logsumexp),
+        ("all", Tensor::all), ("any", Tensor::any),
+    ];
+    for (name, f) in reduce {
+        t.insert(name, Box::new(move |x, a| one(f(&x[0], &dims(a), keepdim(a)))));
+    }
+    let alpha = |a: &Value| a.get("alpha").and_then(Value::as_f64).unwrap_or(1.0);
+    t.insert("add", Box::new(move |x, a| one(x[0].add_alpha(&x[1], alpha(a)))));
+    t.insert("sub", Box::new(move |x, a| one(x[0].sub_alpha(&x[1], alpha(a)))));
+    t.insert("where", Box::new(|x, _| one(Tensor::where_cond(&x[0], &x[1], &x[2]))));
+    t.insert("pow_scalar", Box::new(|x, a| one(x[0].pow_scalar(a["exponent"].as_f64().unwrap()))));
+    t.insert("clamp", Box::new(|x, a| one(x[0].clamp(a["min"].as_f64(), a["max"].as_f64()))));
+    t.insert("var", Box::new(|x, a| one(x[0].var(&dims(a), a["correction"].as_f64().unwrap(), keepdim(a)))));
+    t.insert("std", Box::new(|x, a| one(x[0].std(&dims(a), a["correction"].as_f64().unwrap(), keepdim(a)))));
+    t.insert("norm", Box::new(|x, a| one(x[0].norm(a["p"].as_f64().unwrap(), &dims(a), keepdim(a)))));
+    t.insert("max_dim", Box::new(|x, a| pair(x[0].max_dim(dim(a), keepdim(a)))));
+    t.insert("min_dim", Box::new(|x, a| pair(x[0].min_dim(dim(a), keepdim(a)))));
+    t.insert("argmax", Box::new(|x, a| one(x[0].argmax(dim(a), keepdim(a)))));
+    t.insert("argmin", Box::new(|x, a| one(x[0].argmin(dim(a), keepdim(a)))));
+    t.insert("cumsum", Box::new(|x, a| one(x[0].cumsum(dim(a)))));
+    t.insert("cumprod", Box::new(|x, a| one(x[0].cumprod(dim(a)))));
+    t
+}
+
+fn run_case(case: &Value, table: &HashMap<&'static str, Op>) -> Outcome<()> {
+    let op = case["op"].as_str().unwrap();
+    let Some(f) = table.get(op) else { return problem(format!("op {op} is not exposed")) };
+    let inputs = case["inputs"].as_array().unwrap().iter().map(make).collect::<Outcome<Vec<Tensor>>>()?;
+    let result = f(&inputs, &case["args"]);
+    if let Some(status) = case.get("error").and_then(Value::as_str) {
+        return match result {
+            Err(e) if is_kind(&e, status) => Ok(()),
+            Err(e) => problem(format!("failed with {e:?}; expected the Error variant of {status}")),
+            Ok(_) => problem(format!("returned; expected {status}")),
+        };
+    }
+    let outs = result?;
+    let expect = &case["expect"];
+    let want = expect["outputs"].as_array().unwrap();
+    if outs.len() != want.len() {
+        return problem(format!("{} outputs, expected {}", outs.len(), want.len()));
+    }
+    for (k, (o, w)) in outs.iter().zip(want).enumerate() {
+        compare(&format!("output {k}"), o, w)?;
+    }
+    if let Some(grads) = expect.get("grads").and_then(Value::as_array) {
+        outs[0].backward_with(Some(&make(&expect["grad_output"])?), false, false)?;
+        for (k, (x, w)) in inputs.iter().zip(grads).enumerate() {
+            if w.is_null() {
+                continue;
+            }
+            let Some(g) = x.grad() else { return problem(format!("input {k} got no gradient")) };
+            compare(&format!("gradient of input {k}"), &g, w)?;
+        }
+    }
+    Ok(())
+}
+
+fn main() {
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::var_os("CONFORMANCE_CASES_DIR").map(PathBuf::from).unwrap_or_else(|| here.join("../cases"));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no cases in {}", dir.display());
+    let table = op_table();
+    let (mut passed, mut failures) = (0usize, Vec::new());
+    let (mut ops, mut failed_ops) = (BTreeSet::new(), BTreeSet::new());
+    for path in &files {
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        for case in doc["cases"].as_array().unwrap() {
+            let op = case["op"].as_str().unwrap().to_string();
+            ops.insert(op.clone());
+            match run_case(case, &table) {
+                Ok(()) => passed += 1,
+                Err(fail) => {
+                    let why = match fail {
+                        Fail::Lib(e) => format!("raised {e}"),
+                        Fail::Problem(p) => p,
+                    };
+                    failures.push(format!("{}: {why}", case["id"].as_str().unwrap()));
+                    failed_ops.insert(op);
+                }
+            }
+        }
+    }
+    for line in failures.iter().take(50) {
+        println!("FAIL {line}");
+    }
+    if failures.len() > 50 {
+        println!("... and {} more", failures.len() - 50);
+    }
+    println!("{passed} passed, {} failed", failures.len());
+    let leaked = ctensor::live_handles();
+    if leaked != 0 {
+        println!("leaked {leaked} handles");
+    }
+    if let Some(out) = std::env::var_os("CONFORMANCE_RESULTS_DIR") {
+        let result = json!({"language": "Rust", "run": passed + failures.len(), "passed": passed,
+                            "failed": failures.len(), "ops": ops.len(), "ops_passed": ops.len() - failed_ops.len()});
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(PathBuf::from(out).join("rust.json"), result.to_string() + "\n").unwrap();
+    }
+    std::process::exit(if failures.is_empty() && leaked == 0 { 0 } else { 1 });
+}
