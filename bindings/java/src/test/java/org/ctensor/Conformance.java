@@ -1,0 +1,296 @@
+// Conformance.java - the Java runner of the conformance suite (tests/conformance/cases/*.json, read with Gson):
+// every case through org.ctensor's public API, compared with the expected dtype, shape and values (per-dtype
+// tolerances, NaN equals NaN, integers exactly) and the input gradients after backward(gradOutput); an error case
+// must throw the exception class of its status. main prints failures and "N passed, N failed" (exit 1 on any).
+package org.ctensor;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+public final class Conformance {
+    /** The counts of one run. */
+    public static final class Result {
+        public int passed;
+        public final List<String> failures = new ArrayList<>();
+        public final TreeSet<String> ops = new TreeSet<>(), failedOps = new TreeSet<>();
+    }
+
+    /** A mismatch, in words. */
+    private static final class Problem extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Problem(String what) {
+            super(what);
+        }
+    }
+
+    /** An op: the inputs (Tensor, or Double for a wrapped scalar) and args to its outputs. */
+    private interface Op {
+        Tensor[] call(Object[] x, JsonObject a);
+    }
+
+    private static final Map<String, Class<? extends CTensorException>> ERRORS = Map.of(
+            "CT_ERR_INVALID_ARGUMENT", InvalidArgumentException.class, "CT_ERR_SHAPE", ShapeException.class,
+            "CT_ERR_DTYPE", DTypeException.class, "CT_ERR_DEVICE", DeviceException.class,
+            "CT_ERR_INDEX", IndexException.class, "CT_ERR_OUT_OF_MEMORY", OutOfMemoryException.class,
+            "CT_ERR_NOT_SUPPORTED", NotSupportedException.class, "CT_ERR_AUTOGRAD", AutogradException.class,
+            "CT_ERR_IO", FileException.class);
+
+    private Conformance() {}
+
+    static double decode(JsonElement v) {
+        String s = v.getAsJsonPrimitive().isString() ? v.getAsString() : null;
+        if (s == null) return v.getAsDouble();
+        return s.equals("nan") ? Double.NaN : s.equals("inf") ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
+    }
+
+    static long[] longs(JsonElement a) {
+        if (a == null || a.isJsonNull()) return new long[0];
+        long[] out = new long[a.getAsJsonArray().size()];
+        for (int i = 0; i < out.length; ++i) out[i] = a.getAsJsonArray().get(i).getAsLong();
+        return out;
+    }
+
+    /** A case input: a new Tensor, or a Double for {"scalar": v}. */
+    static Object make(JsonObject j) {
+        if (j.has("scalar")) return decode(j.get("scalar"));
+        long[] shape = longs(j.get("shape"));
+        JsonArray v = j.getAsJsonArray("values");
+        int n = v.size();
+        Tensor t;
+        switch (j.get("dtype").getAsString()) {
+            case "float32": { float[] d = new float[n]; for (int i = 0; i < n; ++i) d[i] = (float) decode(v.get(i)); t = Tensor.fromData(d, shape, DType.FLOAT32, Device.CPU); break; }
+            case "float64": { double[] d = new double[n]; for (int i = 0; i < n; ++i) d[i] = decode(v.get(i)); t = Tensor.fromData(d, shape, DType.FLOAT64, Device.CPU); break; }
+            case "int32": { int[] d = new int[n]; for (int i = 0; i < n; ++i) d[i] = v.get(i).getAsInt(); t = Tensor.fromData(d, shape, DType.INT32, Device.CPU); break; }
+            case "int64": { long[] d = new long[n]; for (int i = 0; i < n; ++i) d[i] = v.get(i).getAsLong(); t = Tensor.fromData(d, shape, DType.INT64, Device.CPU); break; }
+            case "uint8": { byte[] d = new byte[n]; for (int i = 0; i < n; ++i) d[i] = (byte) v.get(i).getAsInt(); t = Tensor.fromData(d, shape, DType.UINT8, Device.CPU); break; }
+            case "bool": { boolean[] d = new boolean[n]; for (int i = 0; i < n; ++i) d[i] = v.get(i).getAsInt() != 0; t = Tensor.fromData(d, shape, DType.BOOL, Device.CPU); break; }
+            default: throw new IllegalArgumentException("unknown dtype " + j.get("dtype"));
+        }
+        if (j.has("requires_grad") && j.get("requires_grad").getAsBoolean()) t.requiresGrad(true);
+        return t;
+    }
+
+    static void compare(String what, Tensor got, JsonObject want) throws Problem {
+        DType dt = got.dtype();
+        if (!dt.pyName().equals(want.get("dtype").getAsString()))
+            throw new Problem(what + ": dtype " + dt.pyName() + ", expected " + want.get("dtype").getAsString());
+        if (!Arrays.equals(got.shape(), longs(want.get("shape"))))
+            throw new Problem(what + ": shape " + Arrays.toString(got.shape()) + ", expected " + want.get("shape"));
+        JsonArray v = want.getAsJsonArray("values");
+        if (dt.isFloatingPoint()) {
+            double atol = dt == DType.FLOAT32 ? 1e-5 : 1e-12, rtol = dt == DType.FLOAT32 ? 1e-5 : 1e-10;
+            double[] g = got.toDoubleArray();
+            for (int i = 0; i < g.length; ++i) {
+                double w = decode(v.get(i));
+                if ((Double.isNaN(g[i]) && Double.isNaN(w)) || g[i] == w || Math.abs(g[i] - w) <= atol + rtol * Math.abs(w)) continue;
+                throw new Problem(what + ": element " + i + " is " + g[i] + ", expected " + w);
+            }
+        } else {
+            long[] g = got.toLongArray();
+            for (int i = 0; i < g.length; ++i)
+                if (g[i] != v.get(i).getAsLong()) throw new Problem(what + ": element " + i + " is " + g[i] + ", expected " + v.get(i));
+        }
+    }
+
+    static Tensor tensor(Object x) {
+        return x instanceof Tensor ? (Tensor) x : Tensor.wrappedScalar((Double) x, false);
+    }
+
+    static Tensor[] one(Tensor t) {
+        return new Tensor[] {t};
+    }
+
+    /** A binary op: tensor with tensor, and with a Java double where the API has that overload (else wrapped). */
+    static Op binary(BiFunction<Tensor, Tensor, Tensor> f, BiFunction<Tensor, Double, Tensor> withDouble) {
+        return (x, a) -> one(x[1] instanceof Double && withDouble != null ? withDouble.apply((Tensor) x[0], (Double) x[1])
+                                                                           : f.apply(tensor(x[0]), tensor(x[1])));
+    }
+
+    static boolean keepdim(JsonObject a) {
+        return a.has("keepdim") && a.get("keepdim").getAsBoolean();
+    }
+
+    static long dim(JsonObject a) {
+        return a.get("dim").getAsLong();
+    }
+
+    static Map<String, Op> opTable() {
+        Map<String, Op> t = new HashMap<>();
+        Map<String, Function<Tensor, Tensor>> unary = new HashMap<>();
+        unary.put("neg", Tensor::neg); unary.put("abs", Tensor::abs); unary.put("sign", Tensor::sign);
+        unary.put("exp", Tensor::exp); unary.put("log", Tensor::log); unary.put("log1p", Tensor::log1p);
+        unary.put("expm1", Tensor::expm1); unary.put("sqrt", Tensor::sqrt); unary.put("rsqrt", Tensor::rsqrt);
+        unary.put("sin", Tensor::sin); unary.put("cos", Tensor::cos); unary.put("tan", Tensor::tan);
+        unary.put("tanh", Tensor::tanh); unary.put("sigmoid", Tensor::sigmoid); unary.put("relu", Tensor::relu);
+        unary.put("gelu", Tensor::gelu); unary.put("silu", Tensor::silu); unary.put("softplus", Tensor::softplus);
+        unary.put("floor", Tensor::floor); unary.put("ceil", Tensor::ceil); unary.put("round", Tensor::round);
+        unary.put("reciprocal", Tensor::reciprocal); unary.put("logical_not", Tensor::logicalNot);
+        unary.put("max", Tensor::max); unary.put("min", Tensor::min);
+        unary.put("argmax_all", Tensor::argmax); unary.put("argmin_all", Tensor::argmin);
+        unary.forEach((name, f) -> t.put(name, (x, a) -> one(f.apply((Tensor) x[0]))));
+        t.put("add", (x, a) -> a.has("alpha") ? one(tensor(x[0]).add(tensor(x[1]), a.get("alpha").getAsDouble()))
+                                              : binary(Tensor::add, Tensor::add).call(x, a));
+        t.put("sub", (x, a) -> a.has("alpha") ? one(tensor(x[0]).sub(tensor(x[1]), a.get("alpha").getAsDouble()))
+                                              : binary(Tensor::sub, Tensor::sub).call(x, a));
+        t.put("mul", binary(Tensor::mul, Tensor::mul));
+        t.put("div", binary(Tensor::div, Tensor::div));
+        t.put("remainder", binary(Tensor::remainder, Tensor::remainder));
+        t.put("eq", binary(Tensor::eq, Tensor::eq));
+        t.put("ne", binary(Tensor::ne, Tensor::ne));
+        t.put("lt", binary(Tensor::lt, Tensor::lt));
+        t.put("le", binary(Tensor::le, Tensor::le));
+        t.put("gt", binary(Tensor::gt, Tensor::gt));
+        t.put("ge", binary(Tensor::ge, Tensor::ge));
+        t.put("pow", binary(Tensor::pow, null)); // pow(double) is the op pow_scalar
+        t.put("maximum", binary(Tensor::maximum, null));
+        t.put("minimum", binary(Tensor::minimum, null));
+        t.put("atan2", binary(Tensor::atan2, null));
+        t.put("logical_and", binary(Tensor::logicalAnd, null));
+        t.put("logical_or", binary(Tensor::logicalOr, null));
+        t.put("logical_xor", binary(Tensor::logicalXor, null));
+        t.put("where", (x, a) -> one(Tensor.where(tensor(x[0]), tensor(x[1]), tensor(x[2]))));
+        t.put("pow_scalar", (x, a) -> one(((Tensor) x[0]).pow(a.get("exponent").getAsDouble())));
+        t.put("clamp", (x, a) -> {
+            Tensor v = (Tensor) x[0];
+            boolean lo = !a.get("min").isJsonNull(), hi = !a.get("max").isJsonNull();
+            if (lo && hi) return one(v.clamp(a.get("min").getAsDouble(), a.get("max").getAsDouble()));
+            return one(lo ? v.clampMin(a.get("min").getAsDouble()) : v.clampMax(a.get("max").getAsDouble()));
+        });
+        t.put("sum", (x, a) -> one(((Tensor) x[0]).sum(longs(a.get("dims")), keepdim(a))));
+        t.put("mean", (x, a) -> one(((Tensor) x[0]).mean(longs(a.get("dims")), keepdim(a))));
+        t.put("prod", (x, a) -> one(((Tensor) x[0]).prod(longs(a.get("dims")), keepdim(a))));
+        t.put("logsumexp", (x, a) -> one(((Tensor) x[0]).logsumexp(longs(a.get("dims")), keepdim(a))));
+        t.put("all", (x, a) -> one(((Tensor) x[0]).all(longs(a.get("dims")), keepdim(a))));
+        t.put("any", (x, a) -> one(((Tensor) x[0]).any(longs(a.get("dims")), keepdim(a))));
+        t.put("var", (x, a) -> one(((Tensor) x[0]).var(longs(a.get("dims")), a.get("correction").getAsDouble(), keepdim(a))));
+        t.put("std", (x, a) -> one(((Tensor) x[0]).std(longs(a.get("dims")), a.get("correction").getAsDouble(), keepdim(a))));
+        t.put("norm", (x, a) -> one(((Tensor) x[0]).norm(a.get("p").getAsDouble(), longs(a.get("dims")), keepdim(a))));
+        t.put("max_dim", (x, a) -> { Tensor.Pair p = ((Tensor) x[0]).max(dim(a), keepdim(a)); return new Tensor[] {p.values, p.indices}; });
+        t.put("min_dim", (x, a) -> { Tensor.Pair p = ((Tensor) x[0]).min(dim(a), keepdim(a)); return new Tensor[] {p.values, p.indices}; });
+        t.put("argmax", (x, a) -> one(((Tensor) x[0]).argmax(dim(a), keepdim(a))));
+        t.put("argmin", (x, a) -> one(((Tensor) x[0]).argmin(dim(a), keepdim(a))));
+        t.put("cumsum", (x, a) -> one(((Tensor) x[0]).cumsum(dim(a))));
+        t.put("cumprod", (x, a) -> one(((Tensor) x[0]).cumprod(dim(a))));
+        return t;
+    }
+
+    static void runCase(JsonObject c, Map<String, Op> table) throws Problem {
+        Op op = table.get(c.get("op").getAsString());
+        if (op == null) throw new Problem("op " + c.get("op").getAsString() + " is not exposed");
+        JsonArray in = c.getAsJsonArray("inputs");
+        Object[] x = new Object[in.size()];
+        for (int i = 0; i < x.length; ++i) x[i] = make(in.get(i).getAsJsonObject());
+        JsonObject args = c.getAsJsonObject("args");
+        if (c.has("error")) {
+            String status = c.get("error").getAsString();
+            Class<? extends CTensorException> kind = ERRORS.getOrDefault(status, CTensorException.class);
+            try {
+                op.call(x, args);
+            } catch (CTensorException e) {
+                if (kind.isInstance(e)) return;
+                throw new Problem("threw " + e.getClass().getSimpleName() + ": " + e.getMessage() + "; expected " + kind.getSimpleName() + " (" + status + ")");
+            }
+            throw new Problem("returned; expected " + status);
+        }
+        Tensor[] outs = op.call(x, args);
+        JsonObject expect = c.getAsJsonObject("expect");
+        JsonArray want = expect.getAsJsonArray("outputs");
+        if (outs.length != want.size()) throw new Problem(outs.length + " outputs, expected " + want.size());
+        for (int k = 0; k < outs.length; ++k) compare("output " + k, outs[k], want.get(k).getAsJsonObject());
+        if (!expect.has("grads")) return;
+        outs[0].backward((Tensor) make(expect.getAsJsonObject("grad_output")));
+        JsonArray grads = expect.getAsJsonArray("grads");
+        for (int k = 0; k < x.length; ++k) {
+            if (grads.get(k).isJsonNull()) continue;
+            Tensor g = ((Tensor) x[k]).grad();
+            if (g == null) throw new Problem("input " + k + " got no gradient");
+            compare("gradient of input " + k, g, grads.get(k).getAsJsonObject());
+        }
+    }
+
+    /** Runs every case of dir/*.json; each case's tensors are closed by a TensorScope. */
+    public static Result run(Path dir) throws IOException {
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(p -> p.toString().endsWith(".json")).sorted().collect(Collectors.toList());
+        }
+        if (files.isEmpty()) throw new IOException("no cases in " + dir);
+        Map<String, Op> table = opTable();
+        Result r = new Result();
+        for (Path f : files) {
+            JsonArray cases;
+            try (Reader rd = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
+                cases = JsonParser.parseReader(rd).getAsJsonObject().getAsJsonArray("cases");
+            }
+            for (JsonElement e : cases) {
+                JsonObject c = e.getAsJsonObject();
+                String op = c.get("op").getAsString();
+                r.ops.add(op);
+                try (TensorScope scope = new TensorScope()) {
+                    runCase(c, table);
+                    r.passed++;
+                } catch (Problem | RuntimeException ex) {
+                    String why = ex instanceof Problem ? ex.getMessage() : "threw " + ex;
+                    r.failures.add(c.get("id").getAsString() + ": " + why);
+                    r.failedOps.add(op);
+                }
+            }
+        }
+        return r;
+    }
+
+    /** The cases folder: -Dctensor.conformance.cases, else tests/conformance/cases above the working directory. */
+    public static Path casesDir() {
+        String p = System.getProperty("ctensor.conformance.cases");
+        if (p != null) return Paths.get(p);
+        Path d = Paths.get("").toAbsolutePath();
+        while (d != null && !Files.isDirectory(d.resolve("tests/conformance/cases"))) d = d.getParent();
+        if (d == null) throw new IllegalStateException("tests/conformance/cases not found (set -Dctensor.conformance.cases)");
+        return d.resolve("tests/conformance/cases");
+    }
+
+    /** Prints the failures and the closing line; writes java.json into CONFORMANCE_RESULTS_DIR when it is set. */
+    public static void report(Result r) throws IOException {
+        r.failures.stream().limit(50).forEach(l -> System.out.println("FAIL " + l));
+        if (r.failures.size() > 50) System.out.println("... and " + (r.failures.size() - 50) + " more");
+        System.out.println(r.passed + " passed, " + r.failures.size() + " failed");
+        String out = System.getenv("CONFORMANCE_RESULTS_DIR");
+        if (out == null) return;
+        JsonObject j = new JsonObject();
+        j.addProperty("language", "Java");
+        j.addProperty("run", r.passed + r.failures.size());
+        j.addProperty("passed", r.passed);
+        j.addProperty("failed", r.failures.size());
+        j.addProperty("ops", r.ops.size());
+        j.addProperty("ops_passed", r.ops.size() - r.failedOps.size());
+        Files.createDirectories(Paths.get(out));
+        Files.writeString(Paths.get(out, "java.json"), j + "\n");
+    }
+
+    public static void main(String[] args) throws IOException {
+        Result r = run(args.length > 0 ? Paths.get(args[0]) : casesDir());
+        report(r);
+        long live = Tensor.liveHandles();
+        if (live != 0) System.out.println("leaked " + live + " handles");
+        System.exit(r.failures.isEmpty() && live == 0 ? 0 : 1);
+    }
+}
