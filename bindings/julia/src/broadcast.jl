@@ -117,6 +117,16 @@ function Base.copyto!(dest::Tensor, bc::Broadcasted{<:AbstractArrayStyle{0}})
     fill!(dest, bc.f(map(a -> a isa Base.RefValue ? a[] : a, bc.args)...))
 end
 Base.Broadcast.broadcastable(t::Tensor) = t
+# Shapes that do not broadcast are ctensor's CT_ERR_SHAPE in every language: Julia's DimensionMismatch (raised
+# while the axes are combined, before any op runs) becomes a CTensorError of kind ERR_SHAPE.
+function Base.Broadcast.instantiate(bc::Broadcasted{TensorStyle})
+    try
+        invoke(Base.Broadcast.instantiate, Tuple{Broadcasted}, bc)
+    catch e
+        e isa DimensionMismatch || rethrow()
+        throw(CTensorError(ERR_SHAPE, Int32(ERR_SHAPE), "broadcast: " * e.msg))
+    end
+end
 
 # Array arithmetic that Julia does without dots
 Base.:+(a::Tensor, b::Tensor) = a .+ b

@@ -27,7 +27,7 @@ const OPS = Dict{String,Any}(
     "logical_xor" => (a, b) -> xor.(a, b), "where" => (c, a, b) -> ifelse.(c, a, b),
     "sum" => sum, "mean" => mean, "prod" => prod, "var" => var, "std" => std, "logsumexp" => logsumexp,
     "norm" => LinearAlgebra.norm, "all" => all, "any" => any, "max" => maximum, "min" => minimum,
-    "max_dim" => maximum, "min_dim" => minimum, "argmax" => argmax, "argmin" => argmin, "argmax_all" => argmax,
+    "max_dim" => findmax, "min_dim" => findmin, "argmax" => argmax, "argmin" => argmin, "argmax_all" => argmax,
     "argmin_all" => argmin, "cumsum" => cumsum, "matmul" => *, "dot" => LinearAlgebra.dot, "outer" => outer,
     "t" => transpose, "index_select" => index_select, "gather" => gather, "scatter" => scatter,
     "scatter_add" => scatter_add, "masked_fill" => masked_fill, "masked_select" => masked_select,

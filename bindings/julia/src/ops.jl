@@ -23,7 +23,18 @@ end
 Base.permutedims(t::Tensor{T,2}) where {T} = permutedims(t, (2, 1))
 Base.transpose(t::Tensor{T,2}) where {T} = newtensor(o -> LibCT.ct_transpose(t, 0, 1, o))
 Base.adjoint(t::Tensor{<:Real,2}) = transpose(t)
-Base.dropdims(t::Tensor; dims) = (@assert length(dims) == 1 || dims isa Integer; newtensor(o -> LibCT.ct_squeeze(t, ctdim(t, first(dims)), o)))
+"dropdims(t; dims): drops size-1 dims (an Integer or several), squeezed from the last so the others keep their numbers."
+function Base.dropdims(t::Tensor; dims)
+    ds = sort(unique(Int[d for d in dims]); rev = true)
+    foreach(d -> ctdim(t, d), ds)
+    r = t
+    for d in ds
+        s = newtensor(o -> LibCT.ct_squeeze(r, ctdim(r, d), o))
+        r === t || release!(r)
+        r = s
+    end
+    r === t ? reshape(t, size(t)) : r
+end
 squeeze(t::Tensor) = newtensor(o -> LibCT.ct_squeeze_all(t, o))
 "Inserts a size-1 dim so that it becomes Julia dim `d` of the result."
 unsqueeze(t::Tensor, d::Integer) = newtensor(o -> LibCT.ct_unsqueeze(t, Int64(ndims(t) + 1 - d), o))
@@ -83,15 +94,31 @@ logsumexp(t::Tensor; dims = :) = _reduce(LibCT.ct_logsumexp, t, dims)
 LinearAlgebra.norm(t::Tensor, p::Real = 2; dims = :) = (d = ctdims(t, dims); newtensor(o -> LibCT.ct_norm(t, Float64(p), d, Int32(length(d)), Int32(!(dims isa Colon)), o)))
 Base.all(t::Tensor; dims = :) = _reduce(LibCT.ct_all, t, dims)
 Base.any(t::Tensor; dims = :) = _reduce(LibCT.ct_any, t, dims)
-function _extreme(call, all_call, t::Tensor, dims)
-    dims isa Colon && return unary(all_call, t)
+# values and their int64 (0-based) indices along one dim, kept as size 1
+function _extreme_pair(call, t::Tensor, dims::Integer)
     v = Ref{Ptr{Cvoid}}(C_NULL); i = Ref{Ptr{Cvoid}}(C_NULL)
     @check call(t, ctdim(t, dims), Int32(1), v, i)
-    LibCT.ct_tensor_release(i[])
-    wrap(v[])
+    values = try wrap(v[]) catch; LibCT.ct_tensor_release(i[]); rethrow() end
+    values, wrap(i[])
+end
+function _extreme(call, all_call, t::Tensor, dims)
+    dims isa Colon && return unary(all_call, t)
+    v, i = _extreme_pair(call, t, dims)
+    release!(i)
+    v
 end
 Base.maximum(t::Tensor; dims = :) = _extreme(LibCT.ct_max_dim, LibCT.ct_max, t, dims)
 Base.minimum(t::Tensor; dims = :) = _extreme(LibCT.ct_min_dim, LibCT.ct_min, t, dims)
+function _find_extreme(call, t::Tensor, dims)
+    v, i = _extreme_pair(call, t, dims)
+    s = shift_index(i, 1)
+    release!(i)
+    v, s
+end
+"findmax(t; dims): the largest values and their 1-based positions (as argmax gives them), both Tensors."
+Base.findmax(t::Tensor; dims = :) = dims isa Colon ? (maximum(t), argmax(t)) : _find_extreme(LibCT.ct_max_dim, t, dims)
+"findmin(t; dims): the smallest values and their 1-based positions (as argmin gives them), both Tensors."
+Base.findmin(t::Tensor; dims = :) = dims isa Colon ? (minimum(t), argmin(t)) : _find_extreme(LibCT.ct_min_dim, t, dims)
 "1-based positions: linear index (dims=:) or index along `dims` (kept as size 1)."
 function Base.argmax(t::Tensor; dims = :)
     r = dims isa Colon ? unary(LibCT.ct_argmax_all, t) : newtensor(o -> LibCT.ct_argmax(t, ctdim(t, dims), Int32(1), o))

@@ -107,7 +107,9 @@ macro ctscope(ex)
 end
 
 ctshape(dims) = Int64[dims[i] for i in length(dims):-1:1]
-ctdim(t::AbstractArray, d::Integer) = (1 <= d <= ndims(t) || throw(ArgumentError("CTensor: dim $d out of 1:$(ndims(t))")); Int64(ndims(t) - d))
+# An out-of-range dim is the library's CT_ERR_INDEX (checked here: a Julia dim past the end would be a valid
+# negative ctensor dim), so every language reports it with the same kind.
+ctdim(t::AbstractArray, d::Integer) = (1 <= d <= ndims(t) || throw(CTensorError(ERR_INDEX, Int32(ERR_INDEX), "CTensor: dim $d out of 1:$(ndims(t))")); Int64(ndims(t) - d))
 
 Base.size(t::Tensor) = t.dims
 Base.IndexStyle(::Type{<:Tensor}) = IndexCartesian()

@@ -98,6 +98,14 @@ end
     @test argmax(x)[] == argmax(vec(a))
     @test Array(argmax(x; dims = 1)) == map(i -> i[1], argmax(a; dims = 1))
     @test Array(cumsum(x; dims = 2)) ≈ cumsum(a; dims = 2)
+    m, i = findmax(x; dims = 2)                       # values and 1-based positions along dims, kept
+    @test Array(m) == maximum(a; dims = 2) && Array(i) == map(c -> c[2], findmax(a; dims = 2)[2])
+    m, i = findmin(x; dims = 3)
+    @test Array(m) == minimum(a; dims = 3) && Array(i) == map(c -> c[3], findmin(a; dims = 3)[2])
+    m, i = findmax(x)
+    @test m[] == maximum(a) && i[] == argmax(vec(a))
+    @test Array(dropdims(sum(x; dims = (1, 3)); dims = (1, 3))) ≈ dropdims(sum(a; dims = (1, 3)); dims = (1, 3))
+    @test Array(dropdims(sum(x; dims = 2); dims = 2)) ≈ dropdims(sum(a; dims = 2); dims = 2)
     v = a[:, 1, 1]
     @test C.var(tensor(v))[] ≈ sum((v .- sum(v) / 3) .^ 2) / 2
     @test norm(tensor(v))[] ≈ norm(v)

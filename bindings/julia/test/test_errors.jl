@@ -20,6 +20,10 @@ errkind(f) = try f(); nothing catch e; e isa CTensorError ? e.kind : e end
     @test errkind(() -> requires_grad!(tensor([1, 2]))) == C.ERR_DTYPE
     @test errkind(() -> C.to(x, cuda(0))) in (C.ERR_NOT_COMPILED, C.ERR_DEVICE, nothing)
     @test errkind(() -> C.narrow(x, 2, 5, 1)) == C.ERR_INDEX
+    @test errkind(() -> cumsum(x; dims = 3)) == C.ERR_INDEX       # a Julia dim out of range: as the library's
+    @test errkind(() -> sum(x; dims = 0)) == C.ERR_INDEX
+    @test errkind(() -> x .+ tensor(randn(4))) == C.ERR_SHAPE     # shapes that do not broadcast
+    @test errkind(() -> exp.(x) .* tensor(randn(2, 4))) == C.ERR_SHAPE
     @test errkind(() -> C.zeros(Float32, 1 << 40, 1 << 10)) == C.ERR_OUT_OF_MEMORY
     o = C.SGD([requires_grad!(tensor([1.0]))]; lr = 0.1)
     @test errkind(() -> C.@check C.LibCT.ct_optimizer_get_step(o, Int32(0), Ref{Int64}(0))) == C.ERR_NOT_SUPPORTED
