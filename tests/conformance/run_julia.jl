@@ -1,0 +1,181 @@
+# run_julia.jl - the Julia runner of the conformance suite: every case of cases/*.toml (the same cases as the JSON
+# files, read with Pkg.TOML: Julia 1.5 has no JSON reader in its standard library) through CTensor.jl's public API
+# (dot broadcasting, reductions with dims, findmax, backward!, grad), compared after the binding's documented
+# mapping (Julia dims are ctensor's reversed, indices 1-based) with per-dtype tolerances; an error case must throw
+# the CTensorError kind of its status. Prints the failures and "N passed, N failed"; exits 1 when any failed.
+# Usage: bash run_julia.sh [CASES_DIR] (sets up julia, as bindings/julia/julia_env.sh does). CONFORMANCE_RESULTS_DIR
+# (if set) receives julia.json.
+import Pkg
+using CTensor
+using LinearAlgebra: norm
+const C = CTensor
+
+const ELTYPE = Dict("float32" => Float32, "float64" => Float64, "int32" => Int32, "int64" => Int64,
+                    "uint8" => UInt8, "bool" => Bool)
+const TOLERANCE = Dict("float32" => (1e-5, 1e-5), "float64" => (1e-12, 1e-10))  # (atol, rtol); exact otherwise
+const INDEX_OUTPUTS = Set(["argmax", "argmin", "argmax_all", "argmin_all"])  # outputs that are 1-based positions
+
+struct Problem <: Exception
+    what::String
+end
+
+decode(v::Real) = Float64(v)
+decode(v::AbstractString) = parse(Float64, v)  # "nan", "inf", "-inf" (and numbers of a values list with them)
+
+"A case input: a Tensor of Julia size reverse(shape) over the row-major values, or a Julia number (wrapped scalar)."
+function make(j::Dict)
+    haskey(j, "scalar") && return j["scalar"] isa AbstractString ? decode(j["scalar"]) : j["scalar"]
+    T = ELTYPE[j["dtype"]]
+    vals = T[T <: AbstractFloat ? T(decode(v)) : T(v isa AbstractString ? parse(Int64, v) : v) for v in j["values"]]
+    t = C.tensor(reshape(vals, reverse(Int.(j["shape"]))...))
+    get(j, "requires_grad", false) && requires_grad!(t)
+    t
+end
+
+"ctensor dim d (negative counts from the end) as the Julia dim; an invalid d stays invalid (< 1 or > n)."
+jdim(d::Integer, n::Integer) = d < 0 ? -d : n - d
+jdims(a, n) = a === nothing ? Colon() : Tuple(jdim(d, n) for d in a)
+
+"A reduction the Julia way: f(x; dims) keeps the reduced dims; keepdim=false drops them with dropdims."
+function reduced(f, x, a)
+    n, keep = ndims(x), get(a, "keepdim", false)
+    d = jdims(get(a, "dims", nothing), n)
+    d isa Colon && keep && (d = Tuple(1:n))
+    r = f(x, d)
+    d isa Colon || keep ? r : dropdims(r; dims = d)
+end
+function extreme(f, x, a)  # findmax/findmin: values and 1-based positions along a dim (kept)
+    d = jdim(a["dim"], ndims(x))
+    v, i = f(x; dims = d)
+    get(a, "keepdim", false) ? (v, i) : (dropdims(v; dims = d), dropdims(i; dims = d))
+end
+one_dim(f, x, a) = (d = jdim(a["dim"], ndims(x)); r = f(x, d); get(a, "keepdim", false) ? r : dropdims(r; dims = d))
+
+const OPS = Dict{String,Function}(
+    "neg" => (x, a) -> -x, "abs" => (x, a) -> abs.(x), "sign" => (x, a) -> sign.(x), "exp" => (x, a) -> exp.(x),
+    "log" => (x, a) -> log.(x), "log1p" => (x, a) -> log1p.(x), "expm1" => (x, a) -> expm1.(x),
+    "sqrt" => (x, a) -> sqrt.(x), "rsqrt" => (x, a) -> C.rsqrt.(x), "sin" => (x, a) -> sin.(x),
+    "cos" => (x, a) -> cos.(x), "tan" => (x, a) -> tan.(x), "tanh" => (x, a) -> tanh.(x),
+    "sigmoid" => (x, a) -> C.sigmoid.(x), "relu" => (x, a) -> C.relu.(x), "gelu" => (x, a) -> C.gelu.(x),
+    "silu" => (x, a) -> C.silu.(x), "softplus" => (x, a) -> C.softplus.(x), "floor" => (x, a) -> floor.(x),
+    "ceil" => (x, a) -> ceil.(x), "round" => (x, a) -> round.(x), "reciprocal" => (x, a) -> inv.(x),
+    "logical_not" => (x, a) -> .!x,
+    "pow_scalar" => (x, a) -> x .^ a["exponent"],
+    "clamp" => (x, a) -> clamp.(x, get(a, "min", -Inf), get(a, "max", Inf)),
+    "add" => (x, y, a) -> haskey(a, "alpha") ? x .+ a["alpha"] .* y : x .+ y,
+    "sub" => (x, y, a) -> haskey(a, "alpha") ? x .- a["alpha"] .* y : x .- y,
+    "mul" => (x, y, a) -> x .* y, "div" => (x, y, a) -> x ./ y, "pow" => (x, y, a) -> x .^ y,
+    "maximum" => (x, y, a) -> max.(x, y), "minimum" => (x, y, a) -> min.(x, y),
+    "atan2" => (x, y, a) -> atan.(x, y), "remainder" => (x, y, a) -> mod.(x, y),
+    "eq" => (x, y, a) -> x .== y, "ne" => (x, y, a) -> x .!= y, "lt" => (x, y, a) -> x .< y,
+    "le" => (x, y, a) -> x .<= y, "gt" => (x, y, a) -> x .> y, "ge" => (x, y, a) -> x .>= y,
+    "logical_and" => (x, y, a) -> x .& y, "logical_or" => (x, y, a) -> x .| y,
+    "logical_xor" => (x, y, a) -> xor.(x, y),
+    "where" => (c, x, y, a) -> ifelse.(c, x, y),
+    "sum" => (x, a) -> reduced((t, d) -> sum(t; dims = d), x, a),
+    "mean" => (x, a) -> reduced((t, d) -> C.mean(t; dims = d), x, a),
+    "prod" => (x, a) -> reduced((t, d) -> prod(t; dims = d), x, a),
+    "logsumexp" => (x, a) -> reduced((t, d) -> C.logsumexp(t; dims = d), x, a),
+    "var" => (x, a) -> reduced((t, d) -> C.var(t; dims = d, corrected = a["correction"] == 1), x, a),
+    "std" => (x, a) -> reduced((t, d) -> C.std(t; dims = d, corrected = a["correction"] == 1), x, a),
+    "norm" => (x, a) -> reduced((t, d) -> norm(t, a["p"]; dims = d), x, a),
+    "all" => (x, a) -> reduced((t, d) -> all(t; dims = d), x, a),
+    "any" => (x, a) -> reduced((t, d) -> any(t; dims = d), x, a),
+    "max" => (x, a) -> maximum(x), "min" => (x, a) -> minimum(x),
+    "max_dim" => (x, a) -> extreme(findmax, x, a), "min_dim" => (x, a) -> extreme(findmin, x, a),
+    "argmax" => (x, a) -> one_dim((t, d) -> argmax(t; dims = d), x, a),
+    "argmin" => (x, a) -> one_dim((t, d) -> argmin(t; dims = d), x, a),
+    "argmax_all" => (x, a) -> argmax(x), "argmin_all" => (x, a) -> argmin(x),
+    "cumsum" => (x, a) -> cumsum(x; dims = jdim(a["dim"], ndims(x))),
+    "cumprod" => (x, a) -> cumprod(x; dims = jdim(a["dim"], ndims(x))),
+)
+
+"Checks Julia tensor `got` against the expected tensor (row-major shape and values); `base` 1 for 1-based positions."
+function compare(what, got, want; base = 0)
+    dtype(got) == want["dtype"] || throw(Problem("$what: dtype $(dtype(got)), expected $(want["dtype"])"))
+    shape = collect(reverse(size(got)))
+    shape == want["shape"] || throw(Problem("$what: shape $shape, expected $(want["shape"])"))
+    values = vec(Array(got))  # column-major order of the reversed shape = ctensor's row-major order
+    atol, rtol = get(TOLERANCE, want["dtype"], (0.0, 0.0))
+    for (i, (g, w)) in enumerate(zip(values, want["values"]))
+        g, w = Float64(g) - base, decode(w)
+        (isnan(g) && isnan(w)) || g == w || abs(g - w) <= atol + rtol * abs(w) ||
+            throw(Problem("$what: element $(i - 1) is $g, expected $w"))
+    end
+end
+
+const KINDS = Dict(string("CT_", k) => k for k in instances(C.ErrorKind))
+
+function run_case(case)
+    op = case["op"]
+    f = get(OPS, op, nothing)
+    f === nothing && throw(Problem("op $op is not exposed"))
+    inputs = [make(j) for j in case["inputs"]]
+    args = get(case, "args", Dict{String,Any}())
+    if haskey(case, "error")
+        kind = KINDS[case["error"]]
+        try
+            f(inputs..., args)
+        catch e
+            e isa CTensorError && e.kind == kind && return
+            throw(Problem("threw $(sprint(showerror, e)); expected CTensorError($kind)"))
+        end
+        throw(Problem("returned; expected CTensorError($kind)"))
+    end
+    out = f(inputs..., args)
+    outs = out isa Tuple ? collect(out) : [out]
+    expect = case["expect"]
+    length(outs) == length(expect["outputs"]) || throw(Problem("$(length(outs)) outputs, expected $(length(expect["outputs"]))"))
+    for (k, (o, w)) in enumerate(zip(outs, expect["outputs"]))
+        compare("output $(k - 1)", o, w; base = op in INDEX_OUTPUTS || (k == 2 && op in ("max_dim", "min_dim")) ? 1 : 0)
+    end
+    haskey(expect, "grads") || return
+    backward!(outs[1], make(expect["grad_output"]))
+    for (k, (x, w)) in enumerate(zip(inputs, expect["grads"]))
+        isempty(w) && continue  # {} stands for null: no gradient expected
+        g = grad(x)
+        g === nothing && throw(Problem("input $(k - 1) got no gradient"))
+        compare("gradient of input $(k - 1)", g, w)
+    end
+end
+
+function main()
+    dir = isempty(ARGS) ? joinpath(@__DIR__, "cases") : ARGS[1]
+    files = sort(filter(f -> endswith(f, ".toml"), readdir(dir; join = true)))
+    isempty(files) && error("no cases in $dir")
+    passed, failures, ops, failed_ops = 0, String[], Set{String}(), Set{String}()
+    for path in files, case in Pkg.TOML.parsefile(path)["cases"]
+        push!(ops, case["op"])
+        problem = try
+            @ctscope begin
+                run_case(case)
+                nothing
+            end
+            nothing
+        catch e
+            e isa Problem ? e.what : "threw " * sprint(showerror, e)
+        end
+        if problem === nothing
+            passed += 1
+        else
+            push!(failures, "$(case["id"]): $problem")
+            push!(failed_ops, case["op"])
+        end
+    end
+    foreach(l -> println("FAIL ", l), failures[1:min(end, 50)])
+    length(failures) > 50 && println("... and $(length(failures) - 50) more")
+    println("$passed passed, $(length(failures)) failed")
+    GC.gc(); GC.gc()
+    live = C.live_handles()
+    live == 0 || println("leaked $live handles")
+    out = get(ENV, "CONFORMANCE_RESULTS_DIR", "")
+    if !isempty(out)
+        mkpath(out)
+        write(joinpath(out, "julia.json"),  # a flat record of numbers: written directly (reading uses a library)
+              "{\"language\": \"Julia\", \"run\": $(passed + length(failures)), \"passed\": $passed, " *
+              "\"failed\": $(length(failures)), \"ops\": $(length(ops)), \"ops_passed\": $(length(ops) - length(failed_ops))}\n")
+    end
+    exit(isempty(failures) && live == 0 ? 0 : 1)
+end
+
+main()
