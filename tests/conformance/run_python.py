@@ -2,7 +2,8 @@
 Python API (the calls a user writes, torch-style), compared with the expected dtype, shape and values (per-dtype
 tolerances; NaN equals NaN) and, for differentiable cases, the input gradients after backward(grad_output); error
 cases must raise the exception the binding maps the status to. Prints the failures and the closing line
-"N passed, N failed"; exits 1 when any failed. Usage: python run_python.py [CASES_DIR]"""
+"N passed, N failed"; exits 1 when any failed. Usage: python run_python.py [CASES_DIR]
+(CONFORMANCE_RESULTS_DIR, if set, receives python.json for pass_table.py)"""
 import glob
 import json
 import math
@@ -134,17 +135,19 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     cases_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "cases")
     table = op_table()
-    passed, failures = 0, []
+    passed, failures, ops, failed_ops = 0, [], set(), set()
     for path in sorted(glob.glob(os.path.join(cases_dir, "*.json"))):
         with open(path) as f:
             cases = json.load(f)["cases"]
         for case in cases:
+            ops.add(case["op"])
             try:
                 problem = run_case(case, table)
             except Exception as e:  # noqa: BLE001 - an unexpected exception fails the case
                 problem = f"raised {type(e).__name__}: {e}"
             if problem:
                 failures.append(f"{case['id']}: {problem}")
+                failed_ops.add(case["op"])
             else:
                 passed += 1
     for line in failures[:50]:
@@ -152,6 +155,13 @@ def main():
     if len(failures) > 50:
         print(f"... and {len(failures) - 50} more")
     print(f"{passed} passed, {len(failures)} failed")
+    out = os.environ.get("CONFORMANCE_RESULTS_DIR")
+    if out:
+        os.makedirs(out, exist_ok=True)
+        with open(os.path.join(out, "python.json"), "w") as f:
+            json.dump({"language": "Python", "run": passed + len(failures), "passed": passed, "failed": len(failures),
+                       "ops": len(ops), "ops_passed": len(ops) - len(failed_ops)}, f)
+            f.write("\n")
     sys.exit(1 if failures else 0)
 
 
