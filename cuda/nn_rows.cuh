@@ -51,10 +51,10 @@ __global__ void softmax_kernel(int64_t rows, int64_t n, int64_t inner, const T* 
         double s = 0;  // the CPU also sums the exponentials in double
         for (int64_t j = lane(); j < n; j += kRowLanes) s += (double)std::exp(x[R.base + j * R.step] - mx);
         s = lanes_sum(s);
-        const T shift = mx + (T)std::log(s), inv = (T)(1.0 / s);
+        const T ls = (T)std::log(s), inv = (T)(1.0 / s);  // (x - max) - log(s), as on the CPU
         for (int64_t j = lane(); j < n; j += kRowLanes) {
             const int64_t i = R.base + j * R.step;
-            y[i] = Log ? x[i] - shift : std::exp(x[i] - mx) * inv;
+            y[i] = Log ? (x[i] - mx) - ls : std::exp(x[i] - mx) * inv;
         }
     }
 }

@@ -127,6 +127,21 @@ TEST(Softmax, ValuesAlongEveryDim) {
     });
 }
 
+TEST(Softmax, LogSoftmaxExactForLargeLogits) {
+    // log_softmax([1000, 1000, -1000]) in float32: (x - max) - log(2) is log(1/2) to the last bit, while
+    // x - (max + log(2)) rounds max + log(2) to float32's spacing at 1000 (6e-5). Rows (dim 1) and columns (dim 0).
+    for_each_device([&] {
+        H x = make({1000, 1000, -1000, 1000, 1000, -1000}, {2, 3}, CT_FLOAT32), xt, y, yt;
+        CT_ASSERT_OK(ct_log_softmax(x.get(), 1, y.out()));
+        CT_ASSERT_OK(ct_transpose(x.get(), 0, 1, xt.out()));
+        CT_ASSERT_OK(ct_log_softmax(xt.get(), 0, yt.out()));
+        const float half = (float)-std::log(2.0), low = -2000.0f - (float)std::log(2.0);
+        std::vector<double> v = values(y), vt = values(yt);  // y is [2, 3], yt is [3, 2]
+        EXPECT_EQ(std::vector<float>(v.begin(), v.end()), std::vector<float>({half, half, low, half, half, low}));
+        EXPECT_EQ(std::vector<float>(vt.begin(), vt.end()), std::vector<float>({half, half, half, half, low, low}));
+    });
+}
+
 TEST(Softmax, NonContiguousInput) {
     for_each_device([&] {
         std::vector<double> v = rand_values(12, 3);

@@ -122,9 +122,9 @@ namespace {
 template <typename T, bool Log> void softmax_row(const T* x, T* y, int64_t n) {
     const T mx = row_max(x, n);
     const double s = row_sum_exp<!Log>(x, n, mx, y);
-    if (Log) {
-        const T shift = mx + (T)std::log(s);
-        for (int64_t j = 0; j < n; ++j) y[j] = x[j] - shift;
+    if (Log) {  // (x - max) - log(s): max + log(s) would round to T's spacing at max (6e-5 for 1000 in float32)
+        const T ls = (T)std::log(s);
+        for (int64_t j = 0; j < n; ++j) y[j] = (x[j] - mx) - ls;
     } else {
         const T inv = (T)(1.0 / s);
         for (int64_t j = 0; j < n; ++j) y[j] *= inv;
@@ -145,12 +145,12 @@ template <typename T, bool Log> void softmax_cols(const T* x, T* y, int64_t n, i
         exp_shifted(yr, yr, w, T(0));
         for (int64_t l = 0; l < w; ++l) sum[l] += (double)yr[l];
     }
-    T shift[kColBlock], inv[kColBlock];
-    for (int64_t l = 0; l < w; ++l) shift[l] = mx[l] + (T)std::log(sum[l]), inv[l] = (T)(1.0 / sum[l]);
+    T ls[kColBlock], inv[kColBlock];
+    for (int64_t l = 0; l < w; ++l) ls[l] = (T)std::log(sum[l]), inv[l] = (T)(1.0 / sum[l]);
     for (int64_t j = 0; j < n; ++j)
         for (int64_t l = 0; l < w; ++l) {
             const int64_t i = j * stride + l;
-            y[i] = Log ? x[i] - shift[l] : y[i] * inv[l];
+            y[i] = Log ? (x[i] - mx[l]) - ls[l] : y[i] * inv[l];
         }
 }
 
