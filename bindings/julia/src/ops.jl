@@ -11,6 +11,9 @@ index_arg(i::AbstractArray{<:Integer}) = tensor(Int64.(i) .- 1)
 
 # ---- shape ------------------------------------------------------------------------------------------
 Base.reshape(t::Tensor, dims::Dims) = newtensor(o -> LibCT.ct_reshape(t, ctshape(dims), Int32(length(dims)), o))
+# a Colon (one dim inferred) is ctensor's -1, so reshape(t, :, 4) stays a Tensor (Base would wrap a ReshapedArray)
+Base.reshape(t::Tensor, dims::Tuple{Vararg{Union{Int,Colon}}}) =
+    newtensor(o -> LibCT.ct_reshape(t, Int64[d isa Colon ? -1 : d for d in reverse(dims)], Int32(length(dims)), o))
 Base.vec(t::Tensor) = reshape(t, (length(t),))
 function Base.permutedims(t::Tensor{T,N}, perm) where {T,N}
     length(perm) == N || throw(ArgumentError("permutedims: perm $perm for $N dims"))

@@ -106,6 +106,9 @@ end
     @test m[] == maximum(a) && i[] == argmax(vec(a))
     @test Array(dropdims(sum(x; dims = (1, 3)); dims = (1, 3))) ≈ dropdims(sum(a; dims = (1, 3)); dims = (1, 3))
     @test Array(dropdims(sum(x; dims = 2); dims = 2)) ≈ dropdims(sum(a; dims = 2); dims = 2)
+    r = reshape(x, :, 4)                                # a Colon is inferred by the library: still a Tensor
+    @test r isa Tensor && Array(r) == reshape(a, :, 4) && size(reshape(x, 2, :)) == (2, 12)
+    @test (try reshape(x, :, 5); nothing catch e; e.kind end) == C.ERR_SHAPE
     v = a[:, 1, 1]
     @test C.var(tensor(v))[] ≈ sum((v .- sum(v) / 3) .^ 2) / 2
     @test norm(tensor(v))[] ≈ norm(v)
