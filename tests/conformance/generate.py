@@ -311,7 +311,148 @@ def reductions(c):
         c.error(f"{op}/error/dim", op, [torch.zeros(2, 3)], "CT_ERR_INDEX", {"dim": 2})
 
 
-GROUPS = {"unary": unary, "binary": binary, "reduction": reductions}
+# view ops: (op, input shape, args, torch call); each runs for float32, float64 (with gradients) and int64
+VIEWS = [
+    ("reshape", [2, 3, 4], {"shape": [4, 6]}, lambda t: t.reshape(4, 6)),
+    ("reshape", [2, 3, 4], {"shape": [-1, 4]}, lambda t: t.reshape(-1, 4)),
+    ("reshape", [6], {"shape": [1, 2, 3]}, lambda t: t.reshape(1, 2, 3)),
+    ("reshape", [], {"shape": [1]}, lambda t: t.reshape(1)),
+    ("view", [2, 3, 4], {"shape": [2, 12]}, lambda t: t.view(2, 12)),
+    ("view", [2, 3, 4], {"shape": [-1]}, lambda t: t.view(-1)),
+    ("transpose", [2, 3, 4], {"dim0": 0, "dim1": 2}, lambda t: t.transpose(0, 2)),
+    ("transpose", [2, 3, 4], {"dim0": 1, "dim1": -1}, lambda t: t.transpose(1, -1)),
+    ("transpose", [2, 3], {"dim0": 0, "dim1": 1}, lambda t: t.transpose(0, 1)),
+    ("permute", [2, 3, 4], {"dims": [2, 0, 1]}, lambda t: t.permute(2, 0, 1)),
+    ("permute", [2, 3, 4], {"dims": [1, 0, 2]}, lambda t: t.permute(1, 0, 2)),
+    ("squeeze", [2, 1, 3], {"dim": 1}, lambda t: t.squeeze(1)),
+    ("squeeze", [1, 3], {"dim": 0}, lambda t: t.squeeze(0)),
+    ("squeeze", [2, 1], {"dim": -1}, lambda t: t.squeeze(-1)),
+    ("unsqueeze", [2, 3], {"dim": 0}, lambda t: t.unsqueeze(0)),
+    ("unsqueeze", [2, 3], {"dim": 2}, lambda t: t.unsqueeze(2)),
+    ("unsqueeze", [2, 3], {"dim": -1}, lambda t: t.unsqueeze(-1)),
+    ("unsqueeze", [], {"dim": 0}, lambda t: t.unsqueeze(0)),
+    ("expand", [3, 1], {"shape": [3, 4]}, lambda t: t.expand(3, 4)),
+    ("expand", [1, 3], {"shape": [2, 2, 3]}, lambda t: t.expand(2, 2, 3)),
+    ("expand", [3, 1], {"shape": [-1, 2]}, lambda t: t.expand(-1, 2)),
+    ("flatten", [2, 3, 4], {"start_dim": 0, "end_dim": -1}, lambda t: t.flatten(0, -1)),
+    ("flatten", [2, 3, 4], {"start_dim": 1, "end_dim": 2}, lambda t: t.flatten(1, 2)),
+    ("flatten", [2, 3, 4], {"start_dim": 0, "end_dim": 1}, lambda t: t.flatten(0, 1)),
+    ("narrow", [4, 5], {"dim": 0, "start": 1, "length": 2}, lambda t: t.narrow(0, 1, 2)),
+    ("narrow", [4, 5], {"dim": 1, "start": 0, "length": 3}, lambda t: t.narrow(1, 0, 3)),
+    ("narrow", [4, 5], {"dim": -1, "start": 2, "length": 3}, lambda t: t.narrow(-1, 2, 3)),
+    ("slice", [6, 4], {"dim": 0, "start": 1, "end": 5, "step": 2}, lambda t: t[1:5:2]),
+    ("slice", [6, 4], {"dim": 1, "start": 0, "end": 4, "step": 3}, lambda t: t[:, 0:4:3]),
+    ("slice", [6, 4], {"dim": -1, "start": 1, "end": 3, "step": 1}, lambda t: t[..., 1:3]),
+    ("select", [3, 4], {"dim": 0, "index": 1}, lambda t: t.select(0, 1)),
+    ("select", [3, 4], {"dim": 1, "index": 3}, lambda t: t.select(1, 3)),
+    ("select", [2, 3, 4], {"dim": 1, "index": 0}, lambda t: t.select(1, 0)),
+    ("t", [2, 3], {}, lambda t: t.t()),
+    ("diagonal", [3, 4], {"offset": 0, "dim1": 0, "dim2": 1}, lambda t: t.diagonal(0, 0, 1)),
+    ("diagonal", [3, 4], {"offset": 1, "dim1": 0, "dim2": 1}, lambda t: t.diagonal(1, 0, 1)),
+    ("diagonal", [3, 4], {"offset": -1, "dim1": 0, "dim2": 1}, lambda t: t.diagonal(-1, 0, 1)),
+]
+# writes through a view of a clone: (op, extra inputs' shapes, args, torch call on the view)
+WRITES = [
+    ("mul_", ["last"], {}, lambda v, o: v.mul_(o)),
+    ("add_", ["view"], {"alpha": 2.0}, lambda v, o: v.add_(o, alpha=2.0)),
+    ("sub_", ["last"], {"alpha": 1.0}, lambda v, o: v.sub_(o)),
+    ("div_", ["view"], {}, lambda v, o: v.div_(o)),
+    ("fill_", [], {"value": 0.5}, lambda v: v.fill_(0.5)),
+    ("zero_", [], {}, lambda v: v.zero_()),
+    ("copy_", ["last"], {}, lambda v, o: v.copy_(o)),
+    ("clamp_", [], {"min": -0.5, "max": 0.5}, lambda v: v.clamp_(-0.5, 0.5)),
+]
+WRITE_VIEWS = [("transpose", {"dim0": 0, "dim1": 1}, lambda t: t.transpose(0, 1)),
+               ("narrow", {"dim": 1, "start": 1, "length": 2}, lambda t: t.narrow(1, 1, 2)),
+               ("select", {"dim": 0, "index": 1}, lambda t: t.select(0, 1)),
+               ("slice", {"dim": 1, "start": 0, "end": 4, "step": 2}, lambda t: t[:, 0:4:2]),
+               ("t", {}, lambda t: t.t())]
+
+
+def views(c):
+    for op, shape, args, fn in VIEWS:
+        for dtype in FLOATS + ("int64",):
+            x = Rng(len(c.cases)).tensor(shape, dtype)
+            c.run(f"{op}/{dtype}/{'x'.join(map(str, shape)) or 'scalar'}/{json.dumps(args, sort_keys=True)}", op, fn,
+                  [x], args)
+    x = torch.zeros(2, 3)
+    c.error("reshape/error/numel", "reshape", [x], "CT_ERR_SHAPE", {"shape": [4]})
+    c.error("expand/error/shape", "expand", [x], "CT_ERR_SHAPE", {"shape": [4, 3]})
+    c.error("narrow/error/range", "narrow", [x], "CT_ERR_INDEX", {"dim": 1, "start": 2, "length": 2})
+    c.error("squeeze/error/dim", "squeeze", [x], "CT_ERR_INDEX", {"dim": 2})
+    # in-place writes through views: y = x.clone(); op(view(y), ...); the output is y, gradients reach x and o
+    for vop, vargs, vfn in WRITE_VIEWS:
+        for op, extra, args, wfn in WRITES:
+            rng = Rng(len(c.cases) + 3)
+            x = rng.tensor([3, 4], "float64")
+            vshape = list(vfn(x).shape)
+            others = [rng.tensor(vshape if e == "view" else vshape[-1:], "float64", 0.5, 2.0) for e in extra]
+
+            def f(x, *o, vfn=vfn, wfn=wfn):
+                y = x.clone()
+                wfn(vfn(y), *o)
+                return y
+            c.run(f"{op}/through_{vop}", op, f, [x] + others, dict(args, view=vop, view_args=vargs))
+
+
+MATMULS = [([3], [3]), ([2, 3], [3]), ([3], [3, 4]), ([2, 3], [3, 4]), ([2, 2, 3], [2, 3, 4]), ([2, 2, 3], [3, 4]),
+           ([1, 2, 3], [2, 3, 2])]
+
+
+def linalg_nn(c):
+    for dtype in FLOATS:
+        for sa, sb in MATMULS:
+            rng = Rng(len(c.cases))
+            c.run(f"matmul/{dtype}/{sa}_{sb}", "matmul", torch.matmul, [rng.tensor(sa, dtype), rng.tensor(sb, dtype)])
+        rng = Rng(len(c.cases))
+        c.run(f"dot/{dtype}", "dot", torch.dot, [rng.tensor([4], dtype), rng.tensor([4], dtype)])
+        c.run(f"outer/{dtype}", "outer", torch.outer, [rng.tensor([3], dtype), rng.tensor([4], dtype)])
+        for sx, bias in (([2, 3], True), ([2, 3], False), ([2, 2, 3], True)):
+            rng = Rng(len(c.cases))
+            xs = [rng.tensor(sx, dtype), rng.tensor([4, 3], dtype)] + ([rng.tensor([4], dtype)] if bias else [])
+            c.run(f"linear/{dtype}/{sx}/bias{int(bias)}", "linear", torch.nn.functional.linear, xs)
+        for op, fn in (("softmax", torch.softmax), ("log_softmax", torch.log_softmax)):
+            for shape, dim in (([3, 4], 0), ([3, 4], 1), ([3, 4], -1), ([2, 3, 4], 1), ([5], 0)):
+                x = Rng(len(c.cases)).tensor(shape, dtype, -3.0, 3.0)
+                c.run(f"{op}/{dtype}/{shape}/{dim}", op, lambda t, fn=fn, d=dim: fn(t, d), [x], {"dim": dim})
+            x = torch.tensor([[0.0, float("-inf"), 1.0], [1e3, 1e3, -1e3]], dtype=DTYPES[dtype])
+            c.run(f"{op}/{dtype}/special", op, lambda t, fn=fn: fn(t, 1), [x], {"dim": 1}, differentiable=False)
+    c.error("matmul/error/shape", "matmul", [torch.zeros(2, 3), torch.zeros(4, 5)], "CT_ERR_SHAPE")
+    c.error("dot/error/shape", "dot", [torch.zeros(3), torch.zeros(4)], "CT_ERR_SHAPE")
+    c.error("linear/error/shape", "linear", [torch.zeros(2, 3), torch.zeros(4, 5)], "CT_ERR_SHAPE")
+    c.error("softmax/error/dim", "softmax", [torch.zeros(2, 3)], "CT_ERR_INDEX", {"dim": 2})
+    c.error("log_softmax/error/dim", "log_softmax", [torch.zeros(2, 3)], "CT_ERR_INDEX", {"dim": -3})
+
+
+def indexing(c):
+    for dtype in FLOATS:
+        for shape, dim, idx in (([4, 3], 0, [2, 0, 2]), ([4, 3], 1, [1]), ([4, 3], -1, [0, 2, 1, 0]),
+                                ([2, 3, 4], 1, [2, 0])):
+            x = Rng(len(c.cases)).tensor(shape, dtype)
+            c.run(f"index_select/{dtype}/{shape}/{dim}/{idx}", "index_select",
+                  lambda t, i, d=dim: torch.index_select(t, d, i), [x, torch.tensor(idx)], {"dim": dim})
+        for dim, idx in ((1, [[0, 1], [3, 3], [2, 0]]), (0, [[2, 0, 1, 1]]), (-1, [[1], [0], [2]])):
+            x = Rng(len(c.cases)).tensor([3, 4], dtype)
+            c.run(f"gather/{dtype}/{dim}/{idx}", "gather", lambda t, i, d=dim: torch.gather(t, d, i),
+                  [x, torch.tensor(idx)], {"dim": dim})
+        for shapes, dim in (([[2, 3], [1, 3]], 0), ([[2, 3], [2, 2], [2, 1]], 1), ([[2, 3], [2, 3]], -1),
+                            ([[0, 3], [2, 3]], 0)):
+            rng = Rng(len(c.cases))
+            c.run(f"cat/{dtype}/{shapes}/{dim}", "cat", lambda *ts, d=dim: torch.cat(ts, d),
+                  [rng.tensor(s, dtype) for s in shapes], {"dim": dim})
+        for n, dim in ((3, 0), (2, 2), (2, -1), (2, 1)):
+            rng = Rng(len(c.cases))
+            c.run(f"stack/{dtype}/{n}/{dim}", "stack", lambda *ts, d=dim: torch.stack(ts, d),
+                  [rng.tensor([2, 3], dtype) for _ in range(n)], {"dim": dim})
+    x = torch.zeros(4, 3)
+    c.error("index_select/error/range", "index_select", [x, torch.tensor([0, 4])], "CT_ERR_INDEX", {"dim": 0})
+    c.error("gather/error/range", "gather", [x, torch.tensor([[0, 3]])], "CT_ERR_INDEX", {"dim": 1})
+    c.error("cat/error/shape", "cat", [torch.zeros(2, 3), torch.zeros(2, 4)], "CT_ERR_SHAPE", {"dim": 0})
+    c.error("stack/error/shape", "stack", [torch.zeros(2, 3), torch.zeros(3, 2)], "CT_ERR_SHAPE", {"dim": 0})
+
+
+GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,
+          "indexing": indexing}
 
 
 def main():

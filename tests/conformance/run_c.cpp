@@ -126,6 +126,8 @@ std::vector<int64_t> dims_of(const Json& a) {
     return a.contains("dims") && !a["dims"].is_null() ? a["dims"].get<std::vector<int64_t>>() : std::vector<int64_t>{};
 }
 
+const Op& view_op(const std::string& name);
+
 std::map<std::string, Op> op_table() {
     std::map<std::string, Op> t;
     using Unary = ct_status (*)(ct_tensor, ct_tensor*);
@@ -190,7 +192,90 @@ std::map<std::string, Op> op_table() {
     using Dim = ct_status (*)(ct_tensor, int64_t, ct_tensor*);
     for (auto& [name, fn] : std::vector<std::pair<const char*, Dim>>{{"cumsum", ct_cumsum}, {"cumprod", ct_cumprod}})
         t[name] = [fn = fn](const Inputs& x, const Json& a, Outs& o) { return fn(x[0].h, a["dim"].get<int64_t>(), out_slot(o)); };
+    // views
+    using Shape = ct_status (*)(ct_tensor, const int64_t*, int32_t, ct_tensor*);
+    for (auto& [name, fn] : std::vector<std::pair<const char*, Shape>>{{"reshape", ct_reshape}, {"view", ct_view},
+                                                                        {"expand", ct_expand}})
+        t[name] = [fn = fn](const Inputs& x, const Json& a, Outs& o) {
+            std::vector<int64_t> s = a["shape"].get<std::vector<int64_t>>();
+            return fn(x[0].h, s.data(), (int32_t)s.size(), out_slot(o));
+        };
+    t["permute"] = [](const Inputs& x, const Json& a, Outs& o) {
+        std::vector<int64_t> p = a["dims"].get<std::vector<int64_t>>();
+        return ct_permute(x[0].h, p.data(), (int32_t)p.size(), out_slot(o));
+    };
+    t["transpose"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_transpose(x[0].h, a["dim0"].get<int64_t>(), a["dim1"].get<int64_t>(), out_slot(o));
+    };
+    for (auto& [name, fn] : std::vector<std::pair<const char*, Dim>>{{"squeeze", ct_squeeze}, {"unsqueeze", ct_unsqueeze},
+                                                                      {"softmax", ct_softmax}, {"log_softmax", ct_log_softmax}})
+        t[name] = [fn = fn](const Inputs& x, const Json& a, Outs& o) { return fn(x[0].h, a["dim"].get<int64_t>(), out_slot(o)); };
+    t["flatten"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_flatten(x[0].h, a["start_dim"].get<int64_t>(), a["end_dim"].get<int64_t>(), out_slot(o));
+    };
+    t["narrow"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_narrow(x[0].h, a["dim"].get<int64_t>(), a["start"].get<int64_t>(), a["length"].get<int64_t>(), out_slot(o));
+    };
+    t["slice"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_slice(x[0].h, a["dim"].get<int64_t>(), a["start"].get<int64_t>(), a["end"].get<int64_t>(),
+                        a["step"].get<int64_t>(), out_slot(o));
+    };
+    t["select"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_select(x[0].h, a["dim"].get<int64_t>(), a["index"].get<int64_t>(), out_slot(o));
+    };
+    t["diagonal"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_diagonal(x[0].h, a["offset"].get<int64_t>(), a["dim1"].get<int64_t>(), a["dim2"].get<int64_t>(), out_slot(o));
+    };
+    t["t"] = [](const Inputs& x, const Json&, Outs& o) { return ct_t(x[0].h, out_slot(o)); };
+    // linear algebra, nn, indexing
+    for (auto& [name, fn] : std::vector<std::pair<const char*, Binary>>{{"matmul", ct_matmul}, {"dot", ct_dot}, {"outer", ct_outer}})
+        t[name] = [fn = fn](const Inputs& x, const Json&, Outs& o) { return fn(x[0].h, x[1].h, out_slot(o)); };
+    t["linear"] = [](const Inputs& x, const Json&, Outs& o) {
+        return ct_linear(x[0].h, x[1].h, x.size() > 2 ? x[2].h : nullptr, out_slot(o));
+    };
+    using Index = ct_status (*)(ct_tensor, int64_t, ct_tensor, ct_tensor*);
+    for (auto& [name, fn] : std::vector<std::pair<const char*, Index>>{{"index_select", ct_index_select}, {"gather", ct_gather}})
+        t[name] = [fn = fn](const Inputs& x, const Json& a, Outs& o) { return fn(x[0].h, a["dim"].get<int64_t>(), x[1].h, out_slot(o)); };
+    using List = ct_status (*)(const ct_tensor*, int32_t, int64_t, ct_tensor*);
+    for (auto& [name, fn] : std::vector<std::pair<const char*, List>>{{"cat", ct_cat}, {"stack", ct_stack}})
+        t[name] = [fn = fn](const Inputs& x, const Json& a, Outs& o) {
+            std::vector<ct_tensor> hs;
+            for (const T& v : x) hs.push_back(v.h);
+            return fn(hs.data(), (int32_t)hs.size(), a["dim"].get<int64_t>(), out_slot(o));
+        };
+    // in-place writes through a view of a clone of input 0; the output is the clone
+    using Write = std::function<ct_status(ct_tensor, const Inputs&, const Json&)>;
+    const std::vector<std::pair<const char*, Write>> writes = {
+        {"add_", [](ct_tensor v, const Inputs& x, const Json& a) { return ct_add_(v, x[1].h, a.value("alpha", 1.0)); }},
+        {"sub_", [](ct_tensor v, const Inputs& x, const Json& a) { return ct_sub_(v, x[1].h, a.value("alpha", 1.0)); }},
+        {"mul_", [](ct_tensor v, const Inputs& x, const Json&) { return ct_mul_(v, x[1].h); }},
+        {"div_", [](ct_tensor v, const Inputs& x, const Json&) { return ct_div_(v, x[1].h); }},
+        {"copy_", [](ct_tensor v, const Inputs& x, const Json&) { return ct_copy_(v, x[1].h); }},
+        {"zero_", [](ct_tensor v, const Inputs&, const Json&) { return ct_zero_(v); }},
+        {"fill_", [](ct_tensor v, const Inputs&, const Json& a) { return ct_fill_(v, a["value"].get<double>()); }},
+        {"clamp_", [](ct_tensor v, const Inputs&, const Json& a) {
+             return ct_clamp_(v, a["min"].get<double>(), 1, a["max"].get<double>(), 1);
+         }}};
+    for (auto& [name, write] : writes)
+        t[name] = [write = write](const Inputs& x, const Json& a, Outs& o) {
+            ct_tensor* y = out_slot(o);
+            ct_status st = ct_clone(x[0].h, y);
+            if (st != CT_OK) return st;
+            Inputs base;
+            base.emplace_back();
+            base.back().h = ct_tensor_retain(*y);
+            Outs view;
+            view.reserve(4);
+            st = view_op(a["view"].get<std::string>())(base, a["view_args"], view);
+            return st != CT_OK ? st : write(view[0].h, x, a);
+        };
     return t;
+}
+
+// The view op of the table by name (for the in-place cases, which write through one).
+const Op& view_op(const std::string& name) {
+    static const std::map<std::string, Op> table = op_table();
+    return table.at(name);
 }
 
 void run_case(const Json& c, const std::map<std::string, Op>& table) {

@@ -7,6 +7,7 @@
 # (if set) receives julia.json.
 import Pkg
 using CTensor
+import LinearAlgebra
 using LinearAlgebra: norm
 const C = CTensor
 
@@ -88,7 +89,63 @@ const OPS = Dict{String,Function}(
     "argmax_all" => (x, a) -> argmax(x), "argmin_all" => (x, a) -> argmin(x),
     "cumsum" => (x, a) -> cumsum(x; dims = jdim(a["dim"], ndims(x))),
     "cumprod" => (x, a) -> cumprod(x; dims = jdim(a["dim"], ndims(x))),
+    # linear algebra and nn: ctensor's a @ b is Julia's b * a (each operand's dims reversed)
+    "matmul" => (x, y, a) -> ndims(x) == 2 && ndims(y) == 2 ? y * x : C.matmul(y, x),
+    "dot" => (x, y, a) -> LinearAlgebra.dot(x, y), "outer" => (x, y, a) -> C.outer(y, x),
+    "linear" => (xs...) -> C.linear(xs[1:end-1]...),
+    "softmax" => (x, a) -> C.softmax(x; dims = jdim(a["dim"], ndims(x))),
+    "log_softmax" => (x, a) -> C.logsoftmax(x; dims = jdim(a["dim"], ndims(x))),
+    # indexing: 1-based indices
+    "index_select" => (x, i, a) -> C.index_select(x, jdim(a["dim"], ndims(x)), i .+ 1),
+    "gather" => (x, i, a) -> C.gather(x, jdim(a["dim"], ndims(x)), i .+ 1),
+    "cat" => (xs...) -> cat(xs[1:end-1]...; dims = jdim(xs[end]["dim"], ndims(xs[1]))),
+    "stack" => (xs...) -> C.stack(collect(xs[1:end-1]); dims = jdim(xs[end]["dim"], ndims(xs[1]) + 1)),
 )
+
+# views, Julia's way: reversed shapes and dims, 1-based starts and indices, ranges for slices
+along(x, d, i) = x[ntuple(k -> k == jdim(d, ndims(x)) ? i : Colon(), ndims(x))...]
+function permuted(x, p)  # ctensor's permute(p): Julia dim k is ctensor dim N - k
+    n = ndims(x)
+    pn = [d < 0 ? d + n : d for d in p]
+    permutedims(x, [n - pn[n - k + 1] for k in 1:n])
+end
+function swapped(x, d0, d1)
+    p = collect(0:ndims(x) - 1)
+    d0, d1 = d0 < 0 ? d0 + ndims(x) : d0, d1 < 0 ? d1 + ndims(x) : d1
+    p[d0 + 1], p[d1 + 1] = d1, d0
+    permuted(x, p)
+end
+jshape(s) = Tuple(d == -1 ? Colon() : d for d in reverse(s))
+merge!(OPS, Dict{String,Function}(
+    "reshape" => (x, a) -> reshape(x, jshape(a["shape"])...),
+    "view" => (x, a) -> reshape(x, jshape(a["shape"])...),
+    "transpose" => (x, a) -> swapped(x, a["dim0"], a["dim1"]),
+    "permute" => (x, a) -> permuted(x, a["dims"]),
+    "squeeze" => (x, a) -> dropdims(x; dims = jdim(a["dim"], ndims(x))),
+    "unsqueeze" => (x, a) -> C.unsqueeze(x, jdim(a["dim"], ndims(x) + 1)),
+    "expand" => (x, a) -> C.expand(x, reverse(a["shape"])...),
+    "flatten" => (x, a) -> C.flatten(x, jdim(a["end_dim"], ndims(x)), jdim(a["start_dim"], ndims(x))),
+    "narrow" => (x, a) -> C.narrow(x, jdim(a["dim"], ndims(x)), a["start"] + 1, a["length"]),
+    "slice" => (x, a) -> along(x, a["dim"], (a["start"] + 1):a["step"]:a["end"]),
+    "select" => (x, a) -> along(x, a["dim"], a["index"] + 1),
+    "t" => (x, a) -> transpose(x),
+    "diagonal" => (x, a) -> LinearAlgebra.diag(x, -a["offset"]),
+))
+
+# in-place writes through a view of a copy of input 1; the result is the copy
+const WRITES = Dict{String,Function}(
+    "add_" => (v, o, a) -> C.add!(v, o, a["alpha"]), "sub_" => (v, o, a) -> C.sub!(v, o, a["alpha"]),
+    "mul_" => (v, o, a) -> C.mul!(v, o), "div_" => (v, o, a) -> C.div!(v, o), "copy_" => (v, o, a) -> copyto!(v, o),
+    "zero_" => (v, a) -> C.zero!(v), "fill_" => (v, a) -> fill!(v, a["value"]),
+    "clamp_" => (v, a) -> clamp!(v, a["min"], a["max"]))
+for (name, write) in WRITES
+    OPS[name] = function (x, rest...)
+        a = rest[end]
+        y = copy(x)
+        write(OPS[a["view"]](y, a["view_args"]), rest...)
+        y
+    end
+end
 
 "Checks Julia tensor `got` against the expected tensor (row-major shape and values); `base` 1 for 1-based positions."
 function compare(what, got, want; base = 0)

@@ -73,8 +73,52 @@ def op_table():
         "argmax_all": plain(ct.argmax), "argmin_all": plain(ct.argmin),
         "cumsum": lambda xs, a: ct.cumsum(xs[0], a["dim"]),
         "cumprod": lambda xs, a: ct.cumprod(xs[0], a["dim"]),
+        # views
+        "reshape": lambda xs, a: xs[0].reshape(*a["shape"]),
+        "view": lambda xs, a: xs[0].view(*a["shape"]),
+        "transpose": lambda xs, a: xs[0].transpose(a["dim0"], a["dim1"]),
+        "permute": lambda xs, a: xs[0].permute(*a["dims"]),
+        "squeeze": lambda xs, a: xs[0].squeeze(a["dim"]),
+        "unsqueeze": lambda xs, a: xs[0].unsqueeze(a["dim"]),
+        "expand": lambda xs, a: xs[0].expand(*a["shape"]),
+        "flatten": lambda xs, a: xs[0].flatten(a["start_dim"], a["end_dim"]),
+        "narrow": lambda xs, a: xs[0].narrow(a["dim"], a["start"], a["length"]),
+        "slice": lambda xs, a: xs[0][slice_index(a)],
+        "select": lambda xs, a: xs[0].select(a["dim"], a["index"]),
+        "t": lambda xs, a: xs[0].t(),
+        "diagonal": lambda xs, a: xs[0].diagonal(a["offset"], a["dim1"], a["dim2"]),
+        # linear algebra, nn, indexing
+        "matmul": lambda xs, a: xs[0] @ xs[1], "dot": plain(ct.dot), "outer": plain(ct.outer),
+        "linear": lambda xs, a: F.linear(*xs),
+        "softmax": lambda xs, a: F.softmax(xs[0], a["dim"]),
+        "log_softmax": lambda xs, a: F.log_softmax(xs[0], a["dim"]),
+        "index_select": lambda xs, a: ct.index_select(xs[0], a["dim"], xs[1]),
+        "gather": lambda xs, a: ct.gather(xs[0], a["dim"], xs[1]),
+        "cat": lambda xs, a: ct.cat(xs, a["dim"]),
+        "stack": lambda xs, a: ct.stack(xs, a["dim"]),
     })
+    # in-place writes through a view of a clone of input 0; the output is the clone
+    writes = {
+        "add_": lambda v, xs, a: v.add_(xs[1], alpha=a["alpha"]), "sub_": lambda v, xs, a: v.sub_(xs[1], alpha=a["alpha"]),
+        "mul_": lambda v, xs, a: v.mul_(xs[1]), "div_": lambda v, xs, a: v.div_(xs[1]),
+        "copy_": lambda v, xs, a: v.copy_(xs[1]), "zero_": lambda v, xs, a: v.zero_(),
+        "fill_": lambda v, xs, a: v.fill_(a["value"]), "clamp_": lambda v, xs, a: v.clamp_(a["min"], a["max"]),
+    }
+    for name, write in writes.items():
+        t[name] = lambda xs, a, write=write: through_view(t, write, xs, a)
     return t
+
+
+def slice_index(a):
+    """x[...] index of a slice case: start:end:step at dim (negative dims counted from the end)."""
+    s, d = slice(a["start"], a["end"], a["step"]), a["dim"]
+    return (slice(None),) * d + (s,) if d >= 0 else (Ellipsis, s) + (slice(None),) * (-d - 1)
+
+
+def through_view(table, write, xs, a):
+    y = xs[0].clone()
+    write(table[a["view"]]([y], a["view_args"]), xs, a)
+    return y
 
 
 def mismatch(what, got, want):

@@ -173,6 +173,64 @@ fn op_table() -> HashMap<&'static str, Op> {
     t.insert("argmin", Box::new(|x, a| one(x[0].argmin(dim(a), keepdim(a)))));
     t.insert("cumsum", Box::new(|x, a| one(x[0].cumsum(dim(a)))));
     t.insert("cumprod", Box::new(|x, a| one(x[0].cumprod(dim(a)))));
+    t.extend(view_ops());
+    t.insert("matmul", Box::new(|x, _| one(x[0].matmul(&x[1]))));
+    t.insert("dot", Box::new(|x, _| one(x[0].dot(&x[1]))));
+    t.insert("outer", Box::new(|x, _| one(x[0].outer(&x[1]))));
+    t.insert("linear", Box::new(|x, _| one(x[0].linear(&x[1], x.get(2)))));
+    t.insert("softmax", Box::new(|x, a| one(x[0].softmax(dim(a)))));
+    t.insert("log_softmax", Box::new(|x, a| one(x[0].log_softmax(dim(a)))));
+    t.insert("index_select", Box::new(|x, a| one(x[0].index_select(dim(a), &x[1]))));
+    t.insert("gather", Box::new(|x, a| one(x[0].gather(dim(a), &x[1]))));
+    t.insert("cat", Box::new(|x, a| one(Tensor::cat(&x.iter().collect::<Vec<_>>(), dim(a)))));
+    t.insert("stack", Box::new(|x, a| one(Tensor::stack(&x.iter().collect::<Vec<_>>(), dim(a)))));
+    // in-place writes through a view of a clone of input 0; the output is the clone
+    type Write = fn(&mut Tensor, &[Tensor], &Value) -> ctensor::Result<()>;
+    let writes: [(&'static str, Write); 8] = [
+        ("add_", |v, x, a| v.add_alpha_(&x[1], a["alpha"].as_f64().unwrap())),
+        ("sub_", |v, x, a| v.sub_alpha_(&x[1], a["alpha"].as_f64().unwrap())),
+        ("mul_", |v, x, _| v.mul_(&x[1])),
+        ("div_", |v, x, _| v.div_(&x[1])),
+        ("copy_", |v, x, _| v.copy_(&x[1])),
+        ("zero_", |v, _, _| v.zero_()),
+        ("fill_", |v, _, a| v.fill_(a["value"].as_f64().unwrap())),
+        ("clamp_", |v, _, a| v.clamp_(a["min"].as_f64(), a["max"].as_f64())),
+    ];
+    for (name, write) in writes {
+        t.insert(name, Box::new(move |x, a| {
+            let y = x[0].copy()?;
+            let mut v = view_ops()[a["view"].as_str().unwrap()](std::slice::from_ref(&y), &a["view_args"])?.remove(0);
+            write(&mut v, x, a)?;
+            Ok(vec![y])
+        }));
+    }
+    t
+}
+
+fn int(a: &Value, key: &str) -> i64 {
+    a[key].as_i64().unwrap()
+}
+
+fn ints(a: &Value, key: &str) -> Vec<i64> {
+    a[key].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect()
+}
+
+/// The view ops (also the views that the in-place cases write through).
+fn view_ops() -> HashMap<&'static str, Op> {
+    let mut t: HashMap<&'static str, Op> = HashMap::new();
+    t.insert("reshape", Box::new(|x, a| one(x[0].reshape(&ints(a, "shape")))));
+    t.insert("view", Box::new(|x, a| one(x[0].view(&ints(a, "shape")))));
+    t.insert("expand", Box::new(|x, a| one(x[0].expand(&ints(a, "shape")))));
+    t.insert("permute", Box::new(|x, a| one(x[0].permute(&ints(a, "dims")))));
+    t.insert("transpose", Box::new(|x, a| one(x[0].transpose(int(a, "dim0"), int(a, "dim1")))));
+    t.insert("squeeze", Box::new(|x, a| one(x[0].squeeze(dim(a)))));
+    t.insert("unsqueeze", Box::new(|x, a| one(x[0].unsqueeze(dim(a)))));
+    t.insert("flatten", Box::new(|x, a| one(x[0].flatten(int(a, "start_dim"), int(a, "end_dim")))));
+    t.insert("narrow", Box::new(|x, a| one(x[0].narrow(dim(a), int(a, "start"), int(a, "length")))));
+    t.insert("slice", Box::new(|x, a| one(x[0].slice(dim(a), int(a, "start"), int(a, "end"), int(a, "step")))));
+    t.insert("select", Box::new(|x, a| one(x[0].select(dim(a), int(a, "index")))));
+    t.insert("t", Box::new(|x, _| one(x[0].t())));
+    t.insert("diagonal", Box::new(|x, a| one(x[0].diagonal(int(a, "offset"), int(a, "dim1"), int(a, "dim2")))));
     t
 }
 

@@ -190,6 +190,60 @@ public final class Conformance {
         t.put("argmin", (x, a) -> one(((Tensor) x[0]).argmin(dim(a), keepdim(a))));
         t.put("cumsum", (x, a) -> one(((Tensor) x[0]).cumsum(dim(a))));
         t.put("cumprod", (x, a) -> one(((Tensor) x[0]).cumprod(dim(a))));
+        t.putAll(viewOps());
+        t.put("matmul", (x, a) -> one(((Tensor) x[0]).matmul((Tensor) x[1])));
+        t.put("dot", (x, a) -> one(((Tensor) x[0]).dot((Tensor) x[1])));
+        t.put("outer", (x, a) -> one(((Tensor) x[0]).outer((Tensor) x[1])));
+        t.put("linear", (x, a) -> one(org.ctensor.nn.Functional.linear((Tensor) x[0], (Tensor) x[1], x.length > 2 ? (Tensor) x[2] : null)));
+        t.put("softmax", (x, a) -> one(((Tensor) x[0]).softmax(dim(a))));
+        t.put("log_softmax", (x, a) -> one(((Tensor) x[0]).logSoftmax(dim(a))));
+        t.put("index_select", (x, a) -> one(((Tensor) x[0]).indexSelect(dim(a), (Tensor) x[1])));
+        t.put("gather", (x, a) -> one(((Tensor) x[0]).gather(dim(a), (Tensor) x[1])));
+        t.put("cat", (x, a) -> one(Tensor.cat(dim(a), Arrays.copyOf(x, x.length, Tensor[].class))));
+        t.put("stack", (x, a) -> one(Tensor.stack(dim(a), Arrays.copyOf(x, x.length, Tensor[].class))));
+        // in-place writes through a view of a clone of input 0; the output is the clone
+        Map<String, Write> writes = Map.of(
+                "add_", (v, x, a) -> v.addInPlace((Tensor) x[1], a.get("alpha").getAsDouble()),
+                "sub_", (v, x, a) -> v.subInPlace((Tensor) x[1], a.get("alpha").getAsDouble()),
+                "mul_", (v, x, a) -> v.mulInPlace((Tensor) x[1]),
+                "div_", (v, x, a) -> v.divInPlace((Tensor) x[1]),
+                "copy_", (v, x, a) -> v.copyFrom((Tensor) x[1]),
+                "zero_", (v, x, a) -> v.zero(),
+                "fill_", (v, x, a) -> v.fill(a.get("value").getAsDouble()),
+                "clamp_", (v, x, a) -> v.clampInPlace(a.get("min").getAsDouble(), a.get("max").getAsDouble()));
+        writes.forEach((name, w) -> t.put(name, (x, a) -> {
+            Tensor y = ((Tensor) x[0]).copy();
+            w.apply(viewOps().get(a.get("view").getAsString()).call(new Object[] {y}, a.getAsJsonObject("view_args"))[0], x, a);
+            return one(y);
+        }));
+        return t;
+    }
+
+    /** A write through a view: the view, the case's inputs and args. */
+    private interface Write {
+        Tensor apply(Tensor view, Object[] x, JsonObject a);
+    }
+
+    static long arg(JsonObject a, String key) {
+        return a.get(key).getAsLong();
+    }
+
+    /** The view ops (also the views that the in-place cases write through). */
+    static Map<String, Op> viewOps() {
+        Map<String, Op> t = new HashMap<>();
+        t.put("reshape", (x, a) -> one(((Tensor) x[0]).reshape(longs(a.get("shape")))));
+        t.put("view", (x, a) -> one(((Tensor) x[0]).view(longs(a.get("shape")))));
+        t.put("expand", (x, a) -> one(((Tensor) x[0]).expand(longs(a.get("shape")))));
+        t.put("permute", (x, a) -> one(((Tensor) x[0]).permute(longs(a.get("dims")))));
+        t.put("transpose", (x, a) -> one(((Tensor) x[0]).transpose(arg(a, "dim0"), arg(a, "dim1"))));
+        t.put("squeeze", (x, a) -> one(((Tensor) x[0]).squeeze(dim(a))));
+        t.put("unsqueeze", (x, a) -> one(((Tensor) x[0]).unsqueeze(dim(a))));
+        t.put("flatten", (x, a) -> one(((Tensor) x[0]).flatten(arg(a, "start_dim"), arg(a, "end_dim"))));
+        t.put("narrow", (x, a) -> one(((Tensor) x[0]).narrow(dim(a), arg(a, "start"), arg(a, "length"))));
+        t.put("slice", (x, a) -> one(((Tensor) x[0]).slice(dim(a), arg(a, "start"), arg(a, "end"), arg(a, "step"))));
+        t.put("select", (x, a) -> one(((Tensor) x[0]).select(dim(a), arg(a, "index"))));
+        t.put("t", (x, a) -> one(((Tensor) x[0]).t()));
+        t.put("diagonal", (x, a) -> one(((Tensor) x[0]).diagonal(arg(a, "offset"), arg(a, "dim1"), arg(a, "dim2"))));
         return t;
     }
 
