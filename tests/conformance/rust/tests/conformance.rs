@@ -130,30 +130,65 @@ type Reduce = fn(&Tensor, &[i64], bool) -> ctensor::Result<Tensor>;
 fn op_table() -> HashMap<&'static str, Op> {
     let mut t: HashMap<&'static str, Op> = HashMap::new();
     let unary: [(&'static str, Unary); 27] = [
-        ("neg", Tensor::neg), ("abs", Tensor::abs), ("sign", Tensor::sign), ("exp", Tensor::exp),
-        ("log", Tensor::log), ("log1p", Tensor::log1p), ("expm1", Tensor::expm1), ("sqrt", Tensor::sqrt),
-        ("rsqrt", Tensor::rsqrt), ("sin", Tensor::sin), ("cos", Tensor::cos), ("tan", Tensor::tan),
-        ("tanh", Tensor::tanh), ("sigmoid", Tensor::sigmoid), ("relu", Tensor::relu), ("gelu", Tensor::gelu),
-        ("silu", Tensor::silu), ("softplus", Tensor::softplus), ("floor", Tensor::floor), ("ceil", Tensor::ceil),
-        ("round", Tensor::round), ("reciprocal", Tensor::reciprocal), ("logical_not", Tensor::logical_not),
-        ("max", Tensor::max), ("min", Tensor::min), ("argmax_all", Tensor::argmax_all),
+        ("neg", Tensor::neg),
+        ("abs", Tensor::abs),
+        ("sign", Tensor::sign),
+        ("exp", Tensor::exp),
+        ("log", Tensor::log),
+        ("log1p", Tensor::log1p),
+        ("expm1", Tensor::expm1),
+        ("sqrt", Tensor::sqrt),
+        ("rsqrt", Tensor::rsqrt),
+        ("sin", Tensor::sin),
+        ("cos", Tensor::cos),
+        ("tan", Tensor::tan),
+        ("tanh", Tensor::tanh),
+        ("sigmoid", Tensor::sigmoid),
+        ("relu", Tensor::relu),
+        ("gelu", Tensor::gelu),
+        ("silu", Tensor::silu),
+        ("softplus", Tensor::softplus),
+        ("floor", Tensor::floor),
+        ("ceil", Tensor::ceil),
+        ("round", Tensor::round),
+        ("reciprocal", Tensor::reciprocal),
+        ("logical_not", Tensor::logical_not),
+        ("max", Tensor::max),
+        ("min", Tensor::min),
+        ("argmax_all", Tensor::argmax_all),
         ("argmin_all", Tensor::argmin_all),
     ];
     for (name, f) in unary {
         t.insert(name, Box::new(move |x, _| one(f(&x[0]))));
     }
     let binary: [(&'static str, Binary); 16] = [
-        ("mul", Tensor::mul), ("div", Tensor::div), ("pow", Tensor::pow), ("maximum", Tensor::maximum),
-        ("minimum", Tensor::minimum), ("atan2", Tensor::atan2), ("remainder", Tensor::remainder), ("eq", Tensor::eq),
-        ("ne", Tensor::ne), ("lt", Tensor::lt), ("le", Tensor::le), ("gt", Tensor::gt), ("ge", Tensor::ge),
-        ("logical_and", Tensor::logical_and), ("logical_or", Tensor::logical_or), ("logical_xor", Tensor::logical_xor),
+        ("mul", Tensor::mul),
+        ("div", Tensor::div),
+        ("pow", Tensor::pow),
+        ("maximum", Tensor::maximum),
+        ("minimum", Tensor::minimum),
+        ("atan2", Tensor::atan2),
+        ("remainder", Tensor::remainder),
+        ("eq", Tensor::eq),
+        ("ne", Tensor::ne),
+        ("lt", Tensor::lt),
+        ("le", Tensor::le),
+        ("gt", Tensor::gt),
+        ("ge", Tensor::ge),
+        ("logical_and", Tensor::logical_and),
+        ("logical_or", Tensor::logical_or),
+        ("logical_xor", Tensor::logical_xor),
     ];
     for (name, f) in binary {
         t.insert(name, Box::new(move |x, _| one(f(&x[0], &x[1]))));
     }
     let reduce: [(&'static str, Reduce); 6] = [
-        ("sum", Tensor::sum), ("mean", Tensor::mean), ("prod", Tensor::prod), ("logsumexp", Tensor::logsumexp),
-        ("all", Tensor::all), ("any", Tensor::any),
+        ("sum", Tensor::sum),
+        ("mean", Tensor::mean),
+        ("prod", Tensor::prod),
+        ("logsumexp", Tensor::logsumexp),
+        ("all", Tensor::all),
+        ("any", Tensor::any),
     ];
     for (name, f) in reduce {
         t.insert(name, Box::new(move |x, a| one(f(&x[0], &dims(a), keepdim(a)))));
@@ -197,12 +232,16 @@ fn op_table() -> HashMap<&'static str, Op> {
         ("clamp_", |v, _, a| v.clamp_(a["min"].as_f64(), a["max"].as_f64())),
     ];
     for (name, write) in writes {
-        t.insert(name, Box::new(move |x, a| {
-            let y = x[0].copy()?;
-            let mut v = view_ops()[a["view"].as_str().unwrap()](std::slice::from_ref(&y), &a["view_args"])?.remove(0);
-            write(&mut v, x, a)?;
-            Ok(vec![y])
-        }));
+        t.insert(
+            name,
+            Box::new(move |x, a| {
+                let y = x[0].copy()?;
+                let mut v =
+                    view_ops()[a["view"].as_str().unwrap()](std::slice::from_ref(&y), &a["view_args"])?.remove(0);
+                write(&mut v, x, a)?;
+                Ok(vec![y])
+            }),
+        );
     }
     t
 }
