@@ -24,6 +24,7 @@ CT_FROZEN((ct_dtype)-1 < 0);
 CT_FROZEN(sizeof(ct_tensor) == sizeof(void*));
 CT_FROZEN(sizeof(ct_generator) == sizeof(void*));
 CT_FROZEN(sizeof(ct_optimizer) == sizeof(void*));
+CT_FROZEN(sizeof(ct_safetensors) == sizeof(void*));
 
 /* struct ct_device, passed by value. */
 CT_FROZEN(sizeof(ct_device) == 8);
@@ -47,6 +48,7 @@ CT_FROZEN(CT_ERR_AUTOGRAD == 10);
 CT_FROZEN(CT_ERR_INTERNAL == 11);
 CT_FROZEN(CT_ERR_CALLBACK == 12);
 CT_FROZEN(CT_ERR_VERSION == 13);
+CT_FROZEN(CT_ERR_IO == 14);
 
 /* Dtypes. */
 CT_FROZEN(CT_FLOAT32 == 0);

@@ -65,6 +65,7 @@ extern "C" {
 typedef struct ct_tensor_s* ct_tensor;       /* a tensor: layout + storage + autograd metadata */
 typedef struct ct_generator_s* ct_generator; /* a seeded random number generator */
 typedef struct ct_optimizer_s* ct_optimizer; /* an optimizer over an array of parameter tensors */
+typedef struct ct_safetensors_s* ct_safetensors; /* named tensors with string metadata (a safetensors file) */
 
 /* DLPack structs (declared in <dlpack/dlpack.h>); ctensor only passes pointers to them. */
 struct DLManagedTensor;
@@ -87,7 +88,8 @@ enum {
     CT_ERR_AUTOGRAD = 10,        /* an autograd misuse (second backward, modified saved tensor, ...) */
     CT_ERR_INTERNAL = 11,        /* a bug in ctensor; the message says where */
     CT_ERR_CALLBACK = 12,        /* a user callback (custom backward) reported a failure */
-    CT_ERR_VERSION = 13          /* the library is older than, or incompatible with, the caller */
+    CT_ERR_VERSION = 13,         /* the library is older than, or incompatible with, the caller */
+    CT_ERR_IO = 14               /* a file that cannot be read or written, or is not a valid file of its format */
 };
 
 /* ---- Dtypes and devices (fixed values, append-only) -------------------------------------------- */
@@ -235,7 +237,8 @@ CT_API ct_status ct_tensor_from_data(const void* data, int64_t nbytes, const int
 /* Called once when a wrapped external buffer is no longer used (from any thread). */
 typedef void (*ct_deleter_fn)(void* data, void* ctx);
 /* Zero-copy tensor over external memory; strides NULL means contiguous; deleter (may be NULL) runs when freed.
- * On failure the deleter is not called and the caller keeps the memory. */
+ * On failure the deleter is not called and the caller keeps the memory. Bool memory must hold only the bytes
+ * 0 and 1 (checked here, and the caller keeps it so); ct_tensor_from_data copies any nonzero byte as 1. */
 CT_API ct_status ct_tensor_from_blob(void* data, const int64_t* shape, const int64_t* strides, int32_t ndim,
                                      ct_dtype dtype, ct_device device, ct_deleter_fn deleter, void* ctx,
                                      ct_tensor* out);
@@ -649,10 +652,44 @@ CT_API ct_status ct_optimizer_set_step(ct_optimizer opt, int32_t param, int64_t 
 CT_API ct_status ct_to_dlpack(ct_tensor t, struct DLManagedTensor** out);
 /* Exports t as a DLPack 1.x DLManagedTensorVersioned. */
 CT_API ct_status ct_to_dlpack_versioned(ct_tensor t, struct DLManagedTensorVersioned** out);
-/* Imports a legacy DLManagedTensor; on success ctensor owns it and calls its deleter when done. */
+/* Imports a legacy DLManagedTensor; on success ctensor owns it and calls its deleter when done (bool memory
+ * must hold only the bytes 0 and 1). */
 CT_API ct_status ct_from_dlpack(struct DLManagedTensor* managed, ct_tensor* out);
 /* Imports a DLManagedTensorVersioned (major version 1); on success ctensor owns it. Read-only flag is refused. */
 CT_API ct_status ct_from_dlpack_versioned(struct DLManagedTensorVersioned* managed, ct_tensor* out);
+
+/* Python's a // b: floor(a / b); integers exact (INT_MIN // -1 wraps), integer b must be nonzero; no gradient. */
+CT_API ct_status ct_floor_divide(ct_tensor a, ct_tensor b, ct_tensor* out);
+
+/* ---- safetensors: named tensors + string metadata, saved and loaded in the safetensors format ---- */
+
+/* A new empty set of named tensors (to fill with ct_safetensors_add and save). */
+CT_API ct_status ct_safetensors_new(ct_safetensors* out);
+/* Adds another reference to f; returns f. */
+CT_API ct_safetensors ct_safetensors_retain(ct_safetensors f);
+/* Drops a reference (NULL-safe, any thread); tensors taken from f stay valid. */
+CT_API void ct_safetensors_release(ct_safetensors f);
+/* Adds t (a reference, not a copy) under name: valid UTF-8, not "__metadata__", not in f yet. */
+CT_API ct_status ct_safetensors_add(ct_safetensors f, const char* name, ct_tensor t);
+/* Sets metadata key to value (both valid UTF-8; replaces an existing value). */
+CT_API ct_status ct_safetensors_set_metadata(ct_safetensors f, const char* key, const char* value);
+/* Number of tensors in f. */
+CT_API ct_status ct_safetensors_count(ct_safetensors f, int32_t* n);
+/* Name of tensor i (0-based; file order after a load) into buf[cap]; *len gets the full length. */
+CT_API ct_status ct_safetensors_name(ct_safetensors f, int32_t i, char* buf, int32_t cap, int32_t* len);
+/* A new reference to the tensor named name; CT_ERR_INDEX when f has none. */
+CT_API ct_status ct_safetensors_get(ct_safetensors f, const char* name, ct_tensor* out);
+/* Number of metadata keys in f. */
+CT_API ct_status ct_safetensors_metadata_count(ct_safetensors f, int32_t* n);
+/* Metadata key i into buf[cap]; *len gets the full length. */
+CT_API ct_status ct_safetensors_metadata_key(ct_safetensors f, int32_t i, char* buf, int32_t cap, int32_t* len);
+/* The value of metadata key into buf[cap]; *len gets the full length; CT_ERR_INDEX when absent. */
+CT_API ct_status ct_safetensors_metadata_get(ct_safetensors f, const char* key, char* buf, int32_t cap, int32_t* len);
+/* Writes f's tensors (any device, stored row-major) and metadata to path (through path".tmp", renamed). */
+CT_API ct_status ct_save_safetensors(ct_safetensors f, const char* path);
+/* Reads and checks the safetensors file at path, tensors on device; map != 0 lets CPU tensors view a private
+ * mapping of the file (zero-copy; writes never reach the file). A bad file is CT_ERR_IO naming what is wrong. */
+CT_API ct_status ct_load_safetensors(const char* path, ct_device device, int32_t map, ct_safetensors* out);
 
 #ifdef __cplusplus
 }

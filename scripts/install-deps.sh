@@ -18,7 +18,7 @@ if [ "$what" != core ] && [ ! -f /etc/apt/sources.list.d/ctensor-bullseye.list ]
   need_update=1
 fi
 
-core_pkgs="build-essential cmake pkg-config libopenblas-openmp-dev libgtest-dev zlib1g-dev dataset-fashion-mnist"
+core_pkgs="build-essential cmake pkg-config libopenblas-openmp-dev libgtest-dev zlib1g-dev nlohmann-json3-dev dataset-fashion-mnist"
 all_pkgs="$core_pkgs abigail-tools clang libclang-rt-14-dev python3-venv python3-torch python3-numpy valgrind"
 
 java_pkgs="swig default-jdk-headless maven maven-debian-helper libmaven-compiler-plugin-java libsurefire-java libmaven-jar-plugin-java libmaven-resources-plugin-java libmaven-clean-plugin-java junit5"

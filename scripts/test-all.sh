@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: installs what it needs, builds, and runs every test suite that exists
-# (C++ GoogleTest, C client and header checks, sanitizers, Python, Rust, ABI check). Fails on the first failure.
+# (C++ GoogleTest, C client and header checks, sanitizers, Python, Rust, Java, Julia, cross-language models, ABI
+# check). Fails on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS="$(nproc)"
@@ -37,6 +38,11 @@ if [ -f bindings/python/run_tests.sh ]; then
   CTENSOR_LIB_DIR="$PWD/build" CTENSOR_REQUIRE_ALL=1 bash bindings/python/run_tests.sh
 fi
 
+if [ -f tests/conformance/run_python.py ]; then
+  step "conformance suite through Python (the C runner ran in ctest: conformance_c)"
+  CTENSOR_LIB_DIR="$PWD/build" "${CTENSOR_VENV:-$PWD/.venv}/bin/python" tests/conformance/run_python.py
+fi
+
 if [ -f bindings/rust/run_tests.sh ]; then
   step "Rust crates"
   CTENSOR_LIB_DIR="$PWD/build" bash bindings/rust/run_tests.sh
@@ -50,6 +56,11 @@ fi
 if [ -f bindings/julia/run_tests.sh ]; then
   step "Julia package"
   CTENSOR_LIB_DIR="$PWD/build" bash bindings/julia/run_tests.sh
+fi
+
+if [ -f tests/cross_language/run.sh ]; then
+  step "cross-language models (safetensors: trained in Python and Rust, checked in C, Rust, Java, Julia, Python)"
+  CTENSOR_LIB_DIR="$PWD/build" bash tests/cross_language/run.sh
 fi
 
 step "all test suites passed"

@@ -18,7 +18,7 @@ PYTHON=${CTENSOR_PYTHON:-/usr/bin/python3}
 if [ ! -x "$VENV/bin/python" ]; then
     "$PYTHON" -m venv --system-site-packages "$VENV"
 fi
-for module in pytest setuptools wheel mypy; do  # mypy: tests/test_stubs.py type-checks the stubs
+for module in pytest setuptools wheel mypy safetensors; do  # mypy: test_stubs.py type-checks the stubs; safetensors: test_safetensors.py
     "$VENV/bin/python" -c "import $module" 2>/dev/null || "$VENV/bin/pip" install -q "$module"
 done
 "$VENV/bin/pip" install -q --no-build-isolation "$HERE"

@@ -142,14 +142,7 @@ ct_status ct_tensor_grad_fn_name(ct_tensor t, char* buf, int32_t cap, int32_t* l
     return guard([&] {
         Tensor T = get_tensor(t, "grad_fn_name", "t");
         auto fn = grad_fn_of(T);
-        std::string name = fn ? fn->name() : std::string();
-        if (cap < 0 || (cap > 0 && !buf)) fail(CT_ERR_INVALID_ARGUMENT, "grad_fn_name: bad buffer (capacity ", cap, ")");
-        if (cap > 0) {
-            size_t n = std::min(name.size(), (size_t)cap - 1);
-            std::memcpy(buf, name.data(), n);
-            buf[n] = '\0';
-        }
-        if (len) *len = (int32_t)name.size();
+        text_out(fn ? fn->name() : std::string(), buf, cap, len, "grad_fn_name");
     });
 }
 

@@ -1,6 +1,8 @@
 // capi_common.h - the C boundary pattern: every ct_* function runs its body inside guard(), which turns
 // engine exceptions into a status plus a thread-local message; handles are converted here and nowhere else.
 #pragma once
+#include <algorithm>
+#include <cstring>
 #include <new>
 #include <string>
 #include "capi/handles.h"
@@ -77,6 +79,18 @@ inline ct_tensor new_tensor_handle(const Tensor& t) {
 inline void check_out(const void* out, const char* op, const char* arg = "out") {
     t_current_op = op;
     if (!out) fail(CT_ERR_INVALID_ARGUMENT, op, ": output pointer ", arg, " is NULL");
+}
+// The C text-out convention: s into buf[cap] (cut to cap - 1 bytes, NUL-terminated when cap > 0; cap 0 with buf
+// NULL only asks the length), its full length into *len when len is not NULL. Checks the buffer first.
+template <typename N> void text_out(const std::string& s, char* buf, N cap, N* len, const char* op) {
+    if (cap < 0 || (cap > 0 && !buf))
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": bad buffer (capacity ", cap, ", buf ", buf ? "set" : "NULL", ")");
+    if (cap > 0) {
+        size_t n = std::min(s.size(), (size_t)cap - 1);
+        std::memcpy(buf, s.data(), n);
+        buf[n] = '\0';
+    }
+    if (len) *len = (N)s.size();
 }
 // Copies a C shape array into a Shape (ndim >= 0; dims may be NULL only when ndim == 0).
 Shape shape_arg(const int64_t* dims, int32_t ndim, const char* op, const char* arg = "shape");

@@ -38,13 +38,7 @@ ct_status ct_optimizer_state_names(ct_optimizer opt, char* buf, int32_t cap, int
         const char* op = "optimizer_state_names";
         std::string names;
         for (const std::string& s : optimizer_arg(opt, op)->state_names()) names += (names.empty() ? "" : ",") + s;
-        if (cap < 0 || (cap > 0 && !buf)) fail(CT_ERR_INVALID_ARGUMENT, op, ": bad buffer (cap ", cap, ")");
-        if (cap > 0) {
-            size_t n = std::min(names.size(), (size_t)cap - 1);
-            std::memcpy(buf, names.data(), n);
-            buf[n] = '\0';
-        }
-        if (len) *len = (int32_t)names.size();
+        text_out(names, buf, cap, len, op);
     });
 }
 

@@ -58,6 +58,7 @@ const char* kind_name(HandleKind k) {
     case HandleKind::Tensor: return "tensor";
     case HandleKind::Generator: return "generator";
     case HandleKind::Optimizer: return "optimizer";
+    case HandleKind::Safetensors: return "safetensors";
     }
     return "object";
 }

@@ -30,6 +30,7 @@ CTJ_JAVA_LONG(TYPE)
 CTJ_HANDLE(ct_tensor)
 CTJ_HANDLE(ct_generator)
 CTJ_HANDLE(ct_optimizer)
+CTJ_HANDLE(ct_safetensors)
 %apply ct_tensor* out { ct_tensor* grad };
 
 /* ---- status: thrown after cleanup; a few calls return it as a value ---- */
@@ -274,8 +275,10 @@ CTJ_HOST_DATA(void, dst, 0)
 %}
 %typemap(javaout) const char* { return org.ctensor.internal.Callbacks.utf8($jnicall); }
 /* ... while const char* arguments stay Java Strings */
-%typemap(jni) const char* name, const char* message, const char* equation "jstring"
-%typemap(jtype) const char* name, const char* message, const char* equation "String"
+%typemap(jni) const char* name, const char* message, const char* equation, const char* key, const char* value,
+              const char* path "jstring"
+%typemap(jtype) const char* name, const char* message, const char* equation, const char* key, const char* value,
+                const char* path "String"
 
 /* ---- DLPack capsules are addresses ---- */
 %define CTJ_DLPACK(TYPE)

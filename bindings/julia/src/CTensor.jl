@@ -17,11 +17,12 @@ include("autograd.jl")
 include("random.jl")
 include("nn.jl")
 include("optim.jl")
+include("safetensors.jl")
 include("show.jl")
 include("oplist.jl")
 
 export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, to, dtype, device, live_handles,
-       set_cpu_memory_limit!, cpu_memory_stats,
+       set_cpu_memory_limit!, cpu_memory_stats, save_safetensors, load_safetensors,
        requires_grad!, backward!, grad, no_grad, custom_function, Generator, manual_seed,
        sigmoid, relu, gelu, silu, softplus, Linear, Conv2d, MaxPool, MeanPool, BatchNorm, Dropout, Embedding,
        Chain, Sequential, SGD, Adam, AdamW, step!, zero_grad!, item

@@ -16,6 +16,7 @@
     ERR_INTERNAL = 11
     ERR_CALLBACK = 12
     ERR_VERSION = 13
+    ERR_IO = 14
     ERR_UNKNOWN = 99
 end
 

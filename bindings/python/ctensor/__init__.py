@@ -23,6 +23,7 @@ from . import _indexing  # noqa: F401  (installs Tensor.__getitem__/__setitem__)
 from . import autograd
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .serialization import load, save
+from .safetensors import load_file, load_metadata, save_file
 from . import testing
 from ._dlpack import from_dlpack
 from . import nn, optim  # noqa: E402

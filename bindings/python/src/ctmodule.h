@@ -102,6 +102,7 @@ int init_ops(PyObject* m);
 int init_autograd(PyObject* m);
 int init_interop(PyObject* m);
 int init_handles(PyObject* m);
+int init_safetensors(PyObject* m);
 int add_functions(PyObject* m, PyMethodDef* defs);
 
 #endif

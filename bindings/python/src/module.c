@@ -13,6 +13,7 @@ PyObject* raise_status(ct_status status) {
         case CT_ERR_INDEX: exc = PyExc_IndexError; break;
         case CT_ERR_OUT_OF_MEMORY: exc = PyExc_MemoryError; break;
         case CT_ERR_NOT_SUPPORTED: exc = PyExc_NotImplementedError; break;
+        case CT_ERR_IO: exc = PyExc_OSError; break;
         default: exc = PyExc_RuntimeError; break; /* handle, device, autograd, internal, callback, ... */
     }
     const char* msg = ct_last_error();
@@ -354,7 +355,8 @@ PyMODINIT_FUNC PyInit__C(void) {
     if (check_abi() < 0) return NULL;
     PyObject* m = PyModule_Create(&moduledef);
     if (!m) return NULL;
-    if (add_functions(m, module_functions) < 0 || init_tensor_type(m) < 0 || init_ops(m) < 0 || init_autograd(m) < 0 || init_interop(m) < 0 || init_handles(m) < 0) {
+    if (add_functions(m, module_functions) < 0 || init_tensor_type(m) < 0 || init_ops(m) < 0 || init_autograd(m) < 0 || init_interop(m) < 0 || init_handles(m) < 0 ||
+        init_safetensors(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

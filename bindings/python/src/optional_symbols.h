@@ -71,6 +71,7 @@
 #pragma weak ct_flatten
 #pragma weak ct_flip
 #pragma weak ct_floor
+#pragma weak ct_floor_divide
 #pragma weak ct_from_dlpack
 #pragma weak ct_from_dlpack_versioned
 #pragma weak ct_full
@@ -93,6 +94,7 @@
 #pragma weak ct_linear
 #pragma weak ct_linspace
 #pragma weak ct_live_handles
+#pragma weak ct_load_safetensors
 #pragma weak ct_log
 #pragma weak ct_log1p
 #pragma weak ct_log_softmax
@@ -160,6 +162,18 @@
 #pragma weak ct_roll
 #pragma weak ct_round
 #pragma weak ct_rsqrt
+#pragma weak ct_safetensors_add
+#pragma weak ct_safetensors_count
+#pragma weak ct_safetensors_get
+#pragma weak ct_safetensors_metadata_count
+#pragma weak ct_safetensors_metadata_get
+#pragma weak ct_safetensors_metadata_key
+#pragma weak ct_safetensors_name
+#pragma weak ct_safetensors_new
+#pragma weak ct_safetensors_release
+#pragma weak ct_safetensors_retain
+#pragma weak ct_safetensors_set_metadata
+#pragma weak ct_save_safetensors
 #pragma weak ct_scalar_tensor
 #pragma weak ct_scatter
 #pragma weak ct_scatter_add

@@ -33,6 +33,11 @@ pub struct ct_generator_s {
 pub struct ct_optimizer_s {
     _p: [u8; 0],
 }
+/// Opaque set of named tensors with string metadata (a safetensors file).
+#[repr(C)]
+pub struct ct_safetensors_s {
+    _p: [u8; 0],
+}
 /// DLPack's legacy managed tensor (declared in `<dlpack/dlpack.h>`; only pointers cross the ABI).
 #[repr(C)]
 pub struct DLManagedTensor {
@@ -47,6 +52,7 @@ pub struct DLManagedTensorVersioned {
 pub type ct_tensor = *mut ct_tensor_s;
 pub type ct_generator = *mut ct_generator_s;
 pub type ct_optimizer = *mut ct_optimizer_s;
+pub type ct_safetensors = *mut ct_safetensors_s;
 
 // ---- Status codes (fixed values, append-only) ----------------------------------------------------
 
@@ -65,6 +71,7 @@ pub const CT_ERR_AUTOGRAD: ct_status = 10;
 pub const CT_ERR_INTERNAL: ct_status = 11;
 pub const CT_ERR_CALLBACK: ct_status = 12;
 pub const CT_ERR_VERSION: ct_status = 13;
+pub const CT_ERR_IO: ct_status = 14;
 
 // ---- Dtypes, devices, reductions -----------------------------------------------------------------
 
@@ -303,6 +310,7 @@ extern "C" {
     pub fn ct_maximum(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_minimum(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_atan2(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_floor_divide(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_remainder(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_eq(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_ne(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
@@ -634,4 +642,26 @@ extern "C" {
     pub fn ct_to_dlpack_versioned(t: ct_tensor, out: *mut *mut DLManagedTensorVersioned) -> ct_status;
     pub fn ct_from_dlpack(managed: *mut DLManagedTensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_from_dlpack_versioned(managed: *mut DLManagedTensorVersioned, out: *mut ct_tensor) -> ct_status;
+
+    // ---- safetensors ----
+    pub fn ct_safetensors_new(out: *mut ct_safetensors) -> ct_status;
+    pub fn ct_safetensors_retain(f: ct_safetensors) -> ct_safetensors;
+    pub fn ct_safetensors_release(f: ct_safetensors);
+    pub fn ct_safetensors_add(f: ct_safetensors, name: *const c_char, t: ct_tensor) -> ct_status;
+    pub fn ct_safetensors_set_metadata(f: ct_safetensors, key: *const c_char, value: *const c_char) -> ct_status;
+    pub fn ct_safetensors_count(f: ct_safetensors, n: *mut i32) -> ct_status;
+    pub fn ct_safetensors_name(f: ct_safetensors, i: i32, buf: *mut c_char, cap: i32, len: *mut i32) -> ct_status;
+    pub fn ct_safetensors_get(f: ct_safetensors, name: *const c_char, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_safetensors_metadata_count(f: ct_safetensors, n: *mut i32) -> ct_status;
+    pub fn ct_safetensors_metadata_key(f: ct_safetensors, i: i32, buf: *mut c_char, cap: i32, len: *mut i32)
+        -> ct_status;
+    pub fn ct_safetensors_metadata_get(
+        f: ct_safetensors,
+        key: *const c_char,
+        buf: *mut c_char,
+        cap: i32,
+        len: *mut i32,
+    ) -> ct_status;
+    pub fn ct_save_safetensors(f: ct_safetensors, path: *const c_char) -> ct_status;
+    pub fn ct_load_safetensors(path: *const c_char, device: ct_device, map: i32, out: *mut ct_safetensors) -> ct_status;
 }

@@ -36,6 +36,8 @@ pub enum Error {
     Callback(String),
     /// The loaded library is older than, or incompatible with, this crate.
     Version(String),
+    /// A file that cannot be read or written, or is not a valid file of its format.
+    Io(String),
     /// A status code this crate does not know (from a newer library), with its message.
     Unknown(i32, String),
 }
@@ -61,6 +63,7 @@ impl Error {
             sys::CT_ERR_INTERNAL => Error::Internal(m),
             sys::CT_ERR_CALLBACK => Error::Callback(m),
             sys::CT_ERR_VERSION => Error::Version(m),
+            sys::CT_ERR_IO => Error::Io(m),
             other => Error::Unknown(other, m),
         }
     }
@@ -81,6 +84,7 @@ impl Error {
             Error::Internal(_) => sys::CT_ERR_INTERNAL,
             Error::Callback(_) => sys::CT_ERR_CALLBACK,
             Error::Version(_) => sys::CT_ERR_VERSION,
+            Error::Io(_) => sys::CT_ERR_IO,
             Error::Unknown(code, _) => *code,
         }
     }
@@ -101,6 +105,7 @@ impl Error {
             | Error::Internal(m)
             | Error::Callback(m)
             | Error::Version(m)
+            | Error::Io(m)
             | Error::Unknown(_, m) => m,
         }
     }

@@ -48,6 +48,7 @@ pub mod optim;
 mod optim_state;
 mod pooling;
 mod random;
+pub mod safetensors;
 mod sorting;
 mod tensor;
 mod types;

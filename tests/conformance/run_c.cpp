@@ -1,0 +1,266 @@
+// run_c.cpp - the C runner of the conformance suite: every case of cases/*.json (read with nlohmann-json) through
+// the C ABI alone, compared with the expected dtype, shape and values (per-dtype tolerances; NaN equals NaN;
+// integers exactly) and, for differentiable cases, the input gradients after ct_backward(grad_output); error cases
+// must return the expected ct_status. Prints the failures and "N passed, N failed"; exits 1 when any failed.
+// Usage: conformance_c CASES_DIR
+#include <ctensor.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <dirent.h>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+using Json = nlohmann::json;
+
+namespace {
+
+// Owns one handle.
+struct T {
+    ct_tensor h = nullptr;
+    T() = default;
+    T(const T&) = delete;
+    T(T&& o) noexcept : h(o.h) { o.h = nullptr; }
+    ~T() { ct_tensor_release(h); }
+};
+
+// A failed check: the case's problem in words.
+struct Problem {
+    std::string what;
+};
+
+void ok(ct_status st, const std::string& call) {
+    if (st != CT_OK) throw Problem{call + " failed: " + ct_status_name(st) + ": " + ct_last_error()};
+}
+
+const std::map<std::string, ct_dtype> kDTypes = {{"float32", CT_FLOAT32}, {"float64", CT_FLOAT64}, {"int32", CT_INT32},
+                                                 {"int64", CT_INT64},     {"uint8", CT_UINT8},     {"bool", CT_BOOL}};
+
+double decode(const Json& v) {
+    if (v.is_string()) return std::stod(v.get<std::string>());  // "nan", "inf", "-inf"
+    return v.get<double>();
+}
+
+// A tensor from a case's JSON (values converted to its dtype), or a wrapped scalar for {"scalar": v}.
+T make(const Json& j) {
+    T t;
+    if (j.contains("scalar")) {
+        const Json& v = j["scalar"];
+        ok(ct_wrapped_scalar(decode(v), v.is_number_integer() ? 1 : 0, &t.h), "wrapped_scalar");
+        return t;
+    }
+    ct_dtype dt = kDTypes.at(j["dtype"].get<std::string>());
+    std::vector<int64_t> shape = j["shape"].get<std::vector<int64_t>>();
+    const Json& values = j["values"];
+    std::vector<unsigned char> bytes(values.size() * (size_t)ct_dtype_size(dt));
+    for (size_t i = 0; i < values.size(); ++i) {
+        unsigned char* p = bytes.data() + i * (size_t)ct_dtype_size(dt);
+        switch (dt) {
+        case CT_FLOAT32: *reinterpret_cast<float*>(p) = (float)decode(values[i]); break;
+        case CT_FLOAT64: *reinterpret_cast<double*>(p) = decode(values[i]); break;
+        case CT_INT32: *reinterpret_cast<int32_t*>(p) = values[i].get<int32_t>(); break;
+        case CT_INT64: *reinterpret_cast<int64_t*>(p) = values[i].get<int64_t>(); break;
+        default: *p = (unsigned char)values[i].get<int64_t>(); break;  // uint8, bool (0 or 1)
+        }
+    }
+    ok(ct_tensor_from_data(bytes.data(), (int64_t)bytes.size(), shape.data(), (int32_t)shape.size(), dt, ct_cpu(), &t.h),
+       "tensor_from_data");
+    if (j.value("requires_grad", false)) ok(ct_tensor_set_requires_grad(t.h, 1), "set_requires_grad");
+    return t;
+}
+
+// Checks tensor t against the expected JSON; throws a Problem naming `what`.
+void compare(const std::string& what, ct_tensor t, const Json& want) {
+    ct_dtype dt;
+    ok(ct_tensor_dtype(t, &dt), "tensor_dtype");
+    if (ct_dtype_name(dt) != want["dtype"].get<std::string>())
+        throw Problem{what + ": dtype " + ct_dtype_name(dt) + ", expected " + want["dtype"].get<std::string>()};
+    int64_t dims[16];
+    int32_t nd = 0;
+    ok(ct_tensor_shape(t, dims, 16, &nd), "tensor_shape");
+    if (std::vector<int64_t>(dims, dims + nd) != want["shape"].get<std::vector<int64_t>>())
+        throw Problem{what + ": shape " + Json(std::vector<int64_t>(dims, dims + nd)).dump() + ", expected " +
+                      want["shape"].dump()};
+    const Json& values = want["values"];
+    int64_t n = (int64_t)values.size();
+    std::vector<unsigned char> bytes((size_t)n * (size_t)ct_dtype_size(dt));
+    ok(ct_tensor_copy_to_host(t, bytes.data(), (int64_t)bytes.size()), "copy_to_host");
+    const bool floating = dt == CT_FLOAT32 || dt == CT_FLOAT64;
+    const double atol = dt == CT_FLOAT32 ? 1e-5 : 1e-12, rtol = dt == CT_FLOAT32 ? 1e-5 : 1e-10;
+    for (int64_t i = 0; i < n; ++i) {
+        const unsigned char* p = bytes.data() + i * ct_dtype_size(dt);
+        if (floating) {
+            double g = dt == CT_FLOAT32 ? *reinterpret_cast<const float*>(p) : *reinterpret_cast<const double*>(p);
+            double w = decode(values[i]);
+            if ((std::isnan(g) && std::isnan(w)) || g == w || std::fabs(g - w) <= atol + rtol * std::fabs(w)) continue;
+            throw Problem{what + ": element " + std::to_string(i) + " is " + std::to_string(g) + ", expected " +
+                          std::to_string(w)};
+        }
+        int64_t g = dt == CT_INT64 ? *reinterpret_cast<const int64_t*>(p)
+                    : dt == CT_INT32 ? *reinterpret_cast<const int32_t*>(p) : (int64_t)*p;
+        if (g != values[i].get<int64_t>())
+            throw Problem{what + ": element " + std::to_string(i) + " is " + std::to_string(g) + ", expected " +
+                          values[i].dump()};
+    }
+}
+
+using Inputs = std::vector<T>;
+using Outs = std::vector<T>;
+using Op = std::function<ct_status(const Inputs&, const Json&, Outs&)>;
+
+// A new out-parameter slot (o has reserved room: earlier slots stay valid).
+ct_tensor* out_slot(Outs& o) {
+    o.emplace_back();
+    return &o.back().h;
+}
+
+// dims of a reduction case: null = every dim (ndims 0).
+std::vector<int64_t> dims_of(const Json& a) {
+    return a.contains("dims") && !a["dims"].is_null() ? a["dims"].get<std::vector<int64_t>>() : std::vector<int64_t>{};
+}
+
+std::map<std::string, Op> op_table() {
+    std::map<std::string, Op> t;
+    using Unary = ct_status (*)(ct_tensor, ct_tensor*);
+    const std::vector<std::pair<const char*, Unary>> unary = {
+        {"neg", ct_neg},       {"abs", ct_abs},         {"sign", ct_sign},       {"exp", ct_exp},
+        {"log", ct_log},       {"log1p", ct_log1p},     {"expm1", ct_expm1},     {"sqrt", ct_sqrt},
+        {"rsqrt", ct_rsqrt},   {"sin", ct_sin},         {"cos", ct_cos},         {"tan", ct_tan},
+        {"tanh", ct_tanh},     {"sigmoid", ct_sigmoid}, {"relu", ct_relu},       {"gelu", ct_gelu},
+        {"silu", ct_silu},     {"softplus", ct_softplus}, {"floor", ct_floor},   {"ceil", ct_ceil},
+        {"round", ct_round},   {"reciprocal", ct_reciprocal}, {"logical_not", ct_logical_not},
+        {"max", ct_max},       {"min", ct_min},         {"argmax_all", ct_argmax_all}, {"argmin_all", ct_argmin_all}};
+    for (auto& [name, fn] : unary)
+        t[name] = [fn = fn](const Inputs& x, const Json&, Outs& o) { return fn(x[0].h, out_slot(o)); };
+    using Binary = ct_status (*)(ct_tensor, ct_tensor, ct_tensor*);
+    const std::vector<std::pair<const char*, Binary>> binary = {
+        {"mul", ct_mul}, {"div", ct_div}, {"pow", ct_pow}, {"maximum", ct_maximum}, {"minimum", ct_minimum},
+        {"atan2", ct_atan2}, {"remainder", ct_remainder}, {"eq", ct_eq}, {"ne", ct_ne}, {"lt", ct_lt},
+        {"le", ct_le}, {"gt", ct_gt}, {"ge", ct_ge}, {"logical_and", ct_logical_and}, {"logical_or", ct_logical_or},
+        {"logical_xor", ct_logical_xor}};
+    for (auto& [name, fn] : binary)
+        t[name] = [fn = fn](const Inputs& x, const Json&, Outs& o) { return fn(x[0].h, x[1].h, out_slot(o)); };
+    t["add"] = [](const Inputs& x, const Json& a, Outs& o) { return ct_add(x[0].h, x[1].h, a.value("alpha", 1.0), out_slot(o)); };
+    t["sub"] = [](const Inputs& x, const Json& a, Outs& o) { return ct_sub(x[0].h, x[1].h, a.value("alpha", 1.0), out_slot(o)); };
+    t["where"] = [](const Inputs& x, const Json&, Outs& o) { return ct_where(x[0].h, x[1].h, x[2].h, out_slot(o)); };
+    t["pow_scalar"] = [](const Inputs& x, const Json& a, Outs& o) { return ct_pow_scalar(x[0].h, a["exponent"].get<double>(), out_slot(o)); };
+    t["clamp"] = [](const Inputs& x, const Json& a, Outs& o) {
+        bool lo = !a["min"].is_null(), hi = !a["max"].is_null();
+        return ct_clamp(x[0].h, lo ? a["min"].get<double>() : 0.0, lo, hi ? a["max"].get<double>() : 0.0, hi, out_slot(o));
+    };
+    using Reduce = ct_status (*)(ct_tensor, const int64_t*, int32_t, int32_t, ct_tensor*);
+    const std::vector<std::pair<const char*, Reduce>> reduce = {{"sum", ct_sum},   {"mean", ct_mean}, {"prod", ct_prod},
+                                                                {"logsumexp", ct_logsumexp}, {"all", ct_all}, {"any", ct_any}};
+    for (auto& [name, fn] : reduce)
+        t[name] = [fn = fn](const Inputs& x, const Json& a, Outs& o) {
+            std::vector<int64_t> d = dims_of(a);
+            return fn(x[0].h, d.data(), (int32_t)d.size(), a.value("keepdim", false), out_slot(o));
+        };
+    t["var"] = [](const Inputs& x, const Json& a, Outs& o) {
+        std::vector<int64_t> d = dims_of(a);
+        return ct_var(x[0].h, d.data(), (int32_t)d.size(), a["correction"].get<double>(), a["keepdim"].get<bool>(), out_slot(o));
+    };
+    t["std"] = [](const Inputs& x, const Json& a, Outs& o) {
+        std::vector<int64_t> d = dims_of(a);
+        return ct_std(x[0].h, d.data(), (int32_t)d.size(), a["correction"].get<double>(), a["keepdim"].get<bool>(), out_slot(o));
+    };
+    t["norm"] = [](const Inputs& x, const Json& a, Outs& o) {
+        std::vector<int64_t> d = dims_of(a);
+        return ct_norm(x[0].h, a["p"].get<double>(), d.data(), (int32_t)d.size(), a["keepdim"].get<bool>(), out_slot(o));
+    };
+    using DimPair = ct_status (*)(ct_tensor, int64_t, int32_t, ct_tensor*, ct_tensor*);
+    for (auto& [name, fn] : std::vector<std::pair<const char*, DimPair>>{{"max_dim", ct_max_dim}, {"min_dim", ct_min_dim}})
+        t[name] = [fn = fn](const Inputs& x, const Json& a, Outs& o) {
+            ct_tensor* v = out_slot(o);
+            ct_tensor* i = out_slot(o);
+            return fn(x[0].h, a["dim"].get<int64_t>(), a["keepdim"].get<bool>(), v, i);
+        };
+    using DimKeep = ct_status (*)(ct_tensor, int64_t, int32_t, ct_tensor*);
+    for (auto& [name, fn] : std::vector<std::pair<const char*, DimKeep>>{{"argmax", ct_argmax}, {"argmin", ct_argmin}})
+        t[name] = [fn = fn](const Inputs& x, const Json& a, Outs& o) {
+            return fn(x[0].h, a["dim"].get<int64_t>(), a["keepdim"].get<bool>(), out_slot(o));
+        };
+    using Dim = ct_status (*)(ct_tensor, int64_t, ct_tensor*);
+    for (auto& [name, fn] : std::vector<std::pair<const char*, Dim>>{{"cumsum", ct_cumsum}, {"cumprod", ct_cumprod}})
+        t[name] = [fn = fn](const Inputs& x, const Json& a, Outs& o) { return fn(x[0].h, a["dim"].get<int64_t>(), out_slot(o)); };
+    return t;
+}
+
+void run_case(const Json& c, const std::map<std::string, Op>& table) {
+    auto it = table.find(c["op"].get<std::string>());
+    if (it == table.end()) throw Problem{"op " + c["op"].get<std::string>() + " is not exposed"};
+    Inputs inputs;
+    for (const Json& j : c["inputs"]) inputs.push_back(make(j));
+    Outs outs;
+    outs.reserve(4);  // out_slot pointers stay valid while an op fills several
+    ct_status st = it->second(inputs, c["args"], outs);
+    if (c.contains("error")) {
+        if (ct_status_name(st) != c["error"].get<std::string>())
+            throw Problem{std::string("returned ") + ct_status_name(st) + ", expected " + c["error"].get<std::string>()};
+        return;
+    }
+    ok(st, c["op"].get<std::string>());
+    const Json& expect = c["expect"];
+    if (outs.size() != expect["outputs"].size()) throw Problem{"wrong number of outputs"};
+    for (size_t k = 0; k < outs.size(); ++k) compare("output " + std::to_string(k), outs[k].h, expect["outputs"][k]);
+    if (!expect.contains("grads")) return;
+    T go = make(expect["grad_output"]);
+    ok(ct_backward(outs[0].h, go.h, 0, 0), "backward");
+    for (size_t k = 0; k < inputs.size(); ++k) {
+        if (expect["grads"][k].is_null()) continue;
+        T g;
+        ok(ct_tensor_grad(inputs[k].h, &g.h), "tensor_grad");
+        if (!g.h) throw Problem{"input " + std::to_string(k) + " got no gradient"};
+        compare("gradient of input " + std::to_string(k), g.h, expect["grads"][k]);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: conformance_c CASES_DIR\n");
+        return 2;
+    }
+    std::vector<std::string> files;
+    if (DIR* d = opendir(argv[1])) {
+        while (dirent* e = readdir(d)) {
+            std::string name = e->d_name;
+            if (name.size() > 5 && name.substr(name.size() - 5) == ".json") files.push_back(std::string(argv[1]) + "/" + name);
+        }
+        closedir(d);
+    }
+    std::sort(files.begin(), files.end());
+    if (files.empty()) {
+        std::fprintf(stderr, "conformance_c: no cases in %s\n", argv[1]);
+        return 2;
+    }
+    auto table = op_table();
+    int passed = 0;
+    std::vector<std::string> failures;
+    for (const std::string& path : files) {
+        std::ifstream in(path);
+        Json doc = Json::parse(in);
+        for (const Json& c : doc["cases"]) {
+            try {
+                run_case(c, table);
+                ++passed;
+            } catch (const Problem& p) {
+                failures.push_back(c["id"].get<std::string>() + ": " + p.what);
+            } catch (const std::exception& e) {
+                failures.push_back(c["id"].get<std::string>() + ": " + e.what());
+            }
+        }
+    }
+    for (size_t i = 0; i < failures.size() && i < 50; ++i) std::printf("FAIL %s\n", failures[i].c_str());
+    std::printf("%d passed, %zu failed\n", passed, failures.size());
+    if (ct_live_handles() != 0) {
+        std::printf("leaked %lld handles\n", (long long)ct_live_handles());
+        return 1;
+    }
+    return failures.empty() ? 0 : 1;
+}
