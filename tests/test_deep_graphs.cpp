@@ -183,3 +183,34 @@ TEST(DeepGraphs, DeepViewChainOfModifiedBase) {
     }
     EXPECT_EQ(ct_live_handles(), live0);
 }
+
+namespace {
+// A custom function whose context keeps its input alive (as a binding's closure would): releasing the chain
+// runs each ctx_release, which releases the previous link's output from inside the teardown.
+ct_status identity_backward(void*, const ct_tensor* go, int32_t, ct_tensor* gi, int32_t) {
+    gi[0] = ct_tensor_retain(go[0]);
+    return CT_OK;
+}
+void release_input(void* ctx) { ct_tensor_release(static_cast<ct_tensor>(ctx)); }
+}  // namespace
+
+TEST(DeepGraphs, DeepChainOfCustomFunctionsHoldingTheirInputs) {
+    int64_t live0 = ct_live_handles();
+    {
+        Timer t{"1e5 custom-function chain (ctx holds the input): backward + release"};
+        H x = make({3.0}, {1}, CT_FLOAT64, true);
+        H cur = x;
+        for (int i = 0; i < kDeepTwice; ++i) {
+            ct_tensor in = cur.get(), res = nullptr;
+            CT_ASSERT_OK(ct_custom_function_apply("Id", &in, 1, &in, 1, identity_backward, ct_tensor_retain(in),
+                                                  release_input, &res));
+            cur = H(res);
+        }
+        H l, g;
+        CT_ASSERT_OK(ct_sum(cur.get(), nullptr, 0, 0, l.out()));
+        CT_ASSERT_OK(ct_backward(l.get(), nullptr, 0, 0));
+        CT_ASSERT_OK(ct_tensor_grad(x.get(), g.out()));
+        EXPECT_TRUE(allclose(g, {1.0}));
+    }
+    EXPECT_EQ(ct_live_handles(), live0);
+}
