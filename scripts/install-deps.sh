@@ -20,6 +20,8 @@ fi
 
 core_pkgs="build-essential cmake pkg-config libopenblas-openmp-dev libgtest-dev zlib1g-dev nlohmann-json3-dev dataset-fashion-mnist"
 all_pkgs="$core_pkgs abigail-tools clang libclang-rt-14-dev python3-venv python3-torch python3-numpy valgrind"
+# the conformance runners' JSON readers for Rust and Java (tests/conformance)
+all_pkgs="$all_pkgs librust-serde-json-dev libgoogle-gson-java"
 
 java_pkgs="swig default-jdk-headless maven maven-debian-helper libmaven-compiler-plugin-java libsurefire-java libmaven-jar-plugin-java libmaven-resources-plugin-java libmaven-clean-plugin-java junit5"
 all_pkgs="$all_pkgs $java_pkgs"

@@ -158,7 +158,7 @@ UNARY = {
     "gelu": torch.nn.functional.gelu, "silu": torch.nn.functional.silu, "softplus": torch.nn.functional.softplus,
     "floor": torch.floor, "ceil": torch.ceil, "round": torch.round, "reciprocal": torch.reciprocal,
 }
-NONDIFF = {"sign", "floor", "ceil", "round", "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
+NONDIFF = {"sign", "floor", "ceil", "round", "logical_not", "floor_divide", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
            "logical_or", "logical_xor", "all", "any", "argmax", "argmin", "argmax_all", "argmin_all"}
 POSITIVE = {"log", "sqrt", "rsqrt"}  # differentiable inputs kept away from the domain edge
 INT_UNARY = {"neg", "abs", "sign"}
@@ -183,6 +183,9 @@ def unary(c):
             for dtype in ("int32", "int64"):
                 x = Rng(len(c.cases)).tensor([2, 3], dtype)
                 c.run(f"{op}/{dtype}/2x3", op, fn, [x], differentiable=False)
+                edges = torch.tensor([torch.iinfo(DTYPES[dtype]).max, torch.iinfo(DTYPES[dtype]).min, -1, 0],
+                                     dtype=DTYPES[dtype])
+                c.run(f"{op}/{dtype}/edges", op, fn, [edges], differentiable=False)
     for dtype in ("bool", "float32", "int64"):
         x = Rng(len(c.cases)).tensor([4], dtype)
         c.run(f"logical_not/{dtype}/4", "logical_not", torch.logical_not, [x], differentiable=False)
@@ -200,6 +203,7 @@ def unary(c):
 BINARY = {
     "add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div, "pow": torch.pow,
     "maximum": torch.maximum, "minimum": torch.minimum, "atan2": torch.atan2, "remainder": torch.remainder,
+    "floor_divide": torch.floor_divide,
     "eq": torch.eq, "ne": torch.ne, "lt": torch.lt, "le": torch.le, "gt": torch.gt, "ge": torch.ge,
     "logical_and": torch.logical_and, "logical_or": torch.logical_or, "logical_xor": torch.logical_xor,
 }
@@ -215,9 +219,9 @@ def binary(c):
                 rng = Rng(len(c.cases) + 7)
                 lo = 0.3 if op == "pow" else -2.0
                 a, b = rng.tensor(sa, dtype, lo, 2.0), rng.tensor(sb, dtype, lo, 2.0)
-                if op in ("div", "remainder") and dtype == "int64":
+                if op in ("div", "remainder", "floor_divide") and dtype == "int64":
                     b = torch.where(b == 0, torch.ones_like(b), b)
-                if op in ("div", "remainder") and dtype in FLOATS:
+                if op in ("div", "remainder", "floor_divide") and dtype in FLOATS:
                     b = torch.where(b.abs() < 0.1, torch.full_like(b, 0.5), b)
                 c.run(f"{op}/{dtype}/{sa}_{sb}", op, fn, [a, b], differentiable=op not in NONDIFF)
         # type promotion with a second dtype and with Python scalars (wrapped scalars never upcast a tensor)
@@ -237,6 +241,16 @@ def binary(c):
             rng = Rng(len(c.cases))
             cond, a, b = rng.tensor(sc, "bool"), rng.tensor(sa, dtype), rng.tensor(sb, dtype)
             c.run(f"where/{dtype}/{sc}_{sa}_{sb}", "where", torch.where, [cond, a, b], grad_inputs={1, 2})
+    # integer edge values: arithmetic wraps in two's complement (torch's CPU results), division floors
+    for dtype in ("int32", "int64"):
+        hi, lo = torch.iinfo(DTYPES[dtype]).max, torch.iinfo(DTYPES[dtype]).min
+        a = torch.tensor([hi, lo, -1, 0, hi, 7, lo, -7], dtype=DTYPES[dtype])
+        b = torch.tensor([1, -1, lo, lo, hi, -3, 2, 2], dtype=DTYPES[dtype])
+        for op in ("add", "sub", "mul", "maximum", "minimum", "lt", "eq"):
+            c.run(f"{op}/{dtype}/edges", op, BINARY[op], [a, b], differentiable=False)
+        d = torch.tensor([3, 2, 5, -4, hi, -3, 2, 2], dtype=DTYPES[dtype])  # never lo // -1 (x86 traps in torch)
+        for op in ("floor_divide", "remainder"):
+            c.run(f"{op}/{dtype}/edges", op, BINARY[op], [a, d], differentiable=False)
 
 
 REDUCE_DIMS = [None, [0], [1], [-1], [0, 1], [0, 2]]

@@ -144,7 +144,7 @@ std::map<std::string, Op> op_table() {
     using Binary = ct_status (*)(ct_tensor, ct_tensor, ct_tensor*);
     const std::vector<std::pair<const char*, Binary>> binary = {
         {"mul", ct_mul}, {"div", ct_div}, {"pow", ct_pow}, {"maximum", ct_maximum}, {"minimum", ct_minimum},
-        {"atan2", ct_atan2}, {"remainder", ct_remainder}, {"eq", ct_eq}, {"ne", ct_ne}, {"lt", ct_lt},
+        {"atan2", ct_atan2}, {"remainder", ct_remainder}, {"floor_divide", ct_floor_divide}, {"eq", ct_eq}, {"ne", ct_ne}, {"lt", ct_lt},
         {"le", ct_le}, {"gt", ct_gt}, {"ge", ct_ge}, {"logical_and", ct_logical_and}, {"logical_or", ct_logical_or},
         {"logical_xor", ct_logical_xor}};
     for (auto& [name, fn] : binary)

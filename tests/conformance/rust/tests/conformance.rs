@@ -161,7 +161,7 @@ fn op_table() -> HashMap<&'static str, Op> {
     for (name, f) in unary {
         t.insert(name, Box::new(move |x, _| one(f(&x[0]))));
     }
-    let binary: [(&'static str, Binary); 16] = [
+    let binary: [(&'static str, Binary); 17] = [
         ("mul", Tensor::mul),
         ("div", Tensor::div),
         ("pow", Tensor::pow),
@@ -169,6 +169,7 @@ fn op_table() -> HashMap<&'static str, Op> {
         ("minimum", Tensor::minimum),
         ("atan2", Tensor::atan2),
         ("remainder", Tensor::remainder),
+        ("floor_divide", Tensor::floor_divide),
         ("eq", Tensor::eq),
         ("ne", Tensor::ne),
         ("lt", Tensor::lt),

@@ -154,6 +154,7 @@ public final class Conformance {
         t.put("mul", binary(Tensor::mul, Tensor::mul));
         t.put("div", binary(Tensor::div, Tensor::div));
         t.put("remainder", binary(Tensor::remainder, Tensor::remainder));
+        t.put("floor_divide", binary(Tensor::floorDivide, Tensor::floorDivide));
         t.put("eq", binary(Tensor::eq, Tensor::eq));
         t.put("ne", binary(Tensor::ne, Tensor::ne));
         t.put("lt", binary(Tensor::lt, Tensor::lt));
