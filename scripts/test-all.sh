@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: installs what it needs, builds, and runs every test suite that exists
-# (C++ GoogleTest, C client and header checks, sanitizers, Python, Rust, Java, Julia, cross-language models, ABI
-# check). Fails on the first failure.
+# (C++ GoogleTest, C client and header checks, sanitizers, fuzzing, Python, Rust, Java, Julia, the conformance suite
+# in every language, cross-language models, ABI check). Fails on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS="$(nproc)"
@@ -28,6 +28,11 @@ if [ -f scripts/test-tsan.sh ]; then
   bash scripts/test-tsan.sh
 fi
 
+if [ -f scripts/test-fuzz.sh ]; then
+  step "coverage-guided fuzzing of the C ABI (libFuzzer, ASan+UBSan; fixed time budget)"
+  bash scripts/test-fuzz.sh
+fi
+
 if [ -f abi/check_abi.sh ]; then
   step "ABI check against the committed baseline"
   bash abi/check_abi.sh build
@@ -39,8 +44,10 @@ if [ -f bindings/python/run_tests.sh ]; then
 fi
 
 if [ -f tests/conformance/run_python.py ]; then
-  step "conformance suite through Python (the C runner ran in ctest: conformance_c)"
-  CTENSOR_LIB_DIR="$PWD/build" "${CTENSOR_VENV:-$PWD/.venv}/bin/python" tests/conformance/run_python.py
+  step "conformance suite through Python (C, Rust, Java and Julia ran in ctest: conformance_*), and its pass table"
+  CTENSOR_LIB_DIR="$PWD/build" CONFORMANCE_RESULTS_DIR="$PWD/build/conformance" \
+    "${CTENSOR_VENV:-$PWD/.venv}/bin/python" tests/conformance/run_python.py
+  python3 tests/conformance/pass_table.py build/conformance --check-readme
 fi
 
 if [ -f bindings/rust/run_tests.sh ]; then

@@ -7,7 +7,9 @@ The counts come from the result files the runners write into CONFORMANCE_RESULTS
   Rust    every op whose C function the safe crate (bindings/rust/ctensor/src) calls
   Java    every op named by an @Op annotation (bindings/java/src/main/java; CoverageTest checks them)
   Julia   every op listed in bindings/julia/src/oplist.jl (the binding's tests check it against ops.tsv)
-Usage: python3 pass_table.py [RESULTS_DIR] (default build/conformance); exits 1 when a language has no result."""
+Usage: python3 pass_table.py [RESULTS_DIR] [--check-readme | --write-readme] (default build/conformance); exits 1
+when a language has no result. --check-readme also fails when README.md's table (between the conformance-table
+markers) differs from this one; --write-readme rewrites it there."""
 import glob
 import json
 import os
@@ -63,8 +65,34 @@ def exposed(lang, ops):
     raise ValueError(lang)
 
 
+README = os.path.join(REPO, "README.md")
+BEGIN, END = "<!-- conformance-table:begin -->", "<!-- conformance-table:end -->"
+
+
+def readme_table(table, write):
+    """Compares the table with README.md's (between BEGIN and END), or writes it there. True when they agree."""
+    with open(README, encoding="utf-8") as f:
+        text = f.read()
+    start, stop = text.find(BEGIN), text.find(END)
+    if start < 0 or stop < start:
+        print(f"README.md has no {BEGIN} ... {END} section", file=sys.stderr)
+        return False
+    start += len(BEGIN)
+    if text[start:stop].strip() == table.strip():
+        return True
+    if write:
+        with open(README, "w", encoding="utf-8") as f:
+            f.write(text[:start] + "\n" + table + "\n" + text[stop:])
+        return True
+    print("README.md's conformance table differs from the results: run "
+          "python3 tests/conformance/pass_table.py build/conformance --write-readme", file=sys.stderr)
+    return False
+
+
 def main():
-    results = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "build", "conformance")
+    flags = {a for a in sys.argv[1:] if a.startswith("--")}
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    results = args[0] if args else os.path.join(REPO, "build", "conformance")
     ops = ops_tsv()
     lines = [f"| language | ops exposed (of {len(ops)} in abi/ops.tsv) | suite ops all passing | cases run | passed | failed |",
              "|---|---|---|---|---|---|"]
@@ -82,7 +110,10 @@ def main():
     print("\n".join(lines))
     if missing:
         print(f"\nno result in {results} for: {', '.join(missing)}", file=sys.stderr)
-    sys.exit(1 if missing else 0)
+    readme_ok = True
+    if flags & {"--check-readme", "--write-readme"}:
+        readme_ok = readme_table("\n".join(lines), "--write-readme" in flags)
+    sys.exit(1 if missing or not readme_ok else 0)
 
 
 if __name__ == "__main__":
