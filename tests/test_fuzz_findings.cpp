@@ -53,3 +53,19 @@ TEST(FuzzFindings, AccumulatingGradNeverWritesIntoTheCallersGradOutput) {
         EXPECT_EQ(values(g), (std::vector<double>{2, 2}));
     }
 }
+
+// fuzz_ops: ct_tensor_from_blob accepted data misaligned for its dtype; every kernel then loaded misaligned
+// floats (undefined behaviour, reported by UBSan in add). It is refused now, as DLPack import refuses it.
+TEST(FuzzFindings, FromBlobRefusesMisalignedData) {
+    alignas(8) unsigned char buf[16] = {0};
+    int64_t n = 2;
+    ct_tensor t = nullptr;
+    CT_EXPECT_ERR(ct_tensor_from_blob(buf + 1, &n, nullptr, 1, CT_FLOAT32, ct_cpu(), nullptr, nullptr, &t),
+                  CT_ERR_NOT_SUPPORTED, "not aligned");
+    EXPECT_EQ(t, nullptr);
+    CT_EXPECT_OK(ct_tensor_from_blob(buf + 1, &n, nullptr, 1, CT_UINT8, ct_cpu(), nullptr, nullptr, &t));
+    ct_tensor_release(t);
+    int64_t zero = 0;  // an empty tensor reads nothing: any address will do
+    CT_EXPECT_OK(ct_tensor_from_blob(buf + 1, &zero, nullptr, 1, CT_FLOAT64, ct_cpu(), nullptr, nullptr, &t));
+    ct_tensor_release(t);
+}
