@@ -405,8 +405,9 @@ void misc(Input& in, Pool& p, uint8_t which) {
         for (int i = 0; i < len; ++i) eq += raw ? (char)(in.u8() | 1) : kAlpha[in.u8() % (sizeof kAlpha - 1)];
         ct_tensor ops[3];
         int32_t n = in.u8() % 4;
-        for (int i = 0; i < n; ++i) ops[i] = p.pick(in, &ok);
-        call(in, p, "einsum", !ok, 1, 0, [&](ct_tensor* o) { return ct_einsum(eq.c_str(), ops, n, o); });
+        bool all = true;  // x above is not an operand
+        for (int i = 0; i < n; ++i) ops[i] = p.pick(in, &all);
+        call(in, p, "einsum", !all, 1, 0, [&](ct_tensor* o) { return ct_einsum(eq.c_str(), ops, n, o); });
         break;
     }
     default: {  // metadata getters with small capacities and NULL out-pointers
@@ -447,6 +448,11 @@ void misc(Input& in, Pool& p, uint8_t which) {
         check_status("tensor_shares_storage", st, !ok2);
         st = ct_tensor_numel(x, nullptr);
         check_status("tensor_numel", st, true);
+        int32_t contiguous = -9;
+        int64_t version = -9;
+        check_status("tensor_is_contiguous", ct_tensor_is_contiguous(x, &contiguous), !ok);
+        check_status("tensor_version", st = ct_tensor_version(x, &version), !ok);
+        if (st == CT_OK && version < 0) die("tensor_version", "a negative version");
     }
     }
 }

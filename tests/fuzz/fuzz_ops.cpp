@@ -185,6 +185,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             ct_tensor_release(t);
             ct_tensor_release(p.stale);
             ct_tensor_release((ct_tensor)(uintptr_t)(in.u64() | (1ull << 32)));
+            check_status("generator_seed", ct_generator_seed(p.gen, in.u64()), false);
+            if (ct_generator_retain(p.gen) != p.gen) die("generator_retain", "did not return its argument");
+            ct_generator_release(p.gen);
+            int64_t a = -1, c = -1, l = -9;
+            check_status("cpu_memory_stats", ct_cpu_memory_stats(&a, &c, &l), false);
+            if (a < 0 || c < 0 || l != ((int64_t)32 << 20)) die("cpu_memory_stats", "bad statistics");
         }
         check_live("after a call", p);
     }

@@ -77,6 +77,47 @@ std::vector<std::string> contents(ct_safetensors f) {
     return out;
 }
 
+// A new set made from f's tensors under names and metadata taken from the input's tail (hostile: duplicates,
+// "__metadata__", invalid UTF-8, empty); what is accepted is saved and must load back with the same contents.
+void rebuild(ct_safetensors f, const uint8_t* data, size_t size, const std::string& path) {
+    ct_safetensors g = (ct_safetensors)kSentinel;
+    check_status("safetensors_new", ct_safetensors_new(&g), false);
+    if (ct_safetensors_retain(g) != g) die("safetensors_retain", "did not return its argument");
+    ct_safetensors_release(g);
+    int32_t n = 0;
+    ct_safetensors_count(f, &n);
+    size_t pos = size > 24 ? size - 24 : 0;  // names are cut from the last bytes of the input
+    for (int32_t i = 0; i < n; ++i) {
+        std::string name = text_of(f, i, false);
+        ct_tensor t = nullptr;
+        check_status("safetensors_get", ct_safetensors_get(f, name.c_str(), &t), false);
+        std::string other(data + pos, data + pos + (size - pos < 3 ? size - pos : 3));
+        pos = pos + 3 < size ? pos + 3 : pos;
+        const char* names[] = {name.c_str(), other.c_str(), "__metadata__", ""};
+        const char* pick = names[(other.empty() ? 0 : (uint8_t)other[0]) % 4];
+        bool must_fail = !valid_utf8(pick, std::strlen(pick)) || std::strcmp(pick, "__metadata__") == 0;
+        ct_status st = ct_safetensors_add(g, pick, t);
+        check_status("safetensors_add", st, must_fail);
+        ct_tensor_release(t);
+    }
+    std::string key(data + pos, data + size);
+    key = key.substr(0, std::strlen(key.c_str()));  // up to the first NUL
+    check_status("safetensors_set_metadata", ct_safetensors_set_metadata(g, key.c_str(), key.c_str()),
+                 !valid_utf8(key.c_str(), key.size()));
+    ct_status st = ct_save_safetensors(g, path.c_str());
+    check_status("save_safetensors", st, false);
+    if (st == CT_OK) {
+        ct_safetensors h = nullptr;
+        check_status("load_safetensors (of a rebuilt set)", ct_load_safetensors(path.c_str(), ct_cpu(), 0, &h), false);
+        std::vector<std::string> a = contents(g), b = contents(h);
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        if (a != b) die("save_safetensors", "a rebuilt set loads back different from what was saved");
+        ct_safetensors_release(h);
+    }
+    ct_safetensors_release(g);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -116,6 +157,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::sort(second.begin(), second.end());
     if (first != second) die("save_safetensors", "a saved file loads back different from what was saved");
     ct_safetensors_release(g);
+    rebuild(f, data, size, again);
     ct_safetensors_release(f);
     if (ct_live_handles() != 0) die("safetensors_release", "handles left after releasing everything");
     return 0;
