@@ -69,3 +69,29 @@ TEST(FuzzFindings, FromBlobRefusesMisalignedData) {
     CT_EXPECT_OK(ct_tensor_from_blob(buf + 1, &zero, nullptr, 1, CT_FLOAT64, ct_cpu(), nullptr, nullptr, &t));
     ct_tensor_release(t);
 }
+
+// fuzz_autograd: ct_tensor_set_grad(x, x), or x.grad = y and y.grad = x, stored the tensors themselves: a cycle
+// of leaves that no release could break (x, y and their memory leaked).
+TEST(FuzzFindings, SetGradToItselfOrCrosswiseLeavesNoCycle) {
+    int64_t baseline = ct_live_handles();
+    float a[2] = {1, 2}, b[2] = {3, 4};
+    int before = g_blob_deletes;
+    {
+        H x = tracked_leaf(a, 2);
+        CT_ASSERT_OK(ct_tensor_set_grad(x.get(), x.get()));
+        H g;
+        CT_ASSERT_OK(ct_tensor_grad(x.get(), g.out()));
+        EXPECT_EQ(values(g), (std::vector<double>{1, 2}));
+    }
+    EXPECT_EQ(g_blob_deletes, before + 1) << "x.grad = x kept x alive";
+    {
+        H x = tracked_leaf(a, 2), y = tracked_leaf(b, 2);
+        CT_ASSERT_OK(ct_tensor_set_grad(x.get(), y.get()));
+        CT_ASSERT_OK(ct_tensor_set_grad(y.get(), x.get()));
+        H g;
+        CT_ASSERT_OK(ct_tensor_grad(x.get(), g.out()));
+        EXPECT_EQ(values(g), (std::vector<double>{3, 4}));
+    }
+    EXPECT_EQ(g_blob_deletes, before + 3) << "x.grad = y, y.grad = x kept them alive";
+    EXPECT_EQ(ct_live_handles(), baseline);
+}

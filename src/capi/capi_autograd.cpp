@@ -120,7 +120,9 @@ ct_status ct_tensor_set_grad(ct_tensor t, ct_tensor grad) {
                      device_str(G.device()), " does not match tensor ", shape_str(T.sizes()), " ",
                      dtype_name(T.dtype()), " on ", device_str(T.device()));
         }
-        set_grad_of(T, G);
+        // Note [Grad cycle]: a gradient without history is stored detached (sharing its memory), so that no
+        // x.grad = x or x.grad = y, y.grad = x can make a cycle of tensors that no release breaks.
+        set_grad_of(T, G.defined() && !grad_fn_of(G) ? detach(G) : G);
     });
 }
 
