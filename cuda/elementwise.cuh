@@ -110,6 +110,7 @@ inline int32_t launch_binary(LaunchConfig c, cudaStream_t s, const ct_cuda_layou
         case CT_CUDA_POW: run(math::Pow{}); break;
         case CT_CUDA_ATAN2: if constexpr (std::is_floating_point<T>::value) run(math::Atan2{}); break;
         case CT_CUDA_REMAINDER: run(math::Remainder{}); break;
+        case CT_CUDA_FLOOR_DIVIDE: run(math::FloorDivide{}); break;
         }
     });
     return CT_OK;

@@ -237,7 +237,8 @@ CT_API ct_status ct_tensor_from_data(const void* data, int64_t nbytes, const int
 /* Called once when a wrapped external buffer is no longer used (from any thread). */
 typedef void (*ct_deleter_fn)(void* data, void* ctx);
 /* Zero-copy tensor over external memory; strides NULL means contiguous; deleter (may be NULL) runs when freed.
- * On failure the deleter is not called and the caller keeps the memory. */
+ * On failure the deleter is not called and the caller keeps the memory. Bool memory must hold only the bytes
+ * 0 and 1 (checked here, and the caller keeps it so); ct_tensor_from_data copies any nonzero byte as 1. */
 CT_API ct_status ct_tensor_from_blob(void* data, const int64_t* shape, const int64_t* strides, int32_t ndim,
                                      ct_dtype dtype, ct_device device, ct_deleter_fn deleter, void* ctx,
                                      ct_tensor* out);
@@ -651,10 +652,14 @@ CT_API ct_status ct_optimizer_set_step(ct_optimizer opt, int32_t param, int64_t 
 CT_API ct_status ct_to_dlpack(ct_tensor t, struct DLManagedTensor** out);
 /* Exports t as a DLPack 1.x DLManagedTensorVersioned. */
 CT_API ct_status ct_to_dlpack_versioned(ct_tensor t, struct DLManagedTensorVersioned** out);
-/* Imports a legacy DLManagedTensor; on success ctensor owns it and calls its deleter when done. */
+/* Imports a legacy DLManagedTensor; on success ctensor owns it and calls its deleter when done (bool memory
+ * must hold only the bytes 0 and 1). */
 CT_API ct_status ct_from_dlpack(struct DLManagedTensor* managed, ct_tensor* out);
 /* Imports a DLManagedTensorVersioned (major version 1); on success ctensor owns it. Read-only flag is refused. */
 CT_API ct_status ct_from_dlpack_versioned(struct DLManagedTensorVersioned* managed, ct_tensor* out);
+
+/* Python's a // b: floor(a / b); integers exact (INT_MIN // -1 wraps), integer b must be nonzero; no gradient. */
+CT_API ct_status ct_floor_divide(ct_tensor a, ct_tensor b, ct_tensor* out);
 
 /* ---- safetensors: named tensors + string metadata, saved and loaded in the safetensors format ---- */
 

@@ -5,5 +5,6 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 export CTENSOR_LIB_DIR="${CTENSOR_LIB_DIR:-$(cd "$here/../.." && pwd)/build}"
 source "$here/julia_env.sh"
+export JULIA_NUM_THREADS="${JULIA_NUM_THREADS:-2}"  # test_threads.jl runs finalizers on a second thread
 echo "==== Julia tests (libctensor from $CTENSOR_LIB_DIR) ===="
 exec "$JULIA" --startup-file=no --project="$here" "$here/test/runtests.jl"

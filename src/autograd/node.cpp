@@ -125,6 +125,19 @@ void FunctionNode::release_saved() {
     if (saved_.empty()) saved_.emplace_back(), saved_.back().release();
 }
 
+ViewStep::~ViewStep() {
+    std::shared_ptr<ViewStep> p = std::move(parent);
+    while (p && p.use_count() == 1) p = std::move(p->parent);  // p's old step dies with no parent left
+}
+
+Tensor replay_view(const std::shared_ptr<ViewStep>& steps, const Tensor& root) {
+    std::vector<const ViewStep*> order;
+    for (const ViewStep* s = steps.get(); s; s = s->parent.get()) order.push_back(s);
+    Tensor t = root;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) t = (*it)->remake(t);
+    return t;
+}
+
 namespace {
 // Note [View history]: rebuilds a stale view's grad_fn from its root base's current history; safe from
 // many reading threads at once (Note [Concurrent refresh]).
@@ -136,7 +149,7 @@ void refresh_view_history(const Tensor& t) {
     std::lock_guard<std::mutex> lock(m->view_mu);
     if (m->view_version.load(std::memory_order_relaxed) == version) return;  // another reader rebuilt it
     GradModeGuard grad_on(true);
-    Tensor fresh = m->view_fn(m->view_base);
+    Tensor fresh = replay_view(m->view_steps, m->view_base);
     auto* fm = fresh.impl()->autograd.get();
     m->grad_fn = fm ? fm->grad_fn : nullptr;
     m->output_nr = fm ? fm->output_nr : 0;
@@ -191,12 +204,11 @@ void set_view_history(const Tensor& out, const Tensor& base, std::function<Tenso
     auto& meta = autograd_meta(out);
     const AutogradMeta* bm = base.impl()->autograd.get();
     if (bm && bm->view_base.defined()) {  // a view of a view: remake from the root base
-        auto outer = bm->view_fn;
         meta.view_base = bm->view_base;
-        meta.view_fn = [outer, remake](const Tensor& root) { return remake(outer(root)); };
+        meta.view_steps = std::make_shared<ViewStep>(bm->view_steps, std::move(remake));
     } else {
         meta.view_base = base;
-        meta.view_fn = std::move(remake);
+        meta.view_steps = std::make_shared<ViewStep>(nullptr, std::move(remake));
     }
     meta.view_version.store(out.version(), std::memory_order_release);
 }

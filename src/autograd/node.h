@@ -15,6 +15,19 @@ struct Node;
 struct TensorHooks;  // autograd/hooks.h
 using TensorList = std::vector<Tensor>;
 
+// Note [View chains]: how a view is remade from its root base, one step per view op (a view of a view of x
+// is step2(step1(x))). Steps are shared with the views made from it, so making a view is O(1) whatever the
+// depth; replaying and freeing a chain are loops, so a chain a million views deep cannot overflow the stack.
+struct ViewStep {
+    std::shared_ptr<ViewStep> parent;                // the step before (null: applied to the root base)
+    std::function<Tensor(const Tensor&)> remake;     // this view from its input
+    ViewStep(std::shared_ptr<ViewStep> p, std::function<Tensor(const Tensor&)> r)
+        : parent(std::move(p)), remake(std::move(r)) {}
+    ~ViewStep();                                     // frees the parents it alone holds in a loop
+};
+// The view described by steps, remade from root (every step in order).
+Tensor replay_view(const std::shared_ptr<ViewStep>& steps, const Tensor& root);
+
 // Where the gradient of one differentiable input goes: output input_nr of node fn's forward.
 struct Edge {
     std::shared_ptr<Node> fn;
@@ -39,17 +52,18 @@ struct AutogradMeta {
     std::mutex mu;                          // guards grad_accumulator creation
     std::mutex grad_mu;                     // guards grad: backward may run on several threads into one leaf
                                             // (read and write it through grad_of / set_grad_of)
-    // Note [View history]: a differentiable view keeps its root base and how to remake itself from it.
+    // Note [View history]: a differentiable view keeps its root base and how to remake itself from it
+    // (view_steps, Note [View chains]).
     // When the storage's version moved on since the view's grad_fn was recorded (an in-place write to the
-    // base or a sibling view), grad_fn_of / gradient_edge rebuild grad_fn as view_fn(view_base), so the
+    // base or a sibling view), grad_fn_of / gradient_edge rebuild grad_fn as replay_view(view_steps, view_base), so the
     // view's gradient follows the base's current history instead of a stale one (like PyTorch).
     // Note [Concurrent refresh]: that rebuild happens inside reads (is_leaf, grad_fn_name, any op using the
-    // view), which may run on many threads at once. view_base and view_fn are fixed before the view is
+    // view), which may run on many threads at once. view_base and view_steps are fixed before the view is
     // shared; the rebuild is double-checked: view_version is read with acquire, and on a mismatch the rebuild
     // runs under view_mu and publishes grad_fn/output_nr before storing view_version with release. Once
     // refresh_view_history returns, grad_fn and output_nr stay unchanged until the next write to the tensor.
     Tensor view_base;
-    std::function<Tensor(const Tensor&)> view_fn;
+    std::shared_ptr<ViewStep> view_steps;
     std::atomic<int64_t> view_version{0};
     std::mutex view_mu;                     // serialises the rebuild of a stale view's history
     std::shared_ptr<TensorHooks> hooks;     // register_hook callbacks (shared with grad_fn's pre_hooks)

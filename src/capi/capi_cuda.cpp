@@ -47,7 +47,7 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         // unary, where and reductions (cuda-ops): ct_cuda_unary_op, where, ct_cuda_reduce_op, cumsum
         "neg", "abs", "sign", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid",
         "relu", "gelu", "silu", "softplus", "floor", "ceil", "round", "reciprocal", "logical_not", "pow_scalar",
-        "clamp", "clamp_", "pow", "atan2", "remainder", "where", "sum", "mean", "prod", "var", "std", "logsumexp",
+        "clamp", "clamp_", "pow", "atan2", "remainder", "floor_divide", "where", "sum", "mean", "prod", "var", "std", "logsumexp",
         "norm", "all", "any", "max", "min", "max_dim", "min_dim", "argmax", "argmin", "argmax_all", "argmin_all",
         "cumsum",
         // ---- conv, pooling, optimizers (cuda-conv) ----

@@ -88,6 +88,7 @@ enum ct_cuda_binary_op_more {
     CT_CUDA_POW = CT_CUDA_NUM_BINARY_OPS,
     CT_CUDA_ATAN2,     /* floating dtypes only */
     CT_CUDA_REMAINDER, /* Python modulo; integer divisors must be nonzero (checked by the core) */
+    CT_CUDA_FLOOR_DIVIDE, /* Python //; integer divisors must be nonzero (checked by the core) */
     CT_CUDA_NUM_BINARY_OPS_V2
 };
 

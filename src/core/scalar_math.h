@@ -15,15 +15,35 @@
 namespace ct {
 namespace math {
 
+// Note [Integer wrap]: integer tensors wrap around in two's complement on overflow, as in NumPy and PyTorch, never
+// undefined behaviour: +, -, * of integers run in an unsigned type of at least int's width (where wrapping is
+// defined, and small types are not promoted to signed int) and convert back. Floats and bool are unchanged.
+template <typename T> struct Wrapping {
+    static constexpr bool value = std::is_integral<T>::value && !std::is_same<T, bool>::value;
+};
+template <typename T> using WrapUnsigned = decltype(std::make_unsigned_t<T>() + 0u);
+template <typename T> CT_HD T wrap_add(T a, T b) {
+    if constexpr (Wrapping<T>::value) return (T)(WrapUnsigned<T>)((WrapUnsigned<T>)a + (WrapUnsigned<T>)b);
+    else return (T)(a + b);
+}
+template <typename T> CT_HD T wrap_sub(T a, T b) {
+    if constexpr (Wrapping<T>::value) return (T)(WrapUnsigned<T>)((WrapUnsigned<T>)a - (WrapUnsigned<T>)b);
+    else return (T)(a - b);
+}
+template <typename T> CT_HD T wrap_mul(T a, T b) {
+    if constexpr (Wrapping<T>::value) return (T)(WrapUnsigned<T>)((WrapUnsigned<T>)a * (WrapUnsigned<T>)b);
+    else return (T)(a * b);
+}
+
 template <typename T> struct Add {
     T alpha;
-    CT_HD T operator()(T a, T b) const { return (T)(a + alpha * b); }
+    CT_HD T operator()(T a, T b) const { return wrap_add(a, wrap_mul(alpha, b)); }
 };
 template <typename T> struct Sub {
     T alpha;
-    CT_HD T operator()(T a, T b) const { return (T)(a - alpha * b); }
+    CT_HD T operator()(T a, T b) const { return wrap_sub(a, wrap_mul(alpha, b)); }
 };
-struct Mul { template <typename T> CT_HD T operator()(T a, T b) const { return (T)(a * b); } };
+struct Mul { template <typename T> CT_HD T operator()(T a, T b) const { return wrap_mul(a, b); } };
 struct Div { template <typename T> CT_HD T operator()(T a, T b) const { return a / b; } };
 
 struct Pow {
@@ -40,8 +60,8 @@ struct Pow {
             T r = 1, base = a;
             auto e = b;
             while (e) {
-                if (e & 1) r = (T)(r * base);
-                base = (T)(base * base);
+                if (e & 1) r = wrap_mul(r, base);
+                base = wrap_mul(base, base);
                 e >>= 1;
             }
             return r;
@@ -81,9 +101,35 @@ struct Remainder {
         } else if constexpr (std::is_unsigned<T>::value) {
             return a % b;
         } else {
+            if (b == T(-1)) return T(0);  // INT_MIN % -1 traps on x86; every x % -1 is 0
             T r = a % b;
             if (r != 0 && ((r < 0) != (b < 0))) r += b;
             return r;
+        }
+    }
+};
+
+// Python's // : floor(a / b). Integers exactly, INT_MIN // -1 wraps to INT_MIN (Note [Integer wrap]); integer b
+// must be nonzero (checked by the op). Floats as PyTorch's div_floor: (a - fmod(a, b)) / b rounded to the nearest
+// integer below, the sign of a zero quotient kept, IEEE results for b = 0.
+struct FloorDivide {
+    template <typename T> CT_HD T operator()(T a, T b) const {
+        if constexpr (std::is_floating_point<T>::value) {
+            if (b == T(0)) return a / b;
+            T mod = std::fmod(a, b);
+            T div = (a - mod) / b;
+            if (mod != T(0) && ((b < T(0)) != (mod < T(0)))) div -= T(1);
+            if (div == T(0)) return std::copysign(T(0), a / b);
+            T floordiv = std::floor(div);
+            return div - floordiv > T(0.5) ? floordiv + T(1) : floordiv;
+        } else if constexpr (std::is_same<T, bool>::value) {
+            return a;  // b is true
+        } else if constexpr (std::is_unsigned<T>::value) {
+            return (T)(a / b);
+        } else {
+            if (b == T(-1)) return wrap_sub(T(0), a);
+            T q = (T)(a / b);
+            return (a % b != 0 && ((a < 0) != (b < 0))) ? (T)(q - 1) : q;
         }
     }
 };
@@ -102,12 +148,17 @@ struct LogicalXor { template <typename T> CT_HD bool operator()(T a, T b) const 
 // ---- unary functors ----------------------------------------------------------------------------
 // Integer-keeping ops (Neg, Abs, Sign) take any arithmetic T; the float ops are called with float/double.
 
-struct Neg { template <typename T> CT_HD T operator()(T v) const { return (T)-v; } };
+struct Neg {
+    template <typename T> CT_HD T operator()(T v) const {
+        if constexpr (Wrapping<T>::value) return wrap_sub(T(0), v);  // -INT_MIN wraps (Note [Integer wrap])
+        else return (T)-v;                                           // -0.0 for 0.0
+    }
+};
 struct Abs {
     template <typename T> CT_HD T operator()(T v) const {
         if constexpr (std::is_floating_point<T>::value) return std::fabs(v);
         else if constexpr (std::is_unsigned<T>::value || std::is_same<T, bool>::value) return v;
-        else return v < 0 ? (T)-v : v;
+        else return v < 0 ? wrap_sub(T(0), v) : v;  // abs(INT_MIN) wraps to INT_MIN (Note [Integer wrap])
     }
 };
 // -1, 0 or 1; NaN stays NaN (NumPy's rule; PyTorch returns 0 for NaN).

@@ -138,12 +138,6 @@ Entry parse_entry(const std::string& name, const Json& v, uint64_t data_size, co
     return e;
 }
 
-// Bool storage holds only 0 and 1 (a file may hold other bytes): normalise in place.
-void normalise_bools(const Tensor& t) {
-    auto* p = static_cast<uint8_t*>(t.raw_data());
-    for (int64_t i = 0, n = t.numel(); i < n; ++i) p[i] = p[i] != 0;
-}
-
 bool all_bool_bytes(const void* data, int64_t n) {
     auto* p = static_cast<const uint8_t*>(data);
     for (int64_t i = 0; i < n; ++i)
@@ -361,7 +355,7 @@ std::shared_ptr<NamedTensors> load_safetensors(const std::string& path, Device d
             t = empty_tensor(e.shape, e.dtype, Device{}, op);
             if (nbytes && mapped) std::memcpy(t.raw_data(), mapped, nbytes);
             if (nbytes && !mapped) read_exact(file.fd, data_start + e.begin, t.raw_data(), nbytes, path);
-            if (e.dtype == DType::Bool) normalise_bools(t);
+            if (e.dtype == DType::Bool) normalise_bool_bytes(t.raw_data(), t.numel());  // Note [Bool bytes]
         }
         if (!device.is_cpu()) t = copy_to_device(t, device);
         result->add(e.name, t);

@@ -48,13 +48,14 @@ DType float_result(const Tensor& a, const Tensor& b) {
 
 void check_nonzero_int_divisor(const char* op, const Tensor& b, DType compute) {
     if (is_floating(compute)) return;
+    check_scalar_fits(op, b, compute);  // 256 // uint8 is out of range, not a zero divisor
     if (!b.device().is_cpu()) {  // one reduction on the device, one number read back
         NoGradGuard ng;
         if (item(any(eq(b, wrapped_scalar(0.0, true)), {}, false)) != 0.0)
             fail(CT_ERR_INVALID_ARGUMENT, op, ": integer division by zero");
         return;
     }
-    Tensor cb = cast_nograd(b, DType::Int64);
+    Tensor cb = cast_nograd(cast_nograd(b, compute), DType::Int64);  // zero as the kernel will see it
     Tensor c = contiguous(cb);
     const int64_t* p = c.data<int64_t>();
     for (int64_t i = 0, n = c.numel(); i < n; ++i)
@@ -176,6 +177,13 @@ Tensor remainder(const Tensor& a, const Tensor& b) {
         if (c.needs(1)) gb = neg(mul(c.grads[0], floor(div(a, b))));
         return {ga, gb};
     });
+}
+
+Tensor floor_divide(const Tensor& a, const Tensor& b) {
+    DType dt = result_type(a, b);
+    if (dt == DType::Bool) fail(CT_ERR_DTYPE, "floor_divide: bool tensors cannot be divided (got bool and bool)");
+    check_nonzero_int_divisor("floor_divide", b, dt);
+    return binary_kernel<void>("floor_divide", a, b, dt, [](auto) { return math::FloorDivide{}; });
 }
 
 #define CT_COMPARISON(fn, Functor)                                                                  \

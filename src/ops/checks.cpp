@@ -1,4 +1,6 @@
 // checks.cpp - argument checks and shape/dtype rules shared by ops (broadcasting, promotion, dims).
+#include <limits>
+#include "autograd/grad_mode.h"
 #include "ops/ops.h"
 
 namespace ct {
@@ -46,6 +48,39 @@ DType result_type(const Tensor& a, const Tensor& b) {
         return lo.dtype();
     }
     return hi.dtype();
+}
+
+void check_scalar_fits(const char* op, const Tensor& t, DType compute) {
+    if (!t.impl()->wrapped_number || !is_integral(compute) || t.dtype() != DType::Int64 || !t.device().is_cpu()) return;
+    const int64_t v = *t.data<int64_t>();
+    bool fits = dispatch_all(compute, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if (v < 0) return v >= (int64_t)std::numeric_limits<T>::lowest();
+        return (uint64_t)v <= (uint64_t)std::numeric_limits<T>::max();
+    });
+    if (!fits)
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": value ", v, " cannot be converted to ", dtype_name(compute),
+             " without overflow");
+}
+
+void normalise_bool_bytes(void* data, int64_t n) {
+    auto* p = static_cast<uint8_t*>(data);
+    for (int64_t i = 0; i < n; ++i) p[i] = p[i] != 0;
+}
+
+void check_bool_bytes(const char* op, const Tensor& t) {
+    if (t.dtype() != DType::Bool || t.numel() == 0) return;
+    auto bytes = std::make_shared<TensorImpl>();  // the same elements read as uint8: reading them is defined
+    bytes->storage = t.storage();
+    bytes->sizes = t.sizes();
+    bytes->strides = t.strides();
+    bytes->offset = t.impl()->offset;
+    bytes->dtype = DType::UInt8;
+    NoGradGuard no_grad;
+    const double largest = item(max_all(Tensor(std::move(bytes))));
+    if (largest > 1)
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": bool memory holds the byte ", (int64_t)largest,
+             "; bool elements must be the bytes 0 or 1 (compare uint8 data with != 0 instead)");
 }
 
 std::vector<bool> reduce_mask(const char* op, const IntList& dims, int64_t ndim) {

@@ -110,6 +110,7 @@ Tensor from_data(const void* data, int64_t nbytes, const Shape& shape, DType dty
     check_device_usable("from_data", device);
     Tensor t = empty_tensor(shape, dtype, Device{}, "from_data");
     if (want > 0) std::memcpy(t.raw_data(), data, (size_t)want);
+    if (dtype == DType::Bool) normalise_bool_bytes(t.raw_data(), want);  // Note [Bool bytes]
     return device.is_cpu() ? t : copy_to_device(t, device);
 }
 
@@ -131,11 +132,14 @@ Tensor from_blob(void* data, const Shape& sizes, const int64_t* strides, DType d
     int64_t extent = n > 0 ? checked_add(checked_span(sizes, st, op).hi, 1, op, "extent", CT_ERR_INVALID_ARGUMENT) : 0;
     int64_t nbytes = checked_nbytes(extent, (int64_t)dtype_size(dtype), op, CT_ERR_INVALID_ARGUMENT);
     auto impl = std::make_shared<TensorImpl>();
-    impl->storage = Storage::wrap(data, (size_t)nbytes, device, std::move(release));
+    impl->storage = Storage::wrap(data, (size_t)nbytes, device, nullptr);  // release is set once nothing can fail
     impl->sizes = sizes;
     impl->strides = st;
     impl->dtype = dtype;
-    return Tensor(std::move(impl));
+    Tensor t(std::move(impl));
+    check_bool_bytes(op, t);  // Note [Bool bytes]
+    t.storage()->release = std::move(release);  // moving a std::function cannot throw
+    return t;
 }
 
 void copy_to_host(const Tensor& t, void* dst, int64_t nbytes) {

@@ -2,6 +2,7 @@
 // Its backward is written with ops (cumsum, flip, cumprod itself), so it is exact with zeros in the input
 // and can be differentiated again. On CUDA the forward scan runs on a host copy (one read-back, one upload);
 // the backward runs on the device.
+#include "core/scalar_math.h"
 #include "cpu/kernels.h"
 #include "cpu/parallel.h"
 #include "ops/device_ops.h"
@@ -18,7 +19,7 @@ template <typename T, typename Acc> void prod_scan_inplace(T* data, int64_t oute
             T* base = data + (t / inner) * n * inner + t % inner;
             Acc acc = Acc(1);
             for (int64_t s = 0; s < n; ++s) {
-                acc *= (Acc)base[s * inner];
+                acc = math::wrap_mul(acc, (Acc)base[s * inner]);  // Note [Integer wrap]
                 base[s * inner] = (T)acc;
             }
         }

@@ -37,6 +37,7 @@ template <> struct CudaBinaryOp<math::LogicalXor> { static constexpr int32_t cod
 template <> struct CudaBinaryOp<math::Pow> { static constexpr int32_t code = CT_CUDA_POW; };
 template <> struct CudaBinaryOp<math::Atan2> { static constexpr int32_t code = CT_CUDA_ATAN2; };
 template <> struct CudaBinaryOp<math::Remainder> { static constexpr int32_t code = CT_CUDA_REMAINDER; };
+template <> struct CudaBinaryOp<math::FloorDivide> { static constexpr int32_t code = CT_CUDA_FLOOR_DIVIDE; };
 
 // The alpha a functor carries (Add/Sub), else 1.
 template <typename F> double functor_alpha(const F&) { return 1.0; }

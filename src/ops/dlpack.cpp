@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include "core/backend.h"
+#include "ops/ops.h"
 
 namespace ct {
 namespace {
@@ -194,7 +195,10 @@ bool reuse_own_export(Managed* managed, const CheckedLayout& L, DLPackImport& re
 template <typename Managed> DLPackImport import_managed(Managed* managed, const char* op) {
     CheckedLayout L = check_layout(managed->dl_tensor, op);
     DLPackImport result;
-    if (reuse_own_export(managed, L, result)) return result;
+    if (reuse_own_export(managed, L, result)) {
+        check_bool_bytes(op, result.tensor);  // Note [Bool bytes]; the consumer may have written any byte
+        return result;
+    }
     static char empty_block[1];  // a valid address for empty tensors whose producer gave NULL data
     char* base = L.first ? L.first + L.lo * L.item : empty_block;  // negative strides: start at the lowest
     size_t nbytes = L.numel > 0 ? (size_t)(L.hi - L.lo + 1) * (size_t)L.item : 0;
@@ -208,6 +212,7 @@ template <typename Managed> DLPackImport import_managed(Managed* managed, const 
         if (managed->deleter) managed->deleter(managed);
     };
     result.tensor = make_import_tensor(L, storage, -L.lo);
+    check_bool_bytes(op, result.tensor);  // Note [Bool bytes]; on failure the producer keeps its memory
     // Moving a std::function cannot throw, so adopting cannot fail.
     result.adopt = [storage, release = std::move(release)]() mutable { storage->release = std::move(release); };
     return result;

@@ -15,6 +15,8 @@ Tensor cast_nograd(const Tensor& t, DType dtype);
 // On a CUDA device the functor's backend kernel runs instead (CudaBinaryOp; 0-d CPU operands are moved).
 template <typename Out, typename MakeF>
 Tensor binary_kernel(const char* op, const Tensor& a0, const Tensor& b0, DType compute, MakeF make_f) {
+    check_scalar_fits(op, a0, compute);  // Note [Scalar range]
+    check_scalar_fits(op, b0, compute);
     Tensor a = a0, b = b0;
     bring_cpu_scalars(a, b);
     check_same_device(op, a, b);

@@ -56,7 +56,8 @@ void commit_history(Tensor& dst, const std::shared_ptr<Node>& node, uint32_t out
     if (!vm) return set_history(dst, node, output_nr);
     if (node->outputs.size() <= output_nr) record_output(node, dst, output_nr);  // as set_history would
     Tensor base = vm->view_base;
-    std::function<Tensor(const Tensor&)> region = vm->view_fn;
+    std::shared_ptr<ViewStep> steps = vm->view_steps;
+    auto region = [steps](const Tensor& t) { return replay_view(steps, t); };
     auto copy_slices = std::make_shared<FunctionNode>("CopySlices", [region](BackwardCtx& c) -> TensorList {
         const Tensor& g = c.grads[0];
         Tensor g_base, g_view;

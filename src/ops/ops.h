@@ -95,6 +95,7 @@ Tensor maximum(const Tensor& a, const Tensor& b);
 Tensor minimum(const Tensor& a, const Tensor& b);
 Tensor atan2(const Tensor& a, const Tensor& b);
 Tensor remainder(const Tensor& a, const Tensor& b);
+Tensor floor_divide(const Tensor& a, const Tensor& b);  // Python's //: integers exact, floats floor(a / b); no gradient
 Tensor eq(const Tensor& a, const Tensor& b);
 Tensor ne(const Tensor& a, const Tensor& b);
 Tensor lt(const Tensor& a, const Tensor& b);
@@ -236,6 +237,17 @@ void check_floating(const char* op, const Tensor& t);
 Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b);
 // Result dtype of a binary op under PyTorch promotion (wrapped numbers and 0-d tensors rank lower).
 DType result_type(const Tensor& a, const Tensor& b);
+// Note [Scalar range]: a wrapped integer scalar (a Python int, a C int argument) computed in an integer dtype must
+// fit it: uint8 + 300 or int32 * 2^40 fail ("op: value 300 cannot be converted to uint8 without overflow") instead
+// of wrapping the scalar first. Called by the binary kernels with the dtype they compute in.
+void check_scalar_fits(const char* op, const Tensor& t, DType compute);
+// Note [Bool bytes]: kernels load bool elements as C++ bool, so bool storage must hold only the bytes 0 and 1.
+// Memory ctensor copies in is normalised (nonzero becomes 1); memory it wraps without copying (from_blob,
+// DLPack) is checked once at import and refused when it holds another byte. Writes to wrapped memory after
+// that are the caller's promise (the header says so).
+void normalise_bool_bytes(void* data, int64_t n);
+// Fails with CT_ERR_INVALID_ARGUMENT when a bool tensor over wrapped memory holds a byte other than 0 and 1.
+void check_bool_bytes(const char* op, const Tensor& t);
 // Normalises a dim list against ndim (empty = all dims); throws on repeats / out of range.
 std::vector<bool> reduce_mask(const char* op, const IntList& dims, int64_t ndim);
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include "autograd/grad_mode.h"
+#include "core/scalar_math.h"
 #include "cpu/reduce_kernel.h"
 #include "ops/elementwise.h"
 
@@ -11,16 +12,16 @@ namespace {
 template <typename T, typename A> struct Summer {
     using Acc = A;
     A init() const { return A(0); }
-    void step(A& acc, T v, int64_t) const { acc += (A)v; }
-    void merge(A& a, const A& b) const { a += b; }
+    void step(A& acc, T v, int64_t) const { acc = math::wrap_add(acc, (A)v); }  // Note [Integer wrap]
+    void merge(A& a, const A& b) const { a = math::wrap_add(a, b); }
     A finish(const A& a) const { return a; }
     void run(A& acc, const T* p, int64_t n, int64_t) const {
         if constexpr (std::is_floating_point<T>::value) {
             acc += (A)lane_sum(p, n);
         } else {
             A s = 0;
-            for (int64_t i = 0; i < n; ++i) s += (A)p[i];
-            acc += s;
+            for (int64_t i = 0; i < n; ++i) s = math::wrap_add(s, (A)p[i]);
+            acc = math::wrap_add(acc, s);
         }
     }
 };
@@ -28,11 +29,7 @@ template <typename T, typename A> struct Summer {
 template <typename T, typename A> struct Multiplier {
     using Acc = A;
     A init() const { return A(1); }
-    // integer products wrap around (computed unsigned: signed overflow would be undefined)
-    static A times(A a, A b) {
-        if constexpr (std::is_integral<A>::value) return (A)((uint64_t)a * (uint64_t)b);
-        else return a * b;
-    }
+    static A times(A a, A b) { return math::wrap_mul(a, b); }  // Note [Integer wrap]
     void step(A& acc, T v, int64_t) const { acc = times(acc, (A)v); }
     void merge(A& a, const A& b) const { a = times(a, b); }
     A finish(const A& a) const { return a; }

@@ -1,6 +1,7 @@
 // scan.cpp - cumulative sum along a dim (integers and bool give int64, floats accumulate in double);
 // its backward is the reversed cumulative sum, itself a recorded op, so double backward works.
 #include <memory>
+#include "core/scalar_math.h"
 #include "cpu/kernels.h"
 #include "ops/elementwise.h"
 
@@ -21,7 +22,7 @@ template <typename T, typename Acc> void scan_inplace(T* data, int64_t outer, in
             for (int64_t s = 0; s < n; ++s) {
                 T* row = base + (reverse ? n - 1 - s : s) * inner;
                 for (int64_t j = 0; j < m; ++j) {
-                    acc[j] += (Acc)row[j];
+                    acc[j] = math::wrap_add(acc[j], (Acc)row[j]);  // Note [Integer wrap]
                     row[j] = (T)acc[j];
                 }
             }

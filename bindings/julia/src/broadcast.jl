@@ -20,7 +20,7 @@ const UNARY = IdDict{Any,Any}(
 # elementwise functions of two arguments
 const BINARY = IdDict{Any,Any}(
     (*) => LibCT.ct_mul, (/) => LibCT.ct_div, (^) => LibCT.ct_pow, max => LibCT.ct_maximum,
-    min => LibCT.ct_minimum, atan => LibCT.ct_atan2, mod => LibCT.ct_remainder, (==) => LibCT.ct_eq,
+    min => LibCT.ct_minimum, atan => LibCT.ct_atan2, mod => LibCT.ct_remainder, fld => LibCT.ct_floor_divide, (==) => LibCT.ct_eq,
     (!=) => LibCT.ct_ne, (<) => LibCT.ct_lt, (<=) => LibCT.ct_le, (>) => LibCT.ct_gt, (>=) => LibCT.ct_ge,
     (&) => LibCT.ct_logical_and, (|) => LibCT.ct_logical_or, xor => LibCT.ct_logical_xor)
 

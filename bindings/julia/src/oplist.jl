@@ -21,7 +21,7 @@ const OPS = Dict{String,Any}(
     "clamp" => (x, lo, hi) -> clamp.(x, lo, hi),
     "add" => (a, b) -> a .+ b, "sub" => (a, b) -> a .- b, "mul" => (a, b) -> a .* b, "div" => (a, b) -> a ./ b,
     "pow" => (a, b) -> a .^ b, "maximum" => (a, b) -> max.(a, b), "minimum" => (a, b) -> min.(a, b),
-    "atan2" => (a, b) -> atan.(a, b), "remainder" => (a, b) -> mod.(a, b), "eq" => (a, b) -> a .== b,
+    "atan2" => (a, b) -> atan.(a, b), "remainder" => (a, b) -> mod.(a, b), "floor_divide" => (a, b) -> fld.(a, b), "eq" => (a, b) -> a .== b,
     "ne" => (a, b) -> a .!= b, "lt" => (a, b) -> a .< b, "le" => (a, b) -> a .<= b, "gt" => (a, b) -> a .> b,
     "ge" => (a, b) -> a .>= b, "logical_and" => (a, b) -> a .& b, "logical_or" => (a, b) -> a .| b,
     "logical_xor" => (a, b) -> xor.(a, b), "where" => (c, a, b) -> ifelse.(c, a, b),

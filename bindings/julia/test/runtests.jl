@@ -1,6 +1,7 @@
 # runtests.jl - CTensor.jl's tests: the ccall layer against the header, ops.tsv coverage, values against
 # Julia arrays and LinearAlgebra, finite-difference gradients, broadcasting and views, error kinds,
-# leaks (live-handle counter), a finalizer stress, custom functions, nn and optimizers.
+# leaks (live-handle counter, also at exit), a finalizer stress, finalizers on a worker thread, custom
+# functions, nn and optimizers.
 using CTensor, Test, LinearAlgebra, Libdl
 const C = CTensor
 const REPO = normpath(joinpath(@__DIR__, "..", "..", ".."))
@@ -11,6 +12,8 @@ function gcfull()
     C.live_handles()
 end
 
+const START_HANDLES = gcfull()
+
 @testset "CTensor" begin
 include("test_header.jl")
 include("test_arrays.jl")
@@ -19,4 +22,8 @@ include("test_errors.jl")
 include("test_memory.jl")
 include("test_nn.jl")
 include("test_safetensors.jl")
+include("test_threads.jl")
+@testset "no handles left at exit" begin
+    @test gcfull() == START_HANDLES
+end
 end

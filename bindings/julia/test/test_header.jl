@@ -51,7 +51,7 @@ end
         @test Array(C.OPS[name](tensor(abs.(a)))) ≈ f.(abs.(a))
     end
     for (name, f) in (("add", +), ("sub", -), ("mul", *), ("div", /), ("maximum", max), ("minimum", min),
-                      ("atan2", atan), ("remainder", mod), ("eq", ==), ("ne", !=), ("lt", <), ("le", <=),
+                      ("atan2", atan), ("remainder", mod), ("floor_divide", fld), ("eq", ==), ("ne", !=), ("lt", <), ("le", <=),
                       ("gt", >), ("ge", >=))
         @test Array(C.OPS[name](x, y)) ≈ f.(a, b)
     end

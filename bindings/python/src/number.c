@@ -35,28 +35,6 @@ static int is_floating(ct_tensor h) {
     return d == CT_FLOAT32 || d == CT_FLOAT64;
 }
 
-/* Python's // : floor(a / b) for floating results; exact integer floor division otherwise. */
-static ct_status floordiv(ct_tensor a, ct_tensor b, ct_tensor* out) {
-    ct_tensor rem = NULL, diff = NULL, diff64 = NULL, q = NULL;
-    ct_dtype promoted;
-    ct_status st = ct_remainder(a, b, &rem);
-    if (st == CT_OK) st = ct_tensor_dtype(rem, &promoted);
-    if (st == CT_OK && (promoted == CT_FLOAT32 || promoted == CT_FLOAT64)) {
-        st = ct_div(a, b, &q);
-        if (st == CT_OK) st = ct_floor(q, out);
-    } else if (st == CT_OK) { /* (a - a mod b) is a multiple of b: divide exactly in float64 */
-        st = ct_sub(a, rem, 1.0, &diff);
-        if (st == CT_OK) st = ct_to_dtype(diff, CT_FLOAT64, &diff64);
-        if (st == CT_OK) st = ct_div(diff64, b, &q);
-        if (st == CT_OK) st = ct_to_dtype(q, promoted, out);
-    }
-    ct_tensor_release(rem);
-    ct_tensor_release(diff);
-    ct_tensor_release(diff64);
-    ct_tensor_release(q);
-    return st;
-}
-
 static ct_status power(ct_tensor a, ct_tensor b, ct_tensor* out) { return ct_pow(a, b, out); }
 
 #define BINARY_SLOT(slot, fn)                                                                    \
@@ -70,11 +48,7 @@ BINARY_SLOT_ALWAYS(nb_add, add1)
 BINARY_SLOT_ALWAYS(nb_sub, sub1)
 BINARY_SLOT(nb_mul, ct_mul)
 BINARY_SLOT(nb_truediv, ct_div)
-static PyObject* nb_floordiv(PyObject* a, PyObject* b) {
-    if (!ct_remainder) return raise_missing("ct_remainder");
-    if (!ct_floor) return raise_missing("ct_floor");
-    return binary(a, b, floordiv, "floor_divide");
-}
+BINARY_SLOT(nb_floordiv, ct_floor_divide)
 BINARY_SLOT(nb_remainder, ct_remainder)
 BINARY_SLOT(nb_matmul, ct_matmul)
 

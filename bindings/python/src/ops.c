@@ -10,7 +10,7 @@
     X(nonzero) X(empty_like) X(zeros_like) X(ones_like)
 
 #define BINARY_OPS(X)                                                                                      \
-    X(mul) X(div) X(pow) X(maximum) X(minimum) X(atan2) X(remainder) X(eq) X(ne) X(lt) X(le) X(gt) X(ge)  \
+    X(mul) X(div) X(pow) X(maximum) X(minimum) X(atan2) X(remainder) X(floor_divide) X(eq) X(ne) X(lt) X(le) X(gt) X(ge)  \
     X(logical_and) X(logical_or) X(logical_xor) X(matmul) X(dot) X(outer)
 
 #define REDUCE_OPS(X) X(sum) X(mean) X(prod) X(logsumexp) X(all) X(any)

@@ -71,6 +71,7 @@
 #pragma weak ct_flatten
 #pragma weak ct_flip
 #pragma weak ct_floor
+#pragma weak ct_floor_divide
 #pragma weak ct_from_dlpack
 #pragma weak ct_from_dlpack_versioned
 #pragma weak ct_full

@@ -310,6 +310,7 @@ extern "C" {
     pub fn ct_maximum(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_minimum(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_atan2(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_floor_divide(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_remainder(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_eq(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_ne(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;

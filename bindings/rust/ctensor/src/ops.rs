@@ -107,6 +107,8 @@ binary_ops! {
     atan2 => ct_atan2;
     /// `self mod other` with the sign of `other` (Python's %).
     remainder => ct_remainder;
+    /// Python's `//`: floor of `self / other`; integers exactly (`i64::MIN // -1` wraps), no gradient.
+    floor_divide => ct_floor_divide;
     /// `self == other` as bool.
     eq => ct_eq;
     /// `self != other` as bool.

@@ -120,6 +120,10 @@ fn binary_ops_broadcast_and_promote_like_pytorch() {
         let i = Tensor::from_slice(&[7i64, -7], &[2])?;
         let j = Tensor::from_slice(&[3i64, 3], &[2])?;
         assert_eq!(i.remainder(&j)?.to_vec::<i64>()?, vec![1, 2]); // Python's sign rule
+        assert_eq!(i.floor_divide(&j)?.to_vec::<i64>()?, vec![2, -3]); // floors toward -inf
+        let min = Tensor::from_slice(&[i64::MIN], &[1])?;
+        assert_eq!(min.floor_divide(&Tensor::from_slice(&[-1i64], &[1])?)?.to_vec::<i64>()?, vec![i64::MIN]); // wraps
+        assert!(matches!(i.floor_divide(&Tensor::from_slice(&[0i64], &[1])?), Err(Error::InvalidArgument(_))));
         assert_eq!(i.div(&j)?.dtype(), DType::Float32); // true division of integers
         assert_eq!(i.maximum(&j)?.to_vec::<i64>()?, vec![7, 3]);
         assert_eq!(i.minimum(&j)?.to_vec::<i64>()?, vec![3, -7]);

@@ -420,6 +420,16 @@ public final class Tensor extends TensorCore {
         return own(CT.atan2(handle(), other.handle()), this, other);
     }
 
+    /** Python's {@code //}: the floor of this / other; integers exactly (Long.MIN_VALUE // -1 wraps); no gradient. */
+    @Op("floor_divide")
+    public Tensor floorDivide(Tensor other) {
+        return own(CT.floor_divide(handle(), other.handle()), this, other);
+    }
+
+    public Tensor floorDivide(double value) {
+        return withScalar(value, CT::floor_divide);
+    }
+
     @Op("remainder")
     public Tensor remainder(Tensor other) {
         return own(CT.remainder(handle(), other.handle()), this, other);

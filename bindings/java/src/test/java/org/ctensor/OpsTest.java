@@ -57,6 +57,7 @@ class OpsTest {
         near(new float[] {0, (float) Math.log(4), (float) Math.log(9)}, y.log());
         near(new float[] {1, 0.25f, 1 / 9f}, y.reciprocal());
         near(new float[] {1, 0, 1, 2}, f(7, -3, 4, -1).remainder(3.0));
+        near(new float[] {2, -1, 1, -1}, f(7, -3, 4, -1).floorDivide(3.0));
         near(new float[] {2, 6, 12}, y.add(f(1, 2, 3)));
         near(new float[] {-1, 0, 1}, f(1, 2, 3).sub(2.0));
         near(new float[] {0.5f, 2, 4.5f}, y.mul(0.5));

@@ -66,6 +66,30 @@ class ThreadsTest {
         assertTrue(expected[0] < 0.5, "training reduced the loss: " + expected[0]);
     }
 
+    /** Worker threads build autograd graphs (with views and a leaf .grad) and drop every tensor unclosed: the
+     *  Cleaner thread finalizes all of them, graphs included, and nothing is left. */
+    @Test
+    void graphsMadeOnWorkersAreFinalizedByTheCleaner() throws Exception {
+        long base = Leaks.settle(0);
+        Thread[] workers = new Thread[4];
+        double[] grads = new double[workers.length];
+        for (int w = 0; w < workers.length; ++w) {
+            final int id = w;
+            workers[w] = new Thread(() -> {
+                for (int i = 0; i < 2000; ++i) {
+                    Tensor x = Tensor.ones(8).requiresGrad(true);
+                    Tensor y = x.mul(x).sin().sum(new long[] {0}, false);
+                    y.backward();
+                    grads[id] = x.grad().toDoubleArray()[0];  // x, y, the grad and the graph are never closed
+                }
+            });
+            workers[w].start();
+        }
+        for (Thread t : workers) t.join();
+        for (double g : grads) assertEquals(2 * Math.cos(1.0), g, 1e-6);
+        assertEquals(base, Leaks.settle(base), "the Cleaner thread released every tensor made on the workers");
+    }
+
     @Test
     void closedOnAnotherThread() throws Exception {
         Tensor t = Tensor.ones(16);
