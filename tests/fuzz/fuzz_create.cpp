@@ -10,8 +10,9 @@ namespace {
 
 constexpr int64_t kLimitBytes = (int64_t)32 << 20;  // the memory limit set by init_library
 
-// What a shape asks for: ok (small enough to make), skip (valid but slow), refuse (the library must fail).
-enum class Want { Make, Skip, Refuse };
+// What a shape asks for: ok (small enough to make), skip (valid but slow), refuse (the library must fail:
+// a negative size, or an element count past int64), too big (valid, but past the memory limit).
+enum class Want { Make, Skip, Refuse, TooBig };
 Want judge(const std::vector<int64_t>& shape, int32_t item) {
     __int128 n = 1;
     bool empty = false;
@@ -24,7 +25,7 @@ Want judge(const std::vector<int64_t>& shape, int32_t item) {
         n *= s;
         if (n > INT64_MAX) return Want::Refuse;  // the element count does not fit int64
     }
-    if (item > 0 && n * item > kLimitBytes) return Want::Refuse;  // past the memory limit
+    if (item > 0 && n * item > kLimitBytes) return Want::TooBig;
     return n <= Pool::kKeepNumel ? Want::Make : Want::Skip;
 }
 
@@ -51,7 +52,7 @@ void make_from_blob(Input& in, Pool& p) {
     std::vector<int64_t> strides(shape.size());
     for (auto& s : strides) s = mode == 1 ? in.size() : 0;
     Want w = judge(shape, item);
-    if (w == Want::Skip) return;
+    if (w == Want::Skip || w == Want::TooBig) return;  // valid: the blob would have to be that large
     // Elements reachable from data (sizes are small here; the library must refuse the rest).
     __int128 extent = 1;
     int64_t run = 1, numel = 1;
@@ -73,7 +74,8 @@ void make_from_blob(Input& in, Pool& p) {
     for (size_t k = 0; k < bytes; ++k) ((unsigned char*)b->mem)[k] = in.u8();  // any bytes: bool 7, NaN, ...
     b->data = mode == 2 ? nullptr : mode == 3 ? (char*)b->mem + 1 : b->mem;
     ct_device dev = in.device();
-    bool must_fail = w == Want::Refuse || (mode == 2 && !empty) || (bad_stride && !empty) || item <= 0 ||
+    bool must_fail = w == Want::Refuse || (mode == 2 && !empty) || (mode == 3 && item > 1 && !empty) ||
+                     (bad_stride && !empty) || item <= 0 ||
                      device_unusable(dev);
     ct_status st = call(in, p, "tensor_from_blob", must_fail, 1, 0, [&](ct_tensor* o) {
         return ct_tensor_from_blob(b->data, shape.data(), mode == 1 ? strides.data() : nullptr,
@@ -121,7 +123,7 @@ void create_tensor(Input& in, Pool& p) {
     ct_device dev = in.device();
     bool null_shape = !shape.empty() && in.u8() == 0xff;
     Want w = judge(shape, ct_dtype_size(dt) > 0 ? ct_dtype_size(dt) : 1);
-    bool must_fail = w == Want::Refuse || null_shape || ct_dtype_size(dt) == 0 || device_unusable(dev);
+    bool must_fail = w == Want::Refuse || w == Want::TooBig || null_shape || ct_dtype_size(dt) == 0 || device_unusable(dev);
     if (w == Want::Skip) return;
     const int64_t* sp = null_shape ? nullptr : shape.data();
     int32_t nd = (int32_t)shape.size();
