@@ -95,3 +95,30 @@ TEST(FuzzFindings, SetGradToItselfOrCrosswiseLeavesNoCycle) {
     EXPECT_EQ(g_blob_deletes, before + 3) << "x.grad = y, y.grad = x kept them alive";
     EXPECT_EQ(ct_live_handles(), baseline);
 }
+
+// fuzz_ops and fuzz_autograd: ct_empty(bool) handed out uninitialised bytes (here a freed uint8 block from the
+// allocator's cache, holding 200), so the next kernel loaded a bool that was neither 0 nor 1 (UBSan in the copy
+// of a cast). Note [Bool bytes]: empty and empty_like give all-false bool tensors.
+TEST(FuzzFindings, EmptyBoolTensorsHoldOnlyZeroBytes) {
+    const int64_t n = 4096;
+    for (int round = 0; round < 2; ++round) {
+        {
+            H dirty;
+            ok(ct_full(&n, 1, 200.0, CT_UINT8, ct_cpu(), dirty.out()));  // released: its block goes to the cache
+        }
+        H b;
+        if (round == 0) ok(ct_empty(&n, 1, CT_BOOL, ct_cpu(), b.out()));
+        else {
+            H like;
+            ok(ct_zeros(&n, 1, CT_BOOL, ct_cpu(), like.out()));
+            {
+                H dirty;
+                ok(ct_full(&n, 1, 200.0, CT_UINT8, ct_cpu(), dirty.out()));
+            }
+            ok(ct_empty_like(like.get(), b.out()));
+        }
+        std::vector<unsigned char> bytes(n, 7);
+        ok(ct_tensor_copy_to_host(b.get(), bytes.data(), n));
+        for (int64_t i = 0; i < n; ++i) ASSERT_EQ(bytes[i], 0) << "byte " << i << " of round " << round;
+    }
+}

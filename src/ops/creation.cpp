@@ -9,7 +9,9 @@ namespace ct {
 
 Tensor empty(const Shape& shape, DType dtype, Device device) {
     check_device_usable("empty", device);
-    return empty_tensor(shape, dtype, device, "empty");
+    Tensor t = empty_tensor(shape, dtype, device, "empty");
+    if (dtype == DType::Bool) fill_into(t, 0.0);  // Note [Bool bytes]: uninitialised bytes would not be 0 or 1
+    return t;
 }
 
 namespace {
