@@ -1,5 +1,6 @@
 // test_fuzz_findings.cpp - regression tests for the bugs the fuzz targets (tests/fuzz) found, one test each,
 // written against the C API as the fuzzer saw them.
+#include <cmath>
 #include <cstdlib>
 #include "ct_test.h"
 
@@ -121,4 +122,51 @@ TEST(FuzzFindings, EmptyBoolTensorsHoldOnlyZeroBytes) {
         ok(ct_tensor_copy_to_host(b.get(), bytes.data(), n));
         for (int64_t i = 0; i < n; ++i) ASSERT_EQ(bytes[i], 0) << "byte " << i << " of round " << round;
     }
+}
+
+// fuzz_ops: ct_narrow computed start + length before comparing with the size, so a length near INT64_MAX
+// overflowed (UBSan) instead of being refused.
+TEST(FuzzFindings, NarrowWithAHugeLengthIsAnIndexError) {
+    H t = make({1, 2, 3}, {3});
+    ct_tensor out = nullptr;
+    CT_EXPECT_ERR(ct_narrow(t.get(), 0, 1, INT64_MAX, &out), CT_ERR_INDEX, "out of range");
+    CT_EXPECT_ERR(ct_narrow(t.get(), 0, -1, INT64_MAX, &out), CT_ERR_INDEX, "out of range");
+    EXPECT_EQ(out, nullptr);
+}
+
+// fuzz_autograd: z = y * y saved y itself; y.add_(z) then made y's grad_fn lead to MulBackward, which held y:
+// a cycle no release broke (y, z's node and their memory leaked). Note [Saved inputs]. Checked through a
+// from_blob leaf whose deleter must run, and the gradient through the saved history stays right.
+TEST(FuzzFindings, InPlaceWriteIntoASavedInputLeavesNoCycle) {
+    g_blob_deletes = 0;
+    float data[2] = {1.0f, 2.0f};
+    {
+        H x = tracked_leaf(data, 2), y, z, x2, w, u;
+        ok(ct_exp(x.get(), y.out()));              // y = exp(x), a non-leaf
+        ok(ct_mul(y.get(), y.get(), z.out()));     // z = y * y saves y twice
+        ok(ct_add_(y.get(), z.get(), 1.0));        // y = y + y^2: y's history now leads to z's node
+        // a second chain whose saved input is a plain tensor modified in place afterwards
+        ok(ct_ones(std::vector<int64_t>{2}.data(), 1, CT_FLOAT32, ct_cpu(), x2.out()));
+        ok(ct_mul(x2.get(), x.get(), w.out()));    // saves x2 (no grad) and x (leaf)
+        ok(ct_add_(x2.get(), w.get(), 1.0));       // x2 gets a grad_fn leading to w's node
+        ok(ct_sum(x2.get(), nullptr, 0, 0, u.out()));
+        CT_EXPECT_ERR(ct_backward(u.get(), nullptr, 0, 0), CT_ERR_AUTOGRAD, "modified by an in-place operation");
+        H s;
+        ok(ct_sum(z.get(), nullptr, 0, 0, s.out()));
+        CT_EXPECT_ERR(ct_backward(s.get(), nullptr, 0, 0), CT_ERR_AUTOGRAD, "modified by an in-place operation");
+        // a saved non-leaf input (an alias plus its grad_fn) still carries first and second derivatives
+        H p, q, r, g, gs, gg;
+        ok(ct_exp(x.get(), p.out()));
+        ok(ct_mul(p.get(), p.get(), q.out()));    // q = exp(2x)
+        ok(ct_sum(q.get(), nullptr, 0, 0, r.out()));
+        ct_tensor outputs[1] = {r.get()}, inputs[1] = {x.get()};
+        ok(ct_autograd_grad(outputs, 1, nullptr, inputs, 1, 1, 1, 0, g.out()));  // 2 exp(2x), with its graph
+        EXPECT_TRUE(allclose(g, {2 * std::exp(2.0), 2 * std::exp(4.0)}, 1e-6, 1e-5));
+        ok(ct_sum(g.get(), nullptr, 0, 0, gs.out()));
+        ok(ct_backward(gs.get(), nullptr, 0, 0));  // x.grad = d/dx sum(2 exp(2x)) = 4 exp(2x)
+        ok(ct_tensor_grad(x.get(), gg.out()));
+        EXPECT_TRUE(allclose(gg, {4 * std::exp(2.0), 4 * std::exp(4.0)}, 1e-6, 1e-5));
+    }
+    EXPECT_EQ(ct_live_handles(), 0);
+    EXPECT_EQ(g_blob_deletes, 1);
 }
