@@ -30,7 +30,7 @@ const Named<Unary> kUnary[] = {
     {"min", ct_min}, {"argmax_all", ct_argmax_all}, {"argmin_all", ct_argmin_all}, {"nonzero", ct_nonzero}};
 const Named<Binary> kBinary[] = {
     {"mul", ct_mul}, {"div", ct_div}, {"pow", ct_pow}, {"maximum", ct_maximum}, {"minimum", ct_minimum},
-    {"atan2", ct_atan2}, {"remainder", ct_remainder}, {"eq", ct_eq}, {"ne", ct_ne}, {"lt", ct_lt}, {"le", ct_le},
+    {"atan2", ct_atan2}, {"remainder", ct_remainder}, {"floor_divide", ct_floor_divide}, {"eq", ct_eq}, {"ne", ct_ne}, {"lt", ct_lt}, {"le", ct_le},
     {"gt", ct_gt}, {"ge", ct_ge}, {"logical_and", ct_logical_and}, {"logical_or", ct_logical_or},
     {"logical_xor", ct_logical_xor}, {"matmul", ct_matmul}, {"dot", ct_dot}, {"outer", ct_outer},
     {"masked_select", ct_masked_select}, {"embedding", ct_embedding}};

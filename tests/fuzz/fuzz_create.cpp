@@ -53,21 +53,22 @@ void make_from_blob(Input& in, Pool& p) {
     for (auto& s : strides) s = mode == 1 ? in.size() : 0;
     Want w = judge(shape, item);
     if (w == Want::Skip || w == Want::TooBig) return;  // valid: the blob would have to be that large
-    // Elements reachable from data (sizes are small here; the library must refuse the rest).
+    // Elements reachable from data. An empty shape reads nothing (its other sizes may be huge); a non-empty Make
+    // shape has at most kKeepNumel elements, so each size is small and 128 bits hold every sum of size * stride.
+    bool empty = false;
+    for (int64_t s : shape) empty |= s == 0;
     __int128 extent = 1;
-    int64_t run = 1, numel = 1;
+    int64_t run = 1;
     bool bad_stride = false;
-    if (w == Want::Make) {
+    if (w == Want::Make && !empty) {
         for (size_t d = shape.size(); d-- > 0;) {
             int64_t st = mode == 1 ? strides[d] : run;
-            if (shape[d] > 0) extent += (__int128)(shape[d] - 1) * st;
-            run *= shape[d] > 0 ? shape[d] : 1;
-            numel *= shape[d];
+            extent += (__int128)(shape[d] - 1) * st;
+            run *= shape[d];
             bad_stride |= st < 0 && shape[d] > 0;
         }
-        if (numel > 0 && !bad_stride && extent > Pool::kKeepNumel * 4) return;  // valid but large
+        if (!bad_stride && extent > Pool::kKeepNumel * 4) return;  // valid but large
     }
-    bool empty = w == Want::Make && numel == 0;
     size_t bytes = (w == Want::Make && !empty && !bad_stride && item > 0) ? (size_t)extent * item + 8 : 8;
     Blob* b = new Blob;
     b->mem = std::malloc(bytes);
