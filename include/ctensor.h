@@ -584,7 +584,8 @@ typedef ct_status (*ct_backward_fn)(void* ctx, const ct_tensor* grad_outputs, in
 /* Called once when the custom function's node is freed. */
 typedef void (*ct_ctx_release_fn)(void* ctx);
 /* Attaches outputs (computed by the caller) to a new node whose backward is the callback; results[i] are new
- * handles sharing outputs[i]'s storage with the node as grad_fn. ctx_release runs once, even on failure. */
+ * handles sharing outputs[i]'s storage with the node as grad_fn. ctx_release runs once, even on failure. The
+ * node's name is name (bytes that are not UTF-8 written as \xnn), or "CustomFunctionBackward" when NULL or "". */
 CT_API ct_status ct_custom_function_apply(const char* name, const ct_tensor* inputs, int32_t n_inputs,
                                           const ct_tensor* outputs, int32_t n_outputs, ct_backward_fn backward,
                                           void* ctx, ct_ctx_release_fn ctx_release, ct_tensor* results);

@@ -170,3 +170,51 @@ TEST(FuzzFindings, InPlaceWriteIntoASavedInputLeavesNoCycle) {
     EXPECT_EQ(ct_live_handles(), 0);
     EXPECT_EQ(g_blob_deletes, 1);
 }
+
+namespace {
+ct_status no_gradient(void*, const ct_tensor*, int32_t, ct_tensor* grad_inputs, int32_t n) {
+    for (int32_t i = 0; i < n; ++i) grad_inputs[i] = nullptr;
+    return CT_OK;
+}
+bool utf8_ok(const std::string& s) {  // well-formed UTF-8 (no overlong or surrogate check needed here)
+    for (size_t i = 0; i < s.size();) {
+        unsigned char c = s[i];
+        size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        if (n == 0 || i + n > s.size()) return false;
+        for (size_t k = 1; k < n; ++k)
+            if (((unsigned char)s[i + k] & 0xC0) != 0x80) return false;
+        i += n;
+    }
+    return true;
+}
+}  // namespace
+
+// fuzz_autograd: a custom function named with bytes that are not UTF-8 showed them raw in ct_tensor_to_string
+// ("grad_fn=<...>") and ct_tensor_grad_fn_name, which every binding decodes as UTF-8; and a text cut to the
+// buffer's capacity could end inside a multi-byte character. Names are escaped, cuts fall between characters.
+TEST(FuzzFindings, TextOutIsValidUtf8ForAnyNameAndCapacity) {
+    for (const char* name : {"Bad\xff\xfe", "\xc3\xa9t\xc3\xa9\xe2\x82\xac"}) {  // invalid bytes; "été€"
+        H x = make({1, 2}, {2}, CT_FLOAT32, true), y;
+        ct_tensor in = x.get();
+        ok(ct_custom_function_apply(name, &in, 1, &in, 1, no_gradient, nullptr, nullptr, y.out()));
+        int64_t len = 0;
+        ok(ct_tensor_to_string(y.get(), nullptr, 0, &len));
+        for (int64_t cap = 1; cap <= len + 1; ++cap) {
+            std::string buf((size_t)cap, 'Z');
+            ok(ct_tensor_to_string(y.get(), buf.data(), cap, nullptr));
+            std::string text(buf.c_str());
+            ASSERT_LE((int64_t)text.size(), cap - 1);
+            ASSERT_GE((int64_t)text.size(), cap - 4) << "a cut drops at most one character";
+            ASSERT_TRUE(utf8_ok(text)) << "name " << name << ", capacity " << cap << ": " << text;
+        }
+        char fn_name[64];
+        ok(ct_tensor_grad_fn_name(y.get(), fn_name, sizeof fn_name, nullptr));
+        EXPECT_TRUE(utf8_ok(fn_name)) << fn_name;
+    }
+    std::string full(256, 0);
+    H x = make({1}, {1}, CT_FLOAT32, true), y;
+    ct_tensor in = x.get();
+    ok(ct_custom_function_apply("Bad\xff", &in, 1, &in, 1, no_gradient, nullptr, nullptr, y.out()));
+    ok(ct_tensor_grad_fn_name(y.get(), full.data(), (int32_t)full.size(), nullptr));
+    EXPECT_STREQ(full.c_str(), "Bad\\xff");
+}
