@@ -1,7 +1,9 @@
 // test_fuzz_findings.cpp - regression tests for the bugs the fuzz targets (tests/fuzz) found, one test each,
 // written against the C API as the fuzzer saw them.
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <string>
 #include "ct_test.h"
 
 using namespace ctt;
@@ -217,4 +219,54 @@ TEST(FuzzFindings, TextOutIsValidUtf8ForAnyNameAndCapacity) {
     ok(ct_custom_function_apply("Bad\xff", &in, 1, &in, 1, no_gradient, nullptr, nullptr, y.out()));
     ok(ct_tensor_grad_fn_name(y.get(), full.data(), (int32_t)full.size(), nullptr));
     EXPECT_STREQ(full.c_str(), "Bad\\xff");
+}
+
+namespace {
+// Writes a safetensors file: the header's length (8 bytes, little-endian), the header, then data.
+std::string write_safetensors(const std::string& header, const std::string& data) {
+    std::string path = ::testing::TempDir() + "fuzz_findings_" + std::to_string(header.size()) + ".safetensors";
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    uint64_t n = header.size();
+    unsigned char len[8];
+    for (int i = 0; i < 8; ++i) len[i] = (unsigned char)(n >> (8 * i));
+    std::fwrite(len, 1, 8, f);
+    std::fwrite(header.data(), 1, header.size(), f);
+    std::fwrite(data.data(), 1, data.size(), f);
+    std::fclose(f);
+    return path;
+}
+}  // namespace
+
+// fuzz_safetensors: a file may name a tensor or a metadata key with "\u0000" in JSON; the C API takes names as C
+// strings, so such an entry could not be fetched (ct_safetensors_get and metadata_get failed for a key that
+// ct_safetensors_metadata_key had just given). The loader refuses NUL bytes in names, keys and values.
+TEST(FuzzFindings, SafetensorsNamesWithANulByteAreRefused) {
+    const std::string tensor = R"("x":{"dtype":"F32","shape":[1],"data_offsets":[0,4]})";
+    const std::string cases[] = {
+        R"({"a\u0000b":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})",
+        "{\"__metadata__\":{\"k\\u0000\":\"v\"}," + tensor + "}",
+        "{\"__metadata__\":{\"k\":\"v\\u0000w\"}," + tensor + "}",
+    };
+    for (const std::string& header : cases) {
+        std::string path = write_safetensors(header, std::string(4, '\0'));
+        for (int map = 0; map < 2; ++map) {
+            ct_safetensors f = nullptr;
+            CT_EXPECT_ERR(ct_load_safetensors(path.c_str(), ct_cpu(), map, &f), CT_ERR_IO, "NUL byte");
+            EXPECT_EQ(f, nullptr);
+        }
+        std::remove(path.c_str());
+    }
+    // The same messages for caller strings: every quote_text(std::string) call used to resolve to std::quoted
+    // (argument-dependent lookup), which escapes nothing: raw NUL and non-UTF-8 bytes reached the message.
+    ct_safetensors set = nullptr;
+    ok(ct_safetensors_new(&set));
+    H one = make({1}, {1}, CT_FLOAT32);
+    CT_EXPECT_ERR(ct_safetensors_add(set, "bad\xff", one.get()), CT_ERR_INVALID_ARGUMENT, "\"bad\\xff\"");
+    EXPECT_TRUE(utf8_ok(ct_last_error()));
+    ct_safetensors_release(set);
+    std::string good = write_safetensors("{\"__metadata__\":{\"k\":\"v\"}," + tensor + "}", std::string(4, '\0'));
+    ct_safetensors f = nullptr;
+    CT_EXPECT_OK(ct_load_safetensors(good.c_str(), ct_cpu(), 0, &f));
+    ct_safetensors_release(f);
+    std::remove(good.c_str());
 }
