@@ -270,3 +270,19 @@ TEST(FuzzFindings, SafetensorsNamesWithANulByteAreRefused) {
     ct_safetensors_release(f);
     std::remove(good.c_str());
 }
+
+// fuzz_ops: scatter_add of int64 summed as signed C++ arithmetic, undefined on overflow (UBSan); it wraps like
+// every other integer op (Note [Integer wrap]), as torch.scatter_add does.
+TEST(FuzzFindings, IntegerScatterAddWraps) {
+    const int64_t n = 2;
+    int64_t dst_v[2] = {INT64_MAX, INT64_MIN}, src_v[2] = {1, -1}, idx_v[2] = {0, 1};
+    H dst, src, idx, out;
+    ok(ct_tensor_from_data(dst_v, sizeof dst_v, &n, 1, CT_INT64, ct_cpu(), dst.out()));
+    ok(ct_tensor_from_data(src_v, sizeof src_v, &n, 1, CT_INT64, ct_cpu(), src.out()));
+    ok(ct_tensor_from_data(idx_v, sizeof idx_v, &n, 1, CT_INT64, ct_cpu(), idx.out()));
+    ok(ct_scatter_add(dst.get(), 0, idx.get(), src.get(), out.out()));
+    int64_t got[2] = {0, 0};
+    ok(ct_tensor_copy_to_host(out.get(), got, sizeof got));
+    EXPECT_EQ(got[0], INT64_MIN);
+    EXPECT_EQ(got[1], INT64_MAX);
+}
