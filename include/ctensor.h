@@ -203,7 +203,7 @@ CT_API ct_status ct_tensor_to_string(ct_tensor t, char* buf, int64_t cap, int64_
 
 /* ---- Creation ---------------------------------------------------------------------------------- */
 
-/* Uninitialised tensor of the given shape, dtype and device. */
+/* Uninitialised tensor of the given shape, dtype and device (a bool tensor is all false: its bytes must be 0 or 1). */
 CT_API ct_status ct_empty(const int64_t* shape, int32_t ndim, ct_dtype dtype, ct_device device, ct_tensor* out);
 /* Tensor of zeros. */
 CT_API ct_status ct_zeros(const int64_t* shape, int32_t ndim, ct_dtype dtype, ct_device device, ct_tensor* out);
@@ -223,7 +223,7 @@ CT_API ct_status ct_linspace(double start, double end, int64_t steps, ct_dtype d
                              ct_tensor* out);
 /* n x m matrix with ones on the diagonal. */
 CT_API ct_status ct_eye(int64_t n, int64_t m, ct_dtype dtype, ct_device device, ct_tensor* out);
-/* Uninitialised tensor with t's shape, dtype and device. */
+/* Uninitialised tensor with t's shape, dtype and device (all false for bool, as ct_empty). */
 CT_API ct_status ct_empty_like(ct_tensor t, ct_tensor* out);
 /* Zeros with t's shape, dtype and device. */
 CT_API ct_status ct_zeros_like(ct_tensor t, ct_tensor* out);
@@ -584,7 +584,8 @@ typedef ct_status (*ct_backward_fn)(void* ctx, const ct_tensor* grad_outputs, in
 /* Called once when the custom function's node is freed. */
 typedef void (*ct_ctx_release_fn)(void* ctx);
 /* Attaches outputs (computed by the caller) to a new node whose backward is the callback; results[i] are new
- * handles sharing outputs[i]'s storage with the node as grad_fn. ctx_release runs once, even on failure. */
+ * handles sharing outputs[i]'s storage with the node as grad_fn. ctx_release runs once, even on failure. The
+ * node's name is name (bytes that are not UTF-8 written as \xnn), or "CustomFunctionBackward" when NULL or "". */
 CT_API ct_status ct_custom_function_apply(const char* name, const ct_tensor* inputs, int32_t n_inputs,
                                           const ct_tensor* outputs, int32_t n_outputs, ct_backward_fn backward,
                                           void* ctx, ct_ctx_release_fn ctx_release, ct_tensor* results);

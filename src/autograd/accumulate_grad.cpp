@@ -13,12 +13,22 @@ AccumulateGrad::AccumulateGrad(std::shared_ptr<TensorImpl> leaf) : leaf_(std::mo
 
 namespace {
 
+// The tensor stored as a new .grad for the incoming gradient g. g itself only when nothing else can see or write
+// its memory: no C handle to it (a caller's grad_output, a hook's replacement), no other tensor on its storage,
+// and not a leaf that requires grad (x.grad = x would be a cycle no release can break). Otherwise a copy, so that
+// accumulating into .grad later never writes into a caller's tensor; with create_graph the copy is a
+// differentiable clone that keeps g's history, which Note [Grad cycle] cuts when the leaf's last handle goes.
+Tensor new_grad_value(const Tensor& g) {
+    bool exclusive = g.storage().use_count() == 1 && g.is_contiguous() &&
+                     g.impl()->handles.load(std::memory_order_acquire) == 0;
+    if (GradMode::is_enabled()) return exclusive && (grad_fn_of(g) || !tensor_requires_grad(g)) ? g : clone(g);
+    return exclusive && !tensor_requires_grad(g) ? detach(g) : clone(detach(g));
+}
+
 // Adds gg into meta.grad (the lock held): the one-phase rule, used when the .grad changed after prepare_grad.
 void merge_locked(AutogradMeta& meta, const Tensor& gg, Tensor& dropped) {
     if (!meta.grad.defined()) {
-        // Store a tensor nobody else can write to: a fresh contiguous result can be kept as it is.
-        bool exclusive = gg.storage().use_count() == 1 && gg.is_contiguous() && !tensor_requires_grad(gg);
-        meta.grad = GradMode::is_enabled() ? gg : (exclusive ? detach(gg) : clone(detach(gg)));
+        meta.grad = new_grad_value(gg);
     } else if (GradMode::is_enabled()) {
         Tensor sum = add(meta.grad, gg);  // create_graph: keep the sum differentiable
         dropped = std::move(meta.grad);
@@ -43,8 +53,7 @@ PreparedGrad prepare_grad(const Tensor& t, const Tensor& g) {
         p.seen = meta.grad;
     }
     if (!p.seen.defined()) {
-        bool exclusive = p.grad.storage().use_count() == 1 && p.grad.is_contiguous() && !tensor_requires_grad(p.grad);
-        p.value = GradMode::is_enabled() ? p.grad : (exclusive ? detach(p.grad) : clone(detach(p.grad)));
+        p.value = new_grad_value(p.grad);
     } else if (GradMode::is_enabled()) {
         p.value = add(p.seen, p.grad);  // create_graph: keep the sum differentiable
     }

@@ -68,7 +68,10 @@ Node::~Node() {
 }
 
 FunctionNode::~FunctionNode() {
-    for (auto& s : saved_) defer_tensor(s.take());
+    for (auto& s : saved_) {
+        defer_tensor(s.take());
+        defer_node(s.take_input_grad_fn());
+    }
 }
 
 SavedTensor::SavedTensor(const Tensor& t, bool is_output) : version_(t.version()), is_output_(is_output) {
@@ -77,9 +80,30 @@ SavedTensor::SavedTensor(const Tensor& t, bool is_output) : version_(t.version()
         data_ = make_view(t, t.sizes(), t.strides(), t.offset());
         grad_fn_ = t.impl()->autograd->grad_fn;
         output_nr_ = t.impl()->autograd->output_nr;
-    } else {
-        data_ = t;
+        return;
     }
+    if (is_output) {
+        data_ = t;
+        return;
+    }
+    // Note [Saved inputs]
+    std::shared_ptr<Node> fn = grad_fn_of(t);  // a stale view's history is rebuilt first (Note [View history])
+    if (!fn && tensor_requires_grad(t)) {
+        data_ = t;  // a leaf that requires grad
+        return;
+    }
+    data_ = make_view(t, t.sizes(), t.strides(), t.offset());
+    if (fn) {
+        input_grad_fn_ = std::move(fn);
+        output_nr_ = t.impl()->autograd->output_nr;
+    }
+}
+
+void SavedTensor::release() {
+    data_ = Tensor();
+    defer_node(std::move(input_grad_fn_));
+    drain_teardown();
+    released_ = true;
 }
 
 Tensor SavedTensor::unpack(const std::string& node_name, size_t index) const {
@@ -90,7 +114,14 @@ Tensor SavedTensor::unpack(const std::string& node_name, size_t index) const {
     if (data_.version() != version_)
         fail(CT_ERR_AUTOGRAD, "backward: saved tensor ", index, " of ", node_name, " (shape ", shape_str(data_.sizes()),
              ") was modified by an in-place operation: it had version ", version_, ", now ", data_.version());
-    if (!is_output_) return data_;
+    if (!is_output_) {
+        if (!input_grad_fn_ || !GradMode::is_enabled()) return data_;
+        Tensor t = make_view(data_, data_.sizes(), data_.strides(), data_.offset());
+        auto& meta = autograd_meta(t);
+        meta.grad_fn = input_grad_fn_;
+        meta.output_nr = output_nr_;
+        return t;
+    }
     auto fn = grad_fn_.lock();
     if (!fn || !GradMode::is_enabled()) return data_;
     Tensor t = make_view(data_, data_.sizes(), data_.strides(), data_.offset());

@@ -73,21 +73,27 @@ struct AutogradMeta {
 // grad_fn (a strong reference would be a cycle) and gets it back, through a weak reference, on unpack.
 // So save_output must come after set_history: before it the output has no grad_fn to strip, and saving
 // it whole makes node -> output -> node a leaking cycle (and save_output refuses it).
+// Note [Saved inputs]: an input is saved as an alias without autograd metadata plus the grad_fn it had when
+// saved (a strong reference to an earlier node: no cycle), given back together on unpack. Saving the input's
+// impl itself would let a later in-place write close a cycle: y.add_(y * y) makes y's new grad_fn lead to
+// MulBackward, which held y. Only a leaf that requires grad is kept whole (its gradient must reach it).
 class SavedTensor {
   public:
     SavedTensor() = default;
     SavedTensor(const Tensor& t, bool is_output);
     // The saved tensor; throws CT_ERR_AUTOGRAD when it was released or modified in place since saving.
     Tensor unpack(const std::string& node_name, size_t index) const;
-    void release() { data_ = Tensor(); released_ = true; }
-    // Moves the saved tensor out (graph teardown, Note [Iterative teardown]).
+    void release();
+    // Moves the saved tensor and the saved input's grad_fn out (graph teardown, Note [Iterative teardown]).
     Tensor take() { return std::move(data_); }
+    std::shared_ptr<Node> take_input_grad_fn() { return std::move(input_grad_fn_); }
   private:
     Tensor data_;
     int64_t version_ = 0;
     bool is_output_ = false;
     bool released_ = false;
-    std::weak_ptr<Node> grad_fn_;
+    std::weak_ptr<Node> grad_fn_;              // an output's grad_fn (Note [Saved outputs])
+    std::shared_ptr<Node> input_grad_fn_;      // an input's grad_fn when saved (Note [Saved inputs])
     uint32_t output_nr_ = 0;
 };
 

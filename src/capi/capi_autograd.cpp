@@ -4,6 +4,7 @@
 #include "autograd/engine.h"
 #include "autograd/grad_mode.h"
 #include "capi/capi_common.h"
+#include "core/quote.h"
 #include "ops/ops.h"
 
 using namespace ct;
@@ -120,7 +121,9 @@ ct_status ct_tensor_set_grad(ct_tensor t, ct_tensor grad) {
                      device_str(G.device()), " does not match tensor ", shape_str(T.sizes()), " ",
                      dtype_name(T.dtype()), " on ", device_str(T.device()));
         }
-        set_grad_of(T, G);
+        // Note [Grad cycle]: a gradient without history is stored detached (sharing its memory), so that no
+        // x.grad = x or x.grad = y, y.grad = x can make a cycle of tensors that no release breaks.
+        set_grad_of(T, G.defined() && !grad_fn_of(G) ? detach(G) : G);
     });
 }
 
@@ -193,7 +196,7 @@ ct_status ct_custom_function_apply(const char* name, const ct_tensor* inputs, in
         if (any_requires_grad(ins)) {
             std::vector<OutputMeta> in_meta;
             for (auto& i : ins) in_meta.push_back(OutputMeta{i.sizes(), i.dtype(), i.device()});
-            auto node = std::make_shared<CallbackNode>(name && *name ? name : "CustomFunctionBackward", backward_fn,
+            auto node = std::make_shared<CallbackNode>(name && *name ? escape_utf8(name) : "CustomFunctionBackward", backward_fn,
                                                        ctx, ctx_release, std::move(in_meta));
             ctx_owned = false;  // the node releases ctx from now on
             for (auto& i : ins) node->next_edges.push_back(gradient_edge(i));

@@ -80,13 +80,15 @@ inline void check_out(const void* out, const char* op, const char* arg = "out") 
     t_current_op = op;
     if (!out) fail(CT_ERR_INVALID_ARGUMENT, op, ": output pointer ", arg, " is NULL");
 }
-// The C text-out convention: s into buf[cap] (cut to cap - 1 bytes, NUL-terminated when cap > 0; cap 0 with buf
-// NULL only asks the length), its full length into *len when len is not NULL. Checks the buffer first.
+// The C text-out convention: s into buf[cap] (cut to at most cap - 1 bytes, NUL-terminated when cap > 0; cap 0
+// with buf NULL only asks the length), its full length into *len when len is not NULL. Checks the buffer first.
+// A cut never splits a UTF-8 character: s is valid UTF-8, and so is every prefix this writes.
 template <typename N> void text_out(const std::string& s, char* buf, N cap, N* len, const char* op) {
     if (cap < 0 || (cap > 0 && !buf))
         fail(CT_ERR_INVALID_ARGUMENT, op, ": bad buffer (capacity ", cap, ", buf ", buf ? "set" : "NULL", ")");
     if (cap > 0) {
         size_t n = std::min(s.size(), (size_t)cap - 1);
+        while (n > 0 && n < s.size() && ((unsigned char)s[n] & 0xC0) == 0x80) --n;  // s[n] continues a character
         std::memcpy(buf, s.data(), n);
         buf[n] = '\0';
     }

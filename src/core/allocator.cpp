@@ -11,6 +11,24 @@
 #include <mutex>
 #include "core/error.h"
 
+// Under AddressSanitizer the bytes past a request (up to its rounded size) and cached free blocks are poisoned,
+// so an access beyond a tensor's storage is reported even when the block came from a cache.
+#if defined(__SANITIZE_ADDRESS__)
+#define CT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CT_ASAN 1
+#endif
+#endif
+#ifdef CT_ASAN
+#include <sanitizer/asan_interface.h>
+#define CT_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define CT_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define CT_POISON(p, n) ((void)(p), (void)(n))
+#define CT_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 namespace ct {
 namespace {
 
@@ -183,7 +201,10 @@ void* cpu_alloc(size_t nbytes) {
     size_t n = rounded(nbytes == 0 ? 1 : nbytes);
     reserve(n, nbytes);
     try {
-        return alloc_block(n, nbytes);
+        void* p = alloc_block(n, nbytes);
+        CT_POISON(p, n);
+        CT_UNPOISON(p, nbytes);
+        return p;
     } catch (...) {
         unreserve(n);
         throw;
@@ -194,6 +215,7 @@ void cpu_free(void* p, size_t nbytes) {
     if (!p) return;
     size_t n = rounded(nbytes == 0 ? 1 : nbytes);
     unreserve(n);
+    CT_POISON(p, n);  // a cached block stays poisoned until cpu_alloc hands it out again
     if (n < kCacheMin) return small_free(p, n);
     {
         Cache& c = cache();

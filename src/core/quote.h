@@ -10,7 +10,8 @@ namespace ct {
 // (below 0x20 and 0x7f) as \xNN, and backslash and the quote character with a backslash. Valid UTF-8 out.
 std::string escape_utf8(std::string_view s, char quote = 0);
 
-// A caller string quoted for a message with q around it: q + escape_utf8(s, q) + q.
-inline std::string quoted(std::string_view s, char q = '"') { return q + escape_utf8(s, q) + q; }
+// A caller string quoted for a message with q around it: q + escape_utf8(s, q) + q. Not named quoted: with a
+// std::string argument, argument-dependent lookup would prefer std::quoted (<iomanip>), which escapes nothing.
+inline std::string quote_text(std::string_view s, char q = '"') { return q + escape_utf8(s, q) + q; }
 
 }  // namespace ct

@@ -48,7 +48,7 @@ bool valid_utf8(const std::string& s) { return escape_utf8(s) == s; }
 
 // Throws CT_ERR_IO "op: "path": what...".
 template <typename... Parts> [[noreturn]] void fail_file(const char* op, const std::string& path, const Parts&... what) {
-    fail(CT_ERR_IO, op, ": ", quoted(path), ": ", what...);
+    fail(CT_ERR_IO, op, ": ", quote_text(path), ": ", what...);
 }
 
 struct Fd {
@@ -89,20 +89,28 @@ struct Entry {
 
 uint64_t header_uint(const Json& v, const std::string& path, const std::string& name, const char* field) {
     if (!v.is_number_unsigned() || v.get<uint64_t>() > (uint64_t)INT64_MAX)
-        fail_file("load_safetensors", path, "tensor ", quoted(name), ": ", field, " holds ", v.dump(),
+        fail_file("load_safetensors", path, "tensor ", quote_text(name), ": ", field, " holds ", v.dump(),
                   ", not an integer in [0, 2^63)");
     return v.get<uint64_t>();
 }
 
+// Names, metadata keys and values cross the C ABI as NUL-terminated strings: a file's string holding a NUL byte
+// could not be looked up or given back whole, so it is refused.
+void check_c_string(const std::string& path, const char* what, const std::string& s) {
+    if (s.find('\0') != std::string::npos)
+        fail_file("load_safetensors", path, what, " ", quote_text(s), " holds a NUL byte (the C API takes C strings)");
+}
+
 Entry parse_entry(const std::string& name, const Json& v, uint64_t data_size, const std::string& path) {
     const char* op = "load_safetensors";
-    if (!v.is_object()) fail_file(op, path, "tensor ", quoted(name), " is described by ", v.type_name(), ", not an object");
+    check_c_string(path, "the tensor name", name);
+    if (!v.is_object()) fail_file(op, path, "tensor ", quote_text(name), " is described by ", v.type_name(), ", not an object");
     auto dt = v.find("dtype");
     auto shape = v.find("shape");
     auto offsets = v.find("data_offsets");
     if (dt == v.end() || shape == v.end() || offsets == v.end())
-        fail_file(op, path, "tensor ", quoted(name), " lacks one of \"dtype\", \"shape\", \"data_offsets\"");
-    if (!dt->is_string()) fail_file(op, path, "tensor ", quoted(name), ": dtype is not a string");
+        fail_file(op, path, "tensor ", quote_text(name), " lacks one of \"dtype\", \"shape\", \"data_offsets\"");
+    if (!dt->is_string()) fail_file(op, path, "tensor ", quote_text(name), ": dtype is not a string");
     Entry e{name, DType::Float32, {}, 0, 0};
     const std::string dname = dt->get<std::string>();
     bool known = false;
@@ -111,29 +119,29 @@ Entry parse_entry(const std::string& name, const Json& v, uint64_t data_size, co
     if (!known) {
         for (const char* other : kOtherFormatDTypes)
             if (dname == other)
-                fail(CT_ERR_DTYPE, op, ": ", quoted(path), ": tensor ", quoted(name), " has dtype ", dname,
+                fail(CT_ERR_DTYPE, op, ": ", quote_text(path), ": tensor ", quote_text(name), " has dtype ", dname,
                      ", which ctensor does not support");
-        fail_file(op, path, "tensor ", quoted(name), " has unknown dtype ", quoted(dname));
+        fail_file(op, path, "tensor ", quote_text(name), " has unknown dtype ", quote_text(dname));
     }
-    if (!shape->is_array()) fail_file(op, path, "tensor ", quoted(name), ": shape is not an array");
+    if (!shape->is_array()) fail_file(op, path, "tensor ", quote_text(name), ": shape is not an array");
     int64_t numel = 1;
     for (const Json& d : *shape) {
         int64_t size = (int64_t)header_uint(d, path, name, "shape");
         e.shape.push_back(size);
         if (!mul_fits(numel, size, &numel))
-            fail_file(op, path, "tensor ", quoted(name), ": shape ", shape->dump(), " has more elements than int64 holds");
+            fail_file(op, path, "tensor ", quote_text(name), ": shape ", shape->dump(), " has more elements than int64 holds");
     }
     checked_numel(e.shape, op);  // Note [Shape bound] (sizes of 0 count as 1): CT_ERR_SHAPE
     if (!offsets->is_array() || offsets->size() != 2)
-        fail_file(op, path, "tensor ", quoted(name), ": data_offsets is not a pair [begin, end]");
+        fail_file(op, path, "tensor ", quote_text(name), ": data_offsets is not a pair [begin, end]");
     e.begin = header_uint((*offsets)[0], path, name, "data_offsets");
     e.end = header_uint((*offsets)[1], path, name, "data_offsets");
     int64_t nbytes = 0;
     if (!mul_fits(numel, (int64_t)dtype_size(e.dtype), &nbytes) || e.begin > e.end || e.end - e.begin != (uint64_t)nbytes)
-        fail_file(op, path, "tensor ", quoted(name), " of shape ", shape_str(e.shape), " and dtype ", dname,
+        fail_file(op, path, "tensor ", quote_text(name), " of shape ", shape_str(e.shape), " and dtype ", dname,
                   " needs ", numel, " * ", dtype_size(e.dtype), " bytes but data_offsets are [", e.begin, ", ", e.end, "]");
     if (e.end > data_size)
-        fail_file(op, path, "tensor ", quoted(name), ": data_offsets end ", e.end, " is past the data (", data_size,
+        fail_file(op, path, "tensor ", quote_text(name), ": data_offsets end ", e.end, " is past the data (", data_size,
                   " bytes)");
     return e;
 }
@@ -150,17 +158,17 @@ bool all_bool_bytes(const void* data, int64_t n) {
 // ---- NamedTensors --------------------------------------------------------------------------------------
 
 void NamedTensors::add(const std::string& name, const Tensor& t) {
-    if (!valid_utf8(name)) fail(CT_ERR_INVALID_ARGUMENT, "safetensors_add: name ", quoted(name), " is not valid UTF-8");
+    if (!valid_utf8(name)) fail(CT_ERR_INVALID_ARGUMENT, "safetensors_add: name ", quote_text(name), " is not valid UTF-8");
     if (name == kMetadataKey) fail(CT_ERR_INVALID_ARGUMENT, "safetensors_add: the name \"__metadata__\" is reserved");
     std::lock_guard<std::mutex> lock(mu_);
     for (const auto& e : entries_)
-        if (e.first == name) fail(CT_ERR_INVALID_ARGUMENT, "safetensors_add: a tensor named ", quoted(name), " is already there");
+        if (e.first == name) fail(CT_ERR_INVALID_ARGUMENT, "safetensors_add: a tensor named ", quote_text(name), " is already there");
     entries_.emplace_back(name, t);
 }
 
 void NamedTensors::set_metadata(const std::string& key, const std::string& value) {
     if (!valid_utf8(key) || !valid_utf8(value))
-        fail(CT_ERR_INVALID_ARGUMENT, "safetensors_set_metadata: key ", quoted(key), " or its value is not valid UTF-8");
+        fail(CT_ERR_INVALID_ARGUMENT, "safetensors_set_metadata: key ", quote_text(key), " or its value is not valid UTF-8");
     std::lock_guard<std::mutex> lock(mu_);
     for (auto& m : metadata_)
         if (m.first == key) {
@@ -185,7 +193,7 @@ Tensor NamedTensors::get(const std::string& name) const {
     std::lock_guard<std::mutex> lock(mu_);
     for (const auto& e : entries_)
         if (e.first == name) return e.second;
-    fail(CT_ERR_INDEX, "safetensors_get: no tensor named ", quoted(name));
+    fail(CT_ERR_INDEX, "safetensors_get: no tensor named ", quote_text(name));
 }
 
 size_t NamedTensors::metadata_size() const {
@@ -204,7 +212,7 @@ std::string NamedTensors::metadata_value(const std::string& key) const {
     std::lock_guard<std::mutex> lock(mu_);
     for (const auto& m : metadata_)
         if (m.first == key) return m.second;
-    fail(CT_ERR_INDEX, "safetensors_metadata_get: no metadata key ", quoted(key));
+    fail(CT_ERR_INDEX, "safetensors_metadata_get: no metadata key ", quote_text(key));
 }
 
 std::vector<std::pair<std::string, Tensor>> NamedTensors::entries() const {
@@ -308,7 +316,7 @@ std::shared_ptr<NamedTensors> load_safetensors(const std::string& path, Device d
     } catch (const nlohmann::json::exception& e) {
         fail_file(op, path, "the header is not valid JSON: ", e.what());
     }
-    if (!duplicate.empty()) fail_file(op, path, "the header names ", quoted(duplicate), " twice");
+    if (!duplicate.empty()) fail_file(op, path, "the header names ", quote_text(duplicate), " twice");
     if (!header.is_object()) fail_file(op, path, "the header is ", header.type_name(), ", not a JSON object");
 
     const uint64_t data_start = 8 + header_size, data_size = file_size - data_start;
@@ -319,7 +327,9 @@ std::shared_ptr<NamedTensors> load_safetensors(const std::string& path, Device d
             if (!item.value().is_object()) fail_file(op, path, "__metadata__ is not an object");
             for (const auto& m : item.value().items()) {
                 if (!m.value().is_string())
-                    fail_file(op, path, "__metadata__ value of ", quoted(m.key()), " is not a string");
+                    fail_file(op, path, "__metadata__ value of ", quote_text(m.key()), " is not a string");
+                check_c_string(path, "the metadata key", m.key());
+                check_c_string(path, "the metadata value", m.value().get<std::string>());
                 result->set_metadata(m.key(), m.value().get<std::string>());
             }
             continue;
@@ -331,8 +341,8 @@ std::shared_ptr<NamedTensors> load_safetensors(const std::string& path, Device d
     for (const Entry& e : entries) {
         if (e.begin == e.end) continue;  // empty tensors occupy no bytes
         if (previous && e.begin < previous->end)
-            fail_file(op, path, "the data of tensors ", quoted(previous->name), " [", previous->begin, ", ", previous->end,
-                      ") and ", quoted(e.name), " [", e.begin, ", ", e.end, ") overlap");
+            fail_file(op, path, "the data of tensors ", quote_text(previous->name), " [", previous->begin, ", ", previous->end,
+                      ") and ", quote_text(e.name), " [", e.begin, ", ", e.end, ") overlap");
         previous = &e;
     }
 

@@ -9,7 +9,9 @@ namespace ct {
 
 Tensor empty(const Shape& shape, DType dtype, Device device) {
     check_device_usable("empty", device);
-    return empty_tensor(shape, dtype, device, "empty");
+    Tensor t = empty_tensor(shape, dtype, device, "empty");
+    if (dtype == DType::Bool) fill_into(t, 0.0);  // Note [Bool bytes]: uninitialised bytes would not be 0 or 1
+    return t;
 }
 
 namespace {
@@ -121,6 +123,11 @@ Tensor from_blob(void* data, const Shape& sizes, const int64_t* strides, DType d
     Shape st = strides ? Shape(strides, strides + sizes.size()) : contiguous_strides(sizes);
     check_device_usable(op, device);  // a device whose backend cannot load would give an unreadable tensor
     if (!data && n > 0) fail(CT_ERR_INVALID_ARGUMENT, op, ": data is NULL");
+    // a misaligned element is undefined behaviour in every kernel (and a fault on some CPUs): refused, as DLPack
+    // import refuses it
+    if (n > 0 && (uintptr_t)data % (uintptr_t)dtype_size(dtype) != 0)
+        fail(CT_ERR_NOT_SUPPORTED, op, ": data ", data, " is not aligned to the ", dtype_size(dtype), "-byte ",
+             dtype_name(dtype), " element size");
     for (size_t i = 0; i < st.size() && n > 0; ++i)
         if (st[i] < 0) fail(CT_ERR_INVALID_ARGUMENT, op, ": negative stride ", st[i], " is not supported");
     // elements reachable from data, and their bytes

@@ -20,8 +20,8 @@ struct Term {
 int letter_label(char ch, const std::string& eq) {
     if (ch >= 'A' && ch <= 'Z') return ch - 'A';
     if (ch >= 'a' && ch <= 'z') return 26 + (ch - 'a');
-    fail(CT_ERR_INVALID_ARGUMENT, "einsum: invalid character ", quoted(std::string(1, ch), '\''), " in equation ",
-         quoted(eq), " (subscripts are letters a-z, A-Z and ...)");
+    fail(CT_ERR_INVALID_ARGUMENT, "einsum: invalid character ", quote_text(std::string(1, ch), '\''), " in equation ",
+         quote_text(eq), " (subscripts are letters a-z, A-Z and ...)");
 }
 
 char label_char(int l) { return l < 26 ? char('A' + l) : char('a' + l - 26); }
@@ -31,7 +31,7 @@ Term parse_term(const std::string& s, const std::string& eq) {
     for (size_t i = 0; i < s.size(); ++i) {
         if (s[i] == '.') {
             if (t.ellipsis || s.compare(i, 3, "...") != 0)
-                fail(CT_ERR_INVALID_ARGUMENT, "einsum: bad ellipsis in ", quoted(s), " of equation ", quoted(eq),
+                fail(CT_ERR_INVALID_ARGUMENT, "einsum: bad ellipsis in ", quote_text(s), " of equation ", quote_text(eq),
                      " (use ... at most once per term)");
             t.ellipsis = true;
             i += 2;
@@ -148,7 +148,7 @@ Tensor einsum(const std::string& equation_in, const TensorList& operands) {
     size_t arrow = eq.find("->");
     std::vector<std::string> lhs = split(eq.substr(0, arrow), ',');
     if (lhs.size() != operands.size())
-        fail(CT_ERR_INVALID_ARGUMENT, "einsum: equation ", quoted(equation_in), " has ", lhs.size(),
+        fail(CT_ERR_INVALID_ARGUMENT, "einsum: equation ", quote_text(equation_in), " has ", lhs.size(),
              " operand subscript(s) but ", operands.size(), " tensor(s) were given");
     std::vector<Term> terms;
     std::vector<int64_t> ell_dims;
@@ -157,7 +157,7 @@ Tensor einsum(const std::string& equation_in, const TensorList& operands) {
         terms.push_back(parse_term(lhs[i], eq));
         int64_t named = (int64_t)(terms[i].letters.size() + terms[i].after.size()), nd = operands[i].dim();
         if (terms[i].ellipsis ? named > nd : named != nd)
-            fail(CT_ERR_SHAPE, "einsum: subscripts ", quoted(lhs[i]), " of operand ", i, " do not fit its shape ",
+            fail(CT_ERR_SHAPE, "einsum: subscripts ", quote_text(lhs[i]), " of operand ", i, " do not fit its shape ",
                  shape_str(operands[i].sizes()));
         ell_dims.push_back(terms[i].ellipsis ? nd - named : 0);
         E = std::max(E, ell_dims.back());
@@ -181,10 +181,10 @@ Tensor einsum(const std::string& equation_in, const TensorList& operands) {
         for (size_t i = 0; i < out.size(); ++i) {
             if (out[i] < kLetters && count[out[i]] == 0)
                 fail(CT_ERR_INVALID_ARGUMENT, "einsum: output subscript '", std::string(1, label_char(out[i])),
-                     "' does not appear in the inputs of ", quoted(equation_in));
+                     "' does not appear in the inputs of ", quote_text(equation_in));
             if (std::find(out.begin(), out.begin() + i, out[i]) != out.begin() + i)
                 fail(CT_ERR_INVALID_ARGUMENT, "einsum: output subscript '", std::string(1, label_char(out[i])),
-                     "' appears more than once in ", quoted(equation_in));
+                     "' appears more than once in ", quote_text(equation_in));
         }
     }
     // L: output labels first (in output order), then the contracted ones

@@ -4,6 +4,7 @@
 // host, once per op, like a device-side assert would synchronise).
 #include <limits>
 #include "autograd/grad_mode.h"
+#include "core/scalar_math.h"
 #include "cpu/index_kernels.h"
 #include "cpu/kernels.h"
 #include "ops/device_ops.h"
@@ -138,7 +139,7 @@ void scatter_into(const char* op, const Tensor& dst, int64_t dim, const Tensor& 
             using I = typename decltype(itag)::type;
             if (accumulate)
                 index_loop<I>(shape, d_st, iv.data<I>(), i_st, s_st, limit, bad, [&](int64_t a, int64_t v, int64_t b) {
-                    pd[a + v * step] = (T)(pd[a + v * step] + ps[b]);
+                    pd[a + v * step] = math::wrap_add(pd[a + v * step], ps[b]);  // Note [Integer wrap]
                 });
             else
                 index_loop<I>(shape, d_st, iv.data<I>(), i_st, s_st, limit, bad,

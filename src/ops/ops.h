@@ -244,7 +244,7 @@ void check_scalar_fits(const char* op, const Tensor& t, DType compute);
 // Note [Bool bytes]: kernels load bool elements as C++ bool, so bool storage must hold only the bytes 0 and 1.
 // Memory ctensor copies in is normalised (nonzero becomes 1); memory it wraps without copying (from_blob,
 // DLPack) is checked once at import and refused when it holds another byte. Writes to wrapped memory after
-// that are the caller's promise (the header says so).
+// that are the caller's promise (the header says so). empty() zeroes bool tensors for the same reason.
 void normalise_bool_bytes(void* data, int64_t n);
 // Fails with CT_ERR_INVALID_ARGUMENT when a bool tensor over wrapped memory holds a byte other than 0 and 1.
 void check_bool_bytes(const char* op, const Tensor& t);

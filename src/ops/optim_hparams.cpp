@@ -9,7 +9,7 @@ namespace {
 [[noreturn]] void fail_unknown_hparam(const char* opt, const std::string& name, const std::vector<std::string>& known) {
     std::string list;
     for (const auto& n : known) list += (list.empty() ? "" : ", ") + n;
-    fail(CT_ERR_INVALID_ARGUMENT, opt, ": unknown hyper-parameter ", quoted(name, '\''), " (known: ", list, ")");
+    fail(CT_ERR_INVALID_ARGUMENT, opt, ": unknown hyper-parameter ", quote_text(name, '\''), " (known: ", list, ")");
 }
 }  // namespace
 

@@ -16,20 +16,20 @@ void check_param(const char* opt, size_t i, size_t n) {
 Tensor Optimizer::get_state(size_t i, const std::string& name) {
     check_param(name_, i, params_.size());
     Tensor* slot = state_slot(i, name);
-    if (!slot) fail(CT_ERR_INVALID_ARGUMENT, name_, ": unknown state ", quoted(name, '\''));
+    if (!slot) fail(CT_ERR_INVALID_ARGUMENT, name_, ": unknown state ", quote_text(name, '\''));
     return slot->defined() ? clone(*slot) : Tensor();
 }
 
 void Optimizer::set_state(size_t i, const std::string& name, const Tensor& value) {
     check_param(name_, i, params_.size());
     Tensor* slot = state_slot(i, name);
-    if (!slot) fail(CT_ERR_INVALID_ARGUMENT, name_, ": unknown state ", quoted(name, '\''));
+    if (!slot) fail(CT_ERR_INVALID_ARGUMENT, name_, ": unknown state ", quote_text(name, '\''));
     const Tensor& p = params_[i];
     if (!value.defined()) {
         *slot = Tensor();
     } else {
         if (value.sizes() != p.sizes())
-            fail(CT_ERR_SHAPE, name_, ": state ", quoted(name, '\''), " of shape ", shape_str(value.sizes()), " for parameter ", i,
+            fail(CT_ERR_SHAPE, name_, ": state ", quote_text(name, '\''), " of shape ", shape_str(value.sizes()), " for parameter ", i,
                  " of shape ", shape_str(p.sizes()));
         check_same_device(name_, p, value);
         Tensor copy = empty_tensor(p.sizes(), p.dtype(), p.device());  // contiguous, in the parameter's dtype

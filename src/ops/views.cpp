@@ -291,7 +291,7 @@ Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
     int64_t d = wrap_dim(dim, t.dim(), "narrow");
     int64_t n = t.sizes()[d];
     if (start < 0) start += n;
-    if (start < 0 || length < 0 || start > n || start + length > n)
+    if (start < 0 || length < 0 || start > n || length > n - start)  // not start + length: it may pass int64
         fail(CT_ERR_INDEX, "narrow: start ", start, " and length ", length, " are out of range for dim ", d,
              " of size ", n);
     return slice(t, d, start, start + length, 1);

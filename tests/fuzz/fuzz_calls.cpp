@@ -1,0 +1,478 @@
+// fuzz_calls.cpp - the op action of the fuzz targets: every non-creation op of abi/ops.tsv, reached through
+// tables by signature, with tensors from the pool and dims, indices, dtypes and options from the input.
+#include <cstring>
+#include <string>
+#include <vector>
+#include "fuzz_common.h"
+
+namespace fz {
+namespace {
+
+using Unary = ct_status (*)(ct_tensor, ct_tensor*);
+using Binary = ct_status (*)(ct_tensor, ct_tensor, ct_tensor*);
+using Reduce = ct_status (*)(ct_tensor, const int64_t*, int32_t, int32_t, ct_tensor*);
+using DimOut = ct_status (*)(ct_tensor, int64_t, ct_tensor*);
+using DimKeep2 = ct_status (*)(ct_tensor, int64_t, int32_t, ct_tensor*, ct_tensor*);
+using InplaceB = ct_status (*)(ct_tensor, ct_tensor);
+using Loss = ct_status (*)(ct_tensor, ct_tensor, int32_t, ct_tensor*);
+template <class F> struct Named {
+    const char* name;
+    F fn;
+};
+
+const Named<Unary> kUnary[] = {
+    {"neg", ct_neg}, {"abs", ct_abs}, {"sign", ct_sign}, {"exp", ct_exp}, {"log", ct_log}, {"log1p", ct_log1p},
+    {"expm1", ct_expm1}, {"sqrt", ct_sqrt}, {"rsqrt", ct_rsqrt}, {"sin", ct_sin}, {"cos", ct_cos}, {"tan", ct_tan},
+    {"tanh", ct_tanh}, {"sigmoid", ct_sigmoid}, {"relu", ct_relu}, {"gelu", ct_gelu}, {"silu", ct_silu},
+    {"softplus", ct_softplus}, {"floor", ct_floor}, {"ceil", ct_ceil}, {"round", ct_round},
+    {"reciprocal", ct_reciprocal}, {"logical_not", ct_logical_not}, {"contiguous", ct_contiguous},
+    {"clone", ct_clone}, {"detach", ct_detach}, {"squeeze_all", ct_squeeze_all}, {"t", ct_t}, {"max", ct_max},
+    {"min", ct_min}, {"argmax_all", ct_argmax_all}, {"argmin_all", ct_argmin_all}, {"nonzero", ct_nonzero}};
+const Named<Binary> kBinary[] = {
+    {"mul", ct_mul}, {"div", ct_div}, {"pow", ct_pow}, {"maximum", ct_maximum}, {"minimum", ct_minimum},
+    {"atan2", ct_atan2}, {"remainder", ct_remainder}, {"floor_divide", ct_floor_divide}, {"eq", ct_eq}, {"ne", ct_ne}, {"lt", ct_lt}, {"le", ct_le},
+    {"gt", ct_gt}, {"ge", ct_ge}, {"logical_and", ct_logical_and}, {"logical_or", ct_logical_or},
+    {"logical_xor", ct_logical_xor}, {"matmul", ct_matmul}, {"dot", ct_dot}, {"outer", ct_outer},
+    {"masked_select", ct_masked_select}, {"embedding", ct_embedding}};
+const Named<Reduce> kReduce[] = {{"sum", ct_sum}, {"mean", ct_mean}, {"prod", ct_prod},
+                                 {"logsumexp", ct_logsumexp}, {"all", ct_all}, {"any", ct_any}};
+const Named<DimOut> kDimOut[] = {{"cumsum", ct_cumsum}, {"cumprod", ct_cumprod}, {"softmax", ct_softmax},
+                                 {"log_softmax", ct_log_softmax}, {"squeeze", ct_squeeze},
+                                 {"unsqueeze", ct_unsqueeze}, {"tril", ct_tril}, {"triu", ct_triu}};
+const Named<DimKeep2> kDimKeep2[] = {{"max_dim", ct_max_dim}, {"min_dim", ct_min_dim}};
+const Named<InplaceB> kInplaceB[] = {{"mul_", ct_mul_}, {"div_", ct_div_}, {"copy_", ct_copy_}};
+const Named<Loss> kLoss[] = {{"mse_loss", ct_mse_loss}, {"binary_cross_entropy", ct_binary_cross_entropy},
+                             {"binary_cross_entropy_with_logits", ct_binary_cross_entropy_with_logits}};
+
+template <class T, size_t N> const T& pick_entry(Input& in, const T (&table)[N]) { return table[in.u8() % N]; }
+
+// A {h, w} pair for conv and pooling options; sometimes NULL.
+struct Pair {
+    int64_t v[2];
+    bool null;
+    const int64_t* get() const { return null ? nullptr : v; }
+};
+Pair pair(Input& in) {
+    Pair p;
+    p.null = in.u8() == 0xff;
+    p.v[0] = in.count();
+    p.v[1] = in.count();
+    return p;
+}
+
+void reductions(Input& in, Pool& p, uint8_t which) {
+    bool ok = true;
+    ct_tensor x = p.pick(in, &ok);
+    std::vector<int64_t> dims = in.dims(4);
+    int32_t keep = in.flag();
+    const int64_t* dp = dims.empty() && (in.u8() & 1) ? nullptr : dims.data();
+    int32_t nd = (int32_t)dims.size();
+    switch (which % 6) {
+    case 0: {
+        auto& e = pick_entry(in, kReduce);
+        call(in, p, e.name, !ok, 1, 0, [&](ct_tensor* o) { return e.fn(x, dp, nd, keep, o); });
+        break;
+    }
+    case 1: {
+        double c = in.scalar();
+        call(in, p, "var", !ok, 1, 0, [&](ct_tensor* o) { return ct_var(x, dp, nd, c, keep, o); });
+        break;
+    }
+    case 2: {
+        double c = in.scalar();
+        call(in, p, "std", !ok, 1, 0, [&](ct_tensor* o) { return ct_std(x, dp, nd, c, keep, o); });
+        break;
+    }
+    case 3: {
+        double q = in.scalar();
+        call(in, p, "norm", !ok, 1, 0, [&](ct_tensor* o) { return ct_norm(x, q, dp, nd, keep, o); });
+        break;
+    }
+    case 4: {
+        std::vector<int64_t> shifts = in.dims(3);
+        for (auto& s : shifts) s = in.u8() < 0xf0 ? s : in.edge();
+        call(in, p, "roll", !ok, 1, 0, [&](ct_tensor* o) {
+            return ct_roll(x, shifts.data(), (int32_t)shifts.size(), dp, nd, o);
+        });
+        break;
+    }
+    default:
+        call(in, p, "flip", !ok, 1, 0, [&](ct_tensor* o) { return ct_flip(x, dp, nd, o); });
+    }
+}
+
+void dim_ops(Input& in, Pool& p, uint8_t which) {
+    bool ok = true;
+    ct_tensor x = p.pick(in, &ok);
+    int64_t d = in.dim(), e = in.dim();
+    int32_t keep = in.flag();
+    switch (which % 12) {
+    case 0: {
+        auto& f = pick_entry(in, kDimOut);
+        call(in, p, f.name, !ok, 1, 0, [&](ct_tensor* o) { return f.fn(x, d, o); });
+        break;
+    }
+    case 1: call(in, p, "argmax", !ok, 1, 0, [&](ct_tensor* o) { return ct_argmax(x, d, keep, o); }); break;
+    case 2: call(in, p, "argmin", !ok, 1, 0, [&](ct_tensor* o) { return ct_argmin(x, d, keep, o); }); break;
+    case 3: {
+        auto& f = pick_entry(in, kDimKeep2);
+        call(in, p, f.name, !ok, 2, 0, [&](ct_tensor* o) { return f.fn(x, d, keep, o, o + 1); });
+        break;
+    }
+    case 4: call(in, p, "transpose", !ok, 1, 0, [&](ct_tensor* o) { return ct_transpose(x, d, e, o); }); break;
+    case 5: call(in, p, "flatten", !ok, 1, 0, [&](ct_tensor* o) { return ct_flatten(x, d, e, o); }); break;
+    case 6: {
+        int64_t idx = in.u8() < 0xe0 ? in.dim() : in.edge();
+        call(in, p, "select", !ok, 1, 0, [&](ct_tensor* o) { return ct_select(x, d, idx, o); });
+        break;
+    }
+    case 7: {
+        int64_t start = in.edge(), len = in.edge();
+        call(in, p, "narrow", !ok, 1, 0, [&](ct_tensor* o) { return ct_narrow(x, d, start, len, o); });
+        break;
+    }
+    case 8: {
+        int64_t start = in.edge(), end = in.edge(), step = in.edge();
+        call(in, p, "slice", !ok, 1, 0, [&](ct_tensor* o) { return ct_slice(x, d, start, end, step, o); });
+        break;
+    }
+    case 9: {
+        int64_t off = in.u8() < 0xe0 ? in.dim() : in.edge();
+        call(in, p, "diagonal", !ok, 1, 0, [&](ct_tensor* o) { return ct_diagonal(x, off, d, e, o); });
+        break;
+    }
+    case 10: {
+        int32_t desc = in.flag(), stable = in.flag();
+        if (in.u8() & 1)
+            call(in, p, "sort", !ok, 2, 0, [&](ct_tensor* o) { return ct_sort(x, d, desc, stable, o, o + 1); });
+        else
+            call(in, p, "argsort", !ok, 1, 0, [&](ct_tensor* o) { return ct_argsort(x, d, desc, stable, o); });
+        break;
+    }
+    default: {
+        int64_t k = in.u8() < 0xe0 ? in.count() : in.edge();
+        int32_t a = in.flag(), b = in.flag();
+        if (in.u8() & 1)
+            call(in, p, "topk", !ok, 2, 0, [&](ct_tensor* o) { return ct_topk(x, k, d, a, b, o, o + 1); });
+        else
+            call(in, p, "kthvalue", !ok, 2, 0, [&](ct_tensor* o) { return ct_kthvalue(x, k, d, a, o, o + 1); });
+    }
+    }
+}
+
+void shape_ops(Input& in, Pool& p, uint8_t which) {
+    bool ok = true;
+    ct_tensor x = p.pick(in, &ok);
+    std::vector<int64_t> v = (which % 4 == 3) ? in.dims(5) : in.sizes(5);
+    const int64_t* vp = v.empty() && (in.u8() & 1) ? nullptr : v.data();
+    int32_t n = (int32_t)v.size();
+    switch (which % 4) {
+    case 0: call(in, p, "reshape", !ok, 1, 0, [&](ct_tensor* o) { return ct_reshape(x, vp, n, o); }); break;
+    case 1: call(in, p, "view", !ok, 1, 0, [&](ct_tensor* o) { return ct_view(x, vp, n, o); }); break;
+    case 2: call(in, p, "expand", !ok, 1, 0, [&](ct_tensor* o) { return ct_expand(x, vp, n, o); }); break;
+    default: call(in, p, "permute", !ok, 1, 0, [&](ct_tensor* o) { return ct_permute(x, vp, n, o); });
+    }
+}
+
+void elementwise(Input& in, Pool& p, uint8_t which) {
+    bool ok = true;
+    ct_tensor a = p.pick(in, &ok);
+    bool ok_b = ok;
+    ct_tensor b = p.pick(in, &ok_b);
+    double s = in.scalar(), s2 = in.scalar();
+    switch (which % 10) {
+    case 0: {
+        auto& f = pick_entry(in, kUnary);
+        call(in, p, f.name, !ok, 1, 0, [&](ct_tensor* o) { return f.fn(a, o); });
+        break;
+    }
+    case 1: {
+        auto& f = pick_entry(in, kBinary);
+        call(in, p, f.name, !ok_b, 1, 0, [&](ct_tensor* o) { return f.fn(a, b, o); });
+        break;
+    }
+    case 2: call(in, p, "add", !ok_b, 1, 0, [&](ct_tensor* o) { return ct_add(a, b, s, o); }); break;
+    case 3: call(in, p, "sub", !ok_b, 1, 0, [&](ct_tensor* o) { return ct_sub(a, b, s, o); }); break;
+    case 4: call(in, p, "pow_scalar", !ok, 1, 0, [&](ct_tensor* o) { return ct_pow_scalar(a, s, o); }); break;
+    case 5: {
+        int32_t hmin = in.flag(), hmax = in.flag();
+        call(in, p, "clamp", !ok, 1, 0, [&](ct_tensor* o) { return ct_clamp(a, s, hmin, s2, hmax, o); });
+        break;
+    }
+    case 6: call(in, p, "masked_fill", !ok_b, 1, 0, [&](ct_tensor* o) { return ct_masked_fill(a, b, s, o); }); break;
+    case 7: {
+        ct_tensor c = p.pick(in, &ok_b);
+        call(in, p, "where", !ok_b, 1, 0, [&](ct_tensor* o) { return ct_where(a, b, c, o); });
+        break;
+    }
+    case 8: {
+        ct_dtype dt = in.dtype();
+        call(in, p, "to_dtype", !ok || ct_dtype_size(dt) == 0, 1, 0, [&](ct_tensor* o) { return ct_to_dtype(a, dt, o); });
+        break;
+    }
+    default: {
+        ct_device dev = in.device();
+        call(in, p, "to_device", !ok, 1, 0, [&](ct_tensor* o) { return ct_to_device(a, dev, o); });
+    }
+    }
+}
+
+void indexing(Input& in, Pool& p, uint8_t which) {
+    bool ok_x = true;
+    ct_tensor x = p.pick(in, &ok_x);
+    bool ok = ok_x;
+    ct_tensor idx = p.pick(in, &ok);
+    int64_t d = in.dim();
+    switch (which % 6) {
+    case 0: call(in, p, "index_select", !ok, 1, 0, [&](ct_tensor* o) { return ct_index_select(x, d, idx, o); }); break;
+    case 1: call(in, p, "gather", !ok, 1, 0, [&](ct_tensor* o) { return ct_gather(x, d, idx, o); }); break;
+    case 2: case 3: {
+        ct_tensor src = p.pick(in, &ok);
+        if (which % 6 == 2)
+            call(in, p, "scatter", !ok, 1, 0, [&](ct_tensor* o) { return ct_scatter(x, d, idx, src, o); });
+        else
+            call(in, p, "scatter_add", !ok, 1, 0, [&](ct_tensor* o) { return ct_scatter_add(x, d, idx, src, o); });
+        break;
+    }
+    case 4: {  // cat / stack over up to 5 pool tensors (the array may be NULL)
+        ct_tensor ts[5];
+        bool all = true;
+        int32_t n = in.int32();
+        int32_t m = n < 0 ? 0 : n > 5 ? 5 : n;
+        for (int i = 0; i < m; ++i) ts[i] = p.pick(in, &all);
+        bool null_array = in.u8() == 0xff;
+        bool must_fail = !all || n < 0 || n > 5 || (null_array && n > 0);
+        if (n > 5) return;  // the array holds only 5
+        const ct_tensor* tp = null_array ? nullptr : ts;
+        if (in.u8() & 1)
+            call(in, p, "cat", must_fail, 1, 0, [&](ct_tensor* o) { return ct_cat(tp, n, d, o); });
+        else
+            call(in, p, "stack", must_fail, 1, 0, [&](ct_tensor* o) { return ct_stack(tp, n, d, o); });
+        break;
+    }
+    default: {  // split / chunk into a capacity-limited array
+        int64_t k = in.u8() < 0xe0 ? in.count() : in.edge();
+        int32_t cap = in.int32();
+        if (cap > 8) cap = 8;
+        ct_tensor outs[9];
+        for (auto& o : outs) o = kSentinel;
+        int32_t count = -77;
+        bool is_split = in.u8() & 1;
+        const char* op = is_split ? "split" : "chunk";
+        ct_status st = is_split ? ct_split(x, k, d, cap > 0 ? outs : nullptr, cap, &count)
+                                : ct_chunk(x, k, d, cap > 0 ? outs : nullptr, cap, &count);
+        check_status(op, st, !ok_x);
+        if (st != CT_OK) {
+            for (auto o : outs)
+                if (o != kSentinel) die(op, "an out-parameter was written by a failed call");
+            if (count != -77) die(op, "the count was written by a failed call");
+            break;
+        }
+        if (count < 0) die(op, "a negative piece count");
+        int32_t got = count < cap ? count : cap;
+        for (int i = 0; i < 9; ++i) {
+            if (i < got && (outs[i] == kSentinel || !outs[i])) die(op, "a piece within the capacity is missing");
+            if (i >= got && outs[i] != kSentinel) die(op, "a piece was written past the count or the capacity");
+        }
+        for (int i = 0; i < got; ++i) p.keep(in, op, outs[i]);
+    }
+    }
+}
+
+void inplace(Input& in, Pool& p, uint8_t which) {
+    bool ok = true;
+    ct_tensor dst = p.pick(in, &ok);
+    bool ok_b = ok;
+    ct_tensor b = p.pick(in, &ok_b);
+    double s = in.scalar(), s2 = in.scalar();
+    ct_status st;
+    const char* op;
+    bool must_fail = !ok;
+    switch (which % 6) {
+    case 0: op = "add_", st = ct_add_(dst, b, s), must_fail = !ok_b; break;
+    case 1: op = "sub_", st = ct_sub_(dst, b, s), must_fail = !ok_b; break;
+    case 2: {
+        auto& f = pick_entry(in, kInplaceB);
+        op = f.name, st = f.fn(dst, b), must_fail = !ok_b;
+        break;
+    }
+    case 3: op = "zero_", st = ct_zero_(dst); break;
+    case 4: op = "fill_", st = ct_fill_(dst, s); break;
+    default: {
+        int32_t hmin = in.flag(), hmax = in.flag();
+        op = "clamp_", st = ct_clamp_(dst, s, hmin, s2, hmax);
+    }
+    }
+    check_status(op, st, must_fail);
+}
+
+void nn(Input& in, Pool& p, uint8_t which) {
+    bool ok_x = true;
+    ct_tensor x = p.pick(in, &ok_x);
+    bool ok = ok_x;
+    ct_tensor w = p.pick(in, &ok);
+    bool ok_opt = true;
+    ct_tensor opt = (in.u8() & 1) ? p.pick(in, &ok_opt) : nullptr;  // optional: NULL is fine
+    if (opt == nullptr) ok_opt = true;
+    bool must_fail = !ok || !ok_opt;
+    int32_t red = in.int32();
+    int64_t ignore = in.u8() < 0xe0 ? in.dim() : in.edge();
+    switch (which % 8) {
+    case 0: call(in, p, "linear", must_fail, 1, 0, [&](ct_tensor* o) { return ct_linear(x, w, opt, o); }); break;
+    case 1: {
+        auto& f = pick_entry(in, kLoss);
+        call(in, p, f.name, !ok, 1, 0, [&](ct_tensor* o) { return f.fn(x, w, red, o); });
+        break;
+    }
+    case 2: call(in, p, "cross_entropy", !ok, 1, 0, [&](ct_tensor* o) { return ct_cross_entropy(x, w, red, ignore, o); }); break;
+    case 3: call(in, p, "nll_loss", !ok, 1, 0, [&](ct_tensor* o) { return ct_nll_loss(x, w, red, ignore, o); }); break;
+    case 4: {
+        double smooth = in.scalar();
+        call(in, p, "cross_entropy_ex", must_fail, 1, 0,
+             [&](ct_tensor* o) { return ct_cross_entropy_ex(x, w, opt, red, ignore, smooth, o); });
+        break;
+    }
+    case 5: call(in, p, "nll_loss_ex", must_fail, 1, 0, [&](ct_tensor* o) { return ct_nll_loss_ex(x, w, opt, red, ignore, o); }); break;
+    case 6: {
+        double q = in.scalar();
+        int32_t training = in.flag();
+        ct_generator g = (in.u8() & 1) ? p.gen : nullptr;
+        call(in, p, "dropout", !ok_x, 1, 0, [&](ct_tensor* o) { return ct_dropout(x, q, training, g, o); });
+        break;
+    }
+    default: {
+        Pair st = pair(in), pad = pair(in), dil = pair(in);
+        int64_t groups = in.u8() < 0xe0 ? in.count() : in.edge();
+        call(in, p, "conv2d", must_fail, 1, 0,
+             [&](ct_tensor* o) { return ct_conv2d(x, w, opt, st.get(), pad.get(), dil.get(), groups, o); });
+    }
+    }
+}
+
+void pools(Input& in, Pool& p, uint8_t which) {
+    bool ok = true;
+    ct_tensor x = p.pick(in, &ok);
+    Pair k = pair(in), st = pair(in), pad = pair(in), dil = pair(in);
+    int32_t ceil = in.flag(), cip = in.flag();
+    int64_t div = in.u8() < 0xe0 ? in.count() : in.edge();
+    unsigned want_idx = in.u8() & 1;
+    unsigned null_mask = want_idx ? 0 : 2;
+    switch (which % 6) {
+    case 0: call(in, p, "max_pool2d", !ok, 1, 0, [&](ct_tensor* o) { return ct_max_pool2d(x, k.get(), st.get(), pad.get(), o); }); break;
+    case 1: call(in, p, "avg_pool2d", !ok, 1, 0, [&](ct_tensor* o) { return ct_avg_pool2d(x, k.get(), st.get(), pad.get(), o); }); break;
+    case 2:
+        call(in, p, "max_pool2d_ex", !ok, 2, null_mask, [&](ct_tensor* o) {
+            return ct_max_pool2d_ex(x, k.get(), st.get(), pad.get(), dil.get(), ceil, o, want_idx ? o + 1 : nullptr);
+        });
+        break;
+    case 3:
+        call(in, p, "avg_pool2d_ex", !ok, 1, 0, [&](ct_tensor* o) {
+            return ct_avg_pool2d_ex(x, k.get(), st.get(), pad.get(), ceil, cip, div, o);
+        });
+        break;
+    case 4: {
+        Pair os = pair(in);
+        if (in.u8() == 0xff) os.v[0] = in.edge();
+        call(in, p, "adaptive_avg_pool2d", !ok, 1, 0, [&](ct_tensor* o) { return ct_adaptive_avg_pool2d(x, os.get(), o); });
+        break;
+    }
+    default: {
+        Pair os = pair(in);
+        if (in.u8() == 0xff) os.v[1] = in.edge();
+        call(in, p, "adaptive_max_pool2d", !ok, 2, null_mask,
+             [&](ct_tensor* o) { return ct_adaptive_max_pool2d(x, os.get(), o, want_idx ? o + 1 : nullptr); });
+    }
+    }
+}
+
+void misc(Input& in, Pool& p, uint8_t which) {
+    bool ok = true;
+    ct_tensor x = p.pick(in, &ok);
+    switch (which % 3) {
+    case 0: {  // unique with any subset of its optional outputs
+        int32_t sorted = in.flag();
+        unsigned mask = in.u8() & 6;  // values are required; inverse, counts optional
+        call(in, p, "unique", !ok, 3, mask, [&](ct_tensor* o) {
+            return ct_unique(x, sorted, o, (mask & 2) ? nullptr : o + 1, (mask & 4) ? nullptr : o + 2);
+        });
+        break;
+    }
+    case 1: {  // einsum: an equation from a small alphabet (or raw bytes), operands from the pool
+        static const char kAlpha[] = "ijkl,->.. ijIJ";
+        std::string eq;
+        int len = in.u8() % 16;
+        bool raw = in.u8() == 0xff;
+        for (int i = 0; i < len; ++i) eq += raw ? (char)(in.u8() | 1) : kAlpha[in.u8() % (sizeof kAlpha - 1)];
+        ct_tensor ops[3];
+        int32_t n = in.u8() % 4;
+        bool all = true;  // x above is not an operand
+        for (int i = 0; i < n; ++i) ops[i] = p.pick(in, &all);
+        call(in, p, "einsum", !all, 1, 0, [&](ct_tensor* o) { return ct_einsum(eq.c_str(), ops, n, o); });
+        break;
+    }
+    default: {  // metadata getters with small capacities and NULL out-pointers
+        int64_t dims[4] = {-9, -9, -9, -9};
+        int32_t cap = in.u8() % 4, nd = -9;
+        ct_status st = ct_tensor_shape(x, dims, cap, &nd);
+        check_status("tensor_shape", st, !ok);
+        if (st == CT_OK) {
+            if (nd < 0) die("tensor_shape", "negative rank");
+            for (int32_t i = nd < cap ? nd : cap; i < 4; ++i)
+                if (dims[i] != -9) die("tensor_shape", "wrote past the rank or the capacity");
+        }
+        char buf[64];
+        int64_t cap2 = in.u8() % 64, len = -9;
+        buf[cap2 > 0 ? cap2 - 1 : 0] = 'Z';
+        st = ct_tensor_to_string(x, cap2 > 0 ? buf : nullptr, cap2, &len);
+        check_status("tensor_to_string", st, !ok);
+        if (st == CT_OK) {
+            if (len < 0) die("tensor_to_string", "negative length");
+            if (cap2 > 0) {
+                size_t n = strnlen(buf, (size_t)cap2);
+                if (n == (size_t)cap2) die("tensor_to_string", "the text is not NUL-terminated within the capacity");
+                if (!valid_utf8(buf, n)) die("tensor_to_string", "the text is not valid UTF-8");
+            }
+        }
+        double v = -9;
+        int64_t iv = -9;
+        st = ct_tensor_item(x, &v);
+        check_status("tensor_item", st, !ok);
+        if (st != CT_OK && v != -9) die("tensor_item", "an out-parameter was written by a failed call");
+        st = ct_tensor_item_int64(x, &iv);
+        check_status("tensor_item_int64", st, !ok);
+        if (st != CT_OK && iv != -9) die("tensor_item_int64", "an out-parameter was written by a failed call");
+        int32_t shares = -9;
+        bool ok2 = ok;
+        ct_tensor y = p.pick(in, &ok2);
+        st = ct_tensor_shares_storage(x, y, &shares);
+        check_status("tensor_shares_storage", st, !ok2);
+        st = ct_tensor_numel(x, nullptr);
+        check_status("tensor_numel", st, true);
+        int32_t contiguous = -9;
+        int64_t version = -9;
+        check_status("tensor_is_contiguous", ct_tensor_is_contiguous(x, &contiguous), !ok);
+        check_status("tensor_version", st = ct_tensor_version(x, &version), !ok);
+        if (st == CT_OK && version < 0) die("tensor_version", "a negative version");
+    }
+    }
+}
+
+}  // namespace
+
+void call_op(Input& in, Pool& p) {
+    uint8_t which = in.u8();
+    uint8_t sub = in.u8();
+    switch (which % 10) {
+    case 0: case 1: elementwise(in, p, sub); break;
+    case 2: reductions(in, p, sub); break;
+    case 3: dim_ops(in, p, sub); break;
+    case 4: shape_ops(in, p, sub); break;
+    case 5: indexing(in, p, sub); break;
+    case 6: inplace(in, p, sub); break;
+    case 7: nn(in, p, sub); break;
+    case 8: pools(in, p, sub); break;
+    default: misc(in, p, sub);
+    }
+}
+
+}  // namespace fz

@@ -1,0 +1,288 @@
+// test_fuzz_findings.cpp - regression tests for the bugs the fuzz targets (tests/fuzz) found, one test each,
+// written against the C API as the fuzzer saw them.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include "ct_test.h"
+
+using namespace ctt;
+
+namespace {
+
+int g_blob_deletes = 0;
+void count_delete(void*, void*) { ++g_blob_deletes; }
+
+// A float32 leaf [n] over caller memory whose deleter counts (a leak keeps it from running).
+H tracked_leaf(float* data, int64_t n) {
+    H t;
+    ok(ct_tensor_from_blob(data, &n, nullptr, 1, CT_FLOAT32, ct_cpu(), count_delete, nullptr, t.out()));
+    ok(ct_tensor_set_requires_grad(t.get(), 1));
+    return t;
+}
+
+}  // namespace
+
+// fuzz_autograd: backward(x, grad_output = x, create_graph) stored x itself as x.grad (x -> grad -> x), a cycle
+// that no release could break: x, its memory and its graph leaked.
+TEST(FuzzFindings, LeafBackwardWithItselfAsGradOutputLeavesNoCycle) {
+    int64_t baseline = ct_live_handles();
+    float data[3] = {1, 2, 3};
+    int before = g_blob_deletes;
+    for (int create = 0; create < 2; ++create) {
+        {
+            H x = tracked_leaf(data, 3);
+            CT_ASSERT_OK(ct_backward(x.get(), x.get(), 0, create));
+            H g;
+            CT_ASSERT_OK(ct_tensor_grad(x.get(), g.out()));
+            EXPECT_EQ(values(g), (std::vector<double>{1, 2, 3}));
+        }
+        EXPECT_EQ(g_blob_deletes, before + create + 1) << "x was never freed (create_graph " << create << ")";
+    }
+    EXPECT_EQ(ct_live_handles(), baseline);
+}
+
+// Found while reducing the case above: the first backward into a leaf stored the caller's grad_output itself
+// (or a view of its memory) as .grad, so the next backward accumulated into the caller's tensor.
+TEST(FuzzFindings, AccumulatingGradNeverWritesIntoTheCallersGradOutput) {
+    for (int create = 0; create < 2; ++create) {
+        H x = make({1, 1}, {2}, CT_FLOAT32, true);
+        H go = make({1, 1}, {2}, CT_FLOAT32);
+        CT_ASSERT_OK(ct_backward(x.get(), go.get(), 1, create));
+        CT_ASSERT_OK(ct_backward(x.get(), go.get(), 1, 0));
+        EXPECT_EQ(values(go), (std::vector<double>{1, 1})) << "grad_output changed (create_graph " << create << ")";
+        H g;
+        CT_ASSERT_OK(ct_tensor_grad(x.get(), g.out()));
+        EXPECT_EQ(values(g), (std::vector<double>{2, 2}));
+    }
+}
+
+// fuzz_ops: ct_tensor_from_blob accepted data misaligned for its dtype; every kernel then loaded misaligned
+// floats (undefined behaviour, reported by UBSan in add). It is refused now, as DLPack import refuses it.
+TEST(FuzzFindings, FromBlobRefusesMisalignedData) {
+    alignas(8) unsigned char buf[16] = {0};
+    int64_t n = 2;
+    ct_tensor t = nullptr;
+    CT_EXPECT_ERR(ct_tensor_from_blob(buf + 1, &n, nullptr, 1, CT_FLOAT32, ct_cpu(), nullptr, nullptr, &t),
+                  CT_ERR_NOT_SUPPORTED, "not aligned");
+    EXPECT_EQ(t, nullptr);
+    CT_EXPECT_OK(ct_tensor_from_blob(buf + 1, &n, nullptr, 1, CT_UINT8, ct_cpu(), nullptr, nullptr, &t));
+    ct_tensor_release(t);
+    int64_t zero = 0;  // an empty tensor reads nothing: any address will do
+    CT_EXPECT_OK(ct_tensor_from_blob(buf + 1, &zero, nullptr, 1, CT_FLOAT64, ct_cpu(), nullptr, nullptr, &t));
+    ct_tensor_release(t);
+}
+
+// fuzz_autograd: ct_tensor_set_grad(x, x), or x.grad = y and y.grad = x, stored the tensors themselves: a cycle
+// of leaves that no release could break (x, y and their memory leaked).
+TEST(FuzzFindings, SetGradToItselfOrCrosswiseLeavesNoCycle) {
+    int64_t baseline = ct_live_handles();
+    float a[2] = {1, 2}, b[2] = {3, 4};
+    int before = g_blob_deletes;
+    {
+        H x = tracked_leaf(a, 2);
+        CT_ASSERT_OK(ct_tensor_set_grad(x.get(), x.get()));
+        H g;
+        CT_ASSERT_OK(ct_tensor_grad(x.get(), g.out()));
+        EXPECT_EQ(values(g), (std::vector<double>{1, 2}));
+    }
+    EXPECT_EQ(g_blob_deletes, before + 1) << "x.grad = x kept x alive";
+    {
+        H x = tracked_leaf(a, 2), y = tracked_leaf(b, 2);
+        CT_ASSERT_OK(ct_tensor_set_grad(x.get(), y.get()));
+        CT_ASSERT_OK(ct_tensor_set_grad(y.get(), x.get()));
+        H g;
+        CT_ASSERT_OK(ct_tensor_grad(x.get(), g.out()));
+        EXPECT_EQ(values(g), (std::vector<double>{3, 4}));
+    }
+    EXPECT_EQ(g_blob_deletes, before + 3) << "x.grad = y, y.grad = x kept them alive";
+    EXPECT_EQ(ct_live_handles(), baseline);
+}
+
+// fuzz_ops and fuzz_autograd: ct_empty(bool) handed out uninitialised bytes (here a freed uint8 block from the
+// allocator's cache, holding 200), so the next kernel loaded a bool that was neither 0 nor 1 (UBSan in the copy
+// of a cast). Note [Bool bytes]: empty and empty_like give all-false bool tensors.
+TEST(FuzzFindings, EmptyBoolTensorsHoldOnlyZeroBytes) {
+    const int64_t n = 4096;
+    for (int round = 0; round < 2; ++round) {
+        {
+            H dirty;
+            ok(ct_full(&n, 1, 200.0, CT_UINT8, ct_cpu(), dirty.out()));  // released: its block goes to the cache
+        }
+        H b;
+        if (round == 0) ok(ct_empty(&n, 1, CT_BOOL, ct_cpu(), b.out()));
+        else {
+            H like;
+            ok(ct_zeros(&n, 1, CT_BOOL, ct_cpu(), like.out()));
+            {
+                H dirty;
+                ok(ct_full(&n, 1, 200.0, CT_UINT8, ct_cpu(), dirty.out()));
+            }
+            ok(ct_empty_like(like.get(), b.out()));
+        }
+        std::vector<unsigned char> bytes(n, 7);
+        ok(ct_tensor_copy_to_host(b.get(), bytes.data(), n));
+        for (int64_t i = 0; i < n; ++i) ASSERT_EQ(bytes[i], 0) << "byte " << i << " of round " << round;
+    }
+}
+
+// fuzz_ops: ct_narrow computed start + length before comparing with the size, so a length near INT64_MAX
+// overflowed (UBSan) instead of being refused.
+TEST(FuzzFindings, NarrowWithAHugeLengthIsAnIndexError) {
+    H t = make({1, 2, 3}, {3});
+    ct_tensor out = nullptr;
+    CT_EXPECT_ERR(ct_narrow(t.get(), 0, 1, INT64_MAX, &out), CT_ERR_INDEX, "out of range");
+    CT_EXPECT_ERR(ct_narrow(t.get(), 0, -1, INT64_MAX, &out), CT_ERR_INDEX, "out of range");
+    EXPECT_EQ(out, nullptr);
+}
+
+// fuzz_autograd: z = y * y saved y itself; y.add_(z) then made y's grad_fn lead to MulBackward, which held y:
+// a cycle no release broke (y, z's node and their memory leaked). Note [Saved inputs]. Checked through a
+// from_blob leaf whose deleter must run, and the gradient through the saved history stays right.
+TEST(FuzzFindings, InPlaceWriteIntoASavedInputLeavesNoCycle) {
+    g_blob_deletes = 0;
+    float data[2] = {1.0f, 2.0f};
+    {
+        H x = tracked_leaf(data, 2), y, z, x2, w, u;
+        ok(ct_exp(x.get(), y.out()));              // y = exp(x), a non-leaf
+        ok(ct_mul(y.get(), y.get(), z.out()));     // z = y * y saves y twice
+        ok(ct_add_(y.get(), z.get(), 1.0));        // y = y + y^2: y's history now leads to z's node
+        // a second chain whose saved input is a plain tensor modified in place afterwards
+        ok(ct_ones(std::vector<int64_t>{2}.data(), 1, CT_FLOAT32, ct_cpu(), x2.out()));
+        ok(ct_mul(x2.get(), x.get(), w.out()));    // saves x2 (no grad) and x (leaf)
+        ok(ct_add_(x2.get(), w.get(), 1.0));       // x2 gets a grad_fn leading to w's node
+        ok(ct_sum(x2.get(), nullptr, 0, 0, u.out()));
+        CT_EXPECT_ERR(ct_backward(u.get(), nullptr, 0, 0), CT_ERR_AUTOGRAD, "modified by an in-place operation");
+        H s;
+        ok(ct_sum(z.get(), nullptr, 0, 0, s.out()));
+        CT_EXPECT_ERR(ct_backward(s.get(), nullptr, 0, 0), CT_ERR_AUTOGRAD, "modified by an in-place operation");
+        // a saved non-leaf input (an alias plus its grad_fn) still carries first and second derivatives
+        H p, q, r, g, gs, gg;
+        ok(ct_exp(x.get(), p.out()));
+        ok(ct_mul(p.get(), p.get(), q.out()));    // q = exp(2x)
+        ok(ct_sum(q.get(), nullptr, 0, 0, r.out()));
+        ct_tensor outputs[1] = {r.get()}, inputs[1] = {x.get()};
+        ok(ct_autograd_grad(outputs, 1, nullptr, inputs, 1, 1, 1, 0, g.out()));  // 2 exp(2x), with its graph
+        EXPECT_TRUE(allclose(g, {2 * std::exp(2.0), 2 * std::exp(4.0)}, 1e-6, 1e-5));
+        ok(ct_sum(g.get(), nullptr, 0, 0, gs.out()));
+        ok(ct_backward(gs.get(), nullptr, 0, 0));  // x.grad = d/dx sum(2 exp(2x)) = 4 exp(2x)
+        ok(ct_tensor_grad(x.get(), gg.out()));
+        EXPECT_TRUE(allclose(gg, {4 * std::exp(2.0), 4 * std::exp(4.0)}, 1e-6, 1e-5));
+    }
+    EXPECT_EQ(ct_live_handles(), 0);
+    EXPECT_EQ(g_blob_deletes, 1);
+}
+
+namespace {
+ct_status no_gradient(void*, const ct_tensor*, int32_t, ct_tensor* grad_inputs, int32_t n) {
+    for (int32_t i = 0; i < n; ++i) grad_inputs[i] = nullptr;
+    return CT_OK;
+}
+bool utf8_ok(const std::string& s) {  // well-formed UTF-8 (no overlong or surrogate check needed here)
+    for (size_t i = 0; i < s.size();) {
+        unsigned char c = s[i];
+        size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        if (n == 0 || i + n > s.size()) return false;
+        for (size_t k = 1; k < n; ++k)
+            if (((unsigned char)s[i + k] & 0xC0) != 0x80) return false;
+        i += n;
+    }
+    return true;
+}
+}  // namespace
+
+// fuzz_autograd: a custom function named with bytes that are not UTF-8 showed them raw in ct_tensor_to_string
+// ("grad_fn=<...>") and ct_tensor_grad_fn_name, which every binding decodes as UTF-8; and a text cut to the
+// buffer's capacity could end inside a multi-byte character. Names are escaped, cuts fall between characters.
+TEST(FuzzFindings, TextOutIsValidUtf8ForAnyNameAndCapacity) {
+    for (const char* name : {"Bad\xff\xfe", "\xc3\xa9t\xc3\xa9\xe2\x82\xac"}) {  // invalid bytes; "été€"
+        H x = make({1, 2}, {2}, CT_FLOAT32, true), y;
+        ct_tensor in = x.get();
+        ok(ct_custom_function_apply(name, &in, 1, &in, 1, no_gradient, nullptr, nullptr, y.out()));
+        int64_t len = 0;
+        ok(ct_tensor_to_string(y.get(), nullptr, 0, &len));
+        for (int64_t cap = 1; cap <= len + 1; ++cap) {
+            std::string buf((size_t)cap, 'Z');
+            ok(ct_tensor_to_string(y.get(), buf.data(), cap, nullptr));
+            std::string text(buf.c_str());
+            ASSERT_LE((int64_t)text.size(), cap - 1);
+            ASSERT_GE((int64_t)text.size(), cap - 4) << "a cut drops at most one character";
+            ASSERT_TRUE(utf8_ok(text)) << "name " << name << ", capacity " << cap << ": " << text;
+        }
+        char fn_name[64];
+        ok(ct_tensor_grad_fn_name(y.get(), fn_name, sizeof fn_name, nullptr));
+        EXPECT_TRUE(utf8_ok(fn_name)) << fn_name;
+    }
+    std::string full(256, 0);
+    H x = make({1}, {1}, CT_FLOAT32, true), y;
+    ct_tensor in = x.get();
+    ok(ct_custom_function_apply("Bad\xff", &in, 1, &in, 1, no_gradient, nullptr, nullptr, y.out()));
+    ok(ct_tensor_grad_fn_name(y.get(), full.data(), (int32_t)full.size(), nullptr));
+    EXPECT_STREQ(full.c_str(), "Bad\\xff");
+}
+
+namespace {
+// Writes a safetensors file: the header's length (8 bytes, little-endian), the header, then data.
+std::string write_safetensors(const std::string& header, const std::string& data) {
+    std::string path = ::testing::TempDir() + "fuzz_findings_" + std::to_string(header.size()) + ".safetensors";
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    uint64_t n = header.size();
+    unsigned char len[8];
+    for (int i = 0; i < 8; ++i) len[i] = (unsigned char)(n >> (8 * i));
+    std::fwrite(len, 1, 8, f);
+    std::fwrite(header.data(), 1, header.size(), f);
+    std::fwrite(data.data(), 1, data.size(), f);
+    std::fclose(f);
+    return path;
+}
+}  // namespace
+
+// fuzz_safetensors: a file may name a tensor or a metadata key with "\u0000" in JSON; the C API takes names as C
+// strings, so such an entry could not be fetched (ct_safetensors_get and metadata_get failed for a key that
+// ct_safetensors_metadata_key had just given). The loader refuses NUL bytes in names, keys and values.
+TEST(FuzzFindings, SafetensorsNamesWithANulByteAreRefused) {
+    const std::string tensor = R"("x":{"dtype":"F32","shape":[1],"data_offsets":[0,4]})";
+    const std::string cases[] = {
+        R"({"a\u0000b":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})",
+        "{\"__metadata__\":{\"k\\u0000\":\"v\"}," + tensor + "}",
+        "{\"__metadata__\":{\"k\":\"v\\u0000w\"}," + tensor + "}",
+    };
+    for (const std::string& header : cases) {
+        std::string path = write_safetensors(header, std::string(4, '\0'));
+        for (int map = 0; map < 2; ++map) {
+            ct_safetensors f = nullptr;
+            CT_EXPECT_ERR(ct_load_safetensors(path.c_str(), ct_cpu(), map, &f), CT_ERR_IO, "NUL byte");
+            EXPECT_EQ(f, nullptr);
+        }
+        std::remove(path.c_str());
+    }
+    // The same messages for caller strings: every quote_text(std::string) call used to resolve to std::quoted
+    // (argument-dependent lookup), which escapes nothing: raw NUL and non-UTF-8 bytes reached the message.
+    ct_safetensors set = nullptr;
+    ok(ct_safetensors_new(&set));
+    H one = make({1}, {1}, CT_FLOAT32);
+    CT_EXPECT_ERR(ct_safetensors_add(set, "bad\xff", one.get()), CT_ERR_INVALID_ARGUMENT, "\"bad\\xff\"");
+    EXPECT_TRUE(utf8_ok(ct_last_error()));
+    ct_safetensors_release(set);
+    std::string good = write_safetensors("{\"__metadata__\":{\"k\":\"v\"}," + tensor + "}", std::string(4, '\0'));
+    ct_safetensors f = nullptr;
+    CT_EXPECT_OK(ct_load_safetensors(good.c_str(), ct_cpu(), 0, &f));
+    ct_safetensors_release(f);
+    std::remove(good.c_str());
+}
+
+// fuzz_ops: scatter_add of int64 summed as signed C++ arithmetic, undefined on overflow (UBSan); it wraps like
+// every other integer op (Note [Integer wrap]), as torch.scatter_add does.
+TEST(FuzzFindings, IntegerScatterAddWraps) {
+    const int64_t n = 2;
+    int64_t dst_v[2] = {INT64_MAX, INT64_MIN}, src_v[2] = {1, -1}, idx_v[2] = {0, 1};
+    H dst, src, idx, out;
+    ok(ct_tensor_from_data(dst_v, sizeof dst_v, &n, 1, CT_INT64, ct_cpu(), dst.out()));
+    ok(ct_tensor_from_data(src_v, sizeof src_v, &n, 1, CT_INT64, ct_cpu(), src.out()));
+    ok(ct_tensor_from_data(idx_v, sizeof idx_v, &n, 1, CT_INT64, ct_cpu(), idx.out()));
+    ok(ct_scatter_add(dst.get(), 0, idx.get(), src.get(), out.out()));
+    int64_t got[2] = {0, 0};
+    ok(ct_tensor_copy_to_host(out.get(), got, sizeof got));
+    EXPECT_EQ(got[0], INT64_MIN);
+    EXPECT_EQ(got[1], INT64_MAX);
+}
