@@ -1,6 +1,8 @@
 // test_big_tensors.cpp - tensors of more than 2^31 elements (2 GiB of uint8/bool): fill, sum, strided views,
-// indexing past 2^31, copies, comparisons and argmax must use int64 index math everywhere. Run as the ctest
-// "big_tensors"; skipped (with the reason) when the machine has less than ~8 GiB of memory available.
+// indexing past 2^31, copies, comparisons and argmax must use int64 index math everywhere, on the CPU and on a
+// CUDA device. Run as the ctest "big_tensors"; the CPU cases are skipped (with the reason) when the machine has
+// less than ~8 GiB of memory available, the CUDA cases where no CUDA device is usable or it lacks the memory
+// (tests/gpu/run_gpu_checks.sh requires them to run).
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -25,12 +27,32 @@ int64_t mem_available_kib() {
     return -1;
 }
 
+// The device a parameterised test runs on (the parameter: true for CUDA device 0).
+class BigTensors : public ::testing::TestWithParam<bool> {
+  protected:
+    ct_device dev() const { return GetParam() ? ct_cuda(0) : ct_cpu(); }
+};
+
 #define SKIP_UNLESS_MEMORY()                                                                                   \
     do {                                                                                                       \
+        if (GetParam()) {                                                                                      \
+            if (ct_cuda_device_count() == 0) GTEST_SKIP() << "no usable CUDA device";                         \
+            break;                                                                                             \
+        }                                                                                                      \
         int64_t avail_ = mem_available_kib();                                                                  \
         if (avail_ < kNeedKiB)                                                                                 \
             GTEST_SKIP() << "big tensors need ~8 GiB of available memory, this machine has " << avail_ / 1024 \
                          << " MiB (MemAvailable in /proc/meminfo)";                                            \
+    } while (0)
+
+// x = ones(kN) uint8 on dev with element kAt set to 7 through a one-element view; skips the test when the CUDA
+// device has not the memory.
+#define BIG_ONES_WITH_MARK(x)                                                                                 \
+    do {                                                                                                       \
+        ct_status st_ = big_ones_with_mark(dev(), x);                                                          \
+        if (st_ == CT_ERR_OUT_OF_MEMORY && GetParam())                                                         \
+            GTEST_SKIP() << "the CUDA device cannot hold two 2 GiB tensors: " << ct_last_error();             \
+        ASSERT_EQ(st_, CT_OK) << ct_last_error();                                                              \
     } while (0)
 
 int64_t item_i(const H& t) {
@@ -73,30 +95,31 @@ struct Timer {
     }
 };
 
-// ones(kN) uint8 with element kAt set to 7 through a one-element view.
-H big_ones_with_mark() {
-    H x, mark;
-    ok(ct_ones(&kN, 1, CT_UINT8, ct_cpu(), x.out()));
+ct_status big_ones_with_mark(ct_device dev, H& x) {
+    H mark;
+    ct_status st = ct_ones(&kN, 1, CT_UINT8, dev, x.out());
+    if (st != CT_OK) return st;
     ok(ct_narrow(x.get(), 0, kAt, 1, mark.out()));
-    ok(ct_fill_(mark.get(), 7));
-    return x;
+    return ct_fill_(mark.get(), 7);
 }
 
 }  // namespace
 
-TEST(BigTensors, FillSumIndexArgmax) {
+TEST_P(BigTensors, FillSumIndexArgmax) {
     SKIP_UNLESS_MEMORY();
     int64_t live0 = ct_live_handles();
     {
         Timer t{"2^31+5 uint8: fill, sum, index, argmax"};
-        H x = big_ones_with_mark();
+        H x;
+        BIG_ONES_WITH_MARK(x);
         EXPECT_EQ(numel(x), kN);
         EXPECT_EQ(at(x, kAt), 7);
         EXPECT_EQ(at(x, kN - 1), 1);
         EXPECT_EQ(at(x, -1), 1);
         EXPECT_EQ(sum_all(x), kN + 6);
         EXPECT_EQ(argmax_all(x), kAt);
-        H idx = make({(double)kAt, 0.0, (double)(kN - 1)}, {3}, CT_INT64), picked;
+        H host_idx = make({(double)kAt, 0.0, (double)(kN - 1)}, {3}, CT_INT64), idx, picked;
+        ok(ct_to_device(host_idx.get(), dev(), idx.out()));
         CT_ASSERT_OK(ct_index_select(x.get(), 0, idx.get(), picked.out()));
         EXPECT_TRUE(allclose(picked, {7, 1, 1}));
         // out of range by one past the end, with an index that does not fit int32
@@ -106,12 +129,13 @@ TEST(BigTensors, FillSumIndexArgmax) {
     EXPECT_EQ(ct_live_handles(), live0);
 }
 
-TEST(BigTensors, StridedViewsAndCopies) {
+TEST_P(BigTensors, StridedViewsAndCopies) {
     SKIP_UNLESS_MEMORY();
     int64_t live0 = ct_live_handles();
     {
         Timer t{"2^31+5 uint8: strided view sum/argmax, clone, contiguous copy of a view"};
-        H x = big_ones_with_mark();
+        H x;
+        BIG_ONES_WITH_MARK(x);
         // odd elements 1, 3, ..., kN - 2: 2^30 + 2 of them, kAt among them (at position (kAt - 1) / 2)
         H odd;
         CT_ASSERT_OK(ct_slice(x.get(), 0, 1, kN, 2, odd.out()));
@@ -137,14 +161,15 @@ TEST(BigTensors, StridedViewsAndCopies) {
     EXPECT_EQ(ct_live_handles(), live0);
 }
 
-TEST(BigTensors, ComparisonsGiveBigBoolTensors) {
+TEST_P(BigTensors, ComparisonsGiveBigBoolTensors) {
     SKIP_UNLESS_MEMORY();
     int64_t live0 = ct_live_handles();
     {
         Timer t{"2^31+5 uint8 == 7 -> bool: sum, argmax, any/all, where"};
-        H x = big_ones_with_mark();
+        H x;
+        BIG_ONES_WITH_MARK(x);
         H seven, eq;
-        CT_ASSERT_OK(ct_scalar_tensor(7, CT_UINT8, ct_cpu(), seven.out()));
+        CT_ASSERT_OK(ct_scalar_tensor(7, CT_UINT8, dev(), seven.out()));
         CT_ASSERT_OK(ct_eq(x.get(), seven.get(), eq.out()));
         EXPECT_EQ(numel(eq), kN);
         EXPECT_EQ(sum_all(eq), 1);
@@ -158,11 +183,14 @@ TEST(BigTensors, ComparisonsGiveBigBoolTensors) {
         EXPECT_EQ(item_i(all), 0);
         x = H();  // keep at most two 2 GiB tensors alive
         H zero, one, w;
-        CT_ASSERT_OK(ct_scalar_tensor(0, CT_UINT8, ct_cpu(), zero.out()));
-        CT_ASSERT_OK(ct_scalar_tensor(3, CT_UINT8, ct_cpu(), one.out()));
+        CT_ASSERT_OK(ct_scalar_tensor(0, CT_UINT8, dev(), zero.out()));
+        CT_ASSERT_OK(ct_scalar_tensor(3, CT_UINT8, dev(), one.out()));
         CT_ASSERT_OK(ct_where(eq.get(), one.get(), zero.get(), w.out()));
         EXPECT_EQ(sum_all(w), 3);
         EXPECT_EQ(argmax_all(w), kAt);
     }
     EXPECT_EQ(ct_live_handles(), live0);
 }
+
+INSTANTIATE_TEST_SUITE_P(Devices, BigTensors, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& info) { return info.param ? "cuda" : "cpu"; });

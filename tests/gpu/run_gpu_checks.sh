@@ -39,6 +39,15 @@ if [[ "$log" == *"[  SKIPPED ]"* ]]; then
   exit 1
 fi
 
+step "tensors of more than 2^31 elements on the device (no skips)"
+log="$("$BUILD/tests/ctensor_tests" --gtest_filter='*BigTensors.*/cuda' 2>&1)" || { echo "$log"; exit 1; }
+echo "$log" | grep -E '^\[ big|PASSED|FAILED' || true
+if [[ "$log" == *"[  SKIPPED ]"* ]]; then
+  echo "$log"
+  echo "the CUDA big-tensor tests were skipped on a machine with a GPU" >&2
+  exit 1
+fi
+
 if [[ "${SANITIZE:-0}" == 1 ]]; then
   step "compute-sanitizer memcheck on the GPU tests"
   compute-sanitizer --tool memcheck --error-exitcode 1 "$BUILD/tests/ctensor_tests" --gtest_filter='CudaGpu.*'
