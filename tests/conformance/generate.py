@@ -465,8 +465,87 @@ def indexing(c):
     c.error("stack/error/shape", "stack", [torch.zeros(2, 3), torch.zeros(3, 2)], "CT_ERR_SHAPE", {"dim": 0})
 
 
+def ordering(c):
+    """Reordering, masking, scatter, sorting, copies and conversions, and the mean squared error."""
+    for dtype in FLOATS + ("int64",):
+        diff = dtype in FLOATS
+        x = Rng(len(c.cases)).tensor([2, 3, 4], dtype)
+        for dims in ([0], [-1], [0, 2]):
+            c.run(f"flip/{dtype}/{dims}", "flip", lambda t, d=dims: torch.flip(t, d), [x], {"dims": dims},
+                  differentiable=diff)
+        x = Rng(len(c.cases)).tensor([3, 4], dtype)
+        for shifts, dims in (([1], [0]), ([-1, 2], [0, 1]), ([5], [1]), ([2], [-1])):
+            c.run(f"roll/{dtype}/{shifts}/{dims}", "roll", lambda t, s=shifts, d=dims: torch.roll(t, s, d), [x],
+                  {"shifts": shifts, "dims": dims}, differentiable=diff)
+        for op, fn in (("tril", torch.tril), ("triu", torch.triu)):
+            for diagonal in (-1, 0, 2):
+                c.run(f"{op}/{dtype}/{diagonal}", op, lambda t, fn=fn, k=diagonal: fn(t, k), [x],
+                      {"diagonal": diagonal}, differentiable=diff)
+        for op, fn in (("clone", torch.clone), ("contiguous", lambda t: t.contiguous())):
+            c.run(f"{op}/{dtype}", op, fn, [x], differentiable=diff)
+        c.run(f"detach/{dtype}", "detach", torch.detach, [x], differentiable=False)
+        for shape in ([1, 3, 1, 2], [1], [2, 3]):
+            c.run(f"squeeze_all/{dtype}/{shape}", "squeeze_all", torch.squeeze,
+                  [Rng(len(c.cases)).tensor(shape, dtype)], differentiable=diff)
+        rng = Rng(len(c.cases))
+        for mshape in ([3, 4], [4]):
+            mask = rng.tensor(mshape, "bool")
+            c.run(f"masked_fill/{dtype}/{mshape}", "masked_fill", lambda t, m: t.masked_fill(m, 2.5), [x, mask],
+                  {"value": 2.5}, differentiable=diff)
+            c.run(f"masked_select/{dtype}/{mshape}", "masked_select", torch.masked_select, [x, mask],
+                  differentiable=diff)
+        z = torch.tensor([[0, 1, 0], [2, 0, 3]], dtype=DTYPES[dtype])
+        c.run(f"nonzero/{dtype}", "nonzero", torch.nonzero, [z], differentiable=False)
+        for to in ("float32", "float64", "int64"):
+            if to != dtype:
+                c.run(f"to_dtype/{dtype}/{to}", "to_dtype", lambda t, to=to: t.to(DTYPES[to]), [x], {"dtype": to},
+                      differentiable=diff)
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases))
+        x = rng.tensor([3, 5], dtype)
+        for dim in (1, 0, -1):
+            for desc in (False, True):
+                a = {"dim": dim, "descending": desc}
+                c.run(f"sort/{dtype}/{dim}/desc{int(desc)}", "sort",
+                      lambda t, d=dim, de=desc: torch.sort(t, dim=d, descending=de, stable=True), [x], a)
+                c.run(f"argsort/{dtype}/{dim}/desc{int(desc)}", "argsort",
+                      lambda t, d=dim, de=desc: torch.argsort(t, dim=d, descending=de), [x], a, differentiable=False)
+        for k, dim, largest in ((2, 1, True), (2, 1, False), (3, 0, True), (1, -1, True)):
+            c.run(f"topk/{dtype}/{k}/{dim}/largest{int(largest)}", "topk",
+                  lambda t, k=k, d=dim, l=largest: torch.topk(t, k, d, l, True), [x],
+                  {"k": k, "dim": dim, "largest": largest})
+        for k, dim, keepdim in ((2, 1, True), (2, 1, False), (3, 0, False), (1, -1, True)):
+            c.run(f"kthvalue/{dtype}/{k}/{dim}/keepdim{int(keepdim)}", "kthvalue",
+                  lambda t, k=k, d=dim, kd=keepdim: torch.kthvalue(t, k, d, kd), [x],
+                  {"k": k, "dim": dim, "keepdim": keepdim})
+        y = rng.tensor([3, 5], dtype)
+        for reduction in ("none", "mean", "sum"):
+            c.run(f"mse_loss/{dtype}/{reduction}", "mse_loss",
+                  lambda a, b, r=reduction: torch.nn.functional.mse_loss(a, b, reduction=r), [x, y],
+                  {"reduction": reduction})
+        x = rng.tensor([3, 4], dtype)
+        for dim, idx in ((1, [[0, 1], [3, 2], [2, 0]]), (0, [[2, 0, 1, 1]]), (-1, [[1], [0], [2]])):
+            src = rng.tensor([len(idx), len(idx[0])], dtype)
+            index = torch.tensor(idx)
+            c.run(f"scatter/{dtype}/{dim}/{idx}", "scatter", lambda t, i, s, d=dim: torch.scatter(t, d, i, s),
+                  [x, index, src], {"dim": dim})
+        for dim, idx in ((1, [[0, 0], [3, 3], [2, 0]]), (0, [[2, 0, 2, 2], [2, 1, 0, 2]])):
+            src = rng.tensor([len(idx), len(idx[0])], dtype)
+            c.run(f"scatter_add/{dtype}/{dim}/{idx}", "scatter_add",
+                  lambda t, i, s, d=dim: torch.scatter_add(t, d, i, s), [x, torch.tensor(idx), src], {"dim": dim})
+    x = torch.zeros(3, 4)
+    c.error("flip/error/dim", "flip", [x], "CT_ERR_INDEX", {"dims": [2]})
+    c.error("roll/error/dim", "roll", [x], "CT_ERR_INDEX", {"shifts": [1], "dims": [3]})
+    c.error("sort/error/dim", "sort", [x], "CT_ERR_INDEX", {"dim": 2, "descending": False})
+    c.error("topk/error/k", "topk", [x], "CT_ERR_INDEX", {"k": 5, "dim": 1, "largest": True})
+    c.error("kthvalue/error/k", "kthvalue", [x], "CT_ERR_INDEX", {"k": 0, "dim": 1, "keepdim": False})
+    c.error("mse_loss/error/shape", "mse_loss", [x, torch.zeros(4, 3)], "CT_ERR_SHAPE", {"reduction": "mean"})
+    c.error("scatter/error/range", "scatter", [x, torch.tensor([[4]]), torch.zeros(1, 1)], "CT_ERR_INDEX", {"dim": 1})
+    c.error("masked_fill/error/mask", "masked_fill", [x, torch.tensor([True, False])], "CT_ERR_SHAPE", {"value": 1.0})
+
+
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,
-          "indexing": indexing}
+          "indexing": indexing, "ordering": ordering}
 
 
 def main():

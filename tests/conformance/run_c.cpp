@@ -243,6 +243,56 @@ std::map<std::string, Op> op_table() {
             for (const T& v : x) hs.push_back(v.h);
             return fn(hs.data(), (int32_t)hs.size(), a["dim"].get<int64_t>(), out_slot(o));
         };
+    // ordering, masking, scatter, sorting, copies, conversions, mse_loss
+    t["flip"] = [](const Inputs& x, const Json& a, Outs& o) {
+        std::vector<int64_t> d = a["dims"].get<std::vector<int64_t>>();
+        return ct_flip(x[0].h, d.data(), (int32_t)d.size(), out_slot(o));
+    };
+    t["roll"] = [](const Inputs& x, const Json& a, Outs& o) {
+        std::vector<int64_t> s = a["shifts"].get<std::vector<int64_t>>(), d = a["dims"].get<std::vector<int64_t>>();
+        return ct_roll(x[0].h, s.data(), (int32_t)s.size(), d.data(), (int32_t)d.size(), out_slot(o));
+    };
+    for (auto& [name, fn] : std::vector<std::pair<const char*, Dim>>{{"tril", ct_tril}, {"triu", ct_triu}})
+        t[name] = [fn = fn](const Inputs& x, const Json& a, Outs& o) { return fn(x[0].h, a["diagonal"].get<int64_t>(), out_slot(o)); };
+    for (auto& [name, fn] : std::vector<std::pair<const char*, Unary>>{
+             {"clone", ct_clone}, {"contiguous", ct_contiguous}, {"detach", ct_detach}, {"squeeze_all", ct_squeeze_all},
+             {"nonzero", ct_nonzero}})
+        t[name] = [fn = fn](const Inputs& x, const Json&, Outs& o) { return fn(x[0].h, out_slot(o)); };
+    t["masked_fill"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_masked_fill(x[0].h, x[1].h, a["value"].get<double>(), out_slot(o));
+    };
+    t["masked_select"] = [](const Inputs& x, const Json&, Outs& o) { return ct_masked_select(x[0].h, x[1].h, out_slot(o)); };
+    t["to_dtype"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_to_dtype(x[0].h, kDTypes.at(a["dtype"].get<std::string>()), out_slot(o));
+    };
+    t["sort"] = [](const Inputs& x, const Json& a, Outs& o) {
+        ct_tensor* v = out_slot(o);
+        ct_tensor* i = out_slot(o);
+        return ct_sort(x[0].h, a["dim"].get<int64_t>(), a["descending"].get<bool>(), 1, v, i);
+    };
+    t["argsort"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_argsort(x[0].h, a["dim"].get<int64_t>(), a["descending"].get<bool>(), 1, out_slot(o));
+    };
+    t["topk"] = [](const Inputs& x, const Json& a, Outs& o) {
+        ct_tensor* v = out_slot(o);
+        ct_tensor* i = out_slot(o);
+        return ct_topk(x[0].h, a["k"].get<int64_t>(), a["dim"].get<int64_t>(), a["largest"].get<bool>(), 1, v, i);
+    };
+    t["kthvalue"] = [](const Inputs& x, const Json& a, Outs& o) {
+        ct_tensor* v = out_slot(o);
+        ct_tensor* i = out_slot(o);
+        return ct_kthvalue(x[0].h, a["k"].get<int64_t>(), a["dim"].get<int64_t>(), a["keepdim"].get<bool>(), v, i);
+    };
+    t["mse_loss"] = [](const Inputs& x, const Json& a, Outs& o) {
+        const std::map<std::string, int32_t> reductions = {
+            {"none", CT_REDUCTION_NONE}, {"mean", CT_REDUCTION_MEAN}, {"sum", CT_REDUCTION_SUM}};
+        return ct_mse_loss(x[0].h, x[1].h, reductions.at(a["reduction"].get<std::string>()), out_slot(o));
+    };
+    using Scatter = ct_status (*)(ct_tensor, int64_t, ct_tensor, ct_tensor, ct_tensor*);
+    for (auto& [name, fn] : std::vector<std::pair<const char*, Scatter>>{{"scatter", ct_scatter}, {"scatter_add", ct_scatter_add}})
+        t[name] = [fn = fn](const Inputs& x, const Json& a, Outs& o) {
+            return fn(x[0].h, a["dim"].get<int64_t>(), x[1].h, x[2].h, out_slot(o));
+        };
     // in-place writes through a view of a clone of input 0; the output is the clone
     using Write = std::function<ct_status(ct_tensor, const Inputs&, const Json&)>;
     const std::vector<std::pair<const char*, Write>> writes = {

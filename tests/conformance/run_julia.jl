@@ -14,7 +14,7 @@ const C = CTensor
 const ELTYPE = Dict("float32" => Float32, "float64" => Float64, "int32" => Int32, "int64" => Int64,
                     "uint8" => UInt8, "bool" => Bool)
 const TOLERANCE = Dict("float32" => (1e-5, 1e-5), "float64" => (1e-12, 1e-10))  # (atol, rtol); exact otherwise
-const INDEX_OUTPUTS = Set(["argmax", "argmin", "argmax_all", "argmin_all"])  # outputs that are 1-based positions
+const INDEX_OUTPUTS = Set(["argmax", "argmin", "argmax_all", "argmin_all", "argsort", "nonzero"])  # 1-based positions
 
 struct Problem <: Exception
     what::String
@@ -133,6 +133,39 @@ merge!(OPS, Dict{String,Function}(
     "diagonal" => (x, a) -> LinearAlgebra.diag(x, -a["offset"]),
 ))
 
+# ordering, masking, scatter, sorting, copies, conversions, mse: Julia dims, 1-based indices and positions
+function rolled(x, shifts, dims)  # circshift takes one shift per Julia dim; a ctensor dim out of range stays so
+    s = zeros(Int, ndims(x))
+    for (sh, d) in zip(shifts, dims)
+        j = jdim(d, ndims(x))
+        1 <= j <= ndims(x) ? (s[j] += sh) : push!(s, sh)
+    end
+    circshift(x, Tuple(s))
+end
+const JULIA_TYPES = Dict("float32" => Float32, "float64" => Float64, "int32" => Int32, "int64" => Int64,
+                         "uint8" => UInt8, "bool" => Bool)
+keep_or_drop(r, d, a) = get(a, "keepdim", true) ? r : (dropdims(r[1]; dims = d), dropdims(r[2]; dims = d))
+merge!(OPS, Dict{String,Function}(
+    "flip" => (x, a) -> reverse(x; dims = Tuple(jdim(d, ndims(x)) for d in a["dims"])),
+    "roll" => (x, a) -> rolled(x, a["shifts"], a["dims"]),
+    "tril" => (x, a) -> LinearAlgebra.triu(x, -a["diagonal"]),  # ctensor's rows are Julia's columns
+    "triu" => (x, a) -> LinearAlgebra.tril(x, -a["diagonal"]),
+    "clone" => (x, a) -> copy(x), "contiguous" => (x, a) -> C.contiguous(x), "detach" => (x, a) -> detach(x),
+    "squeeze_all" => (x, a) -> C.squeeze(x),
+    "nonzero" => (x, a) -> reverse(C.nonzero(x); dims = 1),  # columns of Julia-order coordinates
+    "masked_fill" => (x, m, a) -> C.masked_fill(x, m, a["value"]),
+    "masked_select" => (x, m, a) -> C.masked_select(x, m),
+    "to_dtype" => (x, a) -> to(x, JULIA_TYPES[a["dtype"]]),
+    "sort" => (x, a) -> C.sort_with_indices(x; dims = jdim(a["dim"], ndims(x)), rev = a["descending"]),
+    "argsort" => (x, a) -> C.argsort(x; dims = jdim(a["dim"], ndims(x)), rev = a["descending"]),
+    "topk" => (x, a) -> C.topk(x, a["k"]; dims = jdim(a["dim"], ndims(x)), largest = a["largest"]),
+    "kthvalue" => (x, a) -> (d = jdim(a["dim"], ndims(x)); keep_or_drop(C.kthvalue(x, a["k"]; dims = d), d, a)),
+    "mse_loss" => (x, y, a) -> C.mse(x, y; agg = Symbol(a["reduction"])),
+    "scatter" => (x, i, s, a) -> C.scatter(x, jdim(a["dim"], ndims(x)), i .+ 1, s),
+    "scatter_add" => (x, i, s, a) -> C.scatter_add(x, jdim(a["dim"], ndims(x)), i .+ 1, s),
+))
+const POSITION_OUTPUTS = Set(["sort", "topk", "kthvalue"])  # second output: 1-based positions
+
 # in-place writes through a view of a copy of input 1; the result is the copy
 const WRITES = Dict{String,Function}(
     "add_" => (v, o, a) -> C.add!(v, o, a["alpha"]), "sub_" => (v, o, a) -> C.sub!(v, o, a["alpha"]),
@@ -189,7 +222,8 @@ function run_case(case)
     expect = case["expect"]
     length(outs) == length(expect["outputs"]) || throw(Problem("$(length(outs)) outputs, expected $(length(expect["outputs"]))"))
     for (k, (o, w)) in enumerate(zip(outs, expect["outputs"]))
-        compare("output $(k - 1)", o, w; base = op in INDEX_OUTPUTS || (k == 2 && op in ("max_dim", "min_dim")) ? 1 : 0)
+        one_based = op in INDEX_OUTPUTS || (k == 2 && (op in ("max_dim", "min_dim") || op in POSITION_OUTPUTS))
+        compare("output $(k - 1)", o, w; base = one_based ? 1 : 0)
     end
     haskey(expect, "grads") || return
     backward!(outs[1], make(expect["grad_output"]))

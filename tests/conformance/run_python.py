@@ -97,6 +97,24 @@ def op_table():
         "gather": lambda xs, a: ct.gather(xs[0], a["dim"], xs[1]),
         "cat": lambda xs, a: ct.cat(xs, a["dim"]),
         "stack": lambda xs, a: ct.stack(xs, a["dim"]),
+        # ordering, masking, scatter, sorting, copies, conversions, mse_loss
+        "flip": lambda xs, a: ct.flip(xs[0], a["dims"]),
+        "roll": lambda xs, a: ct.roll(xs[0], a["shifts"], a["dims"]),
+        "tril": lambda xs, a: ct.tril(xs[0], a["diagonal"]),
+        "triu": lambda xs, a: ct.triu(xs[0], a["diagonal"]),
+        "clone": lambda xs, a: xs[0].clone(), "contiguous": lambda xs, a: xs[0].contiguous(),
+        "detach": lambda xs, a: xs[0].detach(), "squeeze_all": lambda xs, a: xs[0].squeeze(),
+        "masked_fill": lambda xs, a: xs[0].masked_fill(xs[1], a["value"]),
+        "masked_select": lambda xs, a: ct.masked_select(xs[0], xs[1]),
+        "nonzero": lambda xs, a: ct.nonzero(xs[0]),
+        "to_dtype": lambda xs, a: xs[0].to(DTYPES[a["dtype"]]),
+        "sort": lambda xs, a: tuple(ct.sort(xs[0], a["dim"], descending=a["descending"], stable=True)),
+        "argsort": lambda xs, a: ct.argsort(xs[0], a["dim"], descending=a["descending"], stable=True),
+        "topk": lambda xs, a: tuple(ct.topk(xs[0], a["k"], a["dim"], largest=a["largest"], sorted=True)),
+        "kthvalue": lambda xs, a: tuple(ct.kthvalue(xs[0], a["k"], a["dim"], keepdim=a["keepdim"])),
+        "mse_loss": lambda xs, a: F.mse_loss(xs[0], xs[1], reduction=a["reduction"]),
+        "scatter": lambda xs, a: ct.scatter(xs[0], a["dim"], xs[1], xs[2]),
+        "scatter_add": lambda xs, a: ct.scatter_add(xs[0], a["dim"], xs[1], xs[2]),
     })
     # in-place writes through a view of a clone of input 0; the output is the clone
     writes = {

@@ -6,7 +6,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
-use ctensor::{DType, Error, Tensor};
+use ctensor::{DType, Error, Reduction, Tensor};
 use serde_json::{json, Value};
 
 /// Why a case failed: the library's error, or a mismatch in words.
@@ -220,6 +220,50 @@ fn op_table() -> HashMap<&'static str, Op> {
     t.insert("gather", Box::new(|x, a| one(x[0].gather(dim(a), &x[1]))));
     t.insert("cat", Box::new(|x, a| one(Tensor::cat(&x.iter().collect::<Vec<_>>(), dim(a)))));
     t.insert("stack", Box::new(|x, a| one(Tensor::stack(&x.iter().collect::<Vec<_>>(), dim(a)))));
+    // ordering, masking, scatter, sorting, copies, conversions, mse_loss
+    t.insert("flip", Box::new(|x, a| one(x[0].flip(&ints(a, "dims")))));
+    t.insert("roll", Box::new(|x, a| one(x[0].roll(&ints(a, "shifts"), &ints(a, "dims")))));
+    t.insert("tril", Box::new(|x, a| one(x[0].tril(int(a, "diagonal")))));
+    t.insert("triu", Box::new(|x, a| one(x[0].triu(int(a, "diagonal")))));
+    t.insert("clone", Box::new(|x, _| one(x[0].copy())));
+    t.insert("contiguous", Box::new(|x, _| one(x[0].contiguous())));
+    t.insert("detach", Box::new(|x, _| one(x[0].detach())));
+    t.insert("squeeze_all", Box::new(|x, _| one(x[0].squeeze_all())));
+    t.insert("nonzero", Box::new(|x, _| one(x[0].nonzero())));
+    t.insert("masked_fill", Box::new(|x, a| one(x[0].masked_fill(&x[1], a["value"].as_f64().unwrap()))));
+    t.insert("masked_select", Box::new(|x, _| one(x[0].masked_select(&x[1]))));
+    t.insert(
+        "to_dtype",
+        Box::new(|x, a| {
+            let dtype = match a["dtype"].as_str().unwrap() {
+                "float32" => DType::Float32,
+                "float64" => DType::Float64,
+                "int32" => DType::Int32,
+                "int64" => DType::Int64,
+                "uint8" => DType::UInt8,
+                _ => DType::Bool,
+            };
+            one(x[0].to_dtype(dtype))
+        }),
+    );
+    let flag = |a: &Value, key: &str| a[key].as_bool().unwrap();
+    t.insert("sort", Box::new(move |x, a| pair(x[0].sort(dim(a), flag(a, "descending")))));
+    t.insert("argsort", Box::new(move |x, a| one(x[0].argsort(dim(a), flag(a, "descending")))));
+    t.insert("topk", Box::new(move |x, a| pair(x[0].topk(int(a, "k"), dim(a), flag(a, "largest"), true))));
+    t.insert("kthvalue", Box::new(|x, a| pair(x[0].kthvalue(int(a, "k"), dim(a), keepdim(a)))));
+    t.insert(
+        "mse_loss",
+        Box::new(|x, a| {
+            let reduction = match a["reduction"].as_str().unwrap() {
+                "none" => Reduction::None,
+                "sum" => Reduction::Sum,
+                _ => Reduction::Mean,
+            };
+            one(ctensor::nn::mse_loss(&x[0], &x[1], reduction))
+        }),
+    );
+    t.insert("scatter", Box::new(|x, a| one(x[0].scatter(dim(a), &x[1], &x[2]))));
+    t.insert("scatter_add", Box::new(|x, a| one(x[0].scatter_add(dim(a), &x[1], &x[2]))));
     // in-place writes through a view of a clone of input 0; the output is the clone
     type Write = fn(&mut Tensor, &[Tensor], &Value) -> ctensor::Result<()>;
     let writes: [(&'static str, Write); 8] = [

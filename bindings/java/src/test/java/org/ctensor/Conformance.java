@@ -119,6 +119,10 @@ public final class Conformance {
         return new Tensor[] {t};
     }
 
+    static Tensor[] pair(Tensor.Pair p) {
+        return new Tensor[] {p.values, p.indices};
+    }
+
     /** A binary op: tensor with tensor, and with a Java double where the API has that overload (else wrapped). */
     static Op binary(BiFunction<Tensor, Tensor, Tensor> f, BiFunction<Tensor, Double, Tensor> withDouble) {
         return (x, a) -> one(x[1] instanceof Double && withDouble != null ? withDouble.apply((Tensor) x[0], (Double) x[1])
@@ -202,6 +206,27 @@ public final class Conformance {
         t.put("gather", (x, a) -> one(((Tensor) x[0]).gather(dim(a), (Tensor) x[1])));
         t.put("cat", (x, a) -> one(Tensor.cat(dim(a), Arrays.copyOf(x, x.length, Tensor[].class))));
         t.put("stack", (x, a) -> one(Tensor.stack(dim(a), Arrays.copyOf(x, x.length, Tensor[].class))));
+        // ordering, masking, scatter, sorting, copies, conversions, mse_loss
+        t.put("flip", (x, a) -> one(((Tensor) x[0]).flip(longs(a.get("dims")))));
+        t.put("roll", (x, a) -> one(((Tensor) x[0]).roll(longs(a.get("shifts")), longs(a.get("dims")))));
+        t.put("tril", (x, a) -> one(((Tensor) x[0]).tril(arg(a, "diagonal"))));
+        t.put("triu", (x, a) -> one(((Tensor) x[0]).triu(arg(a, "diagonal"))));
+        t.put("clone", (x, a) -> one(((Tensor) x[0]).copy()));
+        t.put("contiguous", (x, a) -> one(((Tensor) x[0]).contiguous()));
+        t.put("detach", (x, a) -> one(((Tensor) x[0]).detach()));
+        t.put("squeeze_all", (x, a) -> one(((Tensor) x[0]).squeeze()));
+        t.put("nonzero", (x, a) -> one(((Tensor) x[0]).nonzero()));
+        t.put("masked_fill", (x, a) -> one(((Tensor) x[0]).maskedFill((Tensor) x[1], a.get("value").getAsDouble())));
+        t.put("masked_select", (x, a) -> one(((Tensor) x[0]).maskedSelect((Tensor) x[1])));
+        t.put("to_dtype", (x, a) -> one(((Tensor) x[0]).to(DType.valueOf(a.get("dtype").getAsString().toUpperCase(java.util.Locale.ROOT)))));
+        t.put("sort", (x, a) -> pair(((Tensor) x[0]).sort(dim(a), a.get("descending").getAsBoolean())));
+        t.put("argsort", (x, a) -> one(((Tensor) x[0]).argsort(dim(a), a.get("descending").getAsBoolean())));
+        t.put("topk", (x, a) -> pair(((Tensor) x[0]).topk(arg(a, "k"), dim(a), a.get("largest").getAsBoolean())));
+        t.put("kthvalue", (x, a) -> pair(((Tensor) x[0]).kthvalue(arg(a, "k"), dim(a), keepdim(a))));
+        t.put("mse_loss", (x, a) -> one(org.ctensor.nn.Functional.mseLoss((Tensor) x[0], (Tensor) x[1],
+                org.ctensor.nn.Reduction.valueOf(a.get("reduction").getAsString().toUpperCase(java.util.Locale.ROOT)))));
+        t.put("scatter", (x, a) -> one(((Tensor) x[0]).scatter(dim(a), (Tensor) x[1], (Tensor) x[2])));
+        t.put("scatter_add", (x, a) -> one(((Tensor) x[0]).scatterAdd(dim(a), (Tensor) x[1], (Tensor) x[2])));
         // in-place writes through a view of a clone of input 0; the output is the clone
         Map<String, Write> writes = Map.of(
                 "add_", (v, x, a) -> v.addInPlace((Tensor) x[1], a.get("alpha").getAsDouble()),
