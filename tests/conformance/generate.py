@@ -544,8 +544,157 @@ def ordering(c):
     c.error("masked_fill/error/mask", "masked_fill", [x, torch.tensor([True, False])], "CT_ERR_SHAPE", {"value": 1.0})
 
 
+def nn_ops(c):
+    """Convolution, pooling, losses, embedding, einsum, split/chunk and unique."""
+    F = torch.nn.functional
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases))
+        x = rng.tensor([2, 2, 5, 5], dtype)
+        for wshape, stride, padding, dilation, groups, bias in (
+                ([3, 2, 3, 3], [1, 1], [0, 0], [1, 1], 1, True), ([4, 2, 2, 3], [2, 1], [1, 0], [1, 1], 1, False),
+                ([2, 1, 3, 3], [1, 2], [1, 1], [2, 1], 2, True)):
+            w = rng.tensor(wshape, dtype)
+            xs = [x, w] + ([rng.tensor([wshape[0]], dtype)] if bias else [])
+            c.run(f"conv2d/{dtype}/{wshape}/s{stride}/p{padding}/d{dilation}/g{groups}", "conv2d",
+                  lambda *t, s=stride, p=padding, d=dilation, g=groups: F.conv2d(t[0], t[1], t[2] if len(t) > 2 else None,
+                                                                                s, p, d, g),
+                  xs, {"stride": stride, "padding": padding, "dilation": dilation, "groups": groups})
+        for kernel, stride, padding in (([2, 2], [2, 2], [0, 0]), ([3, 2], [1, 2], [1, 1])):
+            a = {"kernel": kernel, "stride": stride, "padding": padding}
+            c.run(f"max_pool2d/{dtype}/{kernel}/{stride}/{padding}", "max_pool2d",
+                  lambda t, a=a: F.max_pool2d(t, a["kernel"], a["stride"], a["padding"]), [x], a)
+            c.run(f"avg_pool2d/{dtype}/{kernel}/{stride}/{padding}", "avg_pool2d",
+                  lambda t, a=a: F.avg_pool2d(t, a["kernel"], a["stride"], a["padding"]), [x], a)
+        for dilation, ceil_mode in (([1, 1], True), ([2, 1], False)):
+            a = {"kernel": [2, 2], "stride": [2, 2], "padding": [1, 0], "dilation": dilation, "ceil_mode": ceil_mode}
+            c.run(f"max_pool2d_ex/{dtype}/d{dilation}/ceil{int(ceil_mode)}", "max_pool2d_ex",
+                  lambda t, a=a: F.max_pool2d(t, a["kernel"], a["stride"], a["padding"], a["dilation"],
+                                              a["ceil_mode"], return_indices=True), [x], a)
+        for ceil_mode, include, divisor in ((True, True, 0), (False, False, 0), (False, True, 3)):
+            a = {"kernel": [3, 3], "stride": [2, 2], "padding": [1, 1], "ceil_mode": ceil_mode,
+                 "count_include_pad": include, "divisor_override": divisor}
+            c.run(f"avg_pool2d_ex/{dtype}/ceil{int(ceil_mode)}/inc{int(include)}/div{divisor}", "avg_pool2d_ex",
+                  lambda t, a=a: F.avg_pool2d(t, a["kernel"], a["stride"], a["padding"], a["ceil_mode"],
+                                              a["count_include_pad"], a["divisor_override"] or None), [x], a)
+        for out in ([2, 2], [3, 1], [5, 5]):
+            c.run(f"adaptive_avg_pool2d/{dtype}/{out}", "adaptive_avg_pool2d",
+                  lambda t, o=out: F.adaptive_avg_pool2d(t, o), [x], {"output_size": out})
+            c.run(f"adaptive_max_pool2d/{dtype}/{out}", "adaptive_max_pool2d",
+                  lambda t, o=out: F.adaptive_max_pool2d(t, o, return_indices=True), [x], {"output_size": out})
+        logits = rng.tensor([4, 3], dtype, -2.0, 2.0)
+        target = torch.tensor([2, 0, 1, 2])
+        weight = rng.tensor([3], dtype, 0.5, 2.0)
+        for reduction in ("none", "mean", "sum"):
+            for ignore in (-100, 2):
+                a = {"reduction": reduction, "ignore_index": ignore}
+                c.run(f"cross_entropy/{dtype}/{reduction}/ignore{ignore}", "cross_entropy",
+                      lambda t, y, a=a: F.cross_entropy(t, y, reduction=a["reduction"], ignore_index=a["ignore_index"]),
+                      [logits, target], a)
+                c.run(f"nll_loss/{dtype}/{reduction}/ignore{ignore}", "nll_loss",
+                      lambda t, y, a=a: F.nll_loss(t, y, reduction=a["reduction"], ignore_index=a["ignore_index"]),
+                      [torch.log_softmax(logits, 1), target], a)
+            for smoothing in (0.0, 0.2):
+                a = {"reduction": reduction, "ignore_index": 1, "label_smoothing": smoothing}
+                c.run(f"cross_entropy_ex/{dtype}/{reduction}/ls{smoothing}", "cross_entropy_ex",
+                      lambda t, y, w, a=a: F.cross_entropy(t, y, w, reduction=a["reduction"],
+                                                           ignore_index=a["ignore_index"],
+                                                           label_smoothing=a["label_smoothing"]),
+                      [logits, target, weight], a, grad_inputs={0})
+            a = {"reduction": reduction, "ignore_index": -100}
+            c.run(f"nll_loss_ex/{dtype}/{reduction}", "nll_loss_ex",
+                  lambda t, y, w, a=a: F.nll_loss(t, y, w, reduction=a["reduction"], ignore_index=a["ignore_index"]),
+                  [torch.log_softmax(logits, 1), target, weight], a, grad_inputs={0})
+            probs, goal = rng.tensor([2, 3], dtype, 0.05, 0.95), rng.tensor([2, 3], dtype, 0.0, 1.0)
+            c.run(f"binary_cross_entropy/{dtype}/{reduction}", "binary_cross_entropy",
+                  lambda t, y, r=reduction: F.binary_cross_entropy(t, y, reduction=r), [probs, goal],
+                  {"reduction": reduction})
+            z = rng.tensor([2, 3], dtype, -30.0, 30.0)
+            c.run(f"binary_cross_entropy_with_logits/{dtype}/{reduction}", "binary_cross_entropy_with_logits",
+                  lambda t, y, r=reduction: F.binary_cross_entropy_with_logits(t, y, reduction=r), [z, goal],
+                  {"reduction": reduction})
+        table = rng.tensor([5, 3], dtype)
+        for idx in ([[0, 4], [2, 2]], [3], []):
+            c.run(f"embedding/{dtype}/{idx}", "embedding", lambda w, i: F.embedding(i, w),
+                  [table, torch.tensor(idx, dtype=torch.int64)])
+        for eq, shapes in (("ij,jk->ik", [[2, 3], [3, 4]]), ("bij,bjk->bik", [[2, 2, 3], [2, 3, 2]]),
+                           ("ii->i", [[3, 3]]), ("ij->", [[2, 3]]), ("i,j->ij", [[2], [3]]), ("ij->ji", [[2, 3]])):
+            c.run(f"einsum/{dtype}/{eq}", "einsum", lambda *t, eq=eq: torch.einsum(eq, *t),
+                  [rng.tensor(sh, dtype) for sh in shapes], {"equation": eq})
+        y = rng.tensor([5, 4], dtype)
+        for op, fn, n in (("split", torch.split, 2), ("chunk", torch.chunk, 3)):
+            for dim in (0, -1):
+                key = "split_size" if op == "split" else "chunks"
+                c.run(f"{op}/{dtype}/{n}/{dim}", op, lambda t, fn=fn, n=n, d=dim: fn(t, n, d), [y], {key: n, "dim": dim})
+    for dtype in ("float32", "int64"):
+        u = torch.tensor([3, 1, 3, 0, 1, 3], dtype=DTYPES[dtype])
+        c.run(f"unique/{dtype}", "unique", lambda t: torch.unique(t, sorted=True, return_inverse=True,
+                                                                     return_counts=True), [u], {"sorted": True},
+              differentiable=False)
+    x = torch.zeros(2, 2, 5, 5)
+    c.error("conv2d/error/channels", "conv2d", [x, torch.zeros(3, 3, 3, 3)], "CT_ERR_SHAPE",
+            {"stride": [1, 1], "padding": [0, 0], "dilation": [1, 1], "groups": 1})
+    c.error("max_pool2d/error/kernel", "max_pool2d", [x], "CT_ERR_INVALID_ARGUMENT",
+            {"kernel": [0, 2], "stride": [1, 1], "padding": [0, 0]})
+    c.error("cross_entropy/error/class", "cross_entropy", [torch.zeros(2, 3), torch.tensor([0, 3])], "CT_ERR_INDEX",
+            {"reduction": "mean", "ignore_index": -100})
+    c.error("embedding/error/index", "embedding", [torch.zeros(5, 3), torch.tensor([5])], "CT_ERR_INDEX")
+    c.error("split/error/size", "split", [torch.zeros(4)], "CT_ERR_INVALID_ARGUMENT", {"split_size": 0, "dim": 0})
+
+
+def creation(c):
+    """Tensors from shapes, values and ranges; *_like; host data; wrapped scalars; moves to the CPU."""
+    for dtype in ("float32", "float64", "int64", "bool"):
+        for shape in ([2, 3], [0, 2], []):
+            for op, fn in (("zeros", torch.zeros), ("ones", torch.ones)):
+                c.run(f"{op}/{dtype}/{shape}", op, lambda fn=fn, s=shape, d=dtype: fn(s, dtype=DTYPES[d]), [],
+                      {"shape": shape, "dtype": dtype})
+        c.run(f"full/{dtype}", "full", lambda d=dtype: torch.full([2, 2], 1.0 if d == "bool" else 3.0, dtype=DTYPES[d]),
+              [], {"shape": [2, 2], "value": 1.0 if dtype == "bool" else 3.0, "dtype": dtype})
+        c.run(f"scalar_tensor/{dtype}", "scalar_tensor", lambda d=dtype: torch.scalar_tensor(1, dtype=DTYPES[d]), [],
+              {"value": 1.0, "dtype": dtype})
+        c.run(f"eye/{dtype}", "eye", lambda d=dtype: torch.eye(2, 3, dtype=DTYPES[d]), [], {"n": 2, "m": 3, "dtype": dtype})
+    for dtype in ("float32", "float64", "int64"):
+        for start, end, step in ((0, 5, 1), (1, 10, 3), (5, 0, -2), (0, 0, 1)):
+            c.run(f"arange/{dtype}/{start}_{end}_{step}", "arange",
+                  lambda a=start, b=end, s=step, d=dtype: torch.arange(a, b, s, dtype=DTYPES[d]), [],
+                  {"start": float(start), "end": float(end), "step": float(step), "dtype": dtype})
+        x = Rng(len(c.cases)).tensor([2, 3], dtype)
+        for op, fn in (("zeros_like", torch.zeros_like), ("ones_like", torch.ones_like)):
+            c.run(f"{op}/{dtype}", op, fn, [x], differentiable=False)
+        c.run(f"full_like/{dtype}", "full_like", lambda t: torch.full_like(t, 7), [x], {"value": 7.0},
+              differentiable=False)
+        c.run(f"to_device/{dtype}/cpu", "to_device", lambda t: t.to("cpu"), [x], {"device": "cpu"})
+    for dtype in FLOATS:
+        for start, end, steps in ((0.0, 1.0, 5), (2.0, -2.0, 3), (1.0, 1.0, 1), (0.0, 1.0, 0)):
+            c.run(f"linspace/{dtype}/{start}_{end}_{steps}", "linspace",
+                  lambda a=start, b=end, n=steps, d=dtype: torch.linspace(a, b, n, dtype=DTYPES[d]), [],
+                  {"start": start, "end": end, "steps": steps, "dtype": dtype})
+    # host data in through each language's usual constructor: every dtype with its edge values
+    edges = {"float32": [0.0, -0.0, 1.5, -3.25e38, float("inf"), float("-inf"), float("nan"), 1e-45],
+             "float64": [0.0, -1e308, 5e-324, float("nan"), float("inf"), 0.1, -2.5, 1e300],
+             "int32": [-2**31, 2**31 - 1, 0, -1, 7, 100, -100, 1],
+             "int64": [-2**63, 2**63 - 1, 0, -1, 2**53 + 1, -(2**53) - 1, 42, 3],
+             "uint8": [0, 255, 1, 128, 127, 2, 254, 3], "bool": [True, False, True, True, False, False, True, False]}
+    for dtype, vals in edges.items():
+        t = torch.tensor(vals, dtype=DTYPES[dtype])
+        for shape in ([8], [2, 4], [2, 2, 2]):
+            c.run(f"tensor_from_data/{dtype}/{shape}", "tensor_from_data", lambda t: t.clone(), [t.reshape(shape)],
+                  differentiable=False)
+    # a language scalar in an op: it takes part by category only (float32 * 2.5 stays float32, int64 * 2 stays int64)
+    for dtype in ("float32", "int64"):
+        x = Rng(len(c.cases)).tensor([2, 2], dtype)
+        for v in (2.5, 2):
+            c.run(f"wrapped_scalar/{dtype}/{v}", "wrapped_scalar", lambda t, v=v: t * v, [x, v],
+                  {"is_integer": isinstance(v, int)}, differentiable=False)
+    c.error("zeros/error/shape", "zeros", [], "CT_ERR_INVALID_ARGUMENT", {"shape": [2, -1], "dtype": "float32"})
+    c.error("arange/error/step", "arange", [], "CT_ERR_INVALID_ARGUMENT",
+            {"start": 0.0, "end": 5.0, "step": 0.0, "dtype": "float32"})
+    c.error("linspace/error/steps", "linspace", [], "CT_ERR_INVALID_ARGUMENT",
+            {"start": 0.0, "end": 1.0, "steps": -1, "dtype": "float32"})
+
+
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,
-          "indexing": indexing, "ordering": ordering}
+          "indexing": indexing, "ordering": ordering, "nn": nn_ops, "creation": creation}
 
 
 def main():

@@ -293,6 +293,119 @@ std::map<std::string, Op> op_table() {
         t[name] = [fn = fn](const Inputs& x, const Json& a, Outs& o) {
             return fn(x[0].h, a["dim"].get<int64_t>(), x[1].h, x[2].h, out_slot(o));
         };
+    // convolution, pooling, losses, embedding, einsum, split/chunk, unique
+    auto pair2 = [](const Json& a, const char* key) { return a[key].get<std::vector<int64_t>>(); };
+    t["conv2d"] = [pair2](const Inputs& x, const Json& a, Outs& o) {
+        auto s = pair2(a, "stride"), p = pair2(a, "padding"), d = pair2(a, "dilation");
+        return ct_conv2d(x[0].h, x[1].h, x.size() > 2 ? x[2].h : nullptr, s.data(), p.data(), d.data(),
+                         a["groups"].get<int64_t>(), out_slot(o));
+    };
+    using Pool = ct_status (*)(ct_tensor, const int64_t*, const int64_t*, const int64_t*, ct_tensor*);
+    for (auto& [name, fn] : std::vector<std::pair<const char*, Pool>>{{"max_pool2d", ct_max_pool2d}, {"avg_pool2d", ct_avg_pool2d}})
+        t[name] = [fn = fn, pair2](const Inputs& x, const Json& a, Outs& o) {
+            auto k = pair2(a, "kernel"), s = pair2(a, "stride"), p = pair2(a, "padding");
+            return fn(x[0].h, k.data(), s.data(), p.data(), out_slot(o));
+        };
+    t["max_pool2d_ex"] = [pair2](const Inputs& x, const Json& a, Outs& o) {
+        auto k = pair2(a, "kernel"), s = pair2(a, "stride"), p = pair2(a, "padding"), d = pair2(a, "dilation");
+        ct_tensor* v = out_slot(o);
+        ct_tensor* i = out_slot(o);
+        return ct_max_pool2d_ex(x[0].h, k.data(), s.data(), p.data(), d.data(), a["ceil_mode"].get<bool>(), v, i);
+    };
+    t["avg_pool2d_ex"] = [pair2](const Inputs& x, const Json& a, Outs& o) {
+        auto k = pair2(a, "kernel"), s = pair2(a, "stride"), p = pair2(a, "padding");
+        return ct_avg_pool2d_ex(x[0].h, k.data(), s.data(), p.data(), a["ceil_mode"].get<bool>(),
+                                a["count_include_pad"].get<bool>(), a["divisor_override"].get<int64_t>(), out_slot(o));
+    };
+    t["adaptive_avg_pool2d"] = [pair2](const Inputs& x, const Json& a, Outs& o) {
+        auto s = pair2(a, "output_size");
+        return ct_adaptive_avg_pool2d(x[0].h, s.data(), out_slot(o));
+    };
+    t["adaptive_max_pool2d"] = [pair2](const Inputs& x, const Json& a, Outs& o) {
+        auto s = pair2(a, "output_size");
+        ct_tensor* v = out_slot(o);
+        ct_tensor* i = out_slot(o);
+        return ct_adaptive_max_pool2d(x[0].h, s.data(), v, i);
+    };
+    auto reduction = [](const Json& a) {
+        const std::map<std::string, int32_t> r = {{"none", CT_REDUCTION_NONE}, {"mean", CT_REDUCTION_MEAN}, {"sum", CT_REDUCTION_SUM}};
+        return r.at(a["reduction"].get<std::string>());
+    };
+    t["cross_entropy"] = [reduction](const Inputs& x, const Json& a, Outs& o) {
+        return ct_cross_entropy(x[0].h, x[1].h, reduction(a), a["ignore_index"].get<int64_t>(), out_slot(o));
+    };
+    t["nll_loss"] = [reduction](const Inputs& x, const Json& a, Outs& o) {
+        return ct_nll_loss(x[0].h, x[1].h, reduction(a), a["ignore_index"].get<int64_t>(), out_slot(o));
+    };
+    t["cross_entropy_ex"] = [reduction](const Inputs& x, const Json& a, Outs& o) {
+        return ct_cross_entropy_ex(x[0].h, x[1].h, x[2].h, reduction(a), a["ignore_index"].get<int64_t>(),
+                                   a["label_smoothing"].get<double>(), out_slot(o));
+    };
+    t["nll_loss_ex"] = [reduction](const Inputs& x, const Json& a, Outs& o) {
+        return ct_nll_loss_ex(x[0].h, x[1].h, x[2].h, reduction(a), a["ignore_index"].get<int64_t>(), out_slot(o));
+    };
+    t["binary_cross_entropy"] = [reduction](const Inputs& x, const Json& a, Outs& o) {
+        return ct_binary_cross_entropy(x[0].h, x[1].h, reduction(a), out_slot(o));
+    };
+    t["binary_cross_entropy_with_logits"] = [reduction](const Inputs& x, const Json& a, Outs& o) {
+        return ct_binary_cross_entropy_with_logits(x[0].h, x[1].h, reduction(a), out_slot(o));
+    };
+    t["embedding"] = [](const Inputs& x, const Json&, Outs& o) { return ct_embedding(x[0].h, x[1].h, out_slot(o)); };
+    t["einsum"] = [](const Inputs& x, const Json& a, Outs& o) {
+        std::vector<ct_tensor> hs;
+        for (const T& v : x) hs.push_back(v.h);
+        return ct_einsum(a["equation"].get<std::string>().c_str(), hs.data(), (int32_t)hs.size(), out_slot(o));
+    };
+    using Pieces = ct_status (*)(ct_tensor, int64_t, int64_t, ct_tensor*, int32_t, int32_t*);
+    for (auto& [name, fn, key] : std::vector<std::tuple<const char*, Pieces, const char*>>{
+             {"split", ct_split, "split_size"}, {"chunk", ct_chunk, "chunks"}})
+        t[name] = [fn = fn, key = key](const Inputs& x, const Json& a, Outs& o) {
+            ct_tensor pieces[16] = {};
+            int32_t n = 0;
+            ct_status st = fn(x[0].h, a[key].get<int64_t>(), a["dim"].get<int64_t>(), pieces, 16, &n);
+            for (int32_t k = 0; st == CT_OK && k < n; ++k) *out_slot(o) = pieces[k];
+            return st;
+        };
+    t["unique"] = [](const Inputs& x, const Json& a, Outs& o) {
+        ct_tensor* v = out_slot(o);
+        ct_tensor* i = out_slot(o);
+        ct_tensor* c = out_slot(o);
+        return ct_unique(x[0].h, a["sorted"].get<bool>(), v, i, c);
+    };
+    // creation, host data, wrapped scalars, moves
+    auto dtype_arg = [](const Json& a) { return kDTypes.at(a["dtype"].get<std::string>()); };
+    using Make = ct_status (*)(const int64_t*, int32_t, ct_dtype, ct_device, ct_tensor*);
+    for (auto& [name, fn] : std::vector<std::pair<const char*, Make>>{{"zeros", ct_zeros}, {"ones", ct_ones}})
+        t[name] = [fn = fn, dtype_arg](const Inputs&, const Json& a, Outs& o) {
+            std::vector<int64_t> s = a["shape"].get<std::vector<int64_t>>();
+            return fn(s.data(), (int32_t)s.size(), dtype_arg(a), ct_cpu(), out_slot(o));
+        };
+    t["full"] = [dtype_arg](const Inputs&, const Json& a, Outs& o) {
+        std::vector<int64_t> s = a["shape"].get<std::vector<int64_t>>();
+        return ct_full(s.data(), (int32_t)s.size(), a["value"].get<double>(), dtype_arg(a), ct_cpu(), out_slot(o));
+    };
+    t["scalar_tensor"] = [dtype_arg](const Inputs&, const Json& a, Outs& o) {
+        return ct_scalar_tensor(a["value"].get<double>(), dtype_arg(a), ct_cpu(), out_slot(o));
+    };
+    t["eye"] = [dtype_arg](const Inputs&, const Json& a, Outs& o) {
+        return ct_eye(a["n"].get<int64_t>(), a["m"].get<int64_t>(), dtype_arg(a), ct_cpu(), out_slot(o));
+    };
+    t["arange"] = [dtype_arg](const Inputs&, const Json& a, Outs& o) {
+        return ct_arange(a["start"].get<double>(), a["end"].get<double>(), a["step"].get<double>(), dtype_arg(a), ct_cpu(),
+                         out_slot(o));
+    };
+    t["linspace"] = [dtype_arg](const Inputs&, const Json& a, Outs& o) {
+        return ct_linspace(a["start"].get<double>(), a["end"].get<double>(), a["steps"].get<int64_t>(), dtype_arg(a),
+                           ct_cpu(), out_slot(o));
+    };
+    for (auto& [name, fn] : std::vector<std::pair<const char*, Unary>>{{"zeros_like", ct_zeros_like}, {"ones_like", ct_ones_like}})
+        t[name] = [fn = fn](const Inputs& x, const Json&, Outs& o) { return fn(x[0].h, out_slot(o)); };
+    t["full_like"] = [](const Inputs& x, const Json& a, Outs& o) { return ct_full_like(x[0].h, a["value"].get<double>(), out_slot(o)); };
+    t["to_device"] = [](const Inputs& x, const Json&, Outs& o) { return ct_to_device(x[0].h, ct_cpu(), out_slot(o)); };
+    // every tensor input was made with ct_tensor_from_data (above); the case checks what it made
+    t["tensor_from_data"] = [](const Inputs& x, const Json&, Outs& o) { *out_slot(o) = ct_tensor_retain(x[0].h); return CT_OK; };
+    // input 1 is a wrapped scalar (ct_wrapped_scalar, as {"scalar": v} inputs are made above)
+    t["wrapped_scalar"] = [](const Inputs& x, const Json&, Outs& o) { return ct_mul(x[0].h, x[1].h, out_slot(o)); };
     // in-place writes through a view of a clone of input 0; the output is the clone
     using Write = std::function<ct_status(ct_tensor, const Inputs&, const Json&)>;
     const std::vector<std::pair<const char*, Write>> writes = {
@@ -334,7 +447,7 @@ void run_case(const Json& c, const std::map<std::string, Op>& table) {
     Inputs inputs;
     for (const Json& j : c["inputs"]) inputs.push_back(make(j));
     Outs outs;
-    outs.reserve(4);  // out_slot pointers stay valid while an op fills several
+    outs.reserve(16);  // out_slot pointers stay valid while an op fills several
     ct_status st = it->second(inputs, c["args"], outs);
     if (c.contains("error")) {
         if (ct_status_name(st) != c["error"].get<std::string>())

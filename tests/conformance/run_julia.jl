@@ -142,8 +142,6 @@ function rolled(x, shifts, dims)  # circshift takes one shift per Julia dim; a c
     end
     circshift(x, Tuple(s))
 end
-const JULIA_TYPES = Dict("float32" => Float32, "float64" => Float64, "int32" => Int32, "int64" => Int64,
-                         "uint8" => UInt8, "bool" => Bool)
 keep_or_drop(r, d, a) = get(a, "keepdim", true) ? r : (dropdims(r[1]; dims = d), dropdims(r[2]; dims = d))
 merge!(OPS, Dict{String,Function}(
     "flip" => (x, a) -> reverse(x; dims = Tuple(jdim(d, ndims(x)) for d in a["dims"])),
@@ -155,7 +153,7 @@ merge!(OPS, Dict{String,Function}(
     "nonzero" => (x, a) -> reverse(C.nonzero(x); dims = 1),  # columns of Julia-order coordinates
     "masked_fill" => (x, m, a) -> C.masked_fill(x, m, a["value"]),
     "masked_select" => (x, m, a) -> C.masked_select(x, m),
-    "to_dtype" => (x, a) -> to(x, JULIA_TYPES[a["dtype"]]),
+    "to_dtype" => (x, a) -> to(x, ELTYPE[a["dtype"]]),
     "sort" => (x, a) -> C.sort_with_indices(x; dims = jdim(a["dim"], ndims(x)), rev = a["descending"]),
     "argsort" => (x, a) -> C.argsort(x; dims = jdim(a["dim"], ndims(x)), rev = a["descending"]),
     "topk" => (x, a) -> C.topk(x, a["k"]; dims = jdim(a["dim"], ndims(x)), largest = a["largest"]),
@@ -164,7 +162,53 @@ merge!(OPS, Dict{String,Function}(
     "scatter" => (x, i, s, a) -> C.scatter(x, jdim(a["dim"], ndims(x)), i .+ 1, s),
     "scatter_add" => (x, i, s, a) -> C.scatter_add(x, jdim(a["dim"], ndims(x)), i .+ 1, s),
 ))
-const POSITION_OUTPUTS = Set(["sort", "topk", "kthvalue"])  # second output: 1-based positions
+# nn: Julia's (W, H, C, N) layout; pairs (h, w) given as Julia tuples (w, h); labels and indices 1-based
+jpair(v) = (v[2], v[1])
+julia_equation(eq) = (rev(t) = join(reverse(collect(t))); lhs_rhs = split(eq, "->");
+                      join(rev.(split(lhs_rhs[1], ',')), ',') * (length(lhs_rhs) > 1 ? "->" * rev(lhs_rhs[2]) : ""))
+merge!(OPS, Dict{String,Function}(
+    "conv2d" => (xs...) -> C.conv2d(xs[1], xs[2], length(xs) > 3 ? xs[3] : nothing; stride = jpair(xs[end]["stride"]),
+                                     pad = jpair(xs[end]["padding"]), dilation = jpair(xs[end]["dilation"]),
+                                     groups = xs[end]["groups"]),
+    "max_pool2d" => (x, a) -> C.maxpool2d(x, jpair(a["kernel"]); stride = jpair(a["stride"]), pad = jpair(a["padding"])),
+    "avg_pool2d" => (x, a) -> C.meanpool2d(x, jpair(a["kernel"]); stride = jpair(a["stride"]), pad = jpair(a["padding"])),
+    "max_pool2d_ex" => (x, a) -> C.maxpool2d_with_indices(x, jpair(a["kernel"]); stride = jpair(a["stride"]),
+                                                         pad = jpair(a["padding"]), dilation = jpair(a["dilation"]),
+                                                         ceil_mode = a["ceil_mode"]),
+    "avg_pool2d_ex" => (x, a) -> C.meanpool2d_ex(x, jpair(a["kernel"]); stride = jpair(a["stride"]), pad = jpair(a["padding"]),
+                                                 ceil_mode = a["ceil_mode"], count_include_pad = a["count_include_pad"],
+                                                 divisor = a["divisor_override"]),
+    "adaptive_avg_pool2d" => (x, a) -> C.adaptive_meanpool2d(x, jpair(a["output_size"])),
+    "adaptive_max_pool2d" => (x, a) -> C.adaptive_maxpool2d_with_indices(x, jpair(a["output_size"])),
+    "cross_entropy" => (x, y, a) -> C.crossentropy(x, y .+ 1; agg = Symbol(a["reduction"]), ignore_index = a["ignore_index"] + 1),
+    "nll_loss" => (x, y, a) -> C.nll_loss(x, y .+ 1; agg = Symbol(a["reduction"]), ignore_index = a["ignore_index"] + 1),
+    "cross_entropy_ex" => (x, y, w, a) -> C.crossentropy(x, y .+ 1; agg = Symbol(a["reduction"]), weight = w,
+                                                         ignore_index = a["ignore_index"] + 1,
+                                                         label_smoothing = a["label_smoothing"]),
+    "nll_loss_ex" => (x, y, w, a) -> C.nll_loss(x, y .+ 1; agg = Symbol(a["reduction"]), weight = w,
+                                                ignore_index = a["ignore_index"] + 1),
+    "binary_cross_entropy" => (p, y, a) -> C.binarycrossentropy(p, y; agg = Symbol(a["reduction"])),
+    "binary_cross_entropy_with_logits" => (z, y, a) -> C.logitbinarycrossentropy(z, y; agg = Symbol(a["reduction"])),
+    "embedding" => (w, i, a) -> C.embedding(w, i .+ 1),
+    "einsum" => (xs...) -> C.einsum(julia_equation(xs[end]["equation"]), xs[1:end-1]...),
+    "split" => (x, a) -> Tuple(split(x, a["split_size"]; dims = jdim(a["dim"], ndims(x)))),
+    "chunk" => (x, a) -> Tuple(C.chunk(x, a["chunks"]; dims = jdim(a["dim"], ndims(x)))),
+    "unique" => (x, a) -> unique(x; sorted = a["sorted"]),
+    # creation (Julia dims are the shape reversed), host data (inputs are made with tensor), scalars, moves
+    "zeros" => a -> C.zeros(ELTYPE[a["dtype"]], reverse(a["shape"])...),
+    "ones" => a -> C.ones(ELTYPE[a["dtype"]], reverse(a["shape"])...),
+    "full" => a -> C.full(ELTYPE[a["dtype"]], a["value"], reverse(a["shape"])...),
+    "scalar_tensor" => a -> C.scalar_tensor(a["value"]; dtype = ELTYPE[a["dtype"]]),
+    "eye" => a -> C.eye(a["n"], a["m"]; dtype = ELTYPE[a["dtype"]]),
+    "arange" => a -> C.arange(a["start"], a["end"], a["step"]; dtype = ELTYPE[a["dtype"]]),
+    "linspace" => a -> C.linspace(a["start"], a["end"], a["steps"]; dtype = ELTYPE[a["dtype"]]),
+    "zeros_like" => (x, a) -> C.zeros_like(x), "ones_like" => (x, a) -> C.ones_like(x),
+    "full_like" => (x, a) -> C.full_like(x, a["value"]),
+    "to_device" => (x, a) -> to(x, cpu),
+    "tensor_from_data" => (x, a) -> x,
+    "wrapped_scalar" => (x, v, a) -> x .* v,
+))
+const POSITION_OUTPUTS = Set(["sort", "topk", "kthvalue", "max_pool2d_ex", "adaptive_max_pool2d", "unique"])
 
 # in-place writes through a view of a copy of input 1; the result is the copy
 const WRITES = Dict{String,Function}(

@@ -39,6 +39,19 @@ maxpool2d(x::Tensor, k; stride = k, pad = 0) = newtensor(o -> LibCT.ct_max_pool2
 meanpool2d(x::Tensor, k; stride = k, pad = 0) = newtensor(o -> LibCT.ct_avg_pool2d(x, hw(k), hw(stride), hw(pad), o))
 maxpool2d_ex(x::Tensor, k; stride = k, pad = 0, dilation = 1, ceil_mode::Bool = false) =
     newtensor(o -> LibCT.ct_max_pool2d_ex(x, hw(k), hw(stride), hw(pad), hw(dilation), Int32(ceil_mode), o, C_NULL))
+"The pooled values and, for each, the 1-based linear index of its maximum in the input's (W, H) plane."
+function maxpool2d_with_indices(x::Tensor, k; stride = k, pad = 0, dilation = 1, ceil_mode::Bool = false)
+    _with_indices((o, i) -> LibCT.ct_max_pool2d_ex(x, hw(k), hw(stride), hw(pad), hw(dilation), Int32(ceil_mode), o, i))
+end
+"adaptive_maxpool2d with the 1-based linear index of each maximum in the input's (W, H) plane."
+adaptive_maxpool2d_with_indices(x::Tensor, out) = _with_indices((o, i) -> LibCT.ct_adaptive_max_pool2d(x, hw(out), o, i))
+function _with_indices(call)
+    v = Ref{Ptr{Cvoid}}(C_NULL); i = Ref{Ptr{Cvoid}}(C_NULL)
+    @check call(v, i)
+    vi = wrap(v[]); ii = wrap(i[])
+    s = shift_index(ii, 1); release!(ii)
+    (vi, s)
+end
 meanpool2d_ex(x::Tensor, k; stride = k, pad = 0, ceil_mode::Bool = false, count_include_pad::Bool = true, divisor::Integer = 0) =
     newtensor(o -> LibCT.ct_avg_pool2d_ex(x, hw(k), hw(stride), hw(pad), Int32(ceil_mode), Int32(count_include_pad), Int64(divisor), o))
 adaptive_meanpool2d(x::Tensor, out) = newtensor(o -> LibCT.ct_adaptive_avg_pool2d(x, hw(out), o))

@@ -17,6 +17,12 @@
     @test size(conv(img)) == (8, 8, 4, 3)
     @test size(MaxPool(2)(img)) == (4, 4, 2, 3) && size(MeanPool(2)(img)) == (4, 4, 2, 3)
     @test Array(MaxPool(2)(img))[1, 1, 1, 1] == maximum(Array(img)[1:2, 1:2, 1, 1])
+    # 1-based linear indices of the maxima in each (W, H) plane
+    for (v, i) in (C.maxpool2d_with_indices(img, 2), C.adaptive_maxpool2d_with_indices(img, (3, 2)))
+        V, I, A = Array(v), Array(i), Array(img)
+        @test eltype(I) == Int64 && size(I) == size(V)
+        @test all(V[w, h, c, n] == A[:, :, c, n][I[w, h, c, n]] for w in axes(V, 1), h in axes(V, 2), c in 1:2, n in 1:3)
+    end
     bn = BatchNorm(4)
     h = bn(C.randn(Float32, 4, 16; gen = gen))
     @test all(abs.(Array(C.mean(h; dims = 2))) .< 1e-5)

@@ -6,6 +6,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
+use ctensor::nn::{AvgPool2d, CrossEntropyLoss, MaxPool2d, Module, NllLoss};
 use ctensor::{DType, Error, Reduction, Tensor};
 use serde_json::{json, Value};
 
@@ -232,38 +233,16 @@ fn op_table() -> HashMap<&'static str, Op> {
     t.insert("nonzero", Box::new(|x, _| one(x[0].nonzero())));
     t.insert("masked_fill", Box::new(|x, a| one(x[0].masked_fill(&x[1], a["value"].as_f64().unwrap()))));
     t.insert("masked_select", Box::new(|x, _| one(x[0].masked_select(&x[1]))));
-    t.insert(
-        "to_dtype",
-        Box::new(|x, a| {
-            let dtype = match a["dtype"].as_str().unwrap() {
-                "float32" => DType::Float32,
-                "float64" => DType::Float64,
-                "int32" => DType::Int32,
-                "int64" => DType::Int64,
-                "uint8" => DType::UInt8,
-                _ => DType::Bool,
-            };
-            one(x[0].to_dtype(dtype))
-        }),
-    );
-    let flag = |a: &Value, key: &str| a[key].as_bool().unwrap();
-    t.insert("sort", Box::new(move |x, a| pair(x[0].sort(dim(a), flag(a, "descending")))));
-    t.insert("argsort", Box::new(move |x, a| one(x[0].argsort(dim(a), flag(a, "descending")))));
-    t.insert("topk", Box::new(move |x, a| pair(x[0].topk(int(a, "k"), dim(a), flag(a, "largest"), true))));
+    t.insert("to_dtype", Box::new(|x, a| one(x[0].to_dtype(dtype_arg(a)))));
+    t.insert("sort", Box::new(|x, a| pair(x[0].sort(dim(a), flag(a, "descending")))));
+    t.insert("argsort", Box::new(|x, a| one(x[0].argsort(dim(a), flag(a, "descending")))));
+    t.insert("topk", Box::new(|x, a| pair(x[0].topk(int(a, "k"), dim(a), flag(a, "largest"), true))));
     t.insert("kthvalue", Box::new(|x, a| pair(x[0].kthvalue(int(a, "k"), dim(a), keepdim(a)))));
-    t.insert(
-        "mse_loss",
-        Box::new(|x, a| {
-            let reduction = match a["reduction"].as_str().unwrap() {
-                "none" => Reduction::None,
-                "sum" => Reduction::Sum,
-                _ => Reduction::Mean,
-            };
-            one(ctensor::nn::mse_loss(&x[0], &x[1], reduction))
-        }),
-    );
+    t.insert("mse_loss", Box::new(|x, a| one(ctensor::nn::mse_loss(&x[0], &x[1], reduction(a)))));
     t.insert("scatter", Box::new(|x, a| one(x[0].scatter(dim(a), &x[1], &x[2]))));
     t.insert("scatter_add", Box::new(|x, a| one(x[0].scatter_add(dim(a), &x[1], &x[2]))));
+    t.extend(nn_ops());
+    t.extend(creation_ops());
     // in-place writes through a view of a clone of input 0; the output is the clone
     type Write = fn(&mut Tensor, &[Tensor], &Value) -> ctensor::Result<()>;
     let writes: [(&'static str, Write); 8] = [
@@ -297,6 +276,157 @@ fn int(a: &Value, key: &str) -> i64 {
 
 fn ints(a: &Value, key: &str) -> Vec<i64> {
     a[key].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect()
+}
+
+fn dtype_arg(a: &Value) -> DType {
+    match a["dtype"].as_str().unwrap() {
+        "float32" => DType::Float32,
+        "float64" => DType::Float64,
+        "int32" => DType::Int32,
+        "int64" => DType::Int64,
+        "uint8" => DType::UInt8,
+        _ => DType::Bool,
+    }
+}
+
+fn reduction(a: &Value) -> Reduction {
+    match a["reduction"].as_str().unwrap() {
+        "none" => Reduction::None,
+        "sum" => Reduction::Sum,
+        _ => Reduction::Mean,
+    }
+}
+
+fn pair2(a: &Value, key: &str) -> [i64; 2] {
+    let v = ints(a, key);
+    [v[0], v[1]]
+}
+
+fn flag(a: &Value, key: &str) -> bool {
+    a[key].as_bool().unwrap()
+}
+
+/// Convolution, pooling, losses, embedding, einsum, split/chunk, unique.
+fn nn_ops() -> HashMap<&'static str, Op> {
+    let mut t: HashMap<&'static str, Op> = HashMap::new();
+    t.insert(
+        "conv2d",
+        Box::new(|x, a| {
+            let (s, p, d) = (pair2(a, "stride"), pair2(a, "padding"), pair2(a, "dilation"));
+            one(x[0].conv2d(&x[1], x.get(2), s, p, d, int(a, "groups")))
+        }),
+    );
+    t.insert(
+        "max_pool2d",
+        Box::new(|x, a| one(x[0].max_pool2d(pair2(a, "kernel"), pair2(a, "stride"), pair2(a, "padding")))),
+    );
+    t.insert(
+        "avg_pool2d",
+        Box::new(|x, a| one(x[0].avg_pool2d(pair2(a, "kernel"), pair2(a, "stride"), pair2(a, "padding")))),
+    );
+    t.insert(
+        "max_pool2d_ex",
+        Box::new(|x, a| {
+            let pool = MaxPool2d::new(pair2(a, "kernel"))
+                .stride(pair2(a, "stride"))
+                .padding(pair2(a, "padding"))
+                .dilation(pair2(a, "dilation"))
+                .ceil_mode(flag(a, "ceil_mode"));
+            pair(pool.forward_with_indices(&x[0]))
+        }),
+    );
+    t.insert(
+        "avg_pool2d_ex",
+        Box::new(|x, a| {
+            let divisor = int(a, "divisor_override");
+            let pool = AvgPool2d::new(pair2(a, "kernel"))
+                .stride(pair2(a, "stride"))
+                .padding(pair2(a, "padding"))
+                .ceil_mode(flag(a, "ceil_mode"))
+                .count_include_pad(flag(a, "count_include_pad"))
+                .divisor_override(if divisor == 0 { None } else { Some(divisor) });
+            one(pool.forward(&x[0]))
+        }),
+    );
+    t.insert("adaptive_avg_pool2d", Box::new(|x, a| one(x[0].adaptive_avg_pool2d(pair2(a, "output_size")))));
+    t.insert("adaptive_max_pool2d", Box::new(|x, a| pair(x[0].adaptive_max_pool2d(pair2(a, "output_size")))));
+    t.insert(
+        "cross_entropy",
+        Box::new(|x, a| one(ctensor::nn::cross_entropy_ignore(&x[0], &x[1], reduction(a), int(a, "ignore_index")))),
+    );
+    t.insert(
+        "nll_loss",
+        Box::new(|x, a| one(ctensor::nn::nll_loss(&x[0], &x[1], reduction(a), int(a, "ignore_index")))),
+    );
+    t.insert(
+        "cross_entropy_ex",
+        Box::new(|x, a| {
+            let loss = CrossEntropyLoss::new()
+                .weight(&x[2])
+                .reduction(reduction(a))
+                .ignore_index(int(a, "ignore_index"))
+                .label_smoothing(a["label_smoothing"].as_f64().unwrap());
+            one(loss.forward(&x[0], &x[1]))
+        }),
+    );
+    t.insert(
+        "nll_loss_ex",
+        Box::new(|x, a| {
+            let loss = NllLoss::new().weight(&x[2]).reduction(reduction(a)).ignore_index(int(a, "ignore_index"));
+            one(loss.forward(&x[0], &x[1]))
+        }),
+    );
+    t.insert(
+        "binary_cross_entropy",
+        Box::new(|x, a| one(ctensor::nn::binary_cross_entropy(&x[0], &x[1], reduction(a)))),
+    );
+    t.insert(
+        "binary_cross_entropy_with_logits",
+        Box::new(|x, a| one(ctensor::nn::binary_cross_entropy_with_logits(&x[0], &x[1], reduction(a)))),
+    );
+    t.insert("embedding", Box::new(|x, _| one(x[0].embedding(&x[1]))));
+    t.insert(
+        "einsum",
+        Box::new(|x, a| one(Tensor::einsum(a["equation"].as_str().unwrap(), &x.iter().collect::<Vec<_>>()))),
+    );
+    t.insert("split", Box::new(|x, a| x[0].split(int(a, "split_size"), dim(a))));
+    t.insert("chunk", Box::new(|x, a| x[0].chunk(int(a, "chunks"), dim(a))));
+    t.insert(
+        "unique",
+        Box::new(|x, a| x[0].unique_all(flag(a, "sorted")).map(|u| vec![u.values, u.inverse, u.counts])),
+    );
+    t
+}
+
+/// Creation, host data (every tensor input is made with `Tensor::from_slice`), language scalars, moves.
+fn creation_ops() -> HashMap<&'static str, Op> {
+    let mut t: HashMap<&'static str, Op> = HashMap::new();
+    t.insert("zeros", Box::new(|_, a| one(Tensor::zeros(&ints(a, "shape"), dtype_arg(a)))));
+    t.insert("ones", Box::new(|_, a| one(Tensor::ones(&ints(a, "shape"), dtype_arg(a)))));
+    t.insert("full", Box::new(|_, a| one(Tensor::full(&ints(a, "shape"), a["value"].as_f64().unwrap(), dtype_arg(a)))));
+    t.insert("scalar_tensor", Box::new(|_, a| one(Tensor::scalar(a["value"].as_f64().unwrap(), dtype_arg(a)))));
+    t.insert("eye", Box::new(|_, a| one(Tensor::eye(int(a, "n"), int(a, "m"), dtype_arg(a)))));
+    t.insert(
+        "arange",
+        Box::new(|_, a| {
+            let f = |k: &str| a[k].as_f64().unwrap();
+            one(Tensor::arange(f("start"), f("end"), f("step"), dtype_arg(a)))
+        }),
+    );
+    t.insert(
+        "linspace",
+        Box::new(|_, a| {
+            let f = |k: &str| a[k].as_f64().unwrap();
+            one(Tensor::linspace(f("start"), f("end"), int(a, "steps"), dtype_arg(a)))
+        }),
+    );
+    t.insert("zeros_like", Box::new(|x, _| one(x[0].zeros_like())));
+    t.insert("ones_like", Box::new(|x, _| one(x[0].ones_like())));
+    t.insert("full_like", Box::new(|x, a| one(x[0].full_like(a["value"].as_f64().unwrap()))));
+    t.insert("to_device", Box::new(|x, _| one(x[0].to_device(ctensor::Device::Cpu))));
+    t.insert("tensor_from_data", Box::new(|x, _| Ok(vec![x[0].clone()])));
+    t.insert("wrapped_scalar", Box::new(|x, _| one(x[0].mul(&x[1]))));
+    t
 }
 
 /// The view ops (also the views that the in-place cases write through).

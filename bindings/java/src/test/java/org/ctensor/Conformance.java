@@ -119,6 +119,14 @@ public final class Conformance {
         return new Tensor[] {t};
     }
 
+    static DType dtype(JsonObject a) {
+        return DType.valueOf(a.get("dtype").getAsString().toUpperCase(java.util.Locale.ROOT));
+    }
+
+    static org.ctensor.nn.Reduction reduction(JsonObject a) {
+        return org.ctensor.nn.Reduction.valueOf(a.get("reduction").getAsString().toUpperCase(java.util.Locale.ROOT));
+    }
+
     static Tensor[] pair(Tensor.Pair p) {
         return new Tensor[] {p.values, p.indices};
     }
@@ -218,15 +226,58 @@ public final class Conformance {
         t.put("nonzero", (x, a) -> one(((Tensor) x[0]).nonzero()));
         t.put("masked_fill", (x, a) -> one(((Tensor) x[0]).maskedFill((Tensor) x[1], a.get("value").getAsDouble())));
         t.put("masked_select", (x, a) -> one(((Tensor) x[0]).maskedSelect((Tensor) x[1])));
-        t.put("to_dtype", (x, a) -> one(((Tensor) x[0]).to(DType.valueOf(a.get("dtype").getAsString().toUpperCase(java.util.Locale.ROOT)))));
+        t.put("to_dtype", (x, a) -> one(((Tensor) x[0]).to(dtype(a))));
         t.put("sort", (x, a) -> pair(((Tensor) x[0]).sort(dim(a), a.get("descending").getAsBoolean())));
         t.put("argsort", (x, a) -> one(((Tensor) x[0]).argsort(dim(a), a.get("descending").getAsBoolean())));
         t.put("topk", (x, a) -> pair(((Tensor) x[0]).topk(arg(a, "k"), dim(a), a.get("largest").getAsBoolean())));
         t.put("kthvalue", (x, a) -> pair(((Tensor) x[0]).kthvalue(arg(a, "k"), dim(a), keepdim(a))));
-        t.put("mse_loss", (x, a) -> one(org.ctensor.nn.Functional.mseLoss((Tensor) x[0], (Tensor) x[1],
-                org.ctensor.nn.Reduction.valueOf(a.get("reduction").getAsString().toUpperCase(java.util.Locale.ROOT)))));
+        t.put("mse_loss", (x, a) -> one(org.ctensor.nn.Functional.mseLoss((Tensor) x[0], (Tensor) x[1], reduction(a))));
         t.put("scatter", (x, a) -> one(((Tensor) x[0]).scatter(dim(a), (Tensor) x[1], (Tensor) x[2])));
         t.put("scatter_add", (x, a) -> one(((Tensor) x[0]).scatterAdd(dim(a), (Tensor) x[1], (Tensor) x[2])));
+        // convolution, pooling, losses, embedding, einsum, split/chunk, unique
+        t.put("conv2d", (x, a) -> one(org.ctensor.nn.Functional.conv2d((Tensor) x[0], (Tensor) x[1], x.length > 2 ? (Tensor) x[2] : null,
+                longs(a.get("stride")), longs(a.get("padding")), longs(a.get("dilation")), arg(a, "groups"))));
+        t.put("max_pool2d", (x, a) -> one(org.ctensor.nn.Functional.maxPool2d((Tensor) x[0], longs(a.get("kernel")),
+                longs(a.get("stride")), longs(a.get("padding")))));
+        t.put("avg_pool2d", (x, a) -> one(org.ctensor.nn.Functional.avgPool2d((Tensor) x[0], longs(a.get("kernel")),
+                longs(a.get("stride")), longs(a.get("padding")))));
+        t.put("max_pool2d_ex", (x, a) -> org.ctensor.nn.Functional.maxPool2dWithIndices((Tensor) x[0], longs(a.get("kernel")),
+                longs(a.get("stride")), longs(a.get("padding")), longs(a.get("dilation")), a.get("ceil_mode").getAsBoolean()));
+        t.put("avg_pool2d_ex", (x, a) -> one(org.ctensor.nn.Functional.avgPool2d((Tensor) x[0], longs(a.get("kernel")),
+                longs(a.get("stride")), longs(a.get("padding")), a.get("ceil_mode").getAsBoolean(),
+                a.get("count_include_pad").getAsBoolean(), arg(a, "divisor_override"))));
+        t.put("adaptive_avg_pool2d", (x, a) -> one(org.ctensor.nn.Functional.adaptiveAvgPool2d((Tensor) x[0], longs(a.get("output_size")))));
+        t.put("adaptive_max_pool2d", (x, a) -> org.ctensor.nn.Functional.adaptiveMaxPool2d((Tensor) x[0], longs(a.get("output_size"))));
+        t.put("cross_entropy", (x, a) -> one(org.ctensor.nn.Functional.crossEntropy((Tensor) x[0], (Tensor) x[1], reduction(a), arg(a, "ignore_index"))));
+        t.put("nll_loss", (x, a) -> one(org.ctensor.nn.Functional.nllLoss((Tensor) x[0], (Tensor) x[1], reduction(a), arg(a, "ignore_index"))));
+        t.put("cross_entropy_ex", (x, a) -> one(org.ctensor.nn.Functional.crossEntropy((Tensor) x[0], (Tensor) x[1], (Tensor) x[2],
+                reduction(a), arg(a, "ignore_index"), a.get("label_smoothing").getAsDouble())));
+        t.put("nll_loss_ex", (x, a) -> one(org.ctensor.nn.Functional.nllLoss((Tensor) x[0], (Tensor) x[1], (Tensor) x[2],
+                reduction(a), arg(a, "ignore_index"))));
+        t.put("binary_cross_entropy", (x, a) -> one(org.ctensor.nn.Functional.binaryCrossEntropy((Tensor) x[0], (Tensor) x[1], reduction(a))));
+        t.put("binary_cross_entropy_with_logits", (x, a) -> one(org.ctensor.nn.Functional.binaryCrossEntropyWithLogits(
+                (Tensor) x[0], (Tensor) x[1], reduction(a))));
+        t.put("embedding", (x, a) -> one(org.ctensor.nn.Functional.embedding((Tensor) x[0], (Tensor) x[1])));
+        t.put("einsum", (x, a) -> one(Tensor.einsum(a.get("equation").getAsString(), Arrays.copyOf(x, x.length, Tensor[].class))));
+        t.put("split", (x, a) -> ((Tensor) x[0]).split(arg(a, "split_size"), dim(a)));
+        t.put("chunk", (x, a) -> ((Tensor) x[0]).chunk(arg(a, "chunks"), dim(a)));
+        t.put("unique", (x, a) -> ((Tensor) x[0]).unique(a.get("sorted").getAsBoolean()));
+        // creation, host data (every tensor input is made with Tensor.fromData), language scalars, moves
+        t.put("zeros", (x, a) -> one(Tensor.zeros(longs(a.get("shape")), dtype(a), Device.CPU)));
+        t.put("ones", (x, a) -> one(Tensor.ones(longs(a.get("shape")), dtype(a), Device.CPU)));
+        t.put("full", (x, a) -> one(Tensor.full(longs(a.get("shape")), a.get("value").getAsDouble(), dtype(a), Device.CPU)));
+        t.put("scalar_tensor", (x, a) -> one(Tensor.scalar(a.get("value").getAsDouble(), dtype(a), Device.CPU)));
+        t.put("eye", (x, a) -> one(Tensor.eye(arg(a, "n"), arg(a, "m"), dtype(a), Device.CPU)));
+        t.put("arange", (x, a) -> one(Tensor.arange(a.get("start").getAsDouble(), a.get("end").getAsDouble(),
+                a.get("step").getAsDouble(), dtype(a), Device.CPU)));
+        t.put("linspace", (x, a) -> one(Tensor.linspace(a.get("start").getAsDouble(), a.get("end").getAsDouble(),
+                arg(a, "steps"), dtype(a), Device.CPU)));
+        t.put("zeros_like", (x, a) -> one(((Tensor) x[0]).zerosLike()));
+        t.put("ones_like", (x, a) -> one(((Tensor) x[0]).onesLike()));
+        t.put("full_like", (x, a) -> one(((Tensor) x[0]).fullLike(a.get("value").getAsDouble())));
+        t.put("to_device", (x, a) -> one(((Tensor) x[0]).to(Device.parse(a.get("device").getAsString()))));
+        t.put("tensor_from_data", (x, a) -> one((Tensor) x[0]));
+        t.put("wrapped_scalar", (x, a) -> one(((Tensor) x[0]).mul(Tensor.wrappedScalar((Double) x[1], a.get("is_integer").getAsBoolean()))));
         // in-place writes through a view of a clone of input 0; the output is the clone
         Map<String, Write> writes = Map.of(
                 "add_", (v, x, a) -> v.addInPlace((Tensor) x[1], a.get("alpha").getAsDouble()),
