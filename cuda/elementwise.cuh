@@ -3,6 +3,7 @@
 // the CPU (tests/test_cuda_kernels.cpp); the scalar math is core/scalar_math.h, shared with the CPU kernels.
 #pragma once
 #include "core/dtype.h"
+#include "core/scalar_math.h"
 #include "cuda/launch.cuh"
 #include "ctensor.h"
 
@@ -13,7 +14,7 @@ template <typename R, typename T>
 __global__ void copy_kernel(ct_cuda_layout L, int64_t n, R* __restrict__ dst, const T* __restrict__ src) {
     for (int64_t i = first_index(); i < n; i += index_step()) {
         Offsets<2> o = offsets_of<2>(L, i);
-        dst[o.at[0]] = static_cast<R>(src[o.at[1]]);
+        dst[o.at[0]] = math::convert<R>(src[o.at[1]]);  // Note [Float to integer]
     }
 }
 
@@ -29,9 +30,8 @@ __global__ void binary_kernel(ct_cuda_layout L, int64_t n, R* out, const T* a, c
     }
 }
 
-// Converts the fill value like the CPU does (cpu/kernels.h from_double): a C cast, bool as v != 0.
-template <typename R> inline R fill_value(double v) { return static_cast<R>(v); }
-template <> inline bool fill_value<bool>(double v) { return v != 0.0; }
+// Converts the fill value like the CPU does (Note [Float to integer]).
+template <typename R> inline R fill_value(double v) { return math::convert<R>(v); }
 
 inline bool layout_ok(const ct_cuda_layout& L, int32_t nargs) {
     return L.nargs == nargs && L.ndim >= 0 && L.ndim <= CT_CUDA_MAX_DIMS;

@@ -40,7 +40,7 @@ void launch_unary_functor(LaunchConfig c, cudaStream_t s, const ct_cuda_layout& 
 template <typename T> math::Clamp<T> clamp_functor(double lo, double hi) {
     if constexpr (std::is_floating_point<T>::value) return math::Clamp<T>{(T)lo, (T)hi};
     else if constexpr (std::is_same<T, bool>::value) return math::Clamp<T>{lo != 0, hi != 0};
-    else return math::Clamp<T>{math::saturate_cast<T>(lo), math::saturate_cast<T>(hi)};
+    else return math::Clamp<T>{math::convert<T>(lo), math::convert<T>(hi)};
 }
 
 // Ops that keep any dtype; the others need float32/float64.

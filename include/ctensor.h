@@ -246,7 +246,7 @@ CT_API ct_status ct_tensor_from_blob(void* data, const int64_t* shape, const int
 CT_API ct_status ct_tensor_copy_to_host(ct_tensor t, void* dst, int64_t nbytes);
 /* Value of a one-element tensor as double. */
 CT_API ct_status ct_tensor_item(ct_tensor t, double* value);
-/* Value of a one-element tensor as int64 (exact for integer dtypes). */
+/* Value of a one-element tensor as int64 (exact for integer dtypes; floats truncate, saturate, NaN gives 0). */
 CT_API ct_status ct_tensor_item_int64(ct_tensor t, int64_t* value);
 
 /* ---- Random numbers ---------------------------------------------------------------------------- */

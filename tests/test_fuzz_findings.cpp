@@ -286,3 +286,57 @@ TEST(FuzzFindings, IntegerScatterAddWraps) {
     EXPECT_EQ(got[0], INT64_MIN);
     EXPECT_EQ(got[1], INT64_MAX);
 }
+
+// fuzz_ops (UBSan float-cast-overflow): converting a float outside an integer dtype's range (ct_full(int32, 9e18),
+// to_dtype of 1e30 to int64) was a C++ cast of an unrepresentable value, undefined behaviour (x86 gives INT_MIN).
+// Note [Float to integer]: such conversions saturate, NaN gives 0, in-range values truncate toward zero.
+TEST(FuzzFindings, FloatToIntegerConversionsSaturate) {
+    const int64_t one = 1, n = 7;
+    H full32;
+    ok(ct_full(&one, 1, 9.2e18, CT_INT32, ct_cpu(), full32.out()));
+    int32_t f32 = 0;
+    ok(ct_tensor_copy_to_host(full32.get(), &f32, sizeof f32));
+    EXPECT_EQ(f32, INT32_MAX);
+    double v[7] = {1e30, -1e30, std::nan(""), 2.7, -2.7, 300.0, -5.0};
+    H x, i64, u8;
+    ok(ct_tensor_from_data(v, sizeof v, &n, 1, CT_FLOAT64, ct_cpu(), x.out()));
+    ok(ct_to_dtype(x.get(), CT_INT64, i64.out()));
+    ok(ct_to_dtype(x.get(), CT_UINT8, u8.out()));
+    int64_t got[7];
+    uint8_t bytes[7];
+    ok(ct_tensor_copy_to_host(i64.get(), got, sizeof got));
+    ok(ct_tensor_copy_to_host(u8.get(), bytes, sizeof bytes));
+    const int64_t want[7] = {INT64_MAX, INT64_MIN, 0, 2, -2, 300, -5};
+    const uint8_t want8[7] = {255, 0, 0, 2, 0, 255, 0};
+    for (int k = 0; k < 7; ++k) {
+        EXPECT_EQ(got[k], want[k]) << "int64 element " << k;
+        EXPECT_EQ(bytes[k], want8[k]) << "uint8 element " << k;
+    }
+}
+
+// fuzz_ops (UBSan float-cast-overflow): ct_add checked an integer alpha with (double)(int64_t)alpha, a cast of an
+// unrepresentable value for alpha = 9.2e18 or -9.7e294. Alpha is now checked without casting: not an integer is
+// CT_ERR_DTYPE, outside the dtype is CT_ERR_INVALID_ARGUMENT (Note [Scalar range]).
+TEST(FuzzFindings, IntegerAddRefusesAnAlphaOutsideTheDtype) {
+    H a = make({1, 2}, {2}, CT_INT64), b = make({3, 4}, {2}, CT_INT64), a32 = make({1, 2}, {2}, CT_INT32), out;
+    CT_EXPECT_ERR(ct_add(a.get(), b.get(), 9.3e18, out.out()), CT_ERR_INVALID_ARGUMENT, "alpha");
+    CT_EXPECT_ERR(ct_add(a.get(), b.get(), -9.67e294, out.out()), CT_ERR_INVALID_ARGUMENT, "alpha");
+    CT_EXPECT_ERR(ct_add(a.get(), b.get(), std::nan(""), out.out()), CT_ERR_DTYPE, "alpha");
+    CT_EXPECT_ERR(ct_add(a.get(), b.get(), 1.5, out.out()), CT_ERR_DTYPE, "alpha");
+    CT_EXPECT_ERR(ct_add(a32.get(), a32.get(), 0x1p40, out.out()), CT_ERR_INVALID_ARGUMENT, "alpha");
+    ok(ct_add(a.get(), b.get(), -3.0, out.out()));
+    EXPECT_TRUE(allclose(out, {-8, -10}));
+}
+
+// fuzz_ops (UBSan float-cast-overflow): ct_tensor_item_int64 of a float tensor holding NaN or -1.9e38 was a C++
+// cast of an unrepresentable value. It converts as every dtype conversion does (Note [Float to integer]).
+TEST(FuzzFindings, ItemInt64OfAnyFloatIsDefined) {
+    const double v[4] = {std::nan(""), -1.92795e38, 1e300, -7.9};
+    const int64_t want[4] = {0, INT64_MIN, INT64_MAX, -7};
+    for (int k = 0; k < 4; ++k) {
+        H t = make({v[k]}, {}, CT_FLOAT64);
+        int64_t got = 1;
+        ok(ct_tensor_item_int64(t.get(), &got));
+        EXPECT_EQ(got, want[k]) << v[k];
+    }
+}

@@ -47,6 +47,14 @@ TEST(Tensor, Factories) {
     });
 }
 
+TEST(Tensor, LinspaceOneStepIsStart) {  // as PyTorch: linspace(-2, 2, 1) is [-2] (found by the conformance suite)
+    for_each_device([&] {
+        H l;
+        CT_ASSERT_OK(ct_linspace(-2, 2, 1, CT_FLOAT64, test_device(), l.out()));
+        EXPECT_TRUE(allclose(l, {-2.0}));
+    });
+}
+
 TEST(Tensor, ZeroDimAndItem) {
     for_each_device([&] {
         H t;

@@ -239,11 +239,22 @@ template <typename T> struct PowScalar {
     }
 };
 
-// v converted to integer type T, saturated to T's range (so clamp bounds compare exactly in T). Host only.
-template <typename T> inline T saturate_cast(double v) {
-    if (v <= (double)std::numeric_limits<T>::lowest()) return std::numeric_limits<T>::lowest();
-    if (v >= (double)std::numeric_limits<T>::max()) return std::numeric_limits<T>::max();
-    return (T)v;
+// Note [Float to integer]: a floating value converted to an integer dtype truncates toward zero, saturates at
+// the dtype's range and gives 0 for NaN (as CUDA's conversions do), never the undefined behaviour of a C++ cast
+// of an out-of-range value; to bool it is (v != 0). Other conversions are plain casts. Every dtype conversion
+// (copies, fills, scalars, clamp bounds) goes through convert, on the CPU and on the device.
+template <typename R, typename T> CT_HD R convert(T v) {
+    if constexpr (std::is_floating_point<T>::value && std::is_integral<R>::value && !std::is_same<R, bool>::value) {
+        using U = std::make_unsigned_t<R>;
+        constexpr R hi = std::is_signed<R>::value ? R(U(U(~U(0)) >> 1)) : R(U(~U(0)));
+        constexpr R lo = std::is_signed<R>::value ? R(-hi - 1) : R(0);
+        if (v != v) return R(0);
+        if (v <= static_cast<T>(lo)) return lo;
+        if (v >= static_cast<T>(hi)) return hi;  // hi rounds up to a power of two in T: v >= it does not fit
+        return static_cast<R>(v);
+    } else {
+        return static_cast<R>(v);
+    }
 }
 
 // Clamps to [lo, hi] (hi wins when lo > hi, as PyTorch). Floats: NaN input or NaN bound gives NaN.

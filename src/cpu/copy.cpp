@@ -5,8 +5,6 @@
 
 namespace ct {
 
-template <typename R, typename T> static R convert(T v) { return static_cast<R>(v); }
-
 void cpu_copy(const Tensor& dst, const Tensor& src) {
     if (dst.dtype() == src.dtype() && dst.is_contiguous() && src.is_contiguous() && dst.sizes() == src.sizes()) {
         size_t n = (size_t)dst.numel() * dst.itemsize();
@@ -20,7 +18,7 @@ void cpu_copy(const Tensor& dst, const Tensor& src) {
         using R = typename decltype(rt)::type;
         dispatch_all(src.dtype(), [&](auto st) {
             using T = typename decltype(st)::type;
-            map1<R, T>(dst, src, [](T v) { return static_cast<R>(v); });
+            map1<R, T>(dst, src, [](T v) { return math::convert<R>(v); });  // Note [Float to integer]
         });
     });
 }

@@ -1,4 +1,5 @@
 // binary.cpp - elementwise binary ops with broadcasting and PyTorch promotion, and their backward.
+#include <cmath>
 #include "autograd/grad_mode.h"
 #include "core/scalar_math.h"
 #include "cpu/kernels.h"
@@ -66,11 +67,19 @@ void check_nonzero_int_divisor(const char* op, const Tensor& b, DType compute) {
 
 Tensor add(const Tensor& a, const Tensor& b, double alpha) {
     DType dt = result_type(a, b);
-    if (!is_floating(dt) && alpha != (double)(int64_t)alpha)
-        fail(CT_ERR_DTYPE, "add: alpha ", alpha, " must be an integer for integer tensors (", dtype_name(dt), ")");
+    if (!is_floating(dt)) {  // checked without casting alpha first: an out-of-range cast is undefined
+        if (!std::isfinite(alpha) || alpha != std::trunc(alpha))
+            fail(CT_ERR_DTYPE, "add: alpha ", alpha, " must be an integer for integer tensors (", dtype_name(dt), ")");
+        bool fits = dt == DType::Bool || (alpha >= -0x1p63 && alpha < 0x1p63 && dispatch_all(dt, [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            return (double)math::convert<T>(alpha) == alpha;
+        }));
+        if (!fits)  // Note [Scalar range]
+            fail(CT_ERR_INVALID_ARGUMENT, "add: alpha ", alpha, " cannot be converted to ", dtype_name(dt), " without overflow");
+    }
     Tensor out = binary_kernel<void>("add", a, b, dt, [alpha](auto tag) {
         using T = typename decltype(tag)::type;
-        return math::Add<T>{(T)alpha};
+        return math::Add<T>{math::convert<T>(alpha)};  // Note [Float to integer]
     });
     return record2(out, "AddBackward", a, b, false, false, [alpha](BackwardCtx& c) -> TensorList {
         return TensorList{c.grads[0], alpha == 1.0 ? c.grads[0] : mul_scalar(c.grads[0], alpha)};

@@ -81,8 +81,8 @@ Tensor linspace(double start, double end, int64_t steps, DType dtype, Device dev
     dispatch_all(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         T* p = t.data<T>();
-        // symmetric formula (as PyTorch) so that the last value is exactly end
-        int64_t half = steps / 2;
+        // symmetric formula (as PyTorch) so that the last value is exactly end; one step is start alone
+        int64_t half = steps == 1 ? 1 : steps / 2;
         for (int64_t i = 0; i < steps; ++i)
             p[i] = from_double<T>(i < half ? start + step * (double)i : end - step * (double)(steps - 1 - i));
     });
@@ -178,7 +178,7 @@ int64_t item_int64(const Tensor& t) {
     Tensor h = t.device().is_cpu() ? t : copy_to_device(t, Device{});
     return dispatch_all(h.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
-        return (int64_t)*h.data<T>();
+        return math::convert<int64_t>(*h.data<T>());  // Note [Float to integer]
     });
 }
 

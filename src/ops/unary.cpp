@@ -205,7 +205,7 @@ Tensor clamp(const Tensor& x, std::optional<double> lo, std::optional<double> hi
     Tensor out = unary_kernel<void>(x, dt, [l, h](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (std::is_floating_point<T>::value) return math::Clamp<T>{(T)l, (T)h};
-        else return math::Clamp<T>{math::saturate_cast<T>(l), math::saturate_cast<T>(h)};
+        else return math::Clamp<T>{math::convert<T>(l), math::convert<T>(h)};
     });
     return record1(out, "ClampBackward", x, true, false, [l, h](BackwardCtx& c) {
         // the gradient passes where lo <= x <= hi (PyTorch's rule, also at the bounds)
