@@ -555,9 +555,12 @@ def nn_ops(c):
                 ([2, 1, 3, 3], [1, 2], [1, 1], [2, 1], 2, True)):
             w = rng.tensor(wshape, dtype)
             xs = [x, w] + ([rng.tensor([wshape[0]], dtype)] if bias else [])
-            c.run(f"conv2d/{dtype}/{wshape}/s{stride}/p{padding}/d{dilation}/g{groups}", "conv2d",
-                  lambda *t, s=stride, p=padding, d=dilation, g=groups: F.conv2d(t[0], t[1], t[2] if len(t) > 2 else None,
-                                                                                s, p, d, g),
+            # computed in float64 and rounded: torch's float32 conv (oneDNN) can differ in the last bit from run to
+            # run (its kernels depend on memory alignment), and the committed cases must be reproducible
+            def conv(*t, s=stride, p=padding, d=dilation, g=groups):
+                t64 = [v.double() for v in t]
+                return F.conv2d(t64[0], t64[1], t64[2] if len(t64) > 2 else None, s, p, d, g).to(t[0].dtype)
+            c.run(f"conv2d/{dtype}/{wshape}/s{stride}/p{padding}/d{dilation}/g{groups}", "conv2d", conv,
                   xs, {"stride": stride, "padding": padding, "dilation": dilation, "groups": groups})
         for kernel, stride, padding in (([2, 2], [2, 2], [0, 0]), ([3, 2], [1, 2], [1, 1])):
             a = {"kernel": kernel, "stride": stride, "padding": padding}
@@ -701,6 +704,7 @@ def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
     os.makedirs(out, exist_ok=True)
     torch.set_default_dtype(torch.float32)
+    torch.set_num_threads(1)  # float32 sums (conv2d, matmul) in one order, whatever OMP_NUM_THREADS the caller set
     total = 0
     for name, fill in GROUPS.items():
         c = Cases()
