@@ -51,6 +51,7 @@ PreparedGrad prepare_grad(const Tensor& t, const Tensor& g) {
     {
         std::lock_guard<std::mutex> lock(meta.grad_mu);
         p.seen = meta.grad;
+        if (p.seen.defined()) p.seen_version = p.seen.version();
     }
     if (!p.seen.defined()) {
         p.value = new_grad_value(p.grad);
@@ -68,8 +69,10 @@ void commit_grad(PreparedGrad&& p) {
     // releases, which may call back into the library (and release a handle of t).
     Tensor old, with_history;
     std::lock_guard<std::mutex> lock(meta.grad_mu);
-    if (meta.grad.impl() != p.seen.impl()) {
-        merge_locked(meta, p.grad, old);  // another thread accumulated meanwhile
+    if (meta.grad.impl() != p.seen.impl() || (meta.grad.defined() && meta.grad.version() != p.seen_version)) {
+        // another thread accumulated meanwhile: replaced the .grad, or added into it in place (then p.value,
+        // computed from the old values, would lose that addition)
+        merge_locked(meta, p.grad, old);
     } else if (p.value.defined()) {
         old = std::move(meta.grad);
         meta.grad = std::move(p.value);

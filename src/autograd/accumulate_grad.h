@@ -37,6 +37,7 @@ struct PreparedGrad {
     Tensor target;  // the tensor whose .grad is written
     Tensor grad;    // the incoming gradient in target's dtype
     Tensor seen;    // target's .grad when prepared
+    int64_t seen_version = 0;  // seen's version then: an in-place accumulation since means value is stale
     Tensor value;   // the new .grad to store; undefined: add grad into seen in place
 };
 PreparedGrad prepare_grad(const Tensor& t, const Tensor& g);
