@@ -114,15 +114,8 @@ Tensor SavedTensor::unpack(const std::string& node_name, size_t index) const {
     if (data_.version() != version_)
         fail(CT_ERR_AUTOGRAD, "backward: saved tensor ", index, " of ", node_name, " (shape ", shape_str(data_.sizes()),
              ") was modified by an in-place operation: it had version ", version_, ", now ", data_.version());
-    if (!is_output_) {
-        if (!input_grad_fn_ || !GradMode::is_enabled()) return data_;
-        Tensor t = make_view(data_, data_.sizes(), data_.strides(), data_.offset());
-        auto& meta = autograd_meta(t);
-        meta.grad_fn = input_grad_fn_;
-        meta.output_nr = output_nr_;
-        return t;
-    }
-    auto fn = grad_fn_.lock();
+    // the history saved beside the alias (Note [Saved outputs], Note [Saved inputs]), given back for create_graph
+    std::shared_ptr<Node> fn = is_output_ ? grad_fn_.lock() : input_grad_fn_;
     if (!fn || !GradMode::is_enabled()) return data_;
     Tensor t = make_view(data_, data_.sizes(), data_.strides(), data_.offset());
     auto& meta = autograd_meta(t);

@@ -121,6 +121,14 @@ ct_tensor* out_slot(Outs& o) {
     return &o.back().h;
 }
 
+// The dtype named by args["dtype"], and the reduction named by args["reduction"].
+ct_dtype dtype_arg(const Json& a) { return kDTypes.at(a["dtype"].get<std::string>()); }
+int32_t reduction_arg(const Json& a) {
+    static const std::map<std::string, int32_t> reductions = {
+        {"none", CT_REDUCTION_NONE}, {"mean", CT_REDUCTION_MEAN}, {"sum", CT_REDUCTION_SUM}};
+    return reductions.at(a["reduction"].get<std::string>());
+}
+
 // dims of a reduction case: null = every dim (ndims 0).
 std::vector<int64_t> dims_of(const Json& a) {
     return a.contains("dims") && !a["dims"].is_null() ? a["dims"].get<std::vector<int64_t>>() : std::vector<int64_t>{};
@@ -263,7 +271,7 @@ std::map<std::string, Op> op_table() {
     };
     t["masked_select"] = [](const Inputs& x, const Json&, Outs& o) { return ct_masked_select(x[0].h, x[1].h, out_slot(o)); };
     t["to_dtype"] = [](const Inputs& x, const Json& a, Outs& o) {
-        return ct_to_dtype(x[0].h, kDTypes.at(a["dtype"].get<std::string>()), out_slot(o));
+        return ct_to_dtype(x[0].h, dtype_arg(a), out_slot(o));
     };
     t["sort"] = [](const Inputs& x, const Json& a, Outs& o) {
         ct_tensor* v = out_slot(o);
@@ -284,9 +292,7 @@ std::map<std::string, Op> op_table() {
         return ct_kthvalue(x[0].h, a["k"].get<int64_t>(), a["dim"].get<int64_t>(), a["keepdim"].get<bool>(), v, i);
     };
     t["mse_loss"] = [](const Inputs& x, const Json& a, Outs& o) {
-        const std::map<std::string, int32_t> reductions = {
-            {"none", CT_REDUCTION_NONE}, {"mean", CT_REDUCTION_MEAN}, {"sum", CT_REDUCTION_SUM}};
-        return ct_mse_loss(x[0].h, x[1].h, reductions.at(a["reduction"].get<std::string>()), out_slot(o));
+        return ct_mse_loss(x[0].h, x[1].h, reduction_arg(a), out_slot(o));
     };
     using Scatter = ct_status (*)(ct_tensor, int64_t, ct_tensor, ct_tensor, ct_tensor*);
     for (auto& [name, fn] : std::vector<std::pair<const char*, Scatter>>{{"scatter", ct_scatter}, {"scatter_add", ct_scatter_add}})
@@ -327,28 +333,24 @@ std::map<std::string, Op> op_table() {
         ct_tensor* i = out_slot(o);
         return ct_adaptive_max_pool2d(x[0].h, s.data(), v, i);
     };
-    auto reduction = [](const Json& a) {
-        const std::map<std::string, int32_t> r = {{"none", CT_REDUCTION_NONE}, {"mean", CT_REDUCTION_MEAN}, {"sum", CT_REDUCTION_SUM}};
-        return r.at(a["reduction"].get<std::string>());
+    t["cross_entropy"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_cross_entropy(x[0].h, x[1].h, reduction_arg(a), a["ignore_index"].get<int64_t>(), out_slot(o));
     };
-    t["cross_entropy"] = [reduction](const Inputs& x, const Json& a, Outs& o) {
-        return ct_cross_entropy(x[0].h, x[1].h, reduction(a), a["ignore_index"].get<int64_t>(), out_slot(o));
+    t["nll_loss"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_nll_loss(x[0].h, x[1].h, reduction_arg(a), a["ignore_index"].get<int64_t>(), out_slot(o));
     };
-    t["nll_loss"] = [reduction](const Inputs& x, const Json& a, Outs& o) {
-        return ct_nll_loss(x[0].h, x[1].h, reduction(a), a["ignore_index"].get<int64_t>(), out_slot(o));
-    };
-    t["cross_entropy_ex"] = [reduction](const Inputs& x, const Json& a, Outs& o) {
-        return ct_cross_entropy_ex(x[0].h, x[1].h, x[2].h, reduction(a), a["ignore_index"].get<int64_t>(),
+    t["cross_entropy_ex"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_cross_entropy_ex(x[0].h, x[1].h, x[2].h, reduction_arg(a), a["ignore_index"].get<int64_t>(),
                                    a["label_smoothing"].get<double>(), out_slot(o));
     };
-    t["nll_loss_ex"] = [reduction](const Inputs& x, const Json& a, Outs& o) {
-        return ct_nll_loss_ex(x[0].h, x[1].h, x[2].h, reduction(a), a["ignore_index"].get<int64_t>(), out_slot(o));
+    t["nll_loss_ex"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_nll_loss_ex(x[0].h, x[1].h, x[2].h, reduction_arg(a), a["ignore_index"].get<int64_t>(), out_slot(o));
     };
-    t["binary_cross_entropy"] = [reduction](const Inputs& x, const Json& a, Outs& o) {
-        return ct_binary_cross_entropy(x[0].h, x[1].h, reduction(a), out_slot(o));
+    t["binary_cross_entropy"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_binary_cross_entropy(x[0].h, x[1].h, reduction_arg(a), out_slot(o));
     };
-    t["binary_cross_entropy_with_logits"] = [reduction](const Inputs& x, const Json& a, Outs& o) {
-        return ct_binary_cross_entropy_with_logits(x[0].h, x[1].h, reduction(a), out_slot(o));
+    t["binary_cross_entropy_with_logits"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_binary_cross_entropy_with_logits(x[0].h, x[1].h, reduction_arg(a), out_slot(o));
     };
     t["embedding"] = [](const Inputs& x, const Json&, Outs& o) { return ct_embedding(x[0].h, x[1].h, out_slot(o)); };
     t["einsum"] = [](const Inputs& x, const Json& a, Outs& o) {
@@ -373,28 +375,27 @@ std::map<std::string, Op> op_table() {
         return ct_unique(x[0].h, a["sorted"].get<bool>(), v, i, c);
     };
     // creation, host data, wrapped scalars, moves
-    auto dtype_arg = [](const Json& a) { return kDTypes.at(a["dtype"].get<std::string>()); };
     using Make = ct_status (*)(const int64_t*, int32_t, ct_dtype, ct_device, ct_tensor*);
     for (auto& [name, fn] : std::vector<std::pair<const char*, Make>>{{"zeros", ct_zeros}, {"ones", ct_ones}})
-        t[name] = [fn = fn, dtype_arg](const Inputs&, const Json& a, Outs& o) {
+        t[name] = [fn = fn](const Inputs&, const Json& a, Outs& o) {
             std::vector<int64_t> s = a["shape"].get<std::vector<int64_t>>();
             return fn(s.data(), (int32_t)s.size(), dtype_arg(a), ct_cpu(), out_slot(o));
         };
-    t["full"] = [dtype_arg](const Inputs&, const Json& a, Outs& o) {
+    t["full"] = [](const Inputs&, const Json& a, Outs& o) {
         std::vector<int64_t> s = a["shape"].get<std::vector<int64_t>>();
         return ct_full(s.data(), (int32_t)s.size(), a["value"].get<double>(), dtype_arg(a), ct_cpu(), out_slot(o));
     };
-    t["scalar_tensor"] = [dtype_arg](const Inputs&, const Json& a, Outs& o) {
+    t["scalar_tensor"] = [](const Inputs&, const Json& a, Outs& o) {
         return ct_scalar_tensor(a["value"].get<double>(), dtype_arg(a), ct_cpu(), out_slot(o));
     };
-    t["eye"] = [dtype_arg](const Inputs&, const Json& a, Outs& o) {
+    t["eye"] = [](const Inputs&, const Json& a, Outs& o) {
         return ct_eye(a["n"].get<int64_t>(), a["m"].get<int64_t>(), dtype_arg(a), ct_cpu(), out_slot(o));
     };
-    t["arange"] = [dtype_arg](const Inputs&, const Json& a, Outs& o) {
+    t["arange"] = [](const Inputs&, const Json& a, Outs& o) {
         return ct_arange(a["start"].get<double>(), a["end"].get<double>(), a["step"].get<double>(), dtype_arg(a), ct_cpu(),
                          out_slot(o));
     };
-    t["linspace"] = [dtype_arg](const Inputs&, const Json& a, Outs& o) {
+    t["linspace"] = [](const Inputs&, const Json& a, Outs& o) {
         return ct_linspace(a["start"].get<double>(), a["end"].get<double>(), a["steps"].get<int64_t>(), dtype_arg(a),
                            ct_cpu(), out_slot(o));
     };
