@@ -696,8 +696,113 @@ def creation(c):
             {"start": 0.0, "end": 1.0, "steps": -1, "dtype": "float32"})
 
 
+def random_ops(c):
+    """Random and uninitialised tensors. Their values are not PyTorch's (each library has its own generator), so a
+    case gives each output's dtype and shape and the properties its values must have (README, "Properties"): checked
+    bounds, permutations, 0-or-scaled elements, and sample means and standard deviations within bounds of at least
+    5 standard errors. The runner seeds ctensor's default generator with args.seed first, so every run draws the
+    same values and a case cannot fail by chance. Where the values are fixed (p of 0 or 1, a one-value range, eval
+    mode) the case gives them, with gradients, computed by torch."""
+    def prop(cid, op, inputs, args, outputs, note=None):
+        case = {"id": cid, "op": op, "inputs": [tensor_json(x) for x in inputs], "args": args,
+                "expect": {"outputs": outputs}}
+        if note:
+            case["note"] = note
+        c.add(case)
+
+    def out(dtype, shape, **properties):
+        return {"dtype": dtype, "shape": shape, "properties": properties}
+
+    seed = 20261125
+    for dtype in FLOATS:
+        for shape in ([100, 100], [7], [], [2, 0]):
+            n = math.prod(shape)
+            moments = {"mean": [0.5, 0.02], "std": [math.sqrt(1 / 12), 0.01]} if n >= 10000 else {}
+            prop(f"rand/{dtype}/{shape}", "rand", [], {"shape": shape, "dtype": dtype, "seed": seed},
+                 [out(dtype, shape, range=[0.0, 1.0], **moments)])
+            moments = {"mean": [0.0, 0.05], "std": [1.0, 0.04]} if n >= 10000 else {}
+            prop(f"randn/{dtype}/{shape}", "randn", [], {"shape": shape, "dtype": dtype, "seed": seed},
+                 [out(dtype, shape, **moments)])
+        c.error(f"rand/error/shape/{dtype}", "rand", [], "CT_ERR_INVALID_ARGUMENT", {"shape": [2, -1], "dtype": dtype})
+        c.error(f"randn/error/shape/{dtype}", "randn", [], "CT_ERR_INVALID_ARGUMENT", {"shape": [-3], "dtype": dtype})
+    for dtype in ("int64", "int32", "uint8", "bool"):
+        c.error(f"rand/error/dtype/{dtype}", "rand", [], "CT_ERR_DTYPE", {"shape": [2], "dtype": dtype})
+        c.error(f"randn/error/dtype/{dtype}", "randn", [], "CT_ERR_DTYPE", {"shape": [2], "dtype": dtype})
+
+    for dtype, low, high in (("int64", -5, 7), ("int64", -2**40, 2**40), ("int32", -2**31, 2**31 - 1),
+                             ("uint8", 0, 256), ("bool", 0, 2), ("float32", 0, 10), ("float64", -3, 3)):
+        k = high - low  # a uniform draw from k consecutive integers: mean (low + high - 1) / 2, std sqrt((k^2 - 1) / 12)
+        std = math.sqrt((k * k - 1) / 12)
+        prop(f"randint/{dtype}/{low}_{high}", "randint", [],
+             {"low": low, "high": high, "shape": [100, 100], "dtype": dtype, "seed": seed},
+             [out(dtype, [100, 100], range=[float(low), float(high)], integral=True,
+                  mean=[(low + high - 1) / 2, 0.05 * std], std=[std, 0.03 * std])])
+    c.run("randint/int64/one_value", "randint", lambda: torch.randint(3, 4, (2, 3)), [],
+          {"low": 3, "high": 4, "shape": [2, 3], "dtype": "int64", "seed": seed})
+    c.run("randint/int64/empty", "randint", lambda: torch.randint(0, 4, (0, 3)), [],
+          {"low": 0, "high": 4, "shape": [0, 3], "dtype": "int64", "seed": seed})
+    for low, high, dtype in ((3, 3, "int64"), (5, 3, "int64"), (0, 300, "uint8"), (-1, 2, "uint8")):
+        c.error(f"randint/error/{dtype}/{low}_{high}", "randint", [], "CT_ERR_INVALID_ARGUMENT",
+                {"low": low, "high": high, "shape": [2], "dtype": dtype})
+    c.error("randint/error/shape", "randint", [], "CT_ERR_INVALID_ARGUMENT",
+            {"low": 0, "high": 3, "shape": [-1], "dtype": "int64"})
+
+    for n in (0, 1, 2, 10, 1000):
+        prop(f"randperm/{n}", "randperm", [], {"n": n, "seed": seed}, [out("int64", [n], permutation=True)])
+    c.error("randperm/error/negative", "randperm", [], "CT_ERR_INVALID_ARGUMENT", {"n": -1})
+
+    for dtype in FLOATS:
+        for p in (0.3, 0.9):
+            probs = torch.full([50, 40], p, dtype=DTYPES[dtype])
+            se = math.sqrt(p * (1 - p) / probs.numel())
+            prop(f"bernoulli/{dtype}/{p}", "bernoulli", [probs], {"seed": seed},
+                 [out(dtype, [50, 40], zero_or=[1.0] * probs.numel(), mean=[p, 6 * se])])
+        fixed = torch.tensor([[0.0, 1.0, 1.0], [0.0, 0.0, 1.0]], dtype=DTYPES[dtype])
+        c.run(f"bernoulli/{dtype}/zero_or_one", "bernoulli", torch.bernoulli, [fixed], {"seed": seed},
+              differentiable=False)
+        for bad in (1.5, -0.25, float("nan")):
+            c.error(f"bernoulli/error/{dtype}/{bad}", "bernoulli", [torch.tensor([0.5, bad], dtype=DTYPES[dtype])],
+                    "CT_ERR_INVALID_ARGUMENT")
+    c.error("bernoulli/error/dtype", "bernoulli", [torch.tensor([1, 0])], "CT_ERR_DTYPE")
+
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases))
+        x = 1.0 + 0.5 * rng.tensor([40, 50], dtype, 0.0, 1.0)  # positive, so the mean tells a dropped from a kept
+        for p in (0.3, 0.5):
+            kept = x / (1 - p)
+            se = math.sqrt(float((x.double() ** 2).mean()) * p / (1 - p) / x.numel())
+            prop(f"dropout/{dtype}/{p}", "dropout", [x], {"p": p, "training": True, "seed": seed},
+                 [out(dtype, [40, 50], zero_or=[encode(v) for v in kept.reshape(-1).tolist()],
+                      mean=[float(x.double().mean()), 6 * se])])
+        small = rng.tensor([2, 3], dtype)
+        for p, training in ((0.0, True), (0.5, False), (1.0, True), (1.0, False)):
+            c.run(f"dropout/{dtype}/p{p}/{'train' if training else 'eval'}", "dropout",
+                  lambda t, p=p, tr=training: torch.nn.functional.dropout(t, p, tr), [small],
+                  {"p": p, "training": training, "seed": seed})
+        for bad in (1.5, -0.1):
+            c.error(f"dropout/error/{dtype}/{bad}", "dropout", [small], "CT_ERR_INVALID_ARGUMENT",
+                    {"p": bad, "training": True})
+    c.error("dropout/error/dtype", "dropout", [torch.tensor([1, 2])], "CT_ERR_DTYPE", {"p": 0.5, "training": True})
+
+    for dtype in DTYPES:
+        for shape in ([2, 3], [0], []):
+            prop(f"empty/{dtype}/{shape}", "empty", [], {"shape": shape, "dtype": dtype}, [out(dtype, shape)],
+                 note="uninitialised memory: only the dtype and shape are defined")
+            x = Rng(len(c.cases)).tensor(shape, dtype)
+            prop(f"empty_like/{dtype}/{shape}", "empty_like", [x], {}, [out(dtype, shape)],
+                 note="uninitialised memory: only the dtype and shape are defined")
+    c.error("empty/error/shape", "empty", [], "CT_ERR_INVALID_ARGUMENT", {"shape": [2, -3], "dtype": "float32"})
+    # host memory wrapped without a copy, through each language's zero-copy constructor
+    for dtype in DTYPES:
+        x = Rng(len(c.cases)).tensor([2, 4], dtype, -1e3, 1e3)
+        for shape in ([8], [2, 4], [2, 2, 2], [0]):
+            t = x.reshape(-1)[:math.prod(shape)].reshape(shape)
+            c.run(f"tensor_from_blob/{dtype}/{shape}", "tensor_from_blob", lambda t: t.clone(), [t],
+                  differentiable=False)
+
+
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,
-          "indexing": indexing, "ordering": ordering, "nn": nn_ops, "creation": creation}
+          "indexing": indexing, "ordering": ordering, "nn": nn_ops, "creation": creation, "random": random_ops}
 
 
 def main():

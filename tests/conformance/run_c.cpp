@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -76,7 +77,48 @@ T make(const Json& j) {
     return t;
 }
 
-// Checks tensor t against the expected JSON; throws a Problem naming `what`.
+// The values of tensor t (any dtype) as doubles, in row-major order.
+std::vector<double> host_values(ct_tensor t) {
+    T f64;
+    ok(ct_to_dtype(t, CT_FLOAT64, &f64.h), "to_dtype");
+    int64_t n = 0;
+    ok(ct_tensor_numel(f64.h, &n), "tensor_numel");
+    std::vector<double> v((size_t)n);
+    ok(ct_tensor_copy_to_host(f64.h, v.data(), n * (int64_t)sizeof(double)), "copy_to_host");
+    return v;
+}
+
+// Checks that values have every property of props (README, "Properties"); throws a Problem naming `what`.
+void check_properties(const std::string& what, const std::vector<double>& v, const Json& props, double atol,
+                      double rtol) {
+    auto fail = [&](const std::string& s) { throw Problem{what + ": " + s}; };
+    for (size_t i = 0; i < v.size(); ++i) {
+        const std::string at = "element " + std::to_string(i) + " is " + std::to_string(v[i]);
+        if (props.contains("range") && !(v[i] >= decode(props["range"][0]) && v[i] < decode(props["range"][1])))
+            fail(at + ", outside [" + props["range"][0].dump() + ", " + props["range"][1].dump() + ")");
+        if (props.value("integral", false) && v[i] != std::floor(v[i])) fail(at + ", not an integer");
+        if (props.contains("zero_or")) {
+            double w = decode(props["zero_or"][i]);
+            if (v[i] != 0 && std::fabs(v[i] - w) > atol + rtol * std::fabs(w)) fail(at + ", expected 0 or " + std::to_string(w));
+        }
+    }
+    if (props.value("permutation", false)) {
+        std::vector<double> sorted = v;
+        std::sort(sorted.begin(), sorted.end());
+        for (size_t i = 0; i < sorted.size(); ++i)
+            if (sorted[i] != (double)i) fail("not a permutation of 0.." + std::to_string((long long)v.size() - 1));
+    }
+    double mean = 0, ss = 0;
+    for (double x : v) mean += x / (double)v.size();
+    for (double x : v) ss += (x - mean) * (x - mean);
+    if (props.contains("mean") && !(std::fabs(mean - decode(props["mean"][0])) <= decode(props["mean"][1])))
+        fail("mean " + std::to_string(mean) + ", expected " + props["mean"].dump() + " (value, bound)");
+    double sd = std::sqrt(ss / (double)(v.size() - 1));
+    if (props.contains("std") && !(std::fabs(sd - decode(props["std"][0])) <= decode(props["std"][1])))
+        fail("standard deviation " + std::to_string(sd) + ", expected " + props["std"].dump() + " (value, bound)");
+}
+
+// Checks tensor t against the expected JSON (values, or properties of values); throws a Problem naming `what`.
 void compare(const std::string& what, ct_tensor t, const Json& want) {
     ct_dtype dt;
     ok(ct_tensor_dtype(t, &dt), "tensor_dtype");
@@ -88,12 +130,16 @@ void compare(const std::string& what, ct_tensor t, const Json& want) {
     if (std::vector<int64_t>(dims, dims + nd) != want["shape"].get<std::vector<int64_t>>())
         throw Problem{what + ": shape " + Json(std::vector<int64_t>(dims, dims + nd)).dump() + ", expected " +
                       want["shape"].dump()};
+    const bool floating = dt == CT_FLOAT32 || dt == CT_FLOAT64;
+    const double atol = dt == CT_FLOAT32 ? 1e-5 : 1e-12, rtol = dt == CT_FLOAT32 ? 1e-5 : 1e-10;
+    if (want.contains("properties")) {
+        check_properties(what, host_values(t), want["properties"], floating ? atol : 0, floating ? rtol : 0);
+        return;
+    }
     const Json& values = want["values"];
     int64_t n = (int64_t)values.size();
     std::vector<unsigned char> bytes((size_t)n * (size_t)ct_dtype_size(dt));
     ok(ct_tensor_copy_to_host(t, bytes.data(), (int64_t)bytes.size()), "copy_to_host");
-    const bool floating = dt == CT_FLOAT32 || dt == CT_FLOAT64;
-    const double atol = dt == CT_FLOAT32 ? 1e-5 : 1e-12, rtol = dt == CT_FLOAT32 ? 1e-5 : 1e-10;
     for (int64_t i = 0; i < n; ++i) {
         const unsigned char* p = bytes.data() + i * ct_dtype_size(dt);
         if (floating) {
@@ -405,6 +451,46 @@ std::map<std::string, Op> op_table() {
     t["to_device"] = [](const Inputs& x, const Json&, Outs& o) { return ct_to_device(x[0].h, ct_cpu(), out_slot(o)); };
     // every tensor input was made with ct_tensor_from_data (above); the case checks what it made
     t["tensor_from_data"] = [](const Inputs& x, const Json&, Outs& o) { *out_slot(o) = ct_tensor_retain(x[0].h); return CT_OK; };
+    // input 0's values copied into malloc()ed memory that the tensor then owns without a copy (free as deleter)
+    t["tensor_from_blob"] = [](const Inputs& x, const Json&, Outs& o) {
+        int64_t dims[16], n = 0;
+        int32_t nd = 0;
+        ct_dtype dt;
+        ok(ct_tensor_shape(x[0].h, dims, 16, &nd), "tensor_shape");
+        ok(ct_tensor_dtype(x[0].h, &dt), "tensor_dtype");
+        ok(ct_tensor_numel(x[0].h, &n), "tensor_numel");
+        std::unique_ptr<void, void (*)(void*)> data(std::malloc((size_t)std::max<int64_t>(n * ct_dtype_size(dt), 1)),
+                                                    std::free);
+        ok(ct_tensor_copy_to_host(x[0].h, data.get(), n * ct_dtype_size(dt)), "copy_to_host");
+        auto deleter = [](void* p, void*) { std::free(p); };
+        ct_status st = ct_tensor_from_blob(data.get(), dims, nullptr, nd, dt, ct_cpu(), deleter, nullptr, out_slot(o));
+        if (st == CT_OK) data.release();  // the tensor owns it now; on failure the deleter is not called
+        return st;
+    };
+    // random and uninitialised tensors (run_case seeds the default generator with args["seed"])
+    using Random = ct_status (*)(const int64_t*, int32_t, ct_dtype, ct_device, ct_generator, ct_tensor*);
+    for (auto& [name, fn] : std::vector<std::pair<const char*, Random>>{{"rand", ct_rand}, {"randn", ct_randn}})
+        t[name] = [fn = fn](const Inputs&, const Json& a, Outs& o) {
+            std::vector<int64_t> s = a["shape"].get<std::vector<int64_t>>();
+            return fn(s.data(), (int32_t)s.size(), dtype_arg(a), ct_cpu(), nullptr, out_slot(o));
+        };
+    t["randint"] = [](const Inputs&, const Json& a, Outs& o) {
+        std::vector<int64_t> s = a["shape"].get<std::vector<int64_t>>();
+        return ct_randint(a["low"].get<int64_t>(), a["high"].get<int64_t>(), s.data(), (int32_t)s.size(), dtype_arg(a),
+                          ct_cpu(), nullptr, out_slot(o));
+    };
+    t["randperm"] = [](const Inputs&, const Json& a, Outs& o) {
+        return ct_randperm(a["n"].get<int64_t>(), ct_cpu(), nullptr, out_slot(o));
+    };
+    t["bernoulli"] = [](const Inputs& x, const Json&, Outs& o) { return ct_bernoulli(x[0].h, nullptr, out_slot(o)); };
+    t["dropout"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_dropout(x[0].h, a["p"].get<double>(), a["training"].get<bool>() ? 1 : 0, nullptr, out_slot(o));
+    };
+    t["empty"] = [](const Inputs&, const Json& a, Outs& o) {
+        std::vector<int64_t> s = a["shape"].get<std::vector<int64_t>>();
+        return ct_empty(s.data(), (int32_t)s.size(), dtype_arg(a), ct_cpu(), out_slot(o));
+    };
+    t["empty_like"] = [](const Inputs& x, const Json&, Outs& o) { return ct_empty_like(x[0].h, out_slot(o)); };
     // input 1 is a wrapped scalar (ct_wrapped_scalar, as {"scalar": v} inputs are made above)
     t["wrapped_scalar"] = [](const Inputs& x, const Json&, Outs& o) { return ct_mul(x[0].h, x[1].h, out_slot(o)); };
     // in-place writes through a view of a clone of input 0; the output is the clone
@@ -447,6 +533,7 @@ void run_case(const Json& c, const std::map<std::string, Op>& table) {
     if (it == table.end()) throw Problem{"op " + c["op"].get<std::string>() + " is not exposed"};
     Inputs inputs;
     for (const Json& j : c["inputs"]) inputs.push_back(make(j));
+    if (c["args"].contains("seed")) ok(ct_manual_seed(c["args"]["seed"].get<uint64_t>()), "manual_seed");
     Outs outs;
     outs.reserve(16);  // out_slot pointers stay valid while an op fills several
     ct_status st = it->second(inputs, c["args"], outs);

@@ -14,7 +14,7 @@ const C = CTensor
 const ELTYPE = Dict("float32" => Float32, "float64" => Float64, "int32" => Int32, "int64" => Int64,
                     "uint8" => UInt8, "bool" => Bool)
 const TOLERANCE = Dict("float32" => (1e-5, 1e-5), "float64" => (1e-12, 1e-10))  # (atol, rtol); exact otherwise
-const INDEX_OUTPUTS = Set(["argmax", "argmin", "argmax_all", "argmin_all", "argsort", "nonzero"])  # 1-based positions
+const INDEX_OUTPUTS = Set(["argmax", "argmin", "argmax_all", "argmin_all", "argsort", "nonzero", "randperm"])  # 1-based
 
 struct Problem <: Exception
     what::String
@@ -207,6 +207,16 @@ merge!(OPS, Dict{String,Function}(
     "to_device" => (x, a) -> to(x, cpu),
     "tensor_from_data" => (x, a) -> x,
     "wrapped_scalar" => (x, v, a) -> x .* v,
+    "tensor_from_blob" => (x, a) -> Tensor(Array(x)),  # a Julia Array wrapped without a copy
+    # random and uninitialised tensors (run_case seeds the default generator with args["seed"]); randperm is 1:n
+    "rand" => a -> C.rand(ELTYPE[a["dtype"]], reverse(a["shape"])...),
+    "randn" => a -> C.randn(ELTYPE[a["dtype"]], reverse(a["shape"])...),
+    "randint" => a -> C.randint(a["low"], a["high"], reverse(a["shape"])...; dtype = ELTYPE[a["dtype"]]),
+    "randperm" => a -> C.randperm(a["n"]),
+    "bernoulli" => (p, a) -> C.bernoulli(p),
+    "dropout" => (x, a) -> C.dropout(x, a["p"]; training = a["training"]),
+    "empty" => a -> C.empty(ELTYPE[a["dtype"]], reverse(a["shape"])...),
+    "empty_like" => (x, a) -> C.empty_like(x),
 ))
 const POSITION_OUTPUTS = Set(["sort", "topk", "kthvalue", "max_pool2d_ex", "adaptive_max_pool2d", "unique"])
 
@@ -232,6 +242,7 @@ function compare(what, got, want; base = 0)
     shape == want["shape"] || throw(Problem("$what: shape $shape, expected $(want["shape"])"))
     values = vec(Array(got))  # column-major order of the reversed shape = ctensor's row-major order
     atol, rtol = get(TOLERANCE, want["dtype"], (0.0, 0.0))
+    haskey(want, "properties") && return check_properties(what, Float64.(values) .- base, want["properties"], atol, rtol)
     for (i, (g, w)) in enumerate(zip(values, want["values"]))
         if !haskey(TOLERANCE, want["dtype"])  # integers and bool exactly, as Int64
             Int64(g) - base == w || throw(Problem("$what: element $(i - 1) is $(Int64(g) - base), expected $w"))
@@ -243,6 +254,34 @@ function compare(what, got, want; base = 0)
     end
 end
 
+"Checks that values `v` have every property of `props` (README, \"Properties\")."
+function check_properties(what, v, props, atol, rtol)
+    for (i, x) in enumerate(v)
+        at = "$what: element $(i - 1) is $x"
+        if haskey(props, "range")
+            lo, hi = decode.(props["range"])
+            lo <= x < hi || throw(Problem("$at, outside [$lo, $hi)"))
+        end
+        get(props, "integral", false) && !isinteger(x) && throw(Problem("$at, not an integer"))
+        if haskey(props, "zero_or")
+            w = decode(props["zero_or"][i])
+            x == 0 || abs(x - w) <= atol + rtol * abs(w) || throw(Problem("$at, expected 0 or $w"))
+        end
+    end
+    get(props, "permutation", false) && sort(v) != 0:length(v) - 1 &&
+        throw(Problem("$what: not a permutation of 0..$(length(v) - 1)"))
+    mean = sum(v) / length(v)
+    if haskey(props, "mean")
+        m, bound = decode.(props["mean"])
+        abs(mean - m) <= bound || throw(Problem("$what: mean $mean, expected $m within $bound"))
+    end
+    if haskey(props, "std")
+        s, bound = decode.(props["std"])
+        sd = sqrt(sum((v .- mean) .^ 2) / (length(v) - 1))
+        abs(sd - s) <= bound || throw(Problem("$what: standard deviation $sd, expected $s within $bound"))
+    end
+end
+
 const KINDS = Dict(string("CT_", k) => k for k in instances(C.ErrorKind))
 
 function run_case(case)
@@ -251,6 +290,7 @@ function run_case(case)
     f === nothing && throw(Problem("op $op is not exposed"))
     inputs = [make(j) for j in case["inputs"]]
     args = get(case, "args", Dict{String,Any}())
+    haskey(args, "seed") && manual_seed(args["seed"])
     if haskey(case, "error")
         kind = KINDS[case["error"]]
         try

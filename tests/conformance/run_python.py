@@ -155,6 +155,16 @@ def op_table():
         "to_device": lambda xs, a: xs[0].to(a["device"]),
         "tensor_from_data": lambda xs, a: xs[0],
         "wrapped_scalar": lambda xs, a: xs[0] * xs[1],
+        "tensor_from_blob": lambda xs, a: ct.from_numpy(xs[0].numpy().copy()),
+        # random and uninitialised tensors (run_case seeds the default generator with args["seed"])
+        "rand": lambda xs, a: ct.rand(a["shape"], dtype=DTYPES[a["dtype"]]),
+        "randn": lambda xs, a: ct.randn(a["shape"], dtype=DTYPES[a["dtype"]]),
+        "randint": lambda xs, a: ct.randint(a["low"], a["high"], a["shape"], dtype=DTYPES[a["dtype"]]),
+        "randperm": lambda xs, a: ct.randperm(a["n"]),
+        "bernoulli": lambda xs, a: ct.bernoulli(xs[0]),
+        "dropout": lambda xs, a: F.dropout(xs[0], a["p"], a["training"]),
+        "empty": lambda xs, a: ct.empty(a["shape"], dtype=DTYPES[a["dtype"]]),
+        "empty_like": lambda xs, a: ct.empty_like(xs[0]),
     })
     # in-place writes through a view of a clone of input 0; the output is the clone
     writes = {
@@ -181,13 +191,16 @@ def through_view(table, write, xs, a):
 
 
 def mismatch(what, got, want):
-    """None when tensor got matches the expected JSON want, else a description."""
+    """None when tensor got matches the expected JSON want (its values, or the properties of its values), else a
+    description."""
     name = NAMES.get(got.dtype, str(got.dtype))
     if name != want["dtype"]:
         return f"{what}: dtype {name}, expected {want['dtype']}"
     if list(got.shape) != want["shape"]:
         return f"{what}: shape {list(got.shape)}, expected {want['shape']}"
     values = got.detach().reshape(-1).tolist()
+    if "properties" in want:
+        return property_mismatch(what, [float(v) for v in values], want["properties"], TOLERANCE.get(name, (0, 0)))
     atol, rtol = TOLERANCE.get(name, (0, 0))
     for i, (g, w) in enumerate(zip(values, (decode(v) for v in want["values"]))):
         if name not in TOLERANCE:  # integers and bool exactly (as Python ints: int64 beyond 2**53 stays exact)
@@ -202,11 +215,38 @@ def mismatch(what, got, want):
     return None
 
 
+def property_mismatch(what, values, props, tolerance):
+    """None when the values have every property of the case (README, "Properties"), else a description."""
+    atol, rtol = tolerance
+    for i, v in enumerate(values):
+        if "range" in props and not props["range"][0] <= v < props["range"][1]:
+            return f"{what}: element {i} is {v!r}, outside [{props['range'][0]}, {props['range'][1]})"
+        if props.get("integral") and v != math.floor(v):
+            return f"{what}: element {i} is {v!r}, not an integer"
+        if "zero_or" in props:
+            w = decode(props["zero_or"][i])
+            if v != 0 and abs(v - w) > atol + rtol * abs(w):
+                return f"{what}: element {i} is {v!r}, expected 0 or {w!r}"
+    if props.get("permutation") and sorted(values) != list(range(len(values))):
+        return f"{what}: not a permutation of 0..{len(values) - 1}"
+    n = len(values)
+    mean = sum(values) / n if n else 0.0
+    if "mean" in props and not abs(mean - props["mean"][0]) <= props["mean"][1]:
+        return f"{what}: mean {mean!r}, expected {props['mean'][0]} within {props['mean'][1]}"
+    if "std" in props:
+        std = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+        if not abs(std - props["std"][0]) <= props["std"][1]:
+            return f"{what}: standard deviation {std!r}, expected {props['std'][0]} within {props['std'][1]}"
+    return None
+
+
 def run_case(case, table):
     fn = table.get(case["op"])
     if fn is None:
         return f"op {case['op']} is not exposed"
     inputs = [make(j) for j in case["inputs"]]
+    if "seed" in case["args"]:
+        ct.manual_seed(case["args"]["seed"])
     if "error" in case:
         kind = ERRORS.get(case["error"], RuntimeError)
         try:

@@ -67,9 +67,16 @@ fn compare(what: &str, got: &Tensor, want: &Value) -> Outcome<()> {
     if got.size() != shape {
         return problem(format!("{what}: shape {:?}, expected {shape:?}", got.size()));
     }
+    let (atol, rtol) = match dtype {
+        DType::Float32 => (1e-5, 1e-5),
+        DType::Float64 => (1e-12, 1e-10),
+        _ => (0.0, 0.0),
+    };
+    if let Some(props) = want.get("properties") {
+        return check_properties(what, &got.to_dtype(DType::Float64)?.to_vec::<f64>()?, props, atol, rtol);
+    }
     let values = want["values"].as_array().unwrap();
     if dtype.is_floating() {
-        let (atol, rtol) = if dtype == DType::Float32 { (1e-5, 1e-5) } else { (1e-12, 1e-10) };
         for (i, (g, w)) in got.to_vec::<f64>()?.iter().zip(values.iter().map(decode)).enumerate() {
             if !((g.is_nan() && w.is_nan()) || *g == w || (g - w).abs() <= atol + rtol * w.abs()) {
                 return problem(format!("{what}: element {i} is {g}, expected {w}"));
@@ -80,6 +87,49 @@ fn compare(what: &str, got: &Tensor, want: &Value) -> Outcome<()> {
             if Some(*g) != w.as_i64() {
                 return problem(format!("{what}: element {i} is {g}, expected {w}"));
             }
+        }
+    }
+    Ok(())
+}
+
+/// Checks that `v` has every property of `props` (README, "Properties").
+fn check_properties(what: &str, v: &[f64], props: &Value, atol: f64, rtol: f64) -> Outcome<()> {
+    let flag = |k: &str| props.get(k).and_then(Value::as_bool).unwrap_or(false);
+    let pair = |k: &str| props.get(k).map(|p| (decode(&p[0]), decode(&p[1])));
+    for (i, &x) in v.iter().enumerate() {
+        if let Some((lo, hi)) = pair("range") {
+            if !(x >= lo && x < hi) {
+                return problem(format!("{what}: element {i} is {x}, outside [{lo}, {hi})"));
+            }
+        }
+        if flag("integral") && x != x.floor() {
+            return problem(format!("{what}: element {i} is {x}, not an integer"));
+        }
+        if let Some(z) = props.get("zero_or") {
+            let w = decode(&z[i]);
+            if x != 0.0 && (x - w).abs() > atol + rtol * w.abs() {
+                return problem(format!("{what}: element {i} is {x}, expected 0 or {w}"));
+            }
+        }
+    }
+    if flag("permutation") {
+        let mut sorted = v.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        if sorted.iter().enumerate().any(|(i, &x)| x != i as f64) {
+            return problem(format!("{what}: not a permutation of 0..{}", v.len() as i64 - 1));
+        }
+    }
+    let n = v.len() as f64;
+    let mean = v.iter().sum::<f64>() / n;
+    if let Some((m, bound)) = pair("mean") {
+        if !((mean - m).abs() <= bound) {
+            return problem(format!("{what}: mean {mean}, expected {m} within {bound}"));
+        }
+    }
+    if let Some((s, bound)) = pair("std") {
+        let sd = (v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0)).sqrt();
+        if !((sd - s).abs() <= bound) {
+            return problem(format!("{what}: standard deviation {sd}, expected {s} within {bound}"));
         }
     }
     Ok(())
@@ -426,7 +476,37 @@ fn creation_ops() -> HashMap<&'static str, Op> {
     t.insert("to_device", Box::new(|x, _| one(x[0].to_device(ctensor::Device::Cpu))));
     t.insert("tensor_from_data", Box::new(|x, _| Ok(vec![x[0].clone()])));
     t.insert("wrapped_scalar", Box::new(|x, _| one(x[0].mul(&x[1]))));
+    t.insert(
+        "tensor_from_blob",
+        Box::new(|x, _| {
+            one(match x[0].dtype() {
+                DType::Float32 => rewrap::<f32>(&x[0]),
+                DType::Float64 => rewrap::<f64>(&x[0]),
+                DType::Int32 => rewrap::<i32>(&x[0]),
+                DType::Int64 => rewrap::<i64>(&x[0]),
+                DType::UInt8 => rewrap::<u8>(&x[0]),
+                _ => rewrap::<bool>(&x[0]),
+            })
+        }),
+    );
+    // random and uninitialised tensors (run_case seeds the default generator with args["seed"])
+    t.insert("rand", Box::new(|_, a| one(Tensor::rand(&ints(a, "shape"), dtype_arg(a), None))));
+    t.insert("randn", Box::new(|_, a| one(Tensor::randn(&ints(a, "shape"), dtype_arg(a), None))));
+    t.insert(
+        "randint",
+        Box::new(|_, a| one(Tensor::randint(int(a, "low"), int(a, "high"), &ints(a, "shape"), dtype_arg(a), None))),
+    );
+    t.insert("randperm", Box::new(|_, a| one(Tensor::randperm(int(a, "n"), ctensor::Device::Cpu, None))));
+    t.insert("bernoulli", Box::new(|x, _| one(x[0].bernoulli(None))));
+    t.insert("dropout", Box::new(|x, a| one(x[0].dropout(a["p"].as_f64().unwrap(), flag(a, "training"), None))));
+    t.insert("empty", Box::new(|_, a| one(Tensor::empty(&ints(a, "shape"), dtype_arg(a)))));
+    t.insert("empty_like", Box::new(|x, _| one(x[0].empty_like())));
     t
+}
+
+/// x's values moved into a Vec that a new tensor then owns without a copy (`Tensor::from_vec`, ct_tensor_from_blob).
+fn rewrap<T: ctensor::Element + Send>(x: &Tensor) -> ctensor::Result<Tensor> {
+    Tensor::from_vec(x.to_vec::<T>()?, &x.size())
 }
 
 /// The view ops (also the views that the in-place cases write through).
@@ -452,6 +532,9 @@ fn run_case(case: &Value, table: &HashMap<&'static str, Op>) -> Outcome<()> {
     let op = case["op"].as_str().unwrap();
     let Some(f) = table.get(op) else { return problem(format!("op {op} is not exposed")) };
     let inputs = case["inputs"].as_array().unwrap().iter().map(make).collect::<Outcome<Vec<Tensor>>>()?;
+    if let Some(seed) = case["args"].get("seed").and_then(Value::as_u64) {
+        ctensor::manual_seed(seed)?;
+    }
     let result = f(&inputs, &case["args"]);
     if let Some(status) = case.get("error").and_then(Value::as_str) {
         return match result {

@@ -95,9 +95,14 @@ public final class Conformance {
             throw new Problem(what + ": dtype " + dt.pyName() + ", expected " + want.get("dtype").getAsString());
         if (!Arrays.equals(got.shape(), longs(want.get("shape"))))
             throw new Problem(what + ": shape " + Arrays.toString(got.shape()) + ", expected " + want.get("shape"));
+        double atol = dt == DType.FLOAT32 ? 1e-5 : dt == DType.FLOAT64 ? 1e-12 : 0;
+        double rtol = dt == DType.FLOAT32 ? 1e-5 : dt == DType.FLOAT64 ? 1e-10 : 0;
+        if (want.has("properties")) {
+            checkProperties(what, got.toDoubleArray(), want.getAsJsonObject("properties"), atol, rtol);
+            return;
+        }
         JsonArray v = want.getAsJsonArray("values");
         if (dt.isFloatingPoint()) {
-            double atol = dt == DType.FLOAT32 ? 1e-5 : 1e-12, rtol = dt == DType.FLOAT32 ? 1e-5 : 1e-10;
             double[] g = got.toDoubleArray();
             for (int i = 0; i < g.length; ++i) {
                 double w = decode(v.get(i));
@@ -109,6 +114,36 @@ public final class Conformance {
             for (int i = 0; i < g.length; ++i)
                 if (g[i] != v.get(i).getAsLong()) throw new Problem(what + ": element " + i + " is " + g[i] + ", expected " + v.get(i));
         }
+    }
+
+    /** Checks that v has every property of props (tests/conformance/README.md, "Properties"). */
+    static void checkProperties(String what, double[] v, JsonObject props, double atol, double rtol) throws Problem {
+        boolean integral = props.has("integral") && props.get("integral").getAsBoolean();
+        for (int i = 0; i < v.length; ++i) {
+            String at = what + ": element " + i + " is " + v[i];
+            if (props.has("range")) {
+                double lo = decode(props.getAsJsonArray("range").get(0)), hi = decode(props.getAsJsonArray("range").get(1));
+                if (!(v[i] >= lo && v[i] < hi)) throw new Problem(at + ", outside [" + lo + ", " + hi + ")");
+            }
+            if (integral && v[i] != Math.floor(v[i])) throw new Problem(at + ", not an integer");
+            if (props.has("zero_or")) {
+                double w = decode(props.getAsJsonArray("zero_or").get(i));
+                if (v[i] != 0 && Math.abs(v[i] - w) > atol + rtol * Math.abs(w)) throw new Problem(at + ", expected 0 or " + w);
+            }
+        }
+        if (props.has("permutation") && props.get("permutation").getAsBoolean()) {
+            double[] sorted = v.clone();
+            Arrays.sort(sorted);
+            for (int i = 0; i < sorted.length; ++i)
+                if (sorted[i] != i) throw new Problem(what + ": not a permutation of 0.." + (sorted.length - 1));
+        }
+        double mean = Arrays.stream(v).sum() / v.length, ss = 0;
+        for (double x : v) ss += (x - mean) * (x - mean);
+        double sd = Math.sqrt(ss / (v.length - 1));
+        if (props.has("mean") && !(Math.abs(mean - decode(props.getAsJsonArray("mean").get(0))) <= decode(props.getAsJsonArray("mean").get(1))))
+            throw new Problem(what + ": mean " + mean + ", expected " + props.get("mean") + " (value, bound)");
+        if (props.has("std") && !(Math.abs(sd - decode(props.getAsJsonArray("std").get(0))) <= decode(props.getAsJsonArray("std").get(1))))
+            throw new Problem(what + ": standard deviation " + sd + ", expected " + props.get("std") + " (value, bound)");
     }
 
     static Tensor tensor(Object x) {
@@ -277,6 +312,17 @@ public final class Conformance {
         t.put("full_like", (x, a) -> one(((Tensor) x[0]).fullLike(a.get("value").getAsDouble())));
         t.put("to_device", (x, a) -> one(((Tensor) x[0]).to(Device.parse(a.get("device").getAsString()))));
         t.put("tensor_from_data", (x, a) -> one((Tensor) x[0]));
+        // input 0's bytes in a new direct buffer that the tensor then views without a copy
+        t.put("tensor_from_blob", (x, a) -> one(Tensor.fromBuffer(((Tensor) x[0]).toBuffer(), ((Tensor) x[0]).dtype(), ((Tensor) x[0]).shape())));
+        // random and uninitialised tensors (runCase seeds the default generator with args.seed)
+        t.put("rand", (x, a) -> one(Tensor.rand(null, longs(a.get("shape")), dtype(a), Device.CPU)));
+        t.put("randn", (x, a) -> one(Tensor.randn(null, longs(a.get("shape")), dtype(a), Device.CPU)));
+        t.put("randint", (x, a) -> one(Tensor.randint(null, arg(a, "low"), arg(a, "high"), longs(a.get("shape")), dtype(a), Device.CPU)));
+        t.put("randperm", (x, a) -> one(Tensor.randperm(null, arg(a, "n"))));
+        t.put("bernoulli", (x, a) -> one(((Tensor) x[0]).bernoulli(null)));
+        t.put("dropout", (x, a) -> one(org.ctensor.nn.Functional.dropout((Tensor) x[0], a.get("p").getAsDouble(), a.get("training").getAsBoolean(), null)));
+        t.put("empty", (x, a) -> one(Tensor.empty(longs(a.get("shape")), dtype(a), Device.CPU)));
+        t.put("empty_like", (x, a) -> one(((Tensor) x[0]).emptyLike()));
         t.put("wrapped_scalar", (x, a) -> one(((Tensor) x[0]).mul(Tensor.wrappedScalar((Double) x[1], a.get("is_integer").getAsBoolean()))));
         // in-place writes through a view of a clone of input 0; the output is the clone
         Map<String, Write> writes = Map.of(
@@ -331,6 +377,7 @@ public final class Conformance {
         Object[] x = new Object[in.size()];
         for (int i = 0; i < x.length; ++i) x[i] = make(in.get(i).getAsJsonObject());
         JsonObject args = c.getAsJsonObject("args");
+        if (args.has("seed")) Generator.manualSeed(args.get("seed").getAsLong());
         if (c.has("error")) {
             String status = c.get("error").getAsString();
             Class<? extends CTensorException> kind = ERRORS.getOrDefault(status, CTensorException.class);
