@@ -662,6 +662,43 @@ CT_API ct_status ct_from_dlpack_versioned(struct DLManagedTensorVersioned* manag
 /* Python's a // b: floor(a / b); integers exact (INT_MIN // -1 wraps), integer b must be nonzero; no gradient. */
 CT_API ct_status ct_floor_divide(ct_tensor a, ct_tensor b, ct_tensor* out);
 
+/* ---- More activations (torch.nn.functional's; floating x only, integer x is CT_ERR_DTYPE) ---- */
+
+/* scale * (x if x > 0 else alpha * (exp(input_scale * x) - 1)): ELU; SELU and CELU are its parameterisations. */
+CT_API ct_status ct_elu(ct_tensor x, double alpha, double scale, double input_scale, ct_tensor* out);
+/* x if x > 0 else negative_slope * x. */
+CT_API ct_status ct_leaky_relu(ct_tensor x, double negative_slope, ct_tensor* out);
+/* x clamped to [min_val, max_val] (max_val everywhere if min_val > max_val, as torch); gradient only strictly
+ * inside (ReLU6 = [0, 6]). */
+CT_API ct_status ct_hardtanh(ct_tensor x, double min_val, double max_val, ct_tensor* out);
+/* clamp(x / 6 + 1/2, 0, 1). */
+CT_API ct_status ct_hardsigmoid(ct_tensor x, ct_tensor* out);
+/* x * clamp(x + 3, 0, 6) / 6. */
+CT_API ct_status ct_hardswish(ct_tensor x, ct_tensor* out);
+/* x - lambd if x > lambd, x + lambd if x < -lambd, else 0 (lambd >= 0). */
+CT_API ct_status ct_softshrink(ct_tensor x, double lambd, ct_tensor* out);
+/* x if |x| > lambd else 0. */
+CT_API ct_status ct_hardshrink(ct_tensor x, double lambd, ct_tensor* out);
+/* x if x > threshold else value, in x's dtype (any but bool; value must fit it). */
+CT_API ct_status ct_threshold(ct_tensor x, double threshold, double value, ct_tensor* out);
+/* x * tanh(softplus(x)). */
+CT_API ct_status ct_mish(ct_tensor x, ct_tensor* out);
+/* log(sigmoid(x)), stable for large |x|. */
+CT_API ct_status ct_log_sigmoid(ct_tensor x, ct_tensor* out);
+/* x / (1 + |x|). */
+CT_API ct_status ct_softsign(ct_tensor x, ct_tensor* out);
+/* x - tanh(x). */
+CT_API ct_status ct_tanhshrink(ct_tensor x, ct_tensor* out);
+/* softmax(-x) along dim. */
+CT_API ct_status ct_softmin(ct_tensor x, int64_t dim, ct_tensor* out);
+/* a * sigmoid(b) for the halves a, b of x along dim (its size must be even). */
+CT_API ct_status ct_glu(ct_tensor x, int64_t dim, ct_tensor* out);
+/* x if x > 0 else weight * x; weight (0-d or 1-d) has 1 element or one per channel (dim 1 of x; 1 below 2-d). */
+CT_API ct_status ct_prelu(ct_tensor x, ct_tensor weight, ct_tensor* out);
+/* x if x > 0 else r * x: r ~ U(lower, upper) per element in training (gen NULL = default), (lower + upper) / 2
+ * otherwise (0 <= lower <= upper). */
+CT_API ct_status ct_rrelu(ct_tensor x, double lower, double upper, int32_t training, ct_generator gen, ct_tensor* out);
+
 /* ---- safetensors: named tensors + string metadata, saved and loaded in the safetensors format ---- */
 
 /* A new empty set of named tensors (to fill with ct_safetensors_add and save). */

@@ -183,6 +183,23 @@ Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction r);
 Tensor binary_cross_entropy(const Tensor& probs, const Tensor& target, Reduction r);
 Tensor binary_cross_entropy_with_logits(const Tensor& logits, const Tensor& target, Reduction r);
 Tensor dropout(const Tensor& x, double p, bool training, Generator* gen);
+// activations.cpp: torch.nn.functional's further activations, composed of the ops above
+Tensor elu(const Tensor& x, double alpha, double scale, double input_scale);
+Tensor leaky_relu(const Tensor& x, double negative_slope);
+Tensor hardtanh(const Tensor& x, double min_val, double max_val);
+Tensor hardsigmoid(const Tensor& x);
+Tensor hardswish(const Tensor& x);
+Tensor softshrink(const Tensor& x, double lambd);
+Tensor hardshrink(const Tensor& x, double lambd);
+Tensor threshold(const Tensor& x, double threshold_value, double value);
+Tensor mish(const Tensor& x);
+Tensor log_sigmoid(const Tensor& x);
+Tensor softsign(const Tensor& x);
+Tensor tanhshrink(const Tensor& x);
+Tensor softmin(const Tensor& x, int64_t dim);
+Tensor glu(const Tensor& x, int64_t dim);
+Tensor prelu(const Tensor& x, const Tensor& weight);
+Tensor rrelu(const Tensor& x, double lower, double upper, bool training, Generator* gen);
 Tensor embedding(const Tensor& weight, const Tensor& indices);
 struct Conv2dParams {
     int64_t stride[2] = {1, 1};

@@ -801,8 +801,108 @@ def random_ops(c):
                   differentiable=False)
 
 
+HARDSIGMOID_NOTE = ("torch 1.13's float64 hardsigmoid backward multiplies by the float32 constant 1/6 (relative "
+                    "error 3e-8); the expected values use 1/6 in float64 (generate.py checks them against "
+                    "F.hardsigmoid to 1e-7), as ctensor computes")
+
+
+def hardsigmoid_exact(t, a):
+    """F.hardsigmoid with its gradient in t's own precision (HARDSIGMOID_NOTE); the same branches at -3 and 3."""
+    y = torch.where(t <= -3, torch.zeros_like(t), torch.where(t >= 3, torch.ones_like(t), t / 6 + 0.5))
+    ref = torch.nn.functional.hardsigmoid(t.detach())
+    assert torch.allclose(y.detach(), ref, rtol=1e-7, atol=1e-7, equal_nan=True)
+    return y
+
+
+HARDSWISH_NOTE = ("torch 1.13's CPU hardswish backward gives 1.5 at x = 3 in its scalar loop (x <= 3, the documented "
+                  "formula) but 1 in its vectorised loop (x < 3), so the gradient at 3 depends on the element's "
+                  "position; ctensor follows the formula, and the expected values use it (checked against "
+                  "F.hardswish's values)")
+NOTES = {"hardsigmoid": HARDSIGMOID_NOTE, "hardswish": HARDSWISH_NOTE}
+
+
+def hardswish_exact(t, a):
+    """F.hardswish with the documented gradient at -3 (-1/2) and 3 (3/2) in every position (HARDSWISH_NOTE)."""
+    y = torch.where(t < -3, t * 0, torch.where(t <= 3, t * (t + 3) / 6, t))
+    assert torch.allclose(y.detach(), torch.nn.functional.hardswish(t.detach()), rtol=1e-6, atol=1e-7, equal_nan=True)
+    return y
+
+
+def activations(c):
+    """torch.nn.functional's further activations: values and gradients at random points and exactly at the kinks
+    (where torch's choice of branch decides the gradient), NaN and infinities, parameters, and bad arguments."""
+    F = torch.nn.functional
+    kinks = [-3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 3.0, 6.0, -30.0, 30.0, 100.0, -100.0]
+    special = [float("nan"), float("inf"), float("-inf"), 0.0]
+    simple = {
+        # ELU, and SELU and CELU as its parameterisations (the bindings' selu/celu call ct_elu so)
+        "elu": (lambda t, a: F.celu(t, a["alpha"]) if a["input_scale"] != 1 else
+                F.elu(t, a["alpha"]) if a["scale"] == 1 else torch.selu(t),
+                [{"alpha": 1.0, "scale": 1.0, "input_scale": 1.0}, {"alpha": 0.5, "scale": 1.0, "input_scale": 1.0},
+                 {"alpha": 1.6732632423543772, "scale": 1.0507009873554805, "input_scale": 1.0},
+                 {"alpha": 2.0, "scale": 1.0, "input_scale": 0.5}]),
+        "leaky_relu": (lambda t, a: F.leaky_relu(t, a["negative_slope"]), [{"negative_slope": 0.01}, {"negative_slope": -0.2}]),
+        "hardtanh": (lambda t, a: F.hardtanh(t, a["min_val"], a["max_val"]),
+                     [{"min_val": -1.0, "max_val": 1.0}, {"min_val": 0.0, "max_val": 6.0}, {"min_val": 2.0, "max_val": 1.0}]),
+        "hardsigmoid": (hardsigmoid_exact, [{}]),
+        "hardswish": (hardswish_exact, [{}]),
+        "softshrink": (lambda t, a: F.softshrink(t, a["lambd"]), [{"lambd": 0.5}, {"lambd": 0.0}]),
+        "hardshrink": (lambda t, a: F.hardshrink(t, a["lambd"]), [{"lambd": 0.5}, {"lambd": 0.0}]),
+        "threshold": (lambda t, a: F.threshold(t, a["threshold"], a["value"]),
+                      [{"threshold": 0.5, "value": -2.0}, {"threshold": -1.0, "value": 0.0}]),
+        "mish": (lambda t, a: F.mish(t), [{}]),
+        "log_sigmoid": (lambda t, a: F.logsigmoid(t), [{}]),
+        "softsign": (lambda t, a: F.softsign(t), [{}]),
+        "tanhshrink": (lambda t, a: F.tanhshrink(t), [{}]),
+    }
+    for op, (fn, arg_sets) in simple.items():
+        for dtype in FLOATS:
+            for k, a in enumerate(arg_sets):
+                rng = Rng(len(c.cases))
+                for name, x in (("random", rng.tensor([3, 4], dtype, -4.0, 4.0)),
+                                ("kinks", torch.tensor(kinks, dtype=DTYPES[dtype]).reshape(2, 6))):
+                    c.run(f"{op}/{dtype}/{k}/{name}", op, lambda t, fn=fn, a=a: fn(t, a), [x], a,
+                          note=NOTES.get(op))
+            c.run(f"{op}/{dtype}/special", op, lambda t, fn=fn, a=arg_sets[0]: fn(t, a),
+                  [torch.tensor(special, dtype=DTYPES[dtype])], arg_sets[0], differentiable=False)
+            c.run(f"{op}/{dtype}/empty", op, lambda t, fn=fn, a=arg_sets[0]: fn(t, a),
+                  [torch.zeros([0, 3], dtype=DTYPES[dtype])], arg_sets[0])
+        if op != "threshold":
+            c.error(f"{op}/error/dtype", op, [torch.tensor([1, -2])], "CT_ERR_DTYPE", arg_sets[0])
+    for dtype in ("int64", "int32"):
+        c.run(f"threshold/{dtype}", "threshold", lambda t: F.threshold(t, 1, 7), [torch.tensor([[0, 1, 2], [-5, 3, 1]],
+              dtype=DTYPES[dtype])], {"threshold": 1.0, "value": 7.0}, differentiable=False)
+    c.error("softshrink/error/lambd", "softshrink", [torch.zeros(2)], "CT_ERR_INVALID_ARGUMENT", {"lambd": -1.0})
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases))
+        x = rng.tensor([2, 3, 4], dtype)
+        for dim in (0, 1, -1, 2):
+            c.run(f"softmin/{dtype}/dim{dim}", "softmin", lambda t, d=dim: F.softmin(t, d), [x], {"dim": dim})
+        for dim in (0, 2, -1):
+            c.run(f"glu/{dtype}/dim{dim}", "glu", lambda t, d=dim: F.glu(t, d), [x], {"dim": dim})
+        for shape, wshape in (([2, 3, 4], [3]), ([2, 3, 4], [1]), ([2, 3], [3]), ([5], [1]), ([], [1]), ([2, 3, 2, 2], [3])):
+            xs = rng.tensor(shape, dtype)
+            w = rng.tensor(wshape, dtype, 0.0, 0.5)
+            c.run(f"prelu/{dtype}/{shape}/{wshape}", "prelu", F.prelu, [xs, w])
+        c.run(f"rrelu/{dtype}/eval", "rrelu", lambda t: F.rrelu(t, 0.1, 0.3, False), [x],
+              {"lower": 0.1, "upper": 0.3, "training": False, "seed": 20261125})
+        c.run(f"rrelu/{dtype}/fixed_slope", "rrelu", lambda t: F.rrelu(t, 0.25, 0.25, True), [x],
+              {"lower": 0.25, "upper": 0.25, "training": True, "seed": 20261125})
+        c.run(f"rrelu/{dtype}/positive", "rrelu", lambda t: F.rrelu(t, 0.1, 0.3, True), [x.abs() + 0.5],
+              {"lower": 0.1, "upper": 0.3, "training": True, "seed": 20261125})
+    c.error("softmin/error/dim", "softmin", [torch.zeros(2, 3)], "CT_ERR_INDEX", {"dim": 2})
+    c.error("glu/error/odd", "glu", [torch.zeros(2, 3)], "CT_ERR_SHAPE", {"dim": 1})
+    c.error("glu/error/0d", "glu", [torch.tensor(1.0)], "CT_ERR_SHAPE", {"dim": 0})
+    c.error("glu/error/dim", "glu", [torch.zeros(2, 4)], "CT_ERR_INDEX", {"dim": 2})
+    c.error("prelu/error/channels", "prelu", [torch.zeros(2, 3, 4), torch.zeros(2)], "CT_ERR_SHAPE")
+    c.error("prelu/error/weight_dims", "prelu", [torch.zeros(2, 3), torch.zeros(1, 3)], "CT_ERR_SHAPE")
+    c.error("rrelu/error/bounds", "rrelu", [torch.zeros(2)], "CT_ERR_INVALID_ARGUMENT",
+            {"lower": 0.5, "upper": 0.1, "training": True})
+
+
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,
-          "indexing": indexing, "ordering": ordering, "nn": nn_ops, "creation": creation, "random": random_ops}
+          "indexing": indexing, "ordering": ordering, "nn": nn_ops, "creation": creation, "random": random_ops,
+          "activations": activations}
 
 
 def main():

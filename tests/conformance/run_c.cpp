@@ -491,6 +491,32 @@ std::map<std::string, Op> op_table() {
         return ct_empty(s.data(), (int32_t)s.size(), dtype_arg(a), ct_cpu(), out_slot(o));
     };
     t["empty_like"] = [](const Inputs& x, const Json&, Outs& o) { return ct_empty_like(x[0].h, out_slot(o)); };
+    // activations (torch.nn.functional's)
+    for (auto& [name, fn] : std::vector<std::pair<const char*, Unary>>{
+             {"hardsigmoid", ct_hardsigmoid}, {"hardswish", ct_hardswish}, {"mish", ct_mish},
+             {"log_sigmoid", ct_log_sigmoid}, {"softsign", ct_softsign}, {"tanhshrink", ct_tanhshrink}})
+        t[name] = [fn = fn](const Inputs& x, const Json&, Outs& o) { return fn(x[0].h, out_slot(o)); };
+    auto num = [](const Json& a, const char* k) { return a[k].get<double>(); };
+    t["elu"] = [num](const Inputs& x, const Json& a, Outs& o) {
+        return ct_elu(x[0].h, num(a, "alpha"), num(a, "scale"), num(a, "input_scale"), out_slot(o));
+    };
+    t["leaky_relu"] = [num](const Inputs& x, const Json& a, Outs& o) {
+        return ct_leaky_relu(x[0].h, num(a, "negative_slope"), out_slot(o));
+    };
+    t["hardtanh"] = [num](const Inputs& x, const Json& a, Outs& o) {
+        return ct_hardtanh(x[0].h, num(a, "min_val"), num(a, "max_val"), out_slot(o));
+    };
+    t["softshrink"] = [num](const Inputs& x, const Json& a, Outs& o) { return ct_softshrink(x[0].h, num(a, "lambd"), out_slot(o)); };
+    t["hardshrink"] = [num](const Inputs& x, const Json& a, Outs& o) { return ct_hardshrink(x[0].h, num(a, "lambd"), out_slot(o)); };
+    t["threshold"] = [num](const Inputs& x, const Json& a, Outs& o) {
+        return ct_threshold(x[0].h, num(a, "threshold"), num(a, "value"), out_slot(o));
+    };
+    t["softmin"] = [](const Inputs& x, const Json& a, Outs& o) { return ct_softmin(x[0].h, a["dim"].get<int64_t>(), out_slot(o)); };
+    t["glu"] = [](const Inputs& x, const Json& a, Outs& o) { return ct_glu(x[0].h, a["dim"].get<int64_t>(), out_slot(o)); };
+    t["prelu"] = [](const Inputs& x, const Json&, Outs& o) { return ct_prelu(x[0].h, x[1].h, out_slot(o)); };
+    t["rrelu"] = [num](const Inputs& x, const Json& a, Outs& o) {
+        return ct_rrelu(x[0].h, num(a, "lower"), num(a, "upper"), a["training"].get<bool>() ? 1 : 0, nullptr, out_slot(o));
+    };
     // input 1 is a wrapped scalar (ct_wrapped_scalar, as {"scalar": v} inputs are made above)
     t["wrapped_scalar"] = [](const Inputs& x, const Json&, Outs& o) { return ct_mul(x[0].h, x[1].h, out_slot(o)); };
     // in-place writes through a view of a clone of input 0; the output is the clone

@@ -217,6 +217,19 @@ merge!(OPS, Dict{String,Function}(
     "dropout" => (x, a) -> C.dropout(x, a["p"]; training = a["training"]),
     "empty" => a -> C.empty(ELTYPE[a["dtype"]], reverse(a["shape"])...),
     "empty_like" => (x, a) -> C.empty_like(x),
+    # activations, NNlib's names in dot syntax (elu's parameters select elu, selu or celu as a user writes them)
+    "elu" => (x, a) -> a["input_scale"] != 1 ? C.celu.(x, a["alpha"]) : a["scale"] != 1 ? C.selu.(x) : C.elu.(x, a["alpha"]),
+    "leaky_relu" => (x, a) -> C.leakyrelu.(x, a["negative_slope"]),
+    "hardtanh" => (x, a) -> C.hardtanh.(x, a["min_val"], a["max_val"]),
+    "hardsigmoid" => (x, a) -> C.hardsigmoid.(x), "hardswish" => (x, a) -> C.hardswish.(x),
+    "mish" => (x, a) -> C.mish.(x), "log_sigmoid" => (x, a) -> C.logsigmoid.(x),
+    "softsign" => (x, a) -> C.softsign.(x), "tanhshrink" => (x, a) -> C.tanhshrink.(x),
+    "softshrink" => (x, a) -> C.softshrink.(x, a["lambd"]), "hardshrink" => (x, a) -> C.hardshrink.(x, a["lambd"]),
+    "threshold" => (x, a) -> C.threshold.(x, a["threshold"], a["value"]),
+    "softmin" => (x, a) -> C.softmin(x; dims = jdim(a["dim"], ndims(x))),
+    "glu" => (x, a) -> C.glu(x, jdim(a["dim"], ndims(x))),
+    "prelu" => (x, w, a) -> C.prelu(x, w),
+    "rrelu" => (x, a) -> C.rrelu(x, a["lower"], a["upper"]; training = a["training"]),
 ))
 const POSITION_OUTPUTS = Set(["sort", "topk", "kthvalue", "max_pool2d_ex", "adaptive_max_pool2d", "unique"])
 

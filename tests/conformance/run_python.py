@@ -165,6 +165,19 @@ def op_table():
         "dropout": lambda xs, a: F.dropout(xs[0], a["p"], a["training"]),
         "empty": lambda xs, a: ct.empty(a["shape"], dtype=DTYPES[a["dtype"]]),
         "empty_like": lambda xs, a: ct.empty_like(xs[0]),
+        # activations (torch.nn.functional names; elu's parameters select ELU, SELU or CELU as a user writes them)
+        "elu": lambda xs, a: elu_call(xs[0], a),
+        "leaky_relu": lambda xs, a: F.leaky_relu(xs[0], a["negative_slope"]),
+        "hardtanh": lambda xs, a: F.hardtanh(xs[0], a["min_val"], a["max_val"]),
+        "hardsigmoid": plain(F.hardsigmoid), "hardswish": plain(F.hardswish), "mish": plain(F.mish),
+        "log_sigmoid": plain(F.logsigmoid), "softsign": plain(F.softsign), "tanhshrink": plain(F.tanhshrink),
+        "softshrink": lambda xs, a: F.softshrink(xs[0], a["lambd"]),
+        "hardshrink": lambda xs, a: F.hardshrink(xs[0], a["lambd"]),
+        "threshold": lambda xs, a: F.threshold(xs[0], a["threshold"], a["value"]),
+        "softmin": lambda xs, a: F.softmin(xs[0], a["dim"]),
+        "glu": lambda xs, a: F.glu(xs[0], a["dim"]),
+        "prelu": lambda xs, a: F.prelu(xs[0], xs[1]),
+        "rrelu": lambda xs, a: F.rrelu(xs[0], a["lower"], a["upper"], a["training"]),
     })
     # in-place writes through a view of a clone of input 0; the output is the clone
     writes = {
@@ -176,6 +189,13 @@ def op_table():
     for name, write in writes.items():
         t[name] = lambda xs, a, write=write: through_view(t, write, xs, a)
     return t
+
+
+def elu_call(x, a):
+    """ELU, SELU or CELU, whichever the case's parameters are."""
+    if a["input_scale"] != 1:
+        return F.celu(x, a["alpha"])
+    return F.elu(x, a["alpha"]) if a["scale"] == 1 else F.selu(x)
 
 
 def slice_index(a):

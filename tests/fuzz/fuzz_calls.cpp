@@ -27,18 +27,21 @@ const Named<Unary> kUnary[] = {
     {"softplus", ct_softplus}, {"floor", ct_floor}, {"ceil", ct_ceil}, {"round", ct_round},
     {"reciprocal", ct_reciprocal}, {"logical_not", ct_logical_not}, {"contiguous", ct_contiguous},
     {"clone", ct_clone}, {"detach", ct_detach}, {"squeeze_all", ct_squeeze_all}, {"t", ct_t}, {"max", ct_max},
-    {"min", ct_min}, {"argmax_all", ct_argmax_all}, {"argmin_all", ct_argmin_all}, {"nonzero", ct_nonzero}};
+    {"min", ct_min}, {"argmax_all", ct_argmax_all}, {"argmin_all", ct_argmin_all}, {"nonzero", ct_nonzero},
+    {"hardsigmoid", ct_hardsigmoid}, {"hardswish", ct_hardswish}, {"mish", ct_mish}, {"log_sigmoid", ct_log_sigmoid},
+    {"softsign", ct_softsign}, {"tanhshrink", ct_tanhshrink}};
 const Named<Binary> kBinary[] = {
     {"mul", ct_mul}, {"div", ct_div}, {"pow", ct_pow}, {"maximum", ct_maximum}, {"minimum", ct_minimum},
     {"atan2", ct_atan2}, {"remainder", ct_remainder}, {"floor_divide", ct_floor_divide}, {"eq", ct_eq}, {"ne", ct_ne}, {"lt", ct_lt}, {"le", ct_le},
     {"gt", ct_gt}, {"ge", ct_ge}, {"logical_and", ct_logical_and}, {"logical_or", ct_logical_or},
     {"logical_xor", ct_logical_xor}, {"matmul", ct_matmul}, {"dot", ct_dot}, {"outer", ct_outer},
-    {"masked_select", ct_masked_select}, {"embedding", ct_embedding}};
+    {"masked_select", ct_masked_select}, {"embedding", ct_embedding}, {"prelu", ct_prelu}};
 const Named<Reduce> kReduce[] = {{"sum", ct_sum}, {"mean", ct_mean}, {"prod", ct_prod},
                                  {"logsumexp", ct_logsumexp}, {"all", ct_all}, {"any", ct_any}};
 const Named<DimOut> kDimOut[] = {{"cumsum", ct_cumsum}, {"cumprod", ct_cumprod}, {"softmax", ct_softmax},
                                  {"log_softmax", ct_log_softmax}, {"squeeze", ct_squeeze},
-                                 {"unsqueeze", ct_unsqueeze}, {"tril", ct_tril}, {"triu", ct_triu}};
+                                 {"unsqueeze", ct_unsqueeze}, {"tril", ct_tril}, {"triu", ct_triu},
+                                 {"softmin", ct_softmin}, {"glu", ct_glu}};
 const Named<DimKeep2> kDimKeep2[] = {{"max_dim", ct_max_dim}, {"min_dim", ct_min_dim}};
 const Named<InplaceB> kInplaceB[] = {{"mul_", ct_mul_}, {"div_", ct_div_}, {"copy_", ct_copy_}};
 const Named<Loss> kLoss[] = {{"mse_loss", ct_mse_loss}, {"binary_cross_entropy", ct_binary_cross_entropy},
@@ -174,13 +177,34 @@ void shape_ops(Input& in, Pool& p, uint8_t which) {
     }
 }
 
+// The activations with scalar parameters (the others are in kUnary, kBinary, kDimOut).
+void activations(Input& in, Pool& p, ct_tensor a, bool ok, double s, double s2) {
+    switch (in.u8() % 8) {
+    case 0: {
+        double s3 = in.scalar();
+        call(in, p, "elu", !ok, 1, 0, [&](ct_tensor* o) { return ct_elu(a, s, s2, s3, o); });
+        break;
+    }
+    case 1: call(in, p, "leaky_relu", !ok, 1, 0, [&](ct_tensor* o) { return ct_leaky_relu(a, s, o); }); break;
+    case 2: call(in, p, "hardtanh", !ok, 1, 0, [&](ct_tensor* o) { return ct_hardtanh(a, s, s2, o); }); break;
+    case 3: call(in, p, "softshrink", !ok, 1, 0, [&](ct_tensor* o) { return ct_softshrink(a, s, o); }); break;
+    case 4: call(in, p, "hardshrink", !ok, 1, 0, [&](ct_tensor* o) { return ct_hardshrink(a, s, o); }); break;
+    case 5: call(in, p, "threshold", !ok, 1, 0, [&](ct_tensor* o) { return ct_threshold(a, s, s2, o); }); break;
+    default: {
+        int32_t training = in.flag();
+        ct_generator g = (in.u8() & 1) ? p.gen : nullptr;
+        call(in, p, "rrelu", !ok, 1, 0, [&](ct_tensor* o) { return ct_rrelu(a, s, s2, training, g, o); });
+    }
+    }
+}
+
 void elementwise(Input& in, Pool& p, uint8_t which) {
     bool ok = true;
     ct_tensor a = p.pick(in, &ok);
     bool ok_b = ok;
     ct_tensor b = p.pick(in, &ok_b);
     double s = in.scalar(), s2 = in.scalar();
-    switch (which % 10) {
+    switch (which % 11) {
     case 0: {
         auto& f = pick_entry(in, kUnary);
         call(in, p, f.name, !ok, 1, 0, [&](ct_tensor* o) { return f.fn(a, o); });
@@ -210,6 +234,7 @@ void elementwise(Input& in, Pool& p, uint8_t which) {
         call(in, p, "to_dtype", !ok || ct_dtype_size(dt) == 0, 1, 0, [&](ct_tensor* o) { return ct_to_dtype(a, dt, o); });
         break;
     }
+    case 9: activations(in, p, a, ok, s, s2); break;
     default: {
         ct_device dev = in.device();
         call(in, p, "to_device", !ok, 1, 0, [&](ct_tensor* o) { return ct_to_device(a, dev, o); });

@@ -16,6 +16,7 @@ include("broadcast.jl")
 include("autograd.jl")
 include("random.jl")
 include("nn.jl")
+include("activations.jl")
 include("optim.jl")
 include("safetensors.jl")
 include("show.jl")
@@ -24,7 +25,8 @@ include("oplist.jl")
 export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, to, dtype, device, live_handles,
        set_cpu_memory_limit!, cpu_memory_stats, save_safetensors, load_safetensors,
        requires_grad!, backward!, grad, no_grad, custom_function, Generator, manual_seed,
-       sigmoid, relu, gelu, silu, softplus, Linear, Conv2d, MaxPool, MeanPool, BatchNorm, Dropout, Embedding,
+       sigmoid, relu, gelu, silu, softplus, hardsigmoid, hardswish, mish, logsigmoid, softsign, tanhshrink,
+       elu, selu, celu, leakyrelu, hardtanh, relu6, softshrink, hardshrink, trelu, glu, prelu, rrelu, Linear, Conv2d, MaxPool, MeanPool, BatchNorm, Dropout, Embedding,
        Chain, Sequential, SGD, Adam, AdamW, step!, zero_grad!, item
 
 function __init__()

@@ -26,7 +26,9 @@ const BINARY = IdDict{Any,Any}(
 
 # The functions that name ops with no Base counterpart, usable in dot syntax and directly.
 for (jl, c) in ((:sigmoid, :ct_sigmoid), (:relu, :ct_relu), (:gelu, :ct_gelu), (:silu, :ct_silu),
-                (:softplus, :ct_softplus), (:rsqrt, :ct_rsqrt))
+                (:softplus, :ct_softplus), (:rsqrt, :ct_rsqrt), (:hardsigmoid, :ct_hardsigmoid),
+                (:hardswish, :ct_hardswish), (:mish, :ct_mish), (:logsigmoid, :ct_log_sigmoid),
+                (:softsign, :ct_softsign), (:tanhshrink, :ct_tanhshrink))
     @eval $jl(x::Tensor) = unary(LibCT.$c, x)
     @eval UNARY[$jl] = LibCT.$c
 end
@@ -36,6 +38,12 @@ relu(x::Real) = max(zero(x), x)
 silu(x::Real) = x * sigmoid(x)
 softplus(x::Real) = log1p(exp(x))
 rsqrt(x::Real) = inv(sqrt(x))
+hardsigmoid(x::Real) = clamp(x / 6 + oftype(float(x), 0.5), 0, 1)
+hardswish(x::Real) = x * clamp(x + 3, 0, 6) / 6
+mish(x::Real) = x * tanh(softplus(x))
+logsigmoid(x::Real) = -softplus(-x)
+softsign(x::Real) = x / (1 + abs(x))
+tanhshrink(x::Real) = x - tanh(x)
 gelu(x::Real) = x / 2 * (1 + erf_approx(x / sqrt(oftype(float(x), 2))))
 erf_approx(x) = tanh(sqrt(oftype(float(x), 2 / pi)) * sqrt(oftype(float(x), 2)) * (x + oftype(float(x), 0.044715) * 2 * x^3))
 
@@ -61,6 +69,9 @@ function bc_eval(bc::Broadcasted, tmp)
     if f === ifelse && length(args) == 3
         c, a, b = (bc_arg(x, tmp) for x in args)
         return newtensor(o -> LibCT.ct_where(c, a, b, o))
+    end
+    if haskey(PARAMETRIC, f) && args[1] isa Union{Tensor,Broadcasted} && all(a -> a isa Real, args[2:end])
+        return PARAMETRIC[f](bc_arg(args[1], tmp), args[2:end]...)
     end
     if length(args) == 1 && haskey(UNARY, f)
         x = bc_arg(args[1], tmp)

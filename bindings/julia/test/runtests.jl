@@ -21,6 +21,7 @@ include("test_autograd.jl")
 include("test_errors.jl")
 include("test_memory.jl")
 include("test_nn.jl")
+include("test_activations.jl")
 include("test_safetensors.jl")
 include("test_threads.jl")
 @testset "no handles left at exit" begin

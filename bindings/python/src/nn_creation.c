@@ -80,6 +80,51 @@ static PyObject* py_dropout(PyObject* m, PyObject* a) {
     if (!PyArg_ParseTuple(a, "O&dp|O&", T x, &p, &training, G gen)) return NULL;
     RETURN_OUT(ct_dropout, x, p, training, gen);
 }
+/* activations with scalar parameters (the parameter-free ones are in ops.c's tables) */
+static PyObject* py_elu(PyObject* m, PyObject* a) {
+    ct_tensor x;
+    double alpha, scale, input_scale;
+    if (!PyArg_ParseTuple(a, "O&ddd", T x, &alpha, &scale, &input_scale)) return NULL;
+    RETURN_OUT(ct_elu, x, alpha, scale, input_scale);
+}
+static PyObject* py_leaky_relu(PyObject* m, PyObject* a) {
+    ct_tensor x;
+    double slope;
+    if (!PyArg_ParseTuple(a, "O&d", T x, &slope)) return NULL;
+    RETURN_OUT(ct_leaky_relu, x, slope);
+}
+static PyObject* py_hardtanh(PyObject* m, PyObject* a) {
+    ct_tensor x;
+    double lo, hi;
+    if (!PyArg_ParseTuple(a, "O&dd", T x, &lo, &hi)) return NULL;
+    RETURN_OUT(ct_hardtanh, x, lo, hi);
+}
+static PyObject* py_softshrink(PyObject* m, PyObject* a) {
+    ct_tensor x;
+    double lambd;
+    if (!PyArg_ParseTuple(a, "O&d", T x, &lambd)) return NULL;
+    RETURN_OUT(ct_softshrink, x, lambd);
+}
+static PyObject* py_hardshrink(PyObject* m, PyObject* a) {
+    ct_tensor x;
+    double lambd;
+    if (!PyArg_ParseTuple(a, "O&d", T x, &lambd)) return NULL;
+    RETURN_OUT(ct_hardshrink, x, lambd);
+}
+static PyObject* py_threshold(PyObject* m, PyObject* a) {
+    ct_tensor x;
+    double threshold, value;
+    if (!PyArg_ParseTuple(a, "O&dd", T x, &threshold, &value)) return NULL;
+    RETURN_OUT(ct_threshold, x, threshold, value);
+}
+static PyObject* py_rrelu(PyObject* m, PyObject* a) {
+    ct_tensor x;
+    ct_generator gen = NULL;
+    double lower, upper;
+    int training;
+    if (!PyArg_ParseTuple(a, "O&ddp|O&", T x, &lower, &upper, &training, G gen)) return NULL;
+    RETURN_OUT(ct_rrelu, x, lower, upper, training, gen);
+}
 static PyObject* py_embedding(PyObject* m, PyObject* a) {
     ct_tensor w, idx;
     if (!PyArg_ParseTuple(a, "O&O&", T w, T idx)) return NULL;
@@ -334,7 +379,7 @@ static PyMethodDef nn_creation_functions[] = {
     E(dropout) E(embedding) E(conv2d) E(max_pool2d) E(avg_pool2d)
     E(max_pool2d_ex) E(avg_pool2d_ex) E(adaptive_avg_pool2d) E(adaptive_max_pool2d) E(empty) E(zeros) E(ones) E(full)
     E(scalar_tensor) E(arange) E(linspace) E(eye) E(full_like) E(from_buffer) E(rand) E(randn) E(randint)
-    E(bernoulli) E(randperm)
+    E(bernoulli) E(randperm) E(elu) E(leaky_relu) E(hardtanh) E(softshrink) E(hardshrink) E(threshold) E(rrelu)
     {"to_bytes", (PyCFunction)py_to_bytes, METH_O, NULL},
     {NULL, NULL, 0, NULL}};
 

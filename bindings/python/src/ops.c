@@ -7,14 +7,15 @@
     X(neg) X(abs) X(sign) X(exp) X(log) X(log1p) X(expm1) X(sqrt) X(rsqrt) X(sin) X(cos) X(tan) X(tanh)    \
     X(sigmoid) X(relu) X(gelu) X(silu) X(softplus) X(floor) X(ceil) X(round) X(reciprocal) X(logical_not) \
     X(contiguous) X(clone) X(detach) X(squeeze_all) X(t) X(max) X(min) X(argmax_all) X(argmin_all)         \
-    X(nonzero) X(empty_like) X(zeros_like) X(ones_like)
+    X(nonzero) X(empty_like) X(zeros_like) X(ones_like) X(hardsigmoid) X(hardswish) X(mish) X(log_sigmoid)   \
+    X(softsign) X(tanhshrink)
 
 #define BINARY_OPS(X)                                                                                      \
     X(mul) X(div) X(pow) X(maximum) X(minimum) X(atan2) X(remainder) X(floor_divide) X(eq) X(ne) X(lt) X(le) X(gt) X(ge)  \
-    X(logical_and) X(logical_or) X(logical_xor) X(matmul) X(dot) X(outer)
+    X(logical_and) X(logical_or) X(logical_xor) X(matmul) X(dot) X(outer) X(prelu)
 
 #define REDUCE_OPS(X) X(sum) X(mean) X(prod) X(logsumexp) X(all) X(any)
-#define DIM_OPS(X) X(cumsum) X(softmax) X(log_softmax) X(squeeze) X(unsqueeze)
+#define DIM_OPS(X) X(cumsum) X(softmax) X(log_softmax) X(squeeze) X(unsqueeze) X(softmin) X(glu)
 #define SHAPE_OPS(X) X(reshape) X(view) X(permute) X(expand)
 
 typedef ct_status (*unary_fn)(ct_tensor, ct_tensor*);

@@ -59,6 +59,7 @@
 #pragma weak ct_dtype_name
 #pragma weak ct_dtype_size
 #pragma weak ct_einsum
+#pragma weak ct_elu
 #pragma weak ct_embedding
 #pragma weak ct_empty
 #pragma weak ct_empty_like
@@ -84,19 +85,26 @@
 #pragma weak ct_generator_retain
 #pragma weak ct_generator_seed
 #pragma weak ct_get_num_threads
+#pragma weak ct_glu
 #pragma weak ct_gt
+#pragma weak ct_hardshrink
+#pragma weak ct_hardsigmoid
+#pragma weak ct_hardswish
+#pragma weak ct_hardtanh
 #pragma weak ct_index_select
 #pragma weak ct_is_grad_enabled
 #pragma weak ct_kthvalue
 #pragma weak ct_last_error
 #pragma weak ct_last_status
 #pragma weak ct_le
+#pragma weak ct_leaky_relu
 #pragma weak ct_linear
 #pragma weak ct_linspace
 #pragma weak ct_live_handles
 #pragma weak ct_load_safetensors
 #pragma weak ct_log
 #pragma weak ct_log1p
+#pragma weak ct_log_sigmoid
 #pragma weak ct_log_softmax
 #pragma weak ct_logical_and
 #pragma weak ct_logical_not
@@ -117,6 +125,7 @@
 #pragma weak ct_min
 #pragma weak ct_min_dim
 #pragma weak ct_minimum
+#pragma weak ct_mish
 #pragma weak ct_mse_loss
 #pragma weak ct_mul
 #pragma weak ct_mul_
@@ -150,6 +159,7 @@
 #pragma weak ct_permute
 #pragma weak ct_pow
 #pragma weak ct_pow_scalar
+#pragma weak ct_prelu
 #pragma weak ct_prod
 #pragma weak ct_rand
 #pragma weak ct_randint
@@ -161,6 +171,7 @@
 #pragma weak ct_reshape
 #pragma weak ct_roll
 #pragma weak ct_round
+#pragma weak ct_rrelu
 #pragma weak ct_rsqrt
 #pragma weak ct_safetensors_add
 #pragma weak ct_safetensors_count
@@ -188,7 +199,10 @@
 #pragma weak ct_sin
 #pragma weak ct_slice
 #pragma weak ct_softmax
+#pragma weak ct_softmin
 #pragma weak ct_softplus
+#pragma weak ct_softshrink
+#pragma weak ct_softsign
 #pragma weak ct_sort
 #pragma weak ct_split
 #pragma weak ct_sqrt
@@ -203,6 +217,7 @@
 #pragma weak ct_t
 #pragma weak ct_tan
 #pragma weak ct_tanh
+#pragma weak ct_tanhshrink
 #pragma weak ct_tensor_copy_to_host
 #pragma weak ct_tensor_data_ptr
 #pragma weak ct_tensor_device
@@ -231,6 +246,7 @@
 #pragma weak ct_tensor_strides
 #pragma weak ct_tensor_to_string
 #pragma weak ct_tensor_version
+#pragma weak ct_threshold
 #pragma weak ct_to_device
 #pragma weak ct_to_dlpack
 #pragma weak ct_to_dlpack_versioned

@@ -1,5 +1,8 @@
 """ctensor.nn: Modules, Parameters, layers, losses, functional, init and utils (PyTorch names)."""
 from . import functional, init, utils  # noqa: F401
+from .activation import (CELU, ELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh,  # noqa: F401
+                         LogSigmoid, Mish, PReLU, RReLU, SELU, Softmin, Softshrink, Softsign, Tanhshrink,
+                         Threshold)
 from .layers import (AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, Conv2d, Dropout, Dropout1d,  # noqa: F401
                      Dropout2d, Dropout3d, Embedding, Flatten, GELU, Identity, LayerNorm, LeakyReLU, Linear,
                      LogSoftmax, MaxPool2d, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softplus, Tanh, Unflatten)

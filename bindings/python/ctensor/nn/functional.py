@@ -35,15 +35,28 @@ def relu(input, inplace=False):
 
 
 def relu6(input, inplace=False):
-    return _inplace(input, _C.clamp(input, 0.0, 6.0), inplace)
+    return hardtanh(input, 0.0, 6.0, inplace)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    return _inplace(input, _C.where(_C.gt(input, 0), input, _C.mul(input, negative_slope)), inplace)
+    return _inplace(input, _C.leaky_relu(input, negative_slope), inplace)
+
+
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
 
 
 def elu(input, alpha=1.0, inplace=False):
-    return _inplace(input, _C.where(_C.gt(input, 0), input, _C.mul(_C.expm1(input), alpha)), inplace)
+    return _inplace(input, _C.elu(input, alpha, 1.0, 1.0), inplace)
+
+
+def selu(input, inplace=False):
+    return _inplace(input, _C.elu(input, _SELU_ALPHA, _SELU_SCALE, 1.0), inplace)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    if alpha == 0:
+        raise ZeroDivisionError("celu: alpha cannot be 0")
+    return _inplace(input, _C.elu(input, alpha, 1.0, 1.0 / alpha), inplace)
 
 
 def sigmoid(input):
@@ -59,7 +72,69 @@ def silu(input, inplace=False):
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    return _inplace(input, _C.clamp(input, min_val, max_val), inplace)
+    return _inplace(input, _C.hardtanh(input, min_val, max_val), inplace)
+
+
+def hardsigmoid(input, inplace=False):
+    return _inplace(input, _C.hardsigmoid(input), inplace)
+
+
+def hardswish(input, inplace=False):
+    return _inplace(input, _C.hardswish(input), inplace)
+
+
+def softshrink(input, lambd=0.5):
+    return _C.softshrink(input, lambd)
+
+
+def hardshrink(input, lambd=0.5):
+    return _C.hardshrink(input, lambd)
+
+
+def threshold(input, threshold, value, inplace=False):
+    return _inplace(input, _C.threshold(input, threshold, value), inplace)
+
+
+def mish(input, inplace=False):
+    return _inplace(input, _C.mish(input), inplace)
+
+
+def logsigmoid(input):
+    return _C.log_sigmoid(input)
+
+
+def softsign(input):
+    return _C.softsign(input)
+
+
+def tanhshrink(input):
+    return _C.tanhshrink(input)
+
+
+def _softmax_dim(name, ndim):
+    warnings.warn("Implicit dimension choice for %s has been deprecated. Change the call to include dim=X as an "
+                  "argument." % name, stacklevel=3)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("softmin", input.dim())
+    if dtype is not None:
+        input = input.to(dtype)
+    return _C.softmin(input, dim)
+
+
+def glu(input, dim=-1):
+    return _C.glu(input, dim)
+
+
+def prelu(input, weight):
+    return _C.prelu(input, weight)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False, generator=None):
+    return _inplace(input, _C.rrelu(input, lower, upper, training, generator), inplace)
 
 
 def linear(input, weight, bias=None):

@@ -643,6 +643,25 @@ extern "C" {
     pub fn ct_from_dlpack(managed: *mut DLManagedTensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_from_dlpack_versioned(managed: *mut DLManagedTensorVersioned, out: *mut ct_tensor) -> ct_status;
 
+    // ---- more activations ----
+    pub fn ct_elu(x: ct_tensor, alpha: f64, scale: f64, input_scale: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_leaky_relu(x: ct_tensor, negative_slope: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_hardtanh(x: ct_tensor, min_val: f64, max_val: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_hardsigmoid(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_hardswish(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_softshrink(x: ct_tensor, lambd: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_hardshrink(x: ct_tensor, lambd: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_threshold(x: ct_tensor, threshold: f64, value: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_mish(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_log_sigmoid(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_softsign(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_tanhshrink(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_softmin(x: ct_tensor, dim: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_glu(x: ct_tensor, dim: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_prelu(x: ct_tensor, weight: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_rrelu(x: ct_tensor, lower: f64, upper: f64, training: i32, gen: ct_generator, out: *mut ct_tensor)
+        -> ct_status;
+
     // ---- safetensors ----
     pub fn ct_safetensors_new(out: *mut ct_safetensors) -> ct_status;
     pub fn ct_safetensors_retain(f: ct_safetensors) -> ct_safetensors;

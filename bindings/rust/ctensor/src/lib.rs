@@ -36,6 +36,7 @@
 //! does not serve this crate).
 #![allow(clippy::should_implement_trait)] // PyTorch names: add, sub, mul, div, neg, eq ... as methods
 
+mod activations;
 mod autograd;
 mod class_losses;
 mod dlpack;

@@ -10,6 +10,7 @@ use crate::random::{gen_raw, Generator};
 use crate::tensor::{opt_raw, out1, Tensor};
 use crate::types::{DType, Reduction};
 
+pub use crate::activations::{Activation, PRelu};
 pub use crate::class_losses::{CrossEntropyLoss, NllLoss};
 pub use crate::pooling::{AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, MaxPool2d};
 
@@ -251,6 +252,30 @@ activation!(
 activation!(
     /// `x * Phi(x)`.
     GELU, gelu);
+activation!(
+    /// ELU scaled with the self-normalising constants.
+    SELU, selu);
+activation!(
+    /// `min(max(x, 0), 6)`.
+    ReLU6, relu6);
+activation!(
+    /// `clamp(x / 6 + 1/2, 0, 1)`.
+    Hardsigmoid, hardsigmoid);
+activation!(
+    /// `x * clamp(x + 3, 0, 6) / 6`.
+    Hardswish, hardswish);
+activation!(
+    /// `x * tanh(softplus(x))`.
+    Mish, mish);
+activation!(
+    /// `log(sigmoid(x))`.
+    LogSigmoid, log_sigmoid);
+activation!(
+    /// `x / (1 + |x|)`.
+    Softsign, softsign);
+activation!(
+    /// `x - tanh(x)`.
+    Tanhshrink, tanhshrink);
 
 /// Flattens every dim after the first (`[N, ...] -> [N, prod(...)]`).
 #[derive(Clone, Copy, Debug, Default)]

@@ -68,6 +68,18 @@ unary_ops! {
     silu => ct_silu;
     /// `log(1 + e^x)`, stable.
     softplus => ct_softplus;
+    /// `clamp(x / 6 + 1/2, 0, 1)`.
+    hardsigmoid => ct_hardsigmoid;
+    /// `x * clamp(x + 3, 0, 6) / 6`.
+    hardswish => ct_hardswish;
+    /// `x * tanh(softplus(x))`.
+    mish => ct_mish;
+    /// `log(sigmoid(x))`, stable.
+    log_sigmoid => ct_log_sigmoid;
+    /// `x / (1 + |x|)`.
+    softsign => ct_softsign;
+    /// `x - tanh(x)`.
+    tanhshrink => ct_tanhshrink;
     /// Round down (gradient 0).
     floor => ct_floor;
     /// Round up (gradient 0).

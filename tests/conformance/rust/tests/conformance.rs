@@ -501,6 +501,47 @@ fn creation_ops() -> HashMap<&'static str, Op> {
     t.insert("dropout", Box::new(|x, a| one(x[0].dropout(a["p"].as_f64().unwrap(), flag(a, "training"), None))));
     t.insert("empty", Box::new(|_, a| one(Tensor::empty(&ints(a, "shape"), dtype_arg(a)))));
     t.insert("empty_like", Box::new(|x, _| one(x[0].empty_like())));
+    // activations (elu's parameters select ELU, SELU or CELU as a user writes them)
+    t.insert(
+        "elu",
+        Box::new(|x, a| {
+            let f = |k: &str| a[k].as_f64().unwrap();
+            one(if f("input_scale") != 1.0 {
+                x[0].celu(f("alpha"))
+            } else if f("scale") != 1.0 {
+                x[0].selu()
+            } else {
+                x[0].elu(f("alpha"))
+            })
+        }),
+    );
+    t.insert("leaky_relu", Box::new(|x, a| one(x[0].leaky_relu(a["negative_slope"].as_f64().unwrap()))));
+    t.insert(
+        "hardtanh",
+        Box::new(|x, a| one(x[0].hardtanh(a["min_val"].as_f64().unwrap(), a["max_val"].as_f64().unwrap()))),
+    );
+    t.insert("hardsigmoid", Box::new(|x, _| one(x[0].hardsigmoid())));
+    t.insert("hardswish", Box::new(|x, _| one(x[0].hardswish())));
+    t.insert("mish", Box::new(|x, _| one(x[0].mish())));
+    t.insert("log_sigmoid", Box::new(|x, _| one(x[0].log_sigmoid())));
+    t.insert("softsign", Box::new(|x, _| one(x[0].softsign())));
+    t.insert("tanhshrink", Box::new(|x, _| one(x[0].tanhshrink())));
+    t.insert("softshrink", Box::new(|x, a| one(x[0].softshrink(a["lambd"].as_f64().unwrap()))));
+    t.insert("hardshrink", Box::new(|x, a| one(x[0].hardshrink(a["lambd"].as_f64().unwrap()))));
+    t.insert(
+        "threshold",
+        Box::new(|x, a| one(x[0].threshold(a["threshold"].as_f64().unwrap(), a["value"].as_f64().unwrap()))),
+    );
+    t.insert("softmin", Box::new(|x, a| one(x[0].softmin(dim(a)))));
+    t.insert("glu", Box::new(|x, a| one(x[0].glu(dim(a)))));
+    t.insert("prelu", Box::new(|x, _| one(x[0].prelu(&x[1]))));
+    t.insert(
+        "rrelu",
+        Box::new(|x, a| {
+            let f = |k: &str| a[k].as_f64().unwrap();
+            one(x[0].rrelu(f("lower"), f("upper"), flag(a, "training"), None))
+        }),
+    );
     t
 }
 

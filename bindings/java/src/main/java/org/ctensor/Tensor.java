@@ -293,6 +293,127 @@ public final class Tensor extends TensorCore {
         return own(CT.softplus(handle()), this);
     }
 
+    // ---- torch.nn.functional's further activations (gradients as torch's, also at the kinks) ----
+
+    private static final double SELU_ALPHA = 1.6732632423543772848, SELU_SCALE = 1.0507009873554804934;
+
+    /** ELU: x if x > 0, else alpha * (e^x - 1). */
+    public Tensor elu(double alpha) {
+        return elu(alpha, 1.0, 1.0);
+    }
+
+    /** scale * (x if x > 0 else alpha * (e^(inputScale * x) - 1)): the op under ELU, SELU and CELU. */
+    @Op("elu")
+    public Tensor elu(double alpha, double scale, double inputScale) {
+        return own(CT.elu(handle(), alpha, scale, inputScale), this);
+    }
+
+    /** SELU: ELU with the self-normalising constants, scaled. */
+    public Tensor selu() {
+        return elu(SELU_ALPHA, SELU_SCALE, 1.0);
+    }
+
+    /** CELU: max(0, x) + min(0, alpha * (e^(x / alpha) - 1)); alpha must not be 0. */
+    public Tensor celu(double alpha) {
+        if (alpha == 0) throw new InvalidArgumentException(CT.CT_ERR_INVALID_ARGUMENT, "celu: alpha cannot be 0", null);
+        return elu(alpha, 1.0, 1.0 / alpha);
+    }
+
+    /** x if x > 0, else negativeSlope * x. */
+    @Op("leaky_relu")
+    public Tensor leakyRelu(double negativeSlope) {
+        return own(CT.leaky_relu(handle(), negativeSlope), this);
+    }
+
+    /** x clamped to [minVal, maxVal], gradient strictly inside. */
+    @Op("hardtanh")
+    public Tensor hardtanh(double minVal, double maxVal) {
+        return own(CT.hardtanh(handle(), minVal, maxVal), this);
+    }
+
+    /** min(max(x, 0), 6). */
+    public Tensor relu6() {
+        return hardtanh(0.0, 6.0);
+    }
+
+    /** clamp(x / 6 + 1/2, 0, 1). */
+    @Op("hardsigmoid")
+    public Tensor hardsigmoid() {
+        return own(CT.hardsigmoid(handle()), this);
+    }
+
+    /** x * clamp(x + 3, 0, 6) / 6. */
+    @Op("hardswish")
+    public Tensor hardswish() {
+        return own(CT.hardswish(handle()), this);
+    }
+
+    /** x - lambd above lambd, x + lambd below -lambd, else 0 (lambd >= 0). */
+    @Op("softshrink")
+    public Tensor softshrink(double lambd) {
+        return own(CT.softshrink(handle(), lambd), this);
+    }
+
+    /** x where |x| > lambd, else 0. */
+    @Op("hardshrink")
+    public Tensor hardshrink(double lambd) {
+        return own(CT.hardshrink(handle(), lambd), this);
+    }
+
+    /** x where x > threshold, else value (in this tensor's dtype). */
+    @Op("threshold")
+    public Tensor threshold(double threshold, double value) {
+        return own(CT.threshold(handle(), threshold, value), this);
+    }
+
+    /** x * tanh(softplus(x)). */
+    @Op("mish")
+    public Tensor mish() {
+        return own(CT.mish(handle()), this);
+    }
+
+    /** log(sigmoid(x)), stable. */
+    @Op("log_sigmoid")
+    public Tensor logSigmoid() {
+        return own(CT.log_sigmoid(handle()), this);
+    }
+
+    /** x / (1 + |x|). */
+    @Op("softsign")
+    public Tensor softsign() {
+        return own(CT.softsign(handle()), this);
+    }
+
+    /** x - tanh(x). */
+    @Op("tanhshrink")
+    public Tensor tanhshrink() {
+        return own(CT.tanhshrink(handle()), this);
+    }
+
+    /** softmax(-x) along dim. */
+    @Op("softmin")
+    public Tensor softmin(long dim) {
+        return own(CT.softmin(handle(), dim), this);
+    }
+
+    /** a * sigmoid(b) for the halves a, b of this tensor along dim (its size must be even). */
+    @Op("glu")
+    public Tensor glu(long dim) {
+        return own(CT.glu(handle(), dim), this);
+    }
+
+    /** x if x > 0, else weight * x; weight has 1 element or one per channel (dim 1). */
+    @Op("prelu")
+    public Tensor prelu(Tensor weight) {
+        return own(CT.prelu(handle(), weight.handle()), this, weight);
+    }
+
+    /** x if x > 0, else r * x: r ~ U(lower, upper) per element when training (gen null: the default), else (lower + upper) / 2. */
+    @Op("rrelu")
+    public Tensor rrelu(double lower, double upper, boolean training, Generator gen) {
+        return own(CT.rrelu(handle(), lower, upper, training ? 1 : 0, gen == null ? 0 : gen.handle()), this, gen);
+    }
+
     @Op("floor")
     public Tensor floor() {
         return own(CT.floor(handle()), this);

@@ -323,6 +323,27 @@ public final class Conformance {
         t.put("dropout", (x, a) -> one(org.ctensor.nn.Functional.dropout((Tensor) x[0], a.get("p").getAsDouble(), a.get("training").getAsBoolean(), null)));
         t.put("empty", (x, a) -> one(Tensor.empty(longs(a.get("shape")), dtype(a), Device.CPU)));
         t.put("empty_like", (x, a) -> one(((Tensor) x[0]).emptyLike()));
+        // activations (elu's parameters select ELU, SELU or CELU as a user writes them)
+        t.put("elu", (x, a) -> {
+            Tensor v = (Tensor) x[0];
+            double alpha = a.get("alpha").getAsDouble();
+            return one(a.get("input_scale").getAsDouble() != 1 ? v.celu(alpha) : a.get("scale").getAsDouble() != 1 ? v.selu() : v.elu(alpha));
+        });
+        t.put("leaky_relu", (x, a) -> one(((Tensor) x[0]).leakyRelu(a.get("negative_slope").getAsDouble())));
+        t.put("hardtanh", (x, a) -> one(((Tensor) x[0]).hardtanh(a.get("min_val").getAsDouble(), a.get("max_val").getAsDouble())));
+        t.put("hardsigmoid", (x, a) -> one(((Tensor) x[0]).hardsigmoid()));
+        t.put("hardswish", (x, a) -> one(((Tensor) x[0]).hardswish()));
+        t.put("mish", (x, a) -> one(((Tensor) x[0]).mish()));
+        t.put("log_sigmoid", (x, a) -> one(((Tensor) x[0]).logSigmoid()));
+        t.put("softsign", (x, a) -> one(((Tensor) x[0]).softsign()));
+        t.put("tanhshrink", (x, a) -> one(((Tensor) x[0]).tanhshrink()));
+        t.put("softshrink", (x, a) -> one(((Tensor) x[0]).softshrink(a.get("lambd").getAsDouble())));
+        t.put("hardshrink", (x, a) -> one(((Tensor) x[0]).hardshrink(a.get("lambd").getAsDouble())));
+        t.put("threshold", (x, a) -> one(((Tensor) x[0]).threshold(a.get("threshold").getAsDouble(), a.get("value").getAsDouble())));
+        t.put("softmin", (x, a) -> one(((Tensor) x[0]).softmin(dim(a))));
+        t.put("glu", (x, a) -> one(((Tensor) x[0]).glu(dim(a))));
+        t.put("prelu", (x, a) -> one(((Tensor) x[0]).prelu((Tensor) x[1])));
+        t.put("rrelu", (x, a) -> one(((Tensor) x[0]).rrelu(a.get("lower").getAsDouble(), a.get("upper").getAsDouble(), a.get("training").getAsBoolean(), null)));
         t.put("wrapped_scalar", (x, a) -> one(((Tensor) x[0]).mul(Tensor.wrappedScalar((Double) x[1], a.get("is_integer").getAsBoolean()))));
         // in-place writes through a view of a clone of input 0; the output is the clone
         Map<String, Write> writes = Map.of(

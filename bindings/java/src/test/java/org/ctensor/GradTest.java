@@ -58,6 +58,31 @@ class GradTest {
     }
 
     @Test
+    void activations() {
+        check("elu", X, S, x -> x.elu(0.7));
+        check("selu", X, S, Tensor::selu);
+        check("celu", X, S, x -> x.celu(1.5));
+        check("leakyRelu", X, S, x -> x.leakyRelu(0.2));
+        check("hardtanh", X, S, x -> x.hardtanh(-1.0, 1.0));
+        check("relu6", X, S, x -> x.mul(3.0).relu6());
+        check("hardsigmoid", X, S, Tensor::hardsigmoid);
+        check("hardswish", X, S, x -> x.mul(1.7).hardswish());
+        check("softshrink", X, S, x -> x.softshrink(0.5));
+        check("hardshrink", X, S, x -> x.hardshrink(0.5));
+        check("threshold", X, S, x -> x.threshold(0.5, -1.0));
+        check("mish", X, S, Tensor::mish);
+        check("logSigmoid", X, S, Tensor::logSigmoid);
+        check("softsign", X, S, Tensor::softsign);
+        check("tanhshrink", X, S, Tensor::tanhshrink);
+        check("softmin", X, S, x -> x.softmin(1).mul(x));
+        check("glu", X, S, x -> x.glu(0));
+        check("prelu", X, S, x -> x.prelu(Tensor.fromData(new double[] {0.1, 0.2, 0.3}, new long[] {3}, DType.FLOAT64, Device.CPU)));
+        check("rrelu eval", X, S, x -> x.rrelu(0.1, 0.3, false, null));
+        assertThrows(InvalidArgumentException.class, () -> Tensor.fromData(X, S, DType.FLOAT64, Device.CPU).celu(0.0));
+        assertThrows(ShapeException.class, () -> Tensor.fromData(X, S, DType.FLOAT64, Device.CPU).glu(1));
+    }
+
+    @Test
     void reductionsAndShapes() {
         check("mean", X, S, x -> x.mean(1));
         check("var", X, S, x -> x.var(1));
