@@ -67,6 +67,9 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "flip", "roll", "tril", "triu", "einsum",
         // printing (one host copy)
         "tensor_to_string",
+        // activations (ops/activations.cpp: composites of the CUDA ops above; rrelu draws like rand)
+        "elu", "leaky_relu", "hardtanh", "hardsigmoid", "hardswish", "softshrink", "hardshrink", "threshold", "mish",
+        "log_sigmoid", "softsign", "tanhshrink", "softmin", "glu", "prelu", "rrelu",
     };
     return ops;
 }

@@ -138,3 +138,28 @@ def test_ops_on_cuda_match_cpu():
         got = f(xc)
         assert got.is_cuda
         np.testing.assert_allclose(got.cpu().numpy(), f(x).numpy(), rtol=1e-12, atol=1e-12)
+
+
+ACTIVATIONS = [F.elu, F.selu, lambda t: F.celu(t, 2.0), lambda t: F.leaky_relu(t, 0.1), F.relu6, F.hardsigmoid,
+               F.hardswish, F.softshrink, F.hardshrink, lambda t: F.threshold(t, 0.1, 3.0), F.mish, F.logsigmoid,
+               F.softsign, F.tanhshrink, lambda t: F.softmin(t, 1), lambda t: F.glu(t, 1), F.rrelu,
+               lambda t: F.prelu(t.reshape(3, 4, 1), ct.tensor([0.1, 0.2, 0.3, 0.4], dtype=t.dtype, device=t.device))]
+
+
+@pytest.mark.parametrize("k", range(len(ACTIVATIONS)))
+def test_activations_on_cuda_match_cpu(k):
+    x = ct.randn(3, 4, dtype=ct.float64)
+    a, b = x.clone().requires_grad_(True), x.to("cuda").requires_grad_(True)
+    ya, yb = ACTIVATIONS[k](a), ACTIVATIONS[k](b)
+    assert yb.is_cuda
+    ya.sum().backward()
+    yb.sum().backward()
+    np.testing.assert_allclose(yb.detach().cpu().numpy(), ya.detach().numpy(), rtol=1e-12)
+    np.testing.assert_allclose(b.grad.cpu().numpy(), a.grad.numpy(), rtol=1e-12)
+
+
+def test_rrelu_draws_the_same_slopes_on_cuda_as_on_the_cpu():
+    ct.manual_seed(3)
+    on_cpu = F.rrelu(-ct.ones(5, dtype=ct.float64), training=True)
+    ct.manual_seed(3)
+    assert F.rrelu(-ct.ones(5, dtype=ct.float64, device="cuda"), training=True).cpu().tolist() == on_cpu.tolist()
