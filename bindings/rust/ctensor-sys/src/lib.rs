@@ -72,6 +72,7 @@ pub const CT_ERR_INTERNAL: ct_status = 11;
 pub const CT_ERR_CALLBACK: ct_status = 12;
 pub const CT_ERR_VERSION: ct_status = 13;
 pub const CT_ERR_IO: ct_status = 14;
+pub const CT_ERR_DISTRIBUTED: ct_status = 15;
 
 // ---- Dtypes, devices, reductions -----------------------------------------------------------------
 
