@@ -69,14 +69,14 @@ ct_status ct_process_group_set_timeout(ct_process_group pg, double seconds) {
 ct_status ct_all_reduce(ct_process_group pg, ct_tensor t, ct_reduce_op op) {
     return guard([&] {
         auto g = get_pg(pg, "all_reduce");
-        wait_or_throw(*all_reduce_start(g, get_tensor_any_device(t, "all_reduce", "t"), op, "all_reduce"));
+        wait_or_throw(*all_reduce_start(g, get_tensor_any_device(t, "all_reduce", "t"), op, "all_reduce", true));
     });
 }
 
 ct_status ct_broadcast(ct_process_group pg, ct_tensor t, int32_t root) {
     return guard([&] {
         auto g = get_pg(pg, "broadcast");
-        wait_or_throw(*broadcast_start(g, get_tensor_any_device(t, "broadcast", "t"), root, "broadcast"));
+        wait_or_throw(*broadcast_start(g, get_tensor_any_device(t, "broadcast", "t"), root, "broadcast", true));
     });
 }
 
@@ -118,7 +118,7 @@ ct_status ct_all_reduce_async(ct_process_group pg, ct_tensor t, ct_reduce_op op,
     return guard([&] {
         check_out(out, "all_reduce_async");
         auto g = get_pg(pg, "all_reduce_async");
-        auto w = all_reduce_start(g, get_tensor_any_device(t, "all_reduce_async", "t"), op, "all_reduce_async");
+        auto w = all_reduce_start(g, get_tensor_any_device(t, "all_reduce_async", "t"), op, "all_reduce_async", false);
         *out = (ct_work)handle_new(HandleKind::Work, std::static_pointer_cast<void>(w));
     });
 }
@@ -127,7 +127,7 @@ ct_status ct_broadcast_async(ct_process_group pg, ct_tensor t, int32_t root, ct_
     return guard([&] {
         check_out(out, "broadcast_async");
         auto g = get_pg(pg, "broadcast_async");
-        auto w = broadcast_start(g, get_tensor_any_device(t, "broadcast_async", "t"), root, "broadcast_async");
+        auto w = broadcast_start(g, get_tensor_any_device(t, "broadcast_async", "t"), root, "broadcast_async", false);
         *out = (ct_work)handle_new(HandleKind::Work, std::static_pointer_cast<void>(w));
     });
 }

@@ -82,12 +82,13 @@ std::shared_ptr<Work> new_work(const std::shared_ptr<ProcessGroup>& pg, const ch
 
 // Common start of all_reduce and broadcast: t is written in place.
 std::shared_ptr<Work> inplace_start(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, int32_t kind,
-                                    int32_t reduce, int32_t root, const char* name) {
+                                    int32_t reduce, int32_t root, const char* name, bool blocking) {
     check_device(name, t);
     pg->check_usable(name);
     check_count(name, t.numel());
     check_inplace(name, t);
     auto w = new_work(pg, name, kind, reduce, t, root);
+    w->blocking = blocking;
     Tensor buf = contiguous_buffer(t);
     w->keep = {t, buf};
     w->args.kind = kind;
@@ -109,16 +110,18 @@ std::shared_ptr<Work> inplace_start(const std::shared_ptr<ProcessGroup>& pg, con
 
 }  // namespace
 
-std::shared_ptr<Work> all_reduce_start(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, int32_t op, const char* name) {
+std::shared_ptr<Work> all_reduce_start(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, int32_t op, const char* name,
+                                       bool blocking) {
     check_op(name, op, t.dtype());
-    return inplace_start(pg, t, CT_DIST_ALLREDUCE, op, 0, name);
+    return inplace_start(pg, t, CT_DIST_ALLREDUCE, op, 0, name, blocking);
 }
 
-std::shared_ptr<Work> broadcast_start(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, int32_t root, const char* name) {
+std::shared_ptr<Work> broadcast_start(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, int32_t root, const char* name,
+                                      bool blocking) {
     pg->check_usable(name);
     if (root < 0 || root >= pg->size())
         fail(CT_ERR_INDEX, name, ": root ", root, " is out of range for a group of size ", pg->size());
-    return inplace_start(pg, t, CT_DIST_BROADCAST, 0, root, name);
+    return inplace_start(pg, t, CT_DIST_BROADCAST, 0, root, name, blocking);
 }
 
 Tensor all_gather(const std::shared_ptr<ProcessGroup>& pg, const Tensor& input) {
@@ -131,6 +134,7 @@ Tensor all_gather(const std::shared_ptr<ProcessGroup>& pg, const Tensor& input) 
     Tensor out = empty_tensor(shape, input.dtype(), input.device(), op);
     Tensor in = contiguous_buffer(input);
     auto w = new_work(pg, op, CT_DIST_ALLGATHER, 0, input, 0);
+    w->blocking = true;
     w->keep = {in, out};
     w->args.kind = CT_DIST_ALLGATHER;
     w->args.dtype = (int32_t)input.dtype();
@@ -156,6 +160,7 @@ Tensor reduce_scatter(const std::shared_ptr<ProcessGroup>& pg, const Tensor& inp
     Tensor out = empty_tensor(shape, input.dtype(), input.device(), op);
     Tensor in = contiguous_buffer(input);
     auto w = new_work(pg, op, CT_DIST_REDUCE_SCATTER, reduce, input, 0);
+    w->blocking = true;
     w->keep = {in, out};
     w->args.kind = CT_DIST_REDUCE_SCATTER;
     w->args.op = backend_op(reduce, input.dtype());
@@ -172,6 +177,7 @@ Tensor reduce_scatter(const std::shared_ptr<ProcessGroup>& pg, const Tensor& inp
 void barrier(const std::shared_ptr<ProcessGroup>& pg) {
     pg->check_usable("barrier");
     auto w = new_work(pg, "barrier", CT_DIST_BARRIER, 0, Tensor(), 0);
+    w->blocking = true;
     w->args.kind = CT_DIST_BARRIER;
     w->args.dtype = CT_UINT8;
     pg->enqueue(w);

@@ -66,6 +66,8 @@ typedef struct ct_dist_backend {
     int32_t (*test)(ct_dist_req* r, int32_t* done);
     /* Tries to cancel an unfinished receive; 1 if it was cancelled (r freed), 0 if r must be left alone. */
     int32_t (*cancel)(ct_dist_req* r);
+    /* Runs a collective to the end (blocking; the core calls it only once every rank has been seen to join). */
+    int32_t (*run)(ct_dist_comm* comm, const ct_dist_args* args);
 } ct_dist_backend;
 
 typedef const ct_dist_backend* (*ct_dist_backend_entry_fn)(uint32_t version);

@@ -105,6 +105,15 @@ void ProcessGroup::start_stage(Work& w) {
         a.count = 2 * kDescFields;
         a.send = a.recv = w.desc;
         w.stage = 1;
+    } else if (w.has_data && w.blocking) {  // Note [Blocking data]
+        w.stage = 2;
+        w.req = nullptr;
+        ct_status st = be_->run(comm_, &w.args);
+        if (st != CT_OK) {
+            broken_ = std::string(w.op) + " failed on rank " + std::to_string(rank_) + ": " + be_->last_error();
+            finish_work(w, st, broken_);
+        }
+        return;
     } else if (w.has_data) {
         a = w.args;
         w.stage = 2;

@@ -24,8 +24,20 @@ struct ct_dist_req_s {
 namespace {
 
 thread_local std::string t_error;
-// Every MPI call is made under this lock, so MPI_THREAD_SERIALIZED is enough whatever threads call in.
-std::mutex g_mpi;
+// Every MPI call is made under this lock when MPI provides less than MPI_THREAD_MULTIPLE, so
+// MPI_THREAD_SERIALIZED is enough whatever threads call in.
+std::mutex g_mpi_mutex;
+bool g_serialize = true;  // false once MPI_THREAD_MULTIPLE is known to be provided
+
+struct MpiLock {
+    bool held;
+    MpiLock() : held(g_serialize) {
+        if (held) g_mpi_mutex.lock();
+    }
+    ~MpiLock() {
+        if (held) g_mpi_mutex.unlock();
+    }
+};
 bool g_we_initialised = false;
 
 int32_t failure(int32_t status, const std::string& msg) {
@@ -43,23 +55,28 @@ std::string mpi_error_text(int code) {
 int32_t mpi_failure(const char* what, int code) { return failure(CT_ERR_DISTRIBUTED, std::string(what) + ": " + mpi_error_text(code)); }
 
 void finalize_at_exit() {
-    std::lock_guard<std::mutex> lock(g_mpi);
+    MpiLock lock;
     int finalized = 0;
     MPI_Finalized(&finalized);
     if (!finalized) MPI_Finalize();
 }
 
-// Initialises MPI once (MPI_THREAD_MULTIPLE asked; SERIALIZED is enough, see g_mpi). Caller holds g_mpi.
+// Initialises MPI once (MPI_THREAD_MULTIPLE asked; SERIALIZED is enough, see MpiLock). Caller holds an MpiLock.
 int32_t ensure_init() {
     int inited = 0, finalized = 0;
     MPI_Initialized(&inited);
     MPI_Finalized(&finalized);
     if (finalized) return failure(CT_ERR_DISTRIBUTED, "MPI has already been finalized in this process");
-    if (inited) return CT_OK;
     int provided = 0;
+    if (inited) {
+        MPI_Query_thread(&provided);
+        g_serialize = provided < MPI_THREAD_MULTIPLE;
+        return CT_OK;
+    }
     int rc = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
     if (rc != MPI_SUCCESS) return mpi_failure("MPI_Init_thread", rc);
     g_we_initialised = true;
+    g_serialize = provided < MPI_THREAD_MULTIPLE;
     std::atexit(finalize_at_exit);  // only a library that initialised MPI finalises it
     if (provided < MPI_THREAD_SERIALIZED)
         return failure(CT_ERR_DISTRIBUTED, "MPI_Init_thread provided thread level " + std::to_string(provided) +
@@ -82,7 +99,7 @@ int32_t wrap_comm(MPI_Comm c, ct_dist_comm** out, int32_t* rank, int32_t* size) 
 const char* last_error() { return t_error.c_str(); }
 
 int32_t world(ct_dist_comm** out, int32_t* rank, int32_t* size) {
-    std::lock_guard<std::mutex> lock(g_mpi);
+    MpiLock lock;
     if (int32_t st = ensure_init()) return st;
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm c;  // our own context: the program's own MPI traffic on MPI_COMM_WORLD never meets ours
@@ -92,7 +109,7 @@ int32_t world(ct_dist_comm** out, int32_t* rank, int32_t* size) {
 }
 
 int32_t split(ct_dist_comm* parent, int32_t member, int32_t key, ct_dist_comm** out, int32_t* rank, int32_t* size) {
-    std::lock_guard<std::mutex> lock(g_mpi);
+    MpiLock lock;
     MPI_Comm c = MPI_COMM_NULL;
     int rc = MPI_Comm_split(parent->comm, member ? 0 : MPI_UNDEFINED, key, &c);
     if (rc != MPI_SUCCESS) return mpi_failure("MPI_Comm_split", rc);
@@ -108,7 +125,7 @@ int32_t split(ct_dist_comm* parent, int32_t member, int32_t key, ct_dist_comm** 
 void comm_free(ct_dist_comm* comm) {
     if (!comm) return;
     {
-        std::lock_guard<std::mutex> lock(g_mpi);
+        MpiLock lock;
         int finalized = 0;
         MPI_Finalized(&finalized);
         if (!finalized) MPI_Comm_free(&comm->comm);
@@ -140,38 +157,70 @@ bool mpi_op(int32_t op, MPI_Op* o) {
     }
 }
 
-int32_t start(ct_dist_comm* comm, const ct_dist_args* a, ct_dist_req** out) {
+// Starts (req != NULL) or runs to the end (req == NULL, blocking) one request.
+int32_t post(ct_dist_comm* comm, const ct_dist_args* a, ct_dist_req_s* r, MPI_Request* req) {
     MPI_Datatype t;
     MPI_Op o = MPI_OP_NULL;
-    if (!mpi_type(a->dtype, &t)) return failure(CT_ERR_DTYPE, "unknown dtype " + std::to_string(a->dtype));
-    if ((a->kind == CT_DIST_ALLREDUCE || a->kind == CT_DIST_REDUCE_SCATTER) && !mpi_op(a->op, &o))
-        return failure(CT_ERR_INVALID_ARGUMENT, "unknown reduction " + std::to_string(a->op));
-    if (a->count < 0 || a->count > (int64_t)0x7fffffff)
-        return failure(CT_ERR_NOT_SUPPORTED, "MPI moves at most 2^31 - 1 elements per call, got " + std::to_string(a->count));
+    mpi_type(a->dtype, &t);
+    if (a->kind == CT_DIST_ALLREDUCE || a->kind == CT_DIST_REDUCE_SCATTER) mpi_op(a->op, &o);
     int n = (int)a->count;
-    auto* r = new ct_dist_req_s;
-    r->kind = a->kind;
-    r->peer = a->peer;
-    int rc = MPI_SUCCESS;
-    std::lock_guard<std::mutex> lock(g_mpi);
     MPI_Comm c = comm->comm;
     switch (a->kind) {
-    case CT_DIST_ALLREDUCE:
-        rc = MPI_Iallreduce(a->send == a->recv ? MPI_IN_PLACE : a->send, a->recv, n, t, o, c, &r->req);
-        break;
-    case CT_DIST_BROADCAST: rc = MPI_Ibcast(a->recv, n, t, a->peer, c, &r->req); break;
-    case CT_DIST_ALLGATHER: rc = MPI_Iallgather(a->send, n, t, a->recv, n, t, c, &r->req); break;
-    case CT_DIST_REDUCE_SCATTER: rc = MPI_Ireduce_scatter_block(a->send, a->recv, n, t, o, c, &r->req); break;
-    case CT_DIST_BARRIER: rc = MPI_Ibarrier(c, &r->req); break;
-    case CT_DIST_SEND: rc = MPI_Isend(a->send, n, t, a->peer, a->tag, c, &r->req); break;
+    case CT_DIST_ALLREDUCE: {
+        const void* send = a->send == a->recv ? MPI_IN_PLACE : a->send;
+        return req ? MPI_Iallreduce(send, a->recv, n, t, o, c, req) : MPI_Allreduce(send, a->recv, n, t, o, c);
+    }
+    case CT_DIST_BROADCAST: return req ? MPI_Ibcast(a->recv, n, t, a->peer, c, req) : MPI_Bcast(a->recv, n, t, a->peer, c);
+    case CT_DIST_ALLGATHER:
+        return req ? MPI_Iallgather(a->send, n, t, a->recv, n, t, c, req) : MPI_Allgather(a->send, n, t, a->recv, n, t, c);
+    case CT_DIST_REDUCE_SCATTER:
+        return req ? MPI_Ireduce_scatter_block(a->send, a->recv, n, t, o, c, req)
+                   : MPI_Reduce_scatter_block(a->send, a->recv, n, t, o, c);
+    case CT_DIST_BARRIER: return req ? MPI_Ibarrier(c, req) : MPI_Barrier(c);
+    case CT_DIST_SEND: return MPI_Isend(a->send, n, t, a->peer, a->tag, c, req);
     case CT_DIST_RECV: {
         int size = 0;
         MPI_Type_size(t, &size);
         r->expect_bytes = (int64_t)n * size;
-        rc = MPI_Irecv(a->recv, n, t, a->peer, a->tag, c, &r->req);
-        break;
+        return MPI_Irecv(a->recv, n, t, a->peer, a->tag, c, req);
     }
-    default: delete r; return failure(CT_ERR_INVALID_ARGUMENT, "unknown request kind " + std::to_string(a->kind));
+    default: return MPI_ERR_OTHER;
+    }
+}
+
+int32_t check_args(const ct_dist_args* a) {
+    MPI_Datatype t;
+    MPI_Op o;
+    if (!mpi_type(a->dtype, &t)) return failure(CT_ERR_DTYPE, "unknown dtype " + std::to_string(a->dtype));
+    if ((a->kind == CT_DIST_ALLREDUCE || a->kind == CT_DIST_REDUCE_SCATTER) && !mpi_op(a->op, &o))
+        return failure(CT_ERR_INVALID_ARGUMENT, "unknown reduction " + std::to_string(a->op));
+    if (a->kind < CT_DIST_ALLREDUCE || a->kind > CT_DIST_RECV)
+        return failure(CT_ERR_INVALID_ARGUMENT, "unknown request kind " + std::to_string(a->kind));
+    if (a->count < 0 || a->count > (int64_t)0x7fffffff)
+        return failure(CT_ERR_NOT_SUPPORTED, "MPI moves at most 2^31 - 1 elements per call, got " + std::to_string(a->count));
+    return CT_OK;
+}
+
+int32_t run(ct_dist_comm* comm, const ct_dist_args* a) {
+    if (int32_t st = check_args(a)) return st;
+    if (a->kind == CT_DIST_SEND || a->kind == CT_DIST_RECV) return failure(CT_ERR_INVALID_ARGUMENT, "run: not a collective");
+    int rc;
+    {
+        MpiLock lock;
+        rc = post(comm, a, nullptr, nullptr);
+    }
+    return rc == MPI_SUCCESS ? CT_OK : mpi_failure("the MPI collective failed", rc);
+}
+
+int32_t start(ct_dist_comm* comm, const ct_dist_args* a, ct_dist_req** out) {
+    if (int32_t st = check_args(a)) return st;
+    auto* r = new ct_dist_req_s;
+    r->kind = a->kind;
+    r->peer = a->peer;
+    int rc;
+    {
+        MpiLock lock;
+        rc = post(comm, a, r, &r->req);
     }
     if (rc != MPI_SUCCESS) {
         delete r;
@@ -186,7 +235,7 @@ int32_t test(ct_dist_req* r, int32_t* done) {
     MPI_Status st;
     int rc;
     {
-        std::lock_guard<std::mutex> lock(g_mpi);
+        MpiLock lock;
         rc = MPI_Test(&r->req, &flag, &st);
     }
     if (rc != MPI_SUCCESS) {  // the request is finished (in error) and freed by MPI
@@ -214,7 +263,7 @@ int32_t cancel(ct_dist_req* r) {
         int flag = 0, cancelled = 0;
         MPI_Status st;
         {
-            std::lock_guard<std::mutex> lock(g_mpi);
+            MpiLock lock;
             if (i == 0 && MPI_Cancel(&r->req) != MPI_SUCCESS) return 0;
             if (MPI_Test(&r->req, &flag, &st) != MPI_SUCCESS) flag = 0;
             if (flag) MPI_Test_cancelled(&st, &cancelled);  // cancelled or completed: either way r is done
@@ -231,7 +280,7 @@ int32_t cancel(ct_dist_req* r) {
 }
 
 const ct_dist_backend kTable = {CT_DIST_BACKEND_VERSION, sizeof(ct_dist_backend), CT_DEVICE_CPU, "mpi",
-                                last_error, world, split, comm_free, start, test, cancel};
+                                last_error, world, split, comm_free, start, test, cancel, run};
 
 }  // namespace
 
