@@ -48,15 +48,17 @@ int main(int argc, char** argv) {
         void* data = NULL;
         CHECK(ct_tensor_data_ptr(t, &data));
         std::vector<double> ct_times, mpi_times;
-        for (int r = 0; r < reps; ++r) {  // interleaved, so both see the same machine state
-            MPI_Barrier(MPI_COMM_WORLD);
-            double t0 = now();
-            CHECK(ct_all_reduce(pg, t, CT_REDUCE_SUM));
-            ct_times.push_back(now() - t0);
-            MPI_Barrier(MPI_COMM_WORLD);
-            t0 = now();
-            MPI_Allreduce(MPI_IN_PLACE, data, (int)n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-            mpi_times.push_back(now() - t0);
+        for (int r = 0; r < reps; ++r) {  // interleaved (alternating which goes first), so both see the same machine state
+            for (int k = 0; k < 2; ++k) {
+                bool ct_turn = (k == 0) == (r % 2 == 0);
+                MPI_Barrier(MPI_COMM_WORLD);
+                double t0 = now();
+                if (ct_turn)
+                    CHECK(ct_all_reduce(pg, t, CT_REDUCE_SUM));
+                else
+                    MPI_Allreduce(MPI_IN_PLACE, data, (int)n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+                (ct_turn ? ct_times : mpi_times).push_back(now() - t0);
+            }
         }
         // the slowest rank's median decides
         double mine[2] = {median(ct_times), median(mpi_times)}, worst[2];
