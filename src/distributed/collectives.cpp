@@ -128,7 +128,8 @@ Tensor all_gather(const std::shared_ptr<ProcessGroup>& pg, const Tensor& input) 
     const char* op = "all_gather";
     check_device(op, input);
     pg->check_usable(op);
-    check_count(op, input.numel() * pg->size());
+    if (input.numel() > INT_MAX / pg->size())
+        fail(CT_ERR_NOT_SUPPORTED, op, ": at most 2^31 - 1 elements in all, got ", input.numel(), " x ", pg->size(), " ranks");
     Shape shape = input.sizes();
     shape.insert(shape.begin(), pg->size());
     Tensor out = empty_tensor(shape, input.dtype(), input.device(), op);

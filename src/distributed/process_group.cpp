@@ -217,7 +217,7 @@ ct_status ProcessGroup::wait(Work& w) {
 
 void wait_or_throw(Work& w) {
     std::shared_ptr<ProcessGroup> pg = w.pg;
-    if (!w.done()) pg->wait(w);
+    pg->wait(w);  // reads the work's state under the group's lock (it may be progressed by another thread)
     if (w.status != CT_OK) throw Error(w.status, w.message);
 }
 
