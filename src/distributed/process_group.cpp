@@ -163,6 +163,7 @@ void ProcessGroup::progress_locked() {
                                       (w.stage == 1 ? " (waiting for the other ranks to join)" : " (moving data)");
                     if (be_->cancel(w.req)) w.req = nullptr;  // a cancelled receive leaves the group usable
                     if (w.req) {                                 // Note [Broken group]
+                        w.abandoned = w.req;
                         bury(head);
                         broken_ = msg;
                     }

@@ -46,6 +46,7 @@ struct Work {
     Tensor result;                     // all_gather / reduce_scatter output
     int stage = 0;                     // 0 queued, 1 agreeing, 2 moving data, 3 done
     ct_dist_req* req = nullptr;
+    ct_dist_req* abandoned = nullptr;  // a request given up on (Note [Broken group]): kept, never freed
     ct_status status = CT_OK;
     std::string message;
     bool done() const { return stage == 3; }
