@@ -90,7 +90,7 @@ enum {
     CT_ERR_CALLBACK = 12,        /* a user callback (custom backward) reported a failure */
     CT_ERR_VERSION = 13,         /* the library is older than, or incompatible with, the caller */
     CT_ERR_IO = 14,              /* a file that cannot be read or written, or is not a valid file of its format */
-    CT_ERR_DISTRIBUTED = 15      /* a collective failed: a peer died or disagreed on shape/dtype, or the timeout passed */
+    CT_ERR_DISTRIBUTED = 15      /* a collective failed: a peer died or disagreed on shape/dtype, or timed out */
 };
 
 /* ---- Dtypes and devices (fixed values, append-only) -------------------------------------------- */
@@ -710,10 +710,11 @@ enum {
     CT_REDUCE_PRODUCT = 4 /* product (bool: and) */
 };
 
-/* The world group of the MPI launch (mpirun/srun); initialises MPI when the program has not (and then finalises it at exit). */
+/* The world group of the MPI launch (mpirun/srun); initialises MPI if needed (then finalises it at exit). */
 CT_API ct_status ct_process_group_new_mpi(ct_process_group* out);
-/* Collective over parent: ranks[n] (parent ranks, new rank = position) form a new group; non-members get a group of size 0, rank -1. */
-CT_API ct_status ct_process_group_new_subgroup(ct_process_group parent, const int32_t* ranks, int32_t n, ct_process_group* out);
+/* Collective over parent: ranks[n] form a new group (rank = position); non-members get one of size 0, rank -1. */
+CT_API ct_status ct_process_group_new_subgroup(ct_process_group parent, const int32_t* ranks, int32_t n,
+                                               ct_process_group* out);
 /* Adds a reference to pg and returns pg (NULL-safe). */
 CT_API ct_process_group ct_process_group_retain(ct_process_group pg);
 /* Drops a reference (NULL-safe, any thread); works in flight keep the group alive. */

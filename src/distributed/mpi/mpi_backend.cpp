@@ -159,7 +159,7 @@ bool mpi_op(int32_t op, MPI_Op* o) {
 
 // Starts (req != NULL) or runs to the end (req == NULL, blocking) one request.
 int32_t post(ct_dist_comm* comm, const ct_dist_args* a, ct_dist_req_s* r, MPI_Request* req) {
-    MPI_Datatype t;
+    MPI_Datatype t = MPI_BYTE;  // set by mpi_type: check_args has accepted the dtype
     MPI_Op o = MPI_OP_NULL;
     mpi_type(a->dtype, &t);
     if (a->kind == CT_DIST_ALLREDUCE || a->kind == CT_DIST_REDUCE_SCATTER) mpi_op(a->op, &o);
