@@ -49,6 +49,7 @@ CT_FROZEN(CT_ERR_INTERNAL == 11);
 CT_FROZEN(CT_ERR_CALLBACK == 12);
 CT_FROZEN(CT_ERR_VERSION == 13);
 CT_FROZEN(CT_ERR_IO == 14);
+CT_FROZEN(CT_ERR_DISTRIBUTED == 15);
 
 /* Dtypes. */
 CT_FROZEN(CT_FLOAT32 == 0);
@@ -66,6 +67,13 @@ CT_FROZEN(CT_DEVICE_CUDA == 2);
 CT_FROZEN(CT_REDUCTION_NONE == 0);
 CT_FROZEN(CT_REDUCTION_MEAN == 1);
 CT_FROZEN(CT_REDUCTION_SUM == 2);
+
+/* distributed reduce ops */
+CT_FROZEN(CT_REDUCE_SUM == 0);
+CT_FROZEN(CT_REDUCE_MEAN == 1);
+CT_FROZEN(CT_REDUCE_MAX == 2);
+CT_FROZEN(CT_REDUCE_MIN == 3);
+CT_FROZEN(CT_REDUCE_PRODUCT == 4);
 
 /* Callback types: assigning a function of the frozen signature fails to compile if a typedef changes. */
 static void frozen_deleter(void* data, void* ctx) { (void)data; (void)ctx; }

@@ -89,7 +89,8 @@ enum {
     CT_ERR_INTERNAL = 11,        /* a bug in ctensor; the message says where */
     CT_ERR_CALLBACK = 12,        /* a user callback (custom backward) reported a failure */
     CT_ERR_VERSION = 13,         /* the library is older than, or incompatible with, the caller */
-    CT_ERR_IO = 14               /* a file that cannot be read or written, or is not a valid file of its format */
+    CT_ERR_IO = 14,              /* a file that cannot be read or written, or is not a valid file of its format */
+    CT_ERR_DISTRIBUTED = 15      /* a collective failed: a peer died or disagreed on shape/dtype, or timed out */
 };
 
 /* ---- Dtypes and devices (fixed values, append-only) -------------------------------------------- */
@@ -146,7 +147,7 @@ CT_API int32_t ct_dtype_size(ct_dtype dtype);
 CT_API ct_device ct_cpu(void);
 /* The CUDA device {CT_DEVICE_CUDA, index}. */
 CT_API ct_device ct_cuda(int32_t index);
-/* Number of live handles of every kind (tensors, generators, optimizers); 0 when nothing leaked. */
+/* Number of live handles of every kind (tensors, generators, optimizers, ...); 0 when nothing leaked. */
 CT_API int64_t ct_live_handles(void);
 /* Sets the thread budget shared by ctensor's parallel loops and BLAS (n >= 1). */
 CT_API ct_status ct_set_num_threads(int32_t n);
@@ -728,6 +729,63 @@ CT_API ct_status ct_save_safetensors(ct_safetensors f, const char* path);
 /* Reads and checks the safetensors file at path, tensors on device; map != 0 lets CPU tensors view a private
  * mapping of the file (zero-copy; writes never reach the file). A bad file is CT_ERR_IO naming what is wrong. */
 CT_API ct_status ct_load_safetensors(const char* path, ct_device device, int32_t map, ct_safetensors* out);
+
+/* ---- Distributed: collectives over process groups (Open MPI for CPU tensors; see docs/distributed.md) --------
+ * Every rank of a group must make the same calls in the same order with the same shapes and dtypes; a mismatch
+ * is CT_ERR_DISTRIBUTED on every rank. Calls wait at most the group's timeout, then fail with CT_ERR_DISTRIBUTED,
+ * after which the group is unusable. Without the MPI backend every call is CT_ERR_NOT_COMPILED saying why. */
+
+typedef struct ct_process_group_s* ct_process_group; /* a group of processes (ranks) that run collectives */
+typedef struct ct_work_s* ct_work;                   /* an asynchronous collective in flight */
+
+typedef int32_t ct_reduce_op;
+enum {
+    CT_REDUCE_SUM = 0,    /* sum (bool: or) */
+    CT_REDUCE_MEAN = 1,   /* sum divided by the group size (floating dtypes only) */
+    CT_REDUCE_MAX = 2,    /* maximum (bool: or) */
+    CT_REDUCE_MIN = 3,    /* minimum (bool: and) */
+    CT_REDUCE_PRODUCT = 4 /* product (bool: and) */
+};
+
+/* The world group of the MPI launch (mpirun/srun); initialises MPI if needed (then finalises it at exit). */
+CT_API ct_status ct_process_group_new_mpi(ct_process_group* out);
+/* Collective over parent: ranks[n] form a new group (rank = position); non-members get one of size 0, rank -1. */
+CT_API ct_status ct_process_group_new_subgroup(ct_process_group parent, const int32_t* ranks, int32_t n,
+                                               ct_process_group* out);
+/* Adds a reference to pg and returns pg (NULL-safe). */
+CT_API ct_process_group ct_process_group_retain(ct_process_group pg);
+/* Drops a reference (NULL-safe, any thread); works in flight keep the group alive. */
+CT_API void ct_process_group_release(ct_process_group pg);
+/* This process's rank in pg (-1 when not a member). */
+CT_API ct_status ct_process_group_rank(ct_process_group pg, int32_t* rank);
+/* Number of ranks in pg (0 when this process is not a member). */
+CT_API ct_status ct_process_group_size(ct_process_group pg, int32_t* size);
+/* Timeout in seconds of pg's later calls (> 0; default $CTENSOR_DIST_TIMEOUT, else 300). */
+CT_API ct_status ct_process_group_set_timeout(ct_process_group pg, double seconds);
+/* In place: t = op over the ranks' t (bumps t's version). */
+CT_API ct_status ct_all_reduce(ct_process_group pg, ct_tensor t, ct_reduce_op op);
+/* In place: t = rank root's t on every rank (bumps t's version). */
+CT_API ct_status ct_broadcast(ct_process_group pg, ct_tensor t, int32_t root);
+/* out = the ranks' inputs stacked in rank order, shape [size, *input.shape]. */
+CT_API ct_status ct_all_gather(ct_process_group pg, ct_tensor input, ct_tensor* out);
+/* out = this rank's chunk (dim 0 split in size parts) of op over the ranks' inputs. */
+CT_API ct_status ct_reduce_scatter(ct_process_group pg, ct_tensor input, ct_reduce_op op, ct_tensor* out);
+/* Returns once every rank of pg has called it. */
+CT_API ct_status ct_barrier(ct_process_group pg);
+/* Sends t to rank dst of pg, matched by a ct_recv there with the same tag (>= 0). */
+CT_API ct_status ct_send(ct_process_group pg, ct_tensor t, int32_t dst, int32_t tag);
+/* Receives into t (same number of elements and dtype as sent) from rank src of pg with tag. */
+CT_API ct_status ct_recv(ct_process_group pg, ct_tensor t, int32_t src, int32_t tag);
+/* Starts ct_all_reduce; t must stay unused until the work is done (the work holds a reference). */
+CT_API ct_status ct_all_reduce_async(ct_process_group pg, ct_tensor t, ct_reduce_op op, ct_work* out);
+/* Starts ct_broadcast; t must stay unused until the work is done (the work holds a reference). */
+CT_API ct_status ct_broadcast_async(ct_process_group pg, ct_tensor t, int32_t root, ct_work* out);
+/* Waits for work (at most its group's timeout) and returns the collective's status. */
+CT_API ct_status ct_work_wait(ct_work work);
+/* *done = 1 when work has finished (successfully or not; ct_work_wait gives which), else 0. */
+CT_API ct_status ct_work_is_completed(ct_work work, int32_t* done);
+/* Drops a reference (NULL-safe); releasing the last reference of an unfinished work waits for it. */
+CT_API void ct_work_release(ct_work work);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,8 @@ fi
 
 core_pkgs="build-essential cmake pkg-config libopenblas-openmp-dev libgtest-dev zlib1g-dev nlohmann-json3-dev dataset-fashion-mnist"
 all_pkgs="$core_pkgs abigail-tools clang libclang-rt-14-dev python3-venv python3-torch python3-numpy valgrind"
+# Open MPI: the distributed backend libctensor_mpi.so.1 and its tests under mpirun (docs/distributed.md)
+all_pkgs="$all_pkgs openmpi-bin libopenmpi-dev"
 # the conformance runners' JSON readers for Rust and Java (tests/conformance)
 all_pkgs="$all_pkgs librust-serde-json-dev libgoogle-gson-java"
 

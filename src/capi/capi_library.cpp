@@ -78,7 +78,8 @@ const char* ct_status_name(ct_status s) {
     static const char* names[] = {"CT_OK", "CT_ERR_INVALID_ARGUMENT", "CT_ERR_INVALID_HANDLE", "CT_ERR_SHAPE",
                                   "CT_ERR_DTYPE", "CT_ERR_DEVICE", "CT_ERR_INDEX", "CT_ERR_OUT_OF_MEMORY",
                                   "CT_ERR_NOT_COMPILED", "CT_ERR_NOT_SUPPORTED", "CT_ERR_AUTOGRAD",
-                                  "CT_ERR_INTERNAL", "CT_ERR_CALLBACK", "CT_ERR_VERSION", "CT_ERR_IO"};
+                                  "CT_ERR_INTERNAL", "CT_ERR_CALLBACK", "CT_ERR_VERSION", "CT_ERR_IO",
+                                  "CT_ERR_DISTRIBUTED"};
     if (s < 0 || s >= (ct_status)(sizeof names / sizeof names[0])) return "CT_ERR_UNKNOWN";
     return names[s];
 }

@@ -59,6 +59,8 @@ const char* kind_name(HandleKind k) {
     case HandleKind::Generator: return "generator";
     case HandleKind::Optimizer: return "optimizer";
     case HandleKind::Safetensors: return "safetensors";
+    case HandleKind::ProcessGroup: return "process group";
+    case HandleKind::Work: return "work";
     }
     return "object";
 }

@@ -31,6 +31,8 @@ CTJ_HANDLE(ct_tensor)
 CTJ_HANDLE(ct_generator)
 CTJ_HANDLE(ct_optimizer)
 CTJ_HANDLE(ct_safetensors)
+CTJ_HANDLE(ct_process_group)
+CTJ_HANDLE(ct_work)
 %apply ct_tensor* out { ct_tensor* grad };
 
 /* ---- status: thrown after cleanup; a few calls return it as a value ---- */
@@ -70,6 +72,9 @@ CTJ_OUT_SCALAR(int32_t, previous)
 CTJ_OUT_SCALAR(int64_t, id)
 CTJ_OUT_SCALAR(int32_t, n)
 CTJ_OUT_SCALAR(int64_t, step)
+CTJ_OUT_SCALAR(int32_t, rank)
+CTJ_OUT_SCALAR(int32_t, size)
+CTJ_OUT_SCALAR(int32_t, done)
 
 /* double outs travel as their bits; the Java method converts them back */
 %typemap(in, numinputs=0) double* value (double temp = 0), double* lr (double temp = 0) %{ $1 = &temp; %}
@@ -106,7 +111,9 @@ CTJ_OUT_SCALAR(int64_t, step)
 %enddef
 #define CTJ_AS_INT64(v) ((int64_t)(v))
 #define CTJ_AS_TENSOR(v) ((ct_tensor)(intptr_t)(v))
+#define CTJ_AS_INT32(v) ((int32_t)(v))
 %{
+#define CTJ_AS_INT32(v) ((int32_t)(v))
 #define CTJ_AS_INT64(v) ((int64_t)(v))
 #define CTJ_AS_TENSOR(v) ((ct_tensor)(intptr_t)(v))
 %}
@@ -117,6 +124,7 @@ CTJ_LONGS_IN(int64_t, shifts, nshifts, CTJ_AS_INT64)
 CTJ_LONGS_IN(ct_tensor, tensors, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(ct_tensor, operands, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(ct_tensor, params, n, CTJ_AS_TENSOR)
+CTJ_LONGS_IN(int32_t, ranks, n, CTJ_AS_INT32)
 
 /* ---- {h, w} pairs: exactly two values, or null ---- */
 %define CTJ_HW(NAME)

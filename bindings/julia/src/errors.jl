@@ -17,6 +17,7 @@
     ERR_CALLBACK = 12
     ERR_VERSION = 13
     ERR_IO = 14
+    ERR_DISTRIBUTED = 15
     ERR_UNKNOWN = 99
 end
 

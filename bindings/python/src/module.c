@@ -14,6 +14,7 @@ PyObject* raise_status(ct_status status) {
         case CT_ERR_OUT_OF_MEMORY: exc = PyExc_MemoryError; break;
         case CT_ERR_NOT_SUPPORTED: exc = PyExc_NotImplementedError; break;
         case CT_ERR_IO: exc = PyExc_OSError; break;
+        case CT_ERR_DISTRIBUTED: exc = PyExc_RuntimeError; break; /* a failed collective (torch: DistBackendError, a RuntimeError) */
         default: exc = PyExc_RuntimeError; break; /* handle, device, autograd, internal, callback, ... */
     }
     const char* msg = ct_last_error();

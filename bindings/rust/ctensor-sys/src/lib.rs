@@ -38,6 +38,16 @@ pub struct ct_optimizer_s {
 pub struct ct_safetensors_s {
     _p: [u8; 0],
 }
+/// Opaque group of processes (ranks) that run collectives.
+#[repr(C)]
+pub struct ct_process_group_s {
+    _p: [u8; 0],
+}
+/// Opaque asynchronous collective in flight.
+#[repr(C)]
+pub struct ct_work_s {
+    _p: [u8; 0],
+}
 /// DLPack's legacy managed tensor (declared in `<dlpack/dlpack.h>`; only pointers cross the ABI).
 #[repr(C)]
 pub struct DLManagedTensor {
@@ -53,6 +63,8 @@ pub type ct_tensor = *mut ct_tensor_s;
 pub type ct_generator = *mut ct_generator_s;
 pub type ct_optimizer = *mut ct_optimizer_s;
 pub type ct_safetensors = *mut ct_safetensors_s;
+pub type ct_process_group = *mut ct_process_group_s;
+pub type ct_work = *mut ct_work_s;
 
 // ---- Status codes (fixed values, append-only) ----------------------------------------------------
 
@@ -72,6 +84,7 @@ pub const CT_ERR_INTERNAL: ct_status = 11;
 pub const CT_ERR_CALLBACK: ct_status = 12;
 pub const CT_ERR_VERSION: ct_status = 13;
 pub const CT_ERR_IO: ct_status = 14;
+pub const CT_ERR_DISTRIBUTED: ct_status = 15;
 
 // ---- Dtypes, devices, reductions -----------------------------------------------------------------
 
@@ -97,6 +110,15 @@ pub struct ct_device {
 pub const CT_REDUCTION_NONE: i32 = 0;
 pub const CT_REDUCTION_MEAN: i32 = 1;
 pub const CT_REDUCTION_SUM: i32 = 2;
+
+// ---- Distributed reduce ops ----------------------------------------------------------------------
+
+pub type ct_reduce_op = i32;
+pub const CT_REDUCE_SUM: ct_reduce_op = 0;
+pub const CT_REDUCE_MEAN: ct_reduce_op = 1;
+pub const CT_REDUCE_MAX: ct_reduce_op = 2;
+pub const CT_REDUCE_MIN: ct_reduce_op = 3;
+pub const CT_REDUCE_PRODUCT: ct_reduce_op = 4;
 
 // ---- Callback types ------------------------------------------------------------------------------
 
@@ -683,4 +705,26 @@ extern "C" {
     ) -> ct_status;
     pub fn ct_save_safetensors(f: ct_safetensors, path: *const c_char) -> ct_status;
     pub fn ct_load_safetensors(path: *const c_char, device: ct_device, map: i32, out: *mut ct_safetensors) -> ct_status;
+
+    // ---- Distributed (docs/distributed.md) ----
+    pub fn ct_process_group_new_mpi(out: *mut ct_process_group) -> ct_status;
+    pub fn ct_process_group_new_subgroup(parent: ct_process_group, ranks: *const i32, n: i32, out: *mut ct_process_group)
+        -> ct_status;
+    pub fn ct_process_group_retain(pg: ct_process_group) -> ct_process_group;
+    pub fn ct_process_group_release(pg: ct_process_group);
+    pub fn ct_process_group_rank(pg: ct_process_group, rank: *mut i32) -> ct_status;
+    pub fn ct_process_group_size(pg: ct_process_group, size: *mut i32) -> ct_status;
+    pub fn ct_process_group_set_timeout(pg: ct_process_group, seconds: f64) -> ct_status;
+    pub fn ct_all_reduce(pg: ct_process_group, t: ct_tensor, op: ct_reduce_op) -> ct_status;
+    pub fn ct_broadcast(pg: ct_process_group, t: ct_tensor, root: i32) -> ct_status;
+    pub fn ct_all_gather(pg: ct_process_group, input: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_reduce_scatter(pg: ct_process_group, input: ct_tensor, op: ct_reduce_op, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_barrier(pg: ct_process_group) -> ct_status;
+    pub fn ct_send(pg: ct_process_group, t: ct_tensor, dst: i32, tag: i32) -> ct_status;
+    pub fn ct_recv(pg: ct_process_group, t: ct_tensor, src: i32, tag: i32) -> ct_status;
+    pub fn ct_all_reduce_async(pg: ct_process_group, t: ct_tensor, op: ct_reduce_op, out: *mut ct_work) -> ct_status;
+    pub fn ct_broadcast_async(pg: ct_process_group, t: ct_tensor, root: i32, out: *mut ct_work) -> ct_status;
+    pub fn ct_work_wait(work: ct_work) -> ct_status;
+    pub fn ct_work_is_completed(work: ct_work, done: *mut i32) -> ct_status;
+    pub fn ct_work_release(work: ct_work);
 }

@@ -38,6 +38,8 @@ pub enum Error {
     Version(String),
     /// A file that cannot be read or written, or is not a valid file of its format.
     Io(String),
+    /// A collective failed: a peer died or disagreed on shape/dtype, or the timeout passed.
+    Distributed(String),
     /// A status code this crate does not know (from a newer library), with its message.
     Unknown(i32, String),
 }
@@ -64,6 +66,7 @@ impl Error {
             sys::CT_ERR_CALLBACK => Error::Callback(m),
             sys::CT_ERR_VERSION => Error::Version(m),
             sys::CT_ERR_IO => Error::Io(m),
+            sys::CT_ERR_DISTRIBUTED => Error::Distributed(m),
             other => Error::Unknown(other, m),
         }
     }
@@ -85,6 +88,7 @@ impl Error {
             Error::Callback(_) => sys::CT_ERR_CALLBACK,
             Error::Version(_) => sys::CT_ERR_VERSION,
             Error::Io(_) => sys::CT_ERR_IO,
+            Error::Distributed(_) => sys::CT_ERR_DISTRIBUTED,
             Error::Unknown(code, _) => *code,
         }
     }
@@ -106,6 +110,7 @@ impl Error {
             | Error::Callback(m)
             | Error::Version(m)
             | Error::Io(m)
+            | Error::Distributed(m)
             | Error::Unknown(_, m) => m,
         }
     }

@@ -40,6 +40,7 @@ public class CTensorException extends RuntimeException {
             case CT.CT_ERR_CALLBACK: return new CallbackException(status, message, cause);
             case CT.CT_ERR_VERSION: return new VersionException(status, message, cause);
             case CT.CT_ERR_IO: return new FileException(status, message, cause);
+            case CT.CT_ERR_DISTRIBUTED: return new DistributedException(status, message, cause);
             default: return new CTensorException(status, "status " + status + ": " + message, cause);
         }
     }

@@ -1,0 +1,71 @@
+// bench_allreduce.cpp - ct_all_reduce (SUM, float32) against a direct MPI_Allreduce on the same buffer in the same
+// run, for 1e3 .. 1e8 elements; medians of several reps, each rep started together (barrier). Run under mpirun:
+//   mpirun -np 2 build/bench/bench_allreduce [max_elements]
+// Prints per size the two times and the ratio MPI time / ctensor time (target >= 0.95x).
+#include <mpi.h>
+#include <ctensor.h>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+#define CHECK(call)                                                                                 \
+    do {                                                                                            \
+        ct_status st_ = (call);                                                                     \
+        if (st_ != CT_OK) {                                                                         \
+            std::fprintf(stderr, "%s failed: %s\n", #call, ct_last_error());                        \
+            std::exit(2);                                                                           \
+        }                                                                                           \
+    } while (0)
+
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    double max_n = argc > 1 ? std::atof(argv[1]) : 1e8;
+    ct_process_group pg = NULL;
+    CHECK(ct_process_group_new_mpi(&pg));  // initialises MPI (the direct calls below use the same library)
+    int32_t rank = 0, size = 0;
+    CHECK(ct_process_group_rank(pg, &rank));
+    CHECK(ct_process_group_size(pg, &size));
+    if (rank == 0)
+        std::printf("all_reduce SUM float32 on %d ranks: median seconds per call; ratio = MPI_Allreduce / ct_all_reduce\n"
+                    "%12s %12s %12s %8s\n", size, "elements", "ctensor", "MPI", "ratio");
+    for (double nd = 1e3; nd <= max_n * 1.0001; nd *= 10) {
+        int64_t n = (int64_t)nd;
+        int reps = n <= 100000 ? 201 : n <= 1000000 ? 41 : n <= 10000000 ? 11 : 5;
+        ct_tensor t = NULL;
+        CHECK(ct_zeros(&n, 1, CT_FLOAT32, ct_cpu(), &t));
+        void* data = NULL;
+        CHECK(ct_tensor_data_ptr(t, &data));
+        std::vector<double> ct_times, mpi_times;
+        for (int r = 0; r < reps; ++r) {  // interleaved (alternating which goes first), so both see the same machine state
+            for (int k = 0; k < 2; ++k) {
+                bool ct_turn = (k == 0) == (r % 2 == 0);
+                MPI_Barrier(MPI_COMM_WORLD);
+                double t0 = now();
+                if (ct_turn)
+                    CHECK(ct_all_reduce(pg, t, CT_REDUCE_SUM));
+                else
+                    MPI_Allreduce(MPI_IN_PLACE, data, (int)n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+                (ct_turn ? ct_times : mpi_times).push_back(now() - t0);
+            }
+        }
+        // the slowest rank's median decides
+        double mine[2] = {median(ct_times), median(mpi_times)}, worst[2];
+        MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (rank == 0) std::printf("%12lld %12.3e %12.3e %7.2fx\n", (long long)n, worst[0], worst[1], worst[1] / worst[0]);
+        ct_tensor_release(t);
+    }
+    ct_process_group_release(pg);
+    return 0;
+}

@@ -1,0 +1,74 @@
+// dist_loader.cpp - finds, dlopen()s and checks the communication backend of a device type once
+// (Note [Distributed backend loading] in dist_backend.h), keeping the reason when it is unavailable.
+#include <dlfcn.h>
+#include <sys/stat.h>
+#include <cstdlib>
+#include <string>
+#include "core/error.h"
+#include "distributed/dist_backend.h"
+
+namespace ct {
+namespace {
+
+struct LoadedDist {
+    const ct_dist_backend* table = nullptr;
+    std::string reason;  // why table is null
+};
+
+// Directory holding libctensor itself, with a trailing '/'.
+std::string library_dir() {
+    Dl_info info{};
+    if (!dladdr(reinterpret_cast<void*>(&library_dir), &info) || !info.dli_fname) return "";
+    std::string path = info.dli_fname;
+    size_t slash = path.rfind('/');
+    return slash == std::string::npos ? "" : path.substr(0, slash + 1);
+}
+
+LoadedDist load_mpi() {
+    LoadedDist r;
+    const char* env = std::getenv("CTENSOR_MPI_BACKEND");
+    std::string path = env && *env ? env : library_dir() + CT_MPI_BACKEND_FILE;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        r.reason = "the MPI backend is not built: " + path + " does not exist (build with Open MPI installed)";
+        return r;
+    }
+    // RTLD_NOW: a missing libmpi shows up here, as a reason, not later as a crash. Never dlclose()d.
+    void* lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char* err = ::dlerror();
+        r.reason = std::string("cannot load the MPI backend: ") + (err ? err : path);
+        return r;
+    }
+    auto entry = reinterpret_cast<ct_dist_backend_entry_fn>(::dlsym(lib, CT_MPI_BACKEND_ENTRY));
+    if (!entry) {
+        r.reason = "cannot load the MPI backend: " + path + " does not export " CT_MPI_BACKEND_ENTRY;
+        return r;
+    }
+    const ct_dist_backend* t = entry(CT_DIST_BACKEND_VERSION);
+    if (!t || t->version != CT_DIST_BACKEND_VERSION || t->struct_size < sizeof(ct_dist_backend) ||
+        t->device_type != CT_DEVICE_CPU) {
+        r.reason = "cannot load the MPI backend: " + path + " does not provide interface version " +
+                   std::to_string(CT_DIST_BACKEND_VERSION) + " (mismatched ctensor installation?)";
+        return r;
+    }
+    r.table = t;
+    return r;
+}
+
+const LoadedDist& mpi() {
+    static const LoadedDist* once = new LoadedDist(load_mpi());  // thread-safe init; never destroyed
+    return *once;
+}
+
+}  // namespace
+
+const ct_dist_backend& dist_backend(const char* op, int32_t device_type) {
+    if (device_type == CT_DEVICE_CUDA)  // phase 2: an NCCL backend table with device_type CUDA joins here
+        fail(CT_ERR_NOT_COMPILED, op, ": collectives on CUDA tensors need the NCCL backend, which is not built");
+    const LoadedDist& b = mpi();
+    if (!b.table) fail(CT_ERR_NOT_COMPILED, op, ": distributed (MPI) is not available: ", b.reason);
+    return *b.table;
+}
+
+}  // namespace ct
