@@ -340,3 +340,20 @@ TEST(FuzzFindings, ItemInt64OfAnyFloatIsDefined) {
         EXPECT_EQ(got, want[k]) << v[k];
     }
 }
+
+// fuzz_autograd in CI (UBSan pointer-overflow): a reduction whose reduced dims are empty while the kept ones are
+// not (std over dim 1 of a transposed [0, 2] tensor) computed each output's start as the empty storage's null
+// pointer plus the kept dims' offset. An empty reduction now reads nothing; every output gets the empty value.
+TEST(FuzzFindings, EmptyReductionOverAStridedEmptyTensorReadsNothing) {
+    H base, t, out;
+    const int64_t shape[2] = {0, 2};
+    ok(ct_zeros(shape, 2, CT_FLOAT32, ct_cpu(), base.out()));
+    ok(ct_transpose(base.get(), 0, 1, t.out()));  // [2, 0], strides [1, 2]
+    const int64_t dim = 1;
+    ok(ct_std(t.get(), &dim, 1, 1.0, 0, out.out()));
+    std::vector<double> v = values(out);
+    ASSERT_EQ(v.size(), 2u);
+    EXPECT_TRUE(std::isnan(v[0]) && std::isnan(v[1]));
+    ok(ct_sum(t.get(), &dim, 1, 0, out.out()));
+    EXPECT_TRUE(allclose(out, {0, 0}));
+}

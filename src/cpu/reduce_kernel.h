@@ -184,6 +184,10 @@ template <typename T, typename R, typename Store>
 void reduce_apply(const Tensor& in, const std::vector<bool>& mask, const R& r, Store&& store) {
     detail::ReduceLayout L = detail::reduce_layout(in, mask);
     if (L.n_out == 0) return;
+    if (L.n_red == 0) {  // an empty input: nothing to read (its data pointer may be null, offsets from it undefined)
+        for (int64_t oi = 0; oi < L.n_out; ++oi) store(oi, r.init());
+        return;
+    }
     const T* base = in.data<T>();
     if (!L.ksz.empty() && L.kst.back() == 1 && L.n_red > 1 && L.ksz.back() >= 4) {
         detail::reduce_lanes<T>(base, L, r, store);
