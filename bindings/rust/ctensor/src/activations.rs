@@ -87,9 +87,12 @@ impl Tensor {
     }
 }
 
+/// The function an `Activation` applies.
+type ActivationFn = Box<dyn Fn(&Tensor) -> Result<Tensor> + Send + Sync>;
+
 /// A parameter-free activation (or one with fixed arguments) as a `Module`: `Activation::new(|x| x.elu(1.0))`.
 pub struct Activation {
-    f: Box<dyn Fn(&Tensor) -> Result<Tensor> + Send + Sync>,
+    f: ActivationFn,
 }
 
 impl Activation {

@@ -3,6 +3,10 @@
 use ctensor::nn::{Activation, Module, PRelu, Sequential, Hardswish, SELU};
 use ctensor::{DType, Error, Tensor};
 
+/// A scalar definition to compare with, and a tensor function to differentiate.
+type Scalar = Box<dyn Fn(f64) -> f64>;
+type TensorFn = Box<dyn Fn(&Tensor) -> ctensor::Result<Tensor>>;
+
 const X: [f64; 8] = [-4.0, -1.5, -0.5, 0.0, 0.25, 1.0, 3.0, 7.0];
 
 fn close(a: &[f64], b: &[f64], tol: f64) {
@@ -16,7 +20,7 @@ fn values_match_their_definitions() -> ctensor::Result<()> {
     let x = Tensor::from_slice1(&X)?;
     let sig = |v: f64| 1.0 / (1.0 + (-v).exp());
     let softplus = |v: f64| v.exp().ln_1p();
-    let cases: Vec<(Tensor, Box<dyn Fn(f64) -> f64>)> = vec![
+    let cases: Vec<(Tensor, Scalar)> = vec![
         (x.elu(0.7)?, Box::new(|v| if v > 0.0 { v } else { 0.7 * v.exp_m1() })),
         (x.celu(2.0)?, Box::new(|v| if v > 0.0 { v } else { 2.0 * (v / 2.0).exp_m1() })),
         (x.leaky_relu(0.1)?, Box::new(|v| if v > 0.0 { v } else { 0.1 * v })),
@@ -42,7 +46,7 @@ fn values_match_their_definitions() -> ctensor::Result<()> {
 #[test]
 fn gradients_match_central_differences() -> ctensor::Result<()> {
     let b = [-1.2, -0.3, 0.4, 1.7, 2.5, -2.2];
-    let fs: Vec<Box<dyn Fn(&Tensor) -> ctensor::Result<Tensor>>> = vec![
+    let fs: Vec<TensorFn> = vec![
         Box::new(|t| t.elu(0.7)),
         Box::new(|t| t.selu()),
         Box::new(|t| t.mish()),
