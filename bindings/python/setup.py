@@ -28,6 +28,11 @@ def read_version():
     return ".".join(parts)
 
 
+# Modules that libctensor dlopen()s from its directory when first needed: distributed over MPI. (The CUDA backend
+# is found through CTENSOR_CUDA_BACKEND for now.)
+OPTIONAL_MODULES = ("libctensor_mpi.so.1",)
+
+
 class CMakeBuildExt(build_ext):
     """build_ext that first provides libctensor.so.1 (CMake build or CTENSOR_LIB_DIR)."""
 
@@ -40,8 +45,13 @@ class CMakeBuildExt(build_ext):
             ext.include_dirs.append(os.path.join(source_dir(), "include"))
             ext.library_dirs.append(os.path.abspath(lib_dir))
         super().run()
-        dest = os.path.join(os.path.dirname(self.get_ext_fullpath("ctensor._C")), "libctensor.so.1")
-        shutil.copyfile(os.path.realpath(lib), dest)
+        package_dir = os.path.dirname(self.get_ext_fullpath("ctensor._C"))
+        shutil.copyfile(os.path.realpath(lib), os.path.join(package_dir, "libctensor.so.1"))
+        # the modules libctensor loads on first use from its own directory, where they were built
+        for module in OPTIONAL_MODULES:
+            path = os.path.join(lib_dir, module)
+            if os.path.exists(path):
+                shutil.copyfile(os.path.realpath(path), os.path.join(package_dir, module))
 
     def build_library(self):
         build_dir = os.path.abspath(os.path.join(self.build_temp, "libctensor"))
@@ -49,6 +59,8 @@ class CMakeBuildExt(build_ext):
         subprocess.check_call(["cmake", "-S", source_dir(), "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
                                "-DCTENSOR_BUILD_TESTS=OFF"])
         subprocess.check_call(["cmake", "--build", build_dir, "-j", jobs, "--target", "ctensor"])
+        # the MPI module exists only where CMake found MPI; without it distributed calls say why
+        subprocess.call(["cmake", "--build", build_dir, "-j", jobs, "--target", "ctensor_mpi"])
         return build_dir
 
 
