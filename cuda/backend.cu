@@ -158,6 +158,8 @@ int32_t set_error(int32_t status, const std::string& message) {
     return status;
 }
 
+const char* last_error() { return t_last_error.c_str(); }
+
 int32_t check(cudaError_t e, const char* what) {
     if (e == cudaSuccess) return CT_OK;
     cudaGetLastError();  // clear a non-sticky error so later calls are not blamed for it

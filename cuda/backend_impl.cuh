@@ -16,6 +16,8 @@ namespace cuda {
 
 // Records message as this thread's last error; returns status.
 int32_t set_error(int32_t status, const std::string& message);
+// This thread's last error message.
+const char* last_error();
 // CT_OK for cudaSuccess; otherwise records "<what>: <CUDA error name>: <description>" with a mapped status.
 int32_t check(cudaError_t e, const char* what);
 #define CT_CUDA_TRY(expr, what)                         \

@@ -13,6 +13,7 @@
 #include "cuda/unary.cuh"
 #include "cuda/conv.cuh"
 #include "cuda/optim.cuh"
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -285,4 +286,91 @@ const ct_cuda_backend kTable = {
 
 extern "C" __attribute__((visibility("default"))) const ct_cuda_backend* ct_cuda_backend_entry_v1(uint32_t version) {
     return version == CT_CUDA_BACKEND_VERSION ? &kTable : nullptr;
+}
+
+// ---- Emulated NCCL (ct_nccl_backend_entry_v1): emulated device memory is host memory, so a device communicator
+// is a communicator of the host backend split off the group's own (collective, like ncclCommInitRank), and its
+// requests are the host backend's. This runs the core's whole device path (agreement on the device type,
+// communicators made on first use, polling, MEAN on the device) under mpirun in CPU-only CI. ----
+#include "distributed/dist_backend.h"
+
+struct ct_dist_comm_s {
+    const ct_dist_backend* host;
+    ct_dist_comm* inner;
+};
+struct ct_dist_req_s {
+    const ct_dist_backend* host;
+    ct_dist_req* inner;
+};
+
+namespace {
+
+std::atomic<const ct_dist_backend*> g_nccl_host{nullptr};  // the host backend, for last_error
+
+const char* nccl_last_error() {
+    const ct_dist_backend* h = g_nccl_host.load();
+    return h ? h->last_error() : t_error.c_str();
+}
+
+int32_t nccl_world(ct_dist_comm**, int32_t*, int32_t*) { return set_error(CT_ERR_INTERNAL, "emulated NCCL: no world"); }
+
+int32_t nccl_split(ct_dist_comm*, int32_t, int32_t, ct_dist_comm**, int32_t*, int32_t*) {
+    return set_error(CT_ERR_INTERNAL, "emulated NCCL: no split");
+}
+
+void nccl_comm_free(ct_dist_comm* c) {
+    if (!c) return;
+    c->host->comm_free(c->inner);
+    delete c;
+}
+
+int32_t nccl_start(ct_dist_comm* c, const ct_dist_args* a, ct_dist_req** out) {
+    if (a->kind == CT_DIST_BARRIER) return set_error(CT_ERR_INTERNAL, "emulated NCCL: a barrier is not a device request");
+    ct_dist_req* inner = nullptr;
+    if (int32_t st = c->host->start(c->inner, a, &inner)) return st;
+    *out = new ct_dist_req_s{c->host, inner};
+    return CT_OK;
+}
+
+int32_t nccl_test(ct_dist_req* r, int32_t* done) {
+    int32_t st = r->host->test(r->inner, done);
+    if (*done) delete r;
+    return st;
+}
+
+int32_t nccl_cancel(ct_dist_req* r) {
+    if (!r->host->cancel(r->inner)) return 0;
+    delete r;
+    return 1;
+}
+
+int32_t nccl_run(ct_dist_comm* c, const ct_dist_args* a) { return c->host->run(c->inner, a); }
+
+int32_t nccl_comm_init(const ct_dist_backend* host, ct_dist_comm* host_comm, int32_t rank, int32_t size, int32_t device,
+                       ct_dist_comm** out) {
+    if (device < 0 || device >= device_count())
+        return set_error(CT_ERR_DEVICE, "emulated NCCL: invalid device cuda:" + std::to_string(device));
+    g_nccl_host.store(host);
+    ct_dist_comm* inner = nullptr;
+    int32_t r = -1, s = 0;
+    if (int32_t st = host->split(host_comm, 1, rank, &inner, &r, &s)) return st;
+    if (r != rank || s != size) {
+        host->comm_free(inner);
+        return set_error(CT_ERR_INTERNAL, "emulated NCCL: the split communicator has rank " + std::to_string(r) +
+                                              " of " + std::to_string(s) + ", expected " + std::to_string(rank) +
+                                              " of " + std::to_string(size));
+    }
+    *out = new ct_dist_comm_s{host, inner};
+    return CT_OK;
+}
+
+const ct_dist_backend kNcclTable = {
+    CT_DIST_BACKEND_VERSION, sizeof(ct_dist_backend), CT_DEVICE_CUDA, "nccl (emulated)", &nccl_last_error, &nccl_world,
+    &nccl_split, &nccl_comm_free, &nccl_start, &nccl_test, &nccl_cancel, &nccl_run, &nccl_comm_init,
+};
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) const ct_dist_backend* ct_nccl_backend_entry_v1(uint32_t version) {
+    return version == CT_DIST_BACKEND_VERSION ? &kNcclTable : nullptr;
 }

@@ -14,7 +14,8 @@ namespace {
 struct LoadedBackend {
     const ct_cuda_backend* table = nullptr;
     int32_t device_count = 0;
-    std::string reason;  // why table is null
+    void* lib = nullptr;  // the dlopen() handle (never closed), for the other tables it exports
+    std::string reason;   // why table is null
 };
 
 // Directory holding libctensor itself (found from the address of a function in it), with a trailing '/'.
@@ -71,6 +72,7 @@ LoadedBackend load() {
     }
     r.table = t;
     r.device_count = count;
+    r.lib = lib;
     return r;
 }
 
@@ -104,6 +106,11 @@ const ct_cuda_backend& cuda_device_backend(const char* op, int32_t index) {
         fail(CT_ERR_DEVICE, op, ": invalid device cuda:", index, " (", n, " CUDA device", n == 1 ? "" : "s",
              " available)");
     return t;
+}
+
+void* cuda_backend_symbol(const char* name) {
+    const LoadedBackend& b = loaded();
+    return b.lib ? ::dlsym(b.lib, name) : nullptr;
 }
 
 void cuda_fail(const char* op, int32_t status) {

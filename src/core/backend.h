@@ -325,6 +325,9 @@ const ct_cuda_backend& cuda_backend(const char* op);
 int32_t cuda_device_count();
 // Throws like cuda_backend, or CT_ERR_DEVICE when index is not a usable device.
 const ct_cuda_backend& cuda_device_backend(const char* op, int32_t index);
+// Another symbol exported by the loaded backend library (such as its NCCL table), or nullptr (also when CUDA is
+// unavailable).
+void* cuda_backend_symbol(const char* name);
 // Throws the backend's last error (status from a failed table call) prefixed with op.
 [[noreturn]] void cuda_fail(const char* op, int32_t status);
 inline void cuda_check(const char* op, int32_t status) {

@@ -1,5 +1,6 @@
 // collectives.cpp - the collectives on tensors: argument checks, the contiguous buffer each request moves
 // (the tensor's own memory when it is contiguous), and the write-back into the tensor's view when it is not.
+// Pointers go to the backends as device_data() (Note [Device data]): host memory for MPI, device memory for NCCL.
 #include <climits>
 #include "autograd/grad_mode.h"
 #include "autograd/node.h"
@@ -7,12 +8,14 @@
 #include "core/error.h"
 #include "distributed/process_group.h"
 #include "ops/device_ops.h"
+#include "ops/ops.h"
 
 namespace ct {
 namespace {
 
+// CUDA tensors need the device backend (NCCL): throws CT_ERR_NOT_COMPILED saying why when it is missing.
 void check_device(const char* op, const Tensor& t) {
-    if (!t.device().is_cpu()) dist_backend(op, CT_DEVICE_CUDA);  // throws: NCCL is not built
+    if (!t.device().is_cpu()) dist_backend(op, CT_DEVICE_CUDA);
 }
 
 void check_count(const char* op, int64_t n) {
@@ -51,6 +54,11 @@ void check_inplace(const char* op, const Tensor& t) {
 }
 
 void divide(const Tensor& buf, int32_t n) {
+    if (!buf.device().is_cpu()) {  // on the device's stream, after the collective that wrote buf
+        NoGradGuard no_grad;
+        copy_into(buf, div(buf, scalar_tensor((double)n, buf.dtype(), buf.device())));
+        return;
+    }
     dispatch_float(buf.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         T* p = buf.data<T>();
@@ -61,6 +69,12 @@ void divide(const Tensor& buf, int32_t n) {
 
 // The contiguous memory a request moves for t: t itself when contiguous, else a contiguous copy.
 Tensor contiguous_buffer(const Tensor& t) { return t.is_contiguous() ? t : copy_to_device(t, t.device()); }
+
+// Where w's data lives: CUDA data moves through the device backend (Note [Device communicators]).
+void set_data_device(Work& w, const Tensor& t) {
+    w.device_type = t.device().is_cpu() ? CT_DEVICE_CPU : CT_DEVICE_CUDA;
+    w.device_index = t.device().is_cpu() ? 0 : t.device().index;
+}
 
 std::shared_ptr<Work> new_work(const std::shared_ptr<ProcessGroup>& pg, const char* op, int32_t kind, int32_t reduce,
                                const Tensor& t, int32_t root) {
@@ -75,6 +89,8 @@ std::shared_ptr<Work> new_work(const std::shared_ptr<ProcessGroup>& pg, const ch
         d[4] = t.dim();
         d[5] = t.numel();
         for (int64_t i = 0; i < 6; ++i) d[6 + i] = i < t.dim() ? t.sizes()[(size_t)i] : -1;
+        set_data_device(*w, t);
+        d[12] = w->device_type;
     }
     d[3] = root;
     return w;
@@ -96,7 +112,7 @@ std::shared_ptr<Work> inplace_start(const std::shared_ptr<ProcessGroup>& pg, con
     w->args.dtype = (int32_t)t.dtype();
     w->args.peer = root;
     w->args.count = t.numel();
-    w->args.send = w->args.recv = t.numel() ? buf.raw_data() : nullptr;
+    w->args.send = w->args.recv = t.numel() ? buf.device_data() : nullptr;
     bool mean = kind == CT_DIST_ALLREDUCE && reduce == (int32_t)ReduceOp::Mean;
     w->finish = [mean](Work& w) {
         const Tensor &t = w.keep[0], &buf = w.keep[1];
@@ -140,8 +156,8 @@ Tensor all_gather(const std::shared_ptr<ProcessGroup>& pg, const Tensor& input) 
     w->args.kind = CT_DIST_ALLGATHER;
     w->args.dtype = (int32_t)input.dtype();
     w->args.count = input.numel();
-    w->args.send = input.numel() ? in.raw_data() : nullptr;
-    w->args.recv = input.numel() ? out.raw_data() : nullptr;
+    w->args.send = input.numel() ? in.device_data() : nullptr;
+    w->args.recv = input.numel() ? out.device_data() : nullptr;
     pg->enqueue(w);
     wait_or_throw(*w);
     return out;
@@ -167,8 +183,8 @@ Tensor reduce_scatter(const std::shared_ptr<ProcessGroup>& pg, const Tensor& inp
     w->args.op = backend_op(reduce, input.dtype());
     w->args.dtype = (int32_t)input.dtype();
     w->args.count = out.numel();
-    w->args.send = out.numel() ? in.raw_data() : nullptr;
-    w->args.recv = out.numel() ? out.raw_data() : nullptr;
+    w->args.send = out.numel() ? in.device_data() : nullptr;
+    w->args.recv = out.numel() ? out.device_data() : nullptr;
     if (reduce == (int32_t)ReduceOp::Mean) w->finish = [](Work& w) { divide(w.keep[1], w.pg->size()); };
     pg->enqueue(w);
     wait_or_throw(*w);
@@ -199,6 +215,7 @@ void point_to_point(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, in
     w->op = op;
     w->pg = pg;
     w->agree = false;
+    set_data_device(*w, t);
     Tensor buf = contiguous_buffer(t);
     w->keep = {t, buf};
     w->args.kind = is_send ? CT_DIST_SEND : CT_DIST_RECV;
@@ -206,7 +223,7 @@ void point_to_point(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, in
     w->args.peer = peer;
     w->args.tag = tag;
     w->args.count = t.numel();
-    w->args.send = w->args.recv = t.numel() ? buf.raw_data() : nullptr;
+    w->args.send = w->args.recv = t.numel() ? buf.device_data() : nullptr;
     if (!is_send)
         w->finish = [](Work& w) {
             if (!w.keep[1].is_same(w.keep[0])) copy_into(w.keep[0], w.keep[1]);

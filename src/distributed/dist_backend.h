@@ -1,10 +1,13 @@
 // dist_backend.h - the contract between libctensor and a separately built communication backend
-// (libctensor_mpi.so.1 today; an NCCL one for CUDA tensors later): a versioned C function table returned by one
-// extern "C" entry point, and the core's loader for it (Note [Distributed backend loading]).
+// (libctensor_mpi.so.1 for CPU tensors; NCCL inside libctensor_cuda.so.1 for CUDA tensors): a versioned C function
+// table returned by one extern "C" entry point, and the core's loader for it (Note [Distributed backend loading]).
 // Note [Distributed backend loading]: libctensor never links MPI. The first distributed call dlopen()s the
 // backend of the tensors' device type (CPU: $CTENSOR_MPI_BACKEND, else libctensor_mpi.so.1 next to libctensor)
 // exactly once; when that fails the reason is kept and every distributed call fails with CT_ERR_NOT_COMPILED
-// naming it. The table says which device type it serves, so a CUDA (NCCL) backend can join beside it.
+// naming it. The table says which device type it serves. CUDA tensors go through the table that the CUDA backend
+// library itself exports (CT_NCCL_BACKEND_ENTRY; NCCL runs on the device's own stream, ordered after the kernels
+// that wrote the data); its communicators are made per process group on first use (Note [Device communicators]
+// in process_group.h), bootstrapped over the group's host communicator.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +17,7 @@
 #define CT_DIST_BACKEND_VERSION 1u
 #define CT_MPI_BACKEND_ENTRY "ct_mpi_backend_entry_v1"
 #define CT_MPI_BACKEND_FILE "libctensor_mpi.so.1"
+#define CT_NCCL_BACKEND_ENTRY "ct_nccl_backend_entry_v1" /* exported by the CUDA backend library when NCCL is built */
 
 /* What a request does (ct_dist_args.kind). Append-only. */
 enum ct_dist_kind {
@@ -68,6 +72,11 @@ typedef struct ct_dist_backend {
     int32_t (*cancel)(ct_dist_req* r);
     /* Runs a collective to the end (blocking; the core calls it only once every rank has been seen to join). */
     int32_t (*run)(ct_dist_comm* comm, const ct_dist_args* args);
+    /* Device backends only (NULL in a host backend): a communicator over the same ranks as host_comm of the host
+     * backend host, for tensors on device index `device` of this process. Collective over host_comm: every rank
+     * calls it at the same point, and it may run host->run (a blocking broadcast) to share its bootstrap id. */
+    int32_t (*comm_init)(const struct ct_dist_backend* host, ct_dist_comm* host_comm, int32_t rank, int32_t size,
+                         int32_t device, ct_dist_comm** out);
 } ct_dist_backend;
 
 typedef const ct_dist_backend* (*ct_dist_backend_entry_fn)(uint32_t version);

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <cstdlib>
 #include <string>
+#include "core/backend.h"
 #include "core/error.h"
 #include "distributed/dist_backend.h"
 
@@ -61,11 +62,43 @@ const LoadedDist& mpi() {
     return *once;
 }
 
+// The NCCL table that the CUDA backend library exports (when it was built with NCCL).
+LoadedDist load_nccl() {
+    LoadedDist r;
+    const char* cuda_reason = nullptr;
+    if (!cuda_backend_or_null(&cuda_reason)) {
+        r.reason = std::string("CUDA is not available: ") + (cuda_reason ? cuda_reason : "");
+        return r;
+    }
+    auto entry = reinterpret_cast<ct_dist_backend_entry_fn>(cuda_backend_symbol(CT_NCCL_BACKEND_ENTRY));
+    if (!entry) {
+        r.reason = "the CUDA backend was built without NCCL (it does not export " CT_NCCL_BACKEND_ENTRY ")";
+        return r;
+    }
+    const ct_dist_backend* t = entry(CT_DIST_BACKEND_VERSION);
+    if (!t || t->version != CT_DIST_BACKEND_VERSION || t->struct_size < sizeof(ct_dist_backend) ||
+        t->device_type != CT_DEVICE_CUDA || !t->comm_init) {
+        r.reason = "the CUDA backend's NCCL table does not provide interface version " +
+                   std::to_string(CT_DIST_BACKEND_VERSION) + " (mismatched ctensor installation?)";
+        return r;
+    }
+    r.table = t;
+    return r;
+}
+
+const LoadedDist& nccl() {
+    static const LoadedDist* once = new LoadedDist(load_nccl());  // thread-safe init; never destroyed
+    return *once;
+}
+
 }  // namespace
 
 const ct_dist_backend& dist_backend(const char* op, int32_t device_type) {
-    if (device_type == CT_DEVICE_CUDA)  // phase 2: an NCCL backend table with device_type CUDA joins here
-        fail(CT_ERR_NOT_COMPILED, op, ": collectives on CUDA tensors need the NCCL backend, which is not built");
+    if (device_type == CT_DEVICE_CUDA) {
+        const LoadedDist& n = nccl();
+        if (!n.table) fail(CT_ERR_NOT_COMPILED, op, ": collectives on CUDA tensors need NCCL: ", n.reason);
+        return *n.table;
+    }
     const LoadedDist& b = mpi();
     if (!b.table) fail(CT_ERR_NOT_COMPILED, op, ": distributed (MPI) is not available: ", b.reason);
     return *b.table;

@@ -14,7 +14,7 @@ namespace {
 
 const char* kDescNames[kDescFields] = {"collective", "reduce op", "dtype", "root", "rank (ndim)", "number of elements",
                                        "size of dim 0", "size of dim 1", "size of dim 2", "size of dim 3",
-                                       "size of dim 4", "size of dim 5"};
+                                       "size of dim 4", "size of dim 5", "device type"};
 const char* kKindNames[] = {"all_reduce", "broadcast", "all_gather", "reduce_scatter", "barrier", "send", "recv",
                             "process_group_new_subgroup"};
 const char* kOpNames[] = {"SUM", "MEAN", "MAX", "MIN", "PRODUCT"};
@@ -23,6 +23,7 @@ std::string desc_value(int field, int64_t v) {
     if (field == 0 && v >= 0 && v < 8) return kKindNames[v];
     if (field == 1 && v >= 0 && v < 5) return kOpNames[v];
     if (field == 2 && dtype_valid((int32_t)v)) return dtype_name((DType)v);
+    if (field == 12 && (v == CT_DEVICE_CPU || v == CT_DEVICE_CUDA)) return v == CT_DEVICE_CPU ? "cpu" : "cuda";
     return std::to_string(v);
 }
 
@@ -57,8 +58,10 @@ ProcessGroup::ProcessGroup(const ct_dist_backend* be, ct_dist_comm* comm, int32_
     : be_(be), comm_(comm), rank_(rank), size_(size), timeout_(default_timeout()) {}
 
 ProcessGroup::~ProcessGroup() {
-    // A broken group may still have requests in flight on its communicator: it is left to MPI_Finalize.
-    if (broken_.empty()) be_->comm_free(comm_);
+    // A broken group may still have requests in flight on its communicators: they are left to MPI_Finalize.
+    if (!broken_.empty()) return;
+    if (dev_comm_) dev_be_->comm_free(dev_comm_);
+    be_->comm_free(comm_);
 }
 
 void ProcessGroup::set_timeout(double seconds) {
@@ -96,8 +99,52 @@ void ProcessGroup::finish_work(Work& w, ct_status status, std::string message) {
     w.req = nullptr;
 }
 
+const ct_dist_backend* ProcessGroup::data_backend(const Work& w) const {
+    return w.device_type == CT_DEVICE_CUDA ? dev_be_ : be_;
+}
+
+const ct_dist_backend* ProcessGroup::stage_backend(const Work& w) const {
+    return w.stage == 2 ? data_backend(w) : be_;
+}
+
+bool ProcessGroup::ensure_device_comm(Work& w) {
+    if (dev_comm_) {
+        if (w.device_index == dev_index_) return true;
+        finish_work(w, CT_ERR_DEVICE,
+                    std::string(w.op) + ": this process group's NCCL communicator is on cuda:" + std::to_string(dev_index_) +
+                        ", the tensor on cuda:" + std::to_string(w.device_index) +
+                        " (one CUDA device per process and group)");
+        return false;
+    }
+    if (!w.agree) {  // p2p: the other ranks are not known to be here, and making the communicator is collective
+        finish_work(w, CT_ERR_DISTRIBUTED,
+                    std::string(w.op) + ": send/recv of CUDA tensors needs the group's NCCL communicator, made by the "
+                                        "group's first collective on CUDA tensors (e.g. a broadcast of the model); run one first");
+        return false;
+    }
+    try {
+        dev_be_ = &dist_backend(w.op, CT_DEVICE_CUDA);  // loaded already: the collective checked it before queueing
+    } catch (const Error& e) {
+        finish_work(w, e.status(), e.what());
+        return false;
+    }
+    ct_dist_comm* comm = nullptr;
+    ct_status st = dev_be_->comm_init(be_, comm_, rank_, size_, w.device_index, &comm);
+    if (st != CT_OK) {
+        broken_ = std::string(w.op) + ": making the group's NCCL communicator failed on rank " + std::to_string(rank_) +
+                  ": " + dev_be_->last_error();
+        finish_work(w, st, broken_);
+        return false;
+    }
+    dev_comm_ = comm;
+    dev_index_ = w.device_index;
+    return true;
+}
+
 void ProcessGroup::start_stage(Work& w) {
     ct_dist_args a{};
+    const ct_dist_backend* be = be_;
+    ct_dist_comm* comm = comm_;
     if (w.stage == 0 && w.agree) {
         a.kind = CT_DIST_ALLREDUCE;
         a.op = CT_DIST_MAX;
@@ -105,27 +152,32 @@ void ProcessGroup::start_stage(Work& w) {
         a.count = 2 * kDescFields;
         a.send = a.recv = w.desc;
         w.stage = 1;
-    } else if (w.has_data && w.blocking) {  // Note [Blocking data]
+    } else if (!w.has_data) {
         w.stage = 2;
         w.req = nullptr;
-        ct_status st = be_->run(comm_, &w.args);
-        if (st != CT_OK) {
-            broken_ = std::string(w.op) + " failed on rank " + std::to_string(rank_) + ": " + be_->last_error();
-            finish_work(w, st, broken_);
-        }
         return;
-    } else if (w.has_data) {
-        a = w.args;
-        w.stage = 2;
     } else {
         w.stage = 2;
         w.req = nullptr;
-        return;
+        if (w.device_type == CT_DEVICE_CUDA) {  // Note [Device communicators]
+            if (!ensure_device_comm(w)) return;
+            be = dev_be_;
+            comm = dev_comm_;
+        }
+        if (w.blocking && w.device_type != CT_DEVICE_CUDA) {  // Note [Blocking data]; device data is always polled
+            ct_status st = be->run(comm, &w.args);
+            if (st != CT_OK) {
+                broken_ = std::string(w.op) + " failed on rank " + std::to_string(rank_) + ": " + be->last_error();
+                finish_work(w, st, broken_);
+            }
+            return;
+        }
+        a = w.args;
     }
-    ct_status st = be_->start(comm_, &a, &w.req);
+    ct_status st = be->start(comm, &a, &w.req);
     if (st != CT_OK) {
         w.req = nullptr;
-        finish_work(w, st, std::string(w.op) + ": " + be_->last_error());
+        finish_work(w, st, std::string(w.op) + ": " + be->last_error());
     }
 }
 
@@ -155,13 +207,14 @@ void ProcessGroup::progress_locked() {
         while (!w.done()) {
             if (w.req) {
                 int32_t done = 0;
-                ct_status st = be_->test(w.req, &done);
+                const ct_dist_backend* be = stage_backend(w);
+                ct_status st = be->test(w.req, &done);
                 if (!done) {
                     if (std::chrono::steady_clock::now() < w.deadline) return;  // still running
                     std::string msg = std::string(w.op) + " timed out after " + seconds_str(w.timeout) +
                                       " on rank " + std::to_string(rank_) + " of " + std::to_string(size_) +
                                       (w.stage == 1 ? " (waiting for the other ranks to join)" : " (moving data)");
-                    if (be_->cancel(w.req)) w.req = nullptr;  // a cancelled receive leaves the group usable
+                    if (be->cancel(w.req)) w.req = nullptr;  // a cancelled receive leaves the group usable
                     if (w.req) {                                 // Note [Broken group]
                         w.abandoned = w.req;
                         bury(head);
@@ -172,7 +225,7 @@ void ProcessGroup::progress_locked() {
                 }
                 w.req = nullptr;
                 if (st != CT_OK) {
-                    std::string msg = std::string(w.op) + " failed on rank " + std::to_string(rank_) + ": " + be_->last_error();
+                    std::string msg = std::string(w.op) + " failed on rank " + std::to_string(rank_) + ": " + be->last_error();
                     if (st == CT_ERR_DISTRIBUTED && w.args.kind != CT_DIST_RECV) broken_ = msg;
                     finish_work(w, st, msg);
                     break;

@@ -10,6 +10,11 @@
 // (MPI_Allreduce: the tuned algorithms, about twice as fast as libnbc's MPI_Iallreduce here) once the agreement
 // has completed, i.e. once every rank is known to be in the same call, so a rank that is late, absent or
 // mismatched is still caught by the polled agreement. Async works (and send/recv) stay non-blocking throughout.
+// Note [Device communicators]: CUDA tensors move through the device backend (NCCL) on a communicator of their own,
+// which a group makes at its first collective on CUDA tensors - after that collective's agreement, so every rank
+// is known to be making it at the same point (the descriptor includes the device type) - bootstrapped over the
+// group's host communicator. It serves one CUDA device per process (the first tensor's); send/recv of CUDA tensors
+// need it to exist already, because only the two peers take part in them.
 // Note [Broken group]: a request that outlives the timeout (or an MPI error) cannot be taken back: its buffers are
 // kept alive for ever (they stay reachable, so leak checks do not count them), and the group fails every later
 // call with CT_ERR_DISTRIBUTED naming the first failure. Create a new group to go on.
@@ -29,7 +34,7 @@ namespace ct {
 
 enum class ReduceOp : int32_t { Sum = 0, Mean = 1, Max = 2, Min = 3, Product = 4 };
 
-constexpr int kDescFields = 12;  // kind, reduce op, dtype, root, ndim, numel, dims 0..5
+constexpr int kDescFields = 13;  // kind, reduce op, dtype, root, ndim, numel, dims 0..5, device type
 
 struct Work {
     const char* op = "";               // the C name without ct_, for messages
@@ -39,6 +44,8 @@ struct Work {
     bool agree = true;                 // run the agreement first (collectives; not send/recv)
     int64_t desc[2 * kDescFields] = {};   // this rank's [values, -values]; the all-reduce (MAX) writes back
     bool has_data = true;
+    int32_t device_type = CT_DEVICE_CPU;  // of the data: CUDA data moves through the device backend
+    int32_t device_index = 0;
     bool blocking = false;             // Note [Blocking data]: the data moves in one blocking call once all ranks joined
     ct_dist_args args{};               // the data request
     std::vector<Tensor> keep;          // tensors the requests read or write (alive while they run)
@@ -80,6 +87,11 @@ class ProcessGroup {
     void finish_work(Work& w, ct_status status, std::string message);
     void start_stage(Work& w);
     void check_agreement(Work& w);
+    // The backend that moves w's data, and the one serving w's current stage (the host one agrees).
+    const ct_dist_backend* data_backend(const Work& w) const;
+    const ct_dist_backend* stage_backend(const Work& w) const;
+    // Makes the device communicator on first use (Note [Device communicators]); false when w failed.
+    bool ensure_device_comm(Work& w);
 
     const ct_dist_backend* be_;
     ct_dist_comm* comm_;
@@ -88,6 +100,9 @@ class ProcessGroup {
     std::mutex mu_;
     std::deque<std::shared_ptr<Work>> queue_;
     std::string broken_;  // Note [Broken group]
+    const ct_dist_backend* dev_be_ = nullptr;  // Note [Device communicators]
+    ct_dist_comm* dev_comm_ = nullptr;
+    int32_t dev_index_ = -1;
 };
 
 // The world group of the launch through the CPU (MPI) backend.

@@ -13,6 +13,8 @@
 namespace {
 
 int g_rank = 0, g_size = 1, g_pass = 0, g_fail = 0;
+ct_device g_device;  // where the tests' tensors live (main sets it)
+bool g_cuda = false;
 
 void check(bool ok, const std::string& what) {
     if (ok) {
@@ -69,6 +71,12 @@ ct_tensor make(ct_dtype dt, int64_t rows, int64_t cols, int transposed, double (
     ct_tensor_from_data(stored.data(), n * 8, shape, 2, CT_FLOAT64, ct_cpu(), &d);
     ct_to_dtype(d, dt, &t);
     ct_tensor_release(d);
+    if (g_cuda) {
+        ct_tensor moved = NULL;
+        ct_to_device(t, g_device, &moved);
+        ct_tensor_release(t);
+        t = moved;
+    }
     if (!transposed) return t;
     ct_transpose(t, 0, 1, &out);
     ct_tensor_release(t);
@@ -314,8 +322,36 @@ void test_errors(ct_process_group pg) {
     ct_tensor_release(t);
 }
 
+// CUDA only: the device type is part of the agreement, and send/recv need the group's device communicator.
+void test_device_errors(ct_process_group world) {
+    ct_tensor t = make(CT_FLOAT32, 2, 2, 0, value, g_rank), host = NULL;
+    ct_to_device(t, ct_cpu(), &host);
+    if (g_size >= 2)
+        expect_status(ct_all_reduce(world, g_rank == 0 ? host : t, CT_REDUCE_SUM), CT_ERR_DISTRIBUTED,
+                      "device type (cpu on some ranks, cuda on others", "a CPU tensor on rank 0, CUDA on the others");
+    std::vector<int32_t> all;
+    for (int r = 0; r < g_size; ++r) all.push_back(r);
+    ct_process_group g = NULL;
+    check(ct_process_group_new_subgroup(world, all.data(), g_size, &g) == CT_OK, "fresh group for send/recv");
+    if (g_size >= 2 && g_rank < 2) {
+        ct_status st = g_rank == 0 ? ct_send(g, t, 1, 0) : ct_recv(g, t, 0, 0);
+        expect_status(st, CT_ERR_DISTRIBUTED, "run one first", "send/recv before the group's first CUDA collective");
+    }
+    check(ct_all_reduce(g, t, CT_REDUCE_SUM) == CT_OK, "the first CUDA collective makes the communicator");
+    if (g_size >= 2 && g_rank < 2) {
+        ct_status st = g_rank == 0 ? ct_send(g, host, 1, 3) : ct_recv(g, host, 0, 3);
+        check(st == CT_OK, "host send/recv on a group that also has a device communicator");
+        st = g_rank == 0 ? ct_send(g, t, 1, 4) : ct_recv(g, t, 0, 4);
+        check(st == CT_OK, "device send/recv once the communicator exists");
+    }
+    ct_process_group_release(g);
+    ct_tensor_release(host);
+    ct_tensor_release(t);
+}
+
 // Rank 0 calls a collective that the others skip: it fails within the timeout, and its group is then unusable.
 void test_timeout(ct_process_group world) {
+    if (g_size < 2) return;
     std::vector<int32_t> all;
     for (int r = 0; r < g_size; ++r) all.push_back(r);
     ct_process_group g = NULL;
@@ -337,7 +373,9 @@ void test_timeout(ct_process_group world) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    g_device = ct_cpu();
+    g_cuda = argc > 1 && std::strcmp(argv[1], "--cuda") == 0;
     int64_t live0 = ct_live_handles();
     ct_process_group world = NULL;
     if (ct_process_group_new_mpi(&world) != CT_OK) {
@@ -346,6 +384,14 @@ int main() {
     }
     ct_process_group_rank(world, &g_rank);
     ct_process_group_size(world, &g_size);
+    if (g_cuda) {
+        int32_t n = ct_cuda_device_count();
+        if (n <= 0) {
+            std::fprintf(stderr, "--cuda: no CUDA device (%s)\n", ct_last_error());
+            return 1;
+        }
+        g_device = ct_cuda(g_rank % n);
+    }
     test_all_reduce(world);
     test_broadcast(world);
     test_all_gather(world);
@@ -355,10 +401,11 @@ int main() {
     test_subgroup(world);
     test_send_recv(world);
     test_errors(world);
+    if (g_cuda) test_device_errors(world);
     test_timeout(world);
     ct_process_group_release(world);
     check(ct_live_handles() == live0, "live handles back to the start (" + std::to_string(ct_live_handles()) + " vs " +
                                           std::to_string(live0) + ")");
-    std::printf("rank %d of %d: %d passed, %d failed\n", g_rank, g_size, g_pass, g_fail);
+    std::printf("rank %d of %d%s: %d passed, %d failed\n", g_rank, g_size, g_cuda ? " (CUDA tensors)" : "", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }

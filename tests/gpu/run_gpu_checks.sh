@@ -48,6 +48,15 @@ if [[ "$log" == *"[  SKIPPED ]"* ]]; then
   exit 1
 fi
 
+step "collectives on CUDA tensors through NCCL (one rank per GPU)"
+if [[ -x "$BUILD/tests/test_collectives" ]] && command -v mpirun >/dev/null; then
+  gpus="$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)"
+  mpirun --allow-run-as-root --oversubscribe -np "$gpus" "$BUILD/tests/test_collectives" --cuda
+else
+  echo "test_collectives or mpirun is missing: build with Open MPI installed (scripts/install-deps.sh all)" >&2
+  exit 1
+fi
+
 if [[ "${SANITIZE:-0}" == 1 ]]; then
   step "compute-sanitizer memcheck on the GPU tests"
   compute-sanitizer --tool memcheck --error-exitcode 1 "$BUILD/tests/ctensor_tests" --gtest_filter='CudaGpu.*'

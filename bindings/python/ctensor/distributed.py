@@ -49,16 +49,21 @@ def _seconds(timeout) -> float:
     return timeout.total_seconds() if isinstance(timeout, datetime.timedelta) else float(timeout)
 
 
+_BACKENDS = ("mpi", "nccl", "cpu:mpi,cuda:nccl")
+_backend = "mpi"
+
+
 def init_process_group(backend: str = "mpi", init_method: Optional[str] = None, timeout=None,
                        world_size: int = -1, rank: int = -1) -> None:
-    """Joins the world group of the MPI launch. backend must be "mpi" (CPU tensors); rank and world_size, if given,
-    must agree with the launch's."""
-    global _world
+    """Joins the world group of the MPI launch; rank and world_size, if given, must agree with the launch's. Every
+    backend name ctensor accepts ("mpi", "nccl", "cpu:mpi,cuda:nccl") makes the same group: CPU tensors move over
+    Open MPI and CUDA tensors over NCCL (when the CUDA backend was built with it)."""
+    global _world, _backend
     if _world is not None:
         raise RuntimeError("trying to initialize the default process group twice")
-    if backend not in ("mpi", None):
+    if backend not in _BACKENDS and backend is not None:
         raise ValueError("init_process_group: backend %r is not available; ctensor runs collectives over "
-                         "Open MPI ('mpi')" % (backend,))
+                         "Open MPI for CPU tensors and NCCL for CUDA tensors (%s)" % (backend, ", ".join(map(repr, _BACKENDS))))
     if init_method not in (None, "env://"):
         raise ValueError("init_process_group: the MPI launch provides rank and size; init_method must be None")
     group = _C.process_group_new_mpi()
@@ -68,6 +73,7 @@ def init_process_group(backend: str = "mpi", init_method: Optional[str] = None, 
         if want != -1 and want != got:
             raise ValueError("init_process_group: %s=%d, but the MPI launch says %d" % (name, want, got))
     _world = group
+    _backend = backend or "mpi"
 
 
 def destroy_process_group(group: Optional[ProcessGroup] = None) -> None:
@@ -106,7 +112,7 @@ def get_world_size(group: Optional[ProcessGroup] = None) -> int:
 
 def get_backend(group: Optional[ProcessGroup] = None) -> str:
     _group(group)
-    return "mpi"
+    return _backend
 
 
 def all_reduce(tensor, op: ReduceOp = ReduceOp.SUM, group: Optional[ProcessGroup] = None, async_op: bool = False):

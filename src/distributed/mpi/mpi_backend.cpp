@@ -280,7 +280,8 @@ int32_t cancel(ct_dist_req* r) {
 }
 
 const ct_dist_backend kTable = {CT_DIST_BACKEND_VERSION, sizeof(ct_dist_backend), CT_DEVICE_CPU, "mpi",
-                                last_error, world, split, comm_free, start, test, cancel, run};
+                                last_error, world, split, comm_free, start, test, cancel, run,
+                                nullptr /* comm_init: a host backend */};
 
 }  // namespace
 
