@@ -7,17 +7,20 @@ Conventions (as torch): `inputs` is a Tensor or a tuple of Tensors and results m
 tuple for a tuple); jacobian[i][j] has shape outputs[i].shape + inputs[j].shape. Inputs are detached copies that
 require grad (aliases that keep the graph when create_graph and the input requires grad). Without create_graph
 every result is detached. A result independent of an input is zeros, or a RuntimeError when strict=True."""
-from typing import Any, Callable, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple, Union
 
 from .. import _C
 from .._creation import zeros, zeros_like
 from .._shape_ops import reshape, stack
 from . import enable_grad, grad, is_grad_enabled, set_grad_enabled
 
+if TYPE_CHECKING:  # the public type of the stubs (ctensor/__init__.pyi)
+    from .. import Tensor
+
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "vhp", "hvp"]
 
 _TB = _C.TensorBase
-_Tensors = Union[_TB, Tuple[_TB, ...]]  # a Tensor or a tuple of Tensors (results mirror the argument)
+_Tensors = Union["Tensor", Tuple["Tensor", ...]]  # a Tensor or a tuple of Tensors (results mirror the argument)
 
 
 def _as_tuple(x, arg_name, fn_name):
@@ -222,7 +225,7 @@ def _stack_rows(rows, out, inp):
     return reshape(stack(rows, 0), shape)
 
 
-def hessian(func: Callable[..., _TB], inputs: _Tensors, create_graph: bool = False, strict: bool = False,
+def hessian(func: Callable[..., "Tensor"], inputs: _Tensors, create_graph: bool = False, strict: bool = False,
             vectorize: bool = False, outer_jacobian_strategy: str = "reverse-mode") -> Any:
     """The Hessian of a scalar func: hessian[i][j] has shape inputs[i].shape + inputs[j].shape."""
     in_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
@@ -244,8 +247,8 @@ def hessian(func: Callable[..., _TB], inputs: _Tensors, create_graph: bool = Fal
     return _unpack2(res, in_tuple, in_tuple)
 
 
-def vhp(func: Callable[..., _TB], inputs: _Tensors, v: Optional[_Tensors] = None, create_graph: bool = False,
-        strict: bool = False) -> Tuple[_TB, _Tensors]:
+def vhp(func: Callable[..., "Tensor"], inputs: _Tensors, v: Optional[_Tensors] = None, create_graph: bool = False,
+        strict: bool = False) -> Tuple["Tensor", _Tensors]:
     """(func(inputs), v^T H) of a scalar func."""
     with enable_grad():
         in_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
@@ -263,8 +266,8 @@ def vhp(func: Callable[..., _TB], inputs: _Tensors, v: Optional[_Tensors] = None
     return _unpack(_finish(outputs, create_graph), out_tuple), _unpack(_finish(res, create_graph), in_tuple)
 
 
-def hvp(func: Callable[..., _TB], inputs: _Tensors, v: Optional[_Tensors] = None, create_graph: bool = False,
-        strict: bool = False) -> Tuple[_TB, _Tensors]:
+def hvp(func: Callable[..., "Tensor"], inputs: _Tensors, v: Optional[_Tensors] = None, create_graph: bool = False,
+        strict: bool = False) -> Tuple["Tensor", _Tensors]:
     """(func(inputs), H v) of a scalar func, by the double-backward trick (equal to vhp for a symmetric H)."""
     with enable_grad():
         in_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")

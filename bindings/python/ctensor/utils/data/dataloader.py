@@ -4,13 +4,15 @@ collate_fn, shuffling with ctensor's generators, and num_workers > 0 loading in 
 import itertools
 import os
 import warnings
-from typing import Any, Callable, Iterable, List, Optional, Sequence, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, List, Optional, Sequence, TypeVar, Union
 
-from ... import _C
 from ._collate import default_collate, default_convert
 from ._fetch import Fetcher
 from .dataset import Dataset, IterableDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler, _draw_seed
+
+if TYPE_CHECKING:  # the public types of the stubs (ctensor/__init__.pyi)
+    from ... import Generator
 
 T_co = TypeVar("T_co", covariant=True)
 
@@ -67,7 +69,7 @@ class DataLoader:
                  batch_sampler: Union[Sampler[Sequence], Iterable[Sequence], None] = None, num_workers: int = 0,
                  collate_fn: Optional[Callable[[List[T_co]], Any]] = None, pin_memory: bool = False,
                  drop_last: bool = False, timeout: float = 0, worker_init_fn: Optional[Callable[[int], None]] = None,
-                 multiprocessing_context=None, generator: Optional[_C.Generator] = None, *,
+                 multiprocessing_context=None, generator: Optional["Generator"] = None, *,
                  prefetch_factor: int = 2, persistent_workers: bool = False, pin_memory_device: str = "") -> None:
         if num_workers < 0:
             raise ValueError("num_workers option should be non-negative; use num_workers=0 to disable "

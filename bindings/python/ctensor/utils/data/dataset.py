@@ -3,10 +3,12 @@ ConcatDataset, ChainDataset, Subset and random_split (lengths or fractions, repr
 import bisect
 import math
 import warnings
-from typing import Generic, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union
+from typing import TYPE_CHECKING, Generic, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union
 
-from ... import _C
 from ..._creation import randperm
+
+if TYPE_CHECKING:  # the public types of the stubs (ctensor/__init__.pyi)
+    from ... import Generator, Tensor
 
 T_co = TypeVar("T_co", covariant=True)
 T = TypeVar("T")
@@ -31,14 +33,14 @@ class IterableDataset(Dataset[T_co]):
     def __iter__(self) -> Iterator[T_co]:
         raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
 
-    def __add__(self, other: Dataset[T_co]) -> "ChainDataset":
+    def __add__(self, other: Dataset[T_co]) -> "ChainDataset":  # type: ignore[override]  (as torch)
         return ChainDataset([self, other])
 
 
-class TensorDataset(Dataset[Tuple[_C.TensorBase, ...]]):
+class TensorDataset(Dataset[Tuple["Tensor", ...]]):
     """Sample i is (t[i] for t in tensors); every tensor must have the same size in dimension 0."""
 
-    def __init__(self, *tensors: _C.TensorBase) -> None:
+    def __init__(self, *tensors: "Tensor") -> None:
         if not tensors:
             raise ValueError("TensorDataset needs at least one tensor")
         sizes = [t.shape[0] if t.ndim > 0 else None for t in tensors]
@@ -139,7 +141,7 @@ def _lengths_of_fractions(n: int, fractions: Sequence[float]) -> List[int]:
 
 
 def random_split(dataset: Dataset[T], lengths: Sequence[Union[int, float]],
-                 generator: Optional[_C.Generator] = None) -> List[Subset[T]]:
+                 generator: Optional["Generator"] = None) -> List[Subset[T]]:
     """Splits dataset into non-overlapping random Subsets of the given lengths, or of fractions summing to 1.
     The permutation comes from ctensor.randperm with `generator` (the default generator when None)."""
     n = len(dataset)  # type: ignore[arg-type]

@@ -2,13 +2,16 @@
 WeightedRandomSampler and BatchSampler. All randomness comes from ctensor's generators (ctensor.Generator or the
 default one that ctensor.manual_seed reseeds), so a seeded generator gives a reproducible order; the order is not
 torch's (the generators differ), only its properties are (sizes, coverage, replacement)."""
-from typing import Generic, Iterable, Iterator, List, Optional, Sequence, Sized, TypeVar, Union
+from typing import TYPE_CHECKING, Generic, Iterable, Iterator, List, Optional, Sequence, Sized, TypeVar, Union
 
 import numpy as np
 
 from ... import _C
 from ..._creation import rand, randint, randperm
 from ..._types import float64
+
+if TYPE_CHECKING:  # the public types of the stubs (ctensor/__init__.pyi)
+    from ... import Generator
 
 T_co = TypeVar("T_co", covariant=True)
 
@@ -19,7 +22,7 @@ _SEED_HIGH = 1 << 62  # seeds are drawn uniformly from [0, 2**62)
 _CHUNK = 1024  # indices drawn per call when sampling with replacement (bounded memory for any num_samples)
 
 
-def _draw_seed(generator: Optional[_C.Generator] = None) -> int:
+def _draw_seed(generator: Optional["Generator"] = None) -> int:
     """A fresh seed from generator (the default generator when None)."""
     return int(randint(0, _SEED_HIGH, (), generator=generator).item())
 
@@ -59,7 +62,7 @@ class RandomSampler(Sampler[int]):
     fresh seed from the default generator."""
 
     def __init__(self, data_source: Sized, replacement: bool = False, num_samples: Optional[int] = None,
-                 generator: Optional[_C.Generator] = None) -> None:
+                 generator: Optional["Generator"] = None) -> None:
         self.data_source = data_source
         self.replacement = replacement
         self._num_samples = num_samples
@@ -94,7 +97,7 @@ class RandomSampler(Sampler[int]):
 class SubsetRandomSampler(Sampler[int]):
     """The given indices in a random order, each once."""
 
-    def __init__(self, indices: Sequence[int], generator: Optional[_C.Generator] = None) -> None:
+    def __init__(self, indices: Sequence[int], generator: Optional["Generator"] = None) -> None:
         self.indices = indices
         self.generator = generator
 
@@ -107,7 +110,7 @@ class SubsetRandomSampler(Sampler[int]):
 
 
 def _weighted_draw(weights: np.ndarray, num_samples: int, replacement: bool,
-                   generator: Optional[_C.Generator]) -> List[int]:
+                   generator: Optional["Generator"]) -> List[int]:
     """num_samples indices drawn with probability proportional to weights (torch.multinomial's contract).
     With replacement: inverse CDF of uniform draws. Without: the num_samples smallest keys -log(u) / w
     (Efraimidis-Spirakis), which is successive sampling without replacement."""
@@ -133,7 +136,7 @@ class WeightedRandomSampler(Sampler[int]):
     replacement)."""
 
     def __init__(self, weights: Sequence[float], num_samples: int, replacement: bool = True,
-                 generator: Optional[_C.Generator] = None) -> None:
+                 generator: Optional["Generator"] = None) -> None:
         _positive_int("num_samples", num_samples)
         if not isinstance(replacement, bool):
             raise ValueError("replacement should be a boolean value, but got replacement=%r" % (replacement,))
