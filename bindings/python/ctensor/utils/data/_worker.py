@@ -112,14 +112,22 @@ def worker_loop(dataset, index_queue, result_queue, auto_collation, collate_fn, 
     _seed_worker(seed, base_seed, worker_id)
     _worker_info = WorkerInfo(id=worker_id, num_workers=num_workers, seed=seed, dataset=dataset)
     where = "in DataLoader worker process %d" % worker_id
-    init_error = None
-    fetcher = None
     try:
-        if init_fn is not None:
-            init_fn(worker_id)
-        fetcher = Fetcher(dataset, auto_collation, collate_fn, drop_last)
-    except Exception:
-        init_error = ExceptionWrapper(where=where)
+        fetcher, init_error = None, None
+        try:
+            if init_fn is not None:
+                init_fn(worker_id)
+            fetcher = Fetcher(dataset, auto_collation, collate_fn, drop_last)
+        except Exception:
+            init_error = ExceptionWrapper(where=where)
+        _serve(index_queue, result_queue, fetcher, init_error, where, worker_id, parent_pid)
+    except KeyboardInterrupt:
+        pass  # Ctrl-C reaches the main process too, which shuts the workers down
+
+
+def _serve(index_queue, result_queue, fetcher, init_error, where, worker_id, parent_pid):
+    """Answers tasks until None arrives or the parent is gone. Every task of an epoch gets exactly one result,
+    except those after the END of an iterable dataset; an init error answers every task."""
     reset_error = None  # iter(dataset) failed at the last reset: every task of the epoch reports it
     ended_epoch = None
     while True:
@@ -142,9 +150,8 @@ def worker_loop(dataset, index_queue, result_queue, auto_collation, collate_fn, 
         _, epoch, task_idx, entry = msg
         if ended_epoch == epoch:
             continue
-        if init_error is not None or reset_error is not None:
-            payload = init_error or reset_error
-        else:
+        payload = init_error or reset_error
+        if payload is None:
             try:
                 payload = fetcher.fetch(entry)
             except StopIteration:
