@@ -216,7 +216,11 @@ def test_argument_errors_like_torch():
     with pytest.raises(ValueError, match="sampler"):
         data.DataLoader(RangeStream(0, 3), sampler=[0])
     with pytest.raises(ValueError, match="start method"):
-        list(data.DataLoader(range(3), num_workers=1, multiprocessing_context="no-such-method"))
+        data.DataLoader(range(3), num_workers=1, multiprocessing_context="no-such-method")
+    with pytest.raises(TypeError, match="context object"):
+        data.DataLoader(range(3), num_workers=1, multiprocessing_context=3)
+    with pytest.raises(ValueError, match="num_workers > 0"):
+        data.DataLoader(range(3), multiprocessing_context="spawn")
     loader = data.DataLoader(range(3))
     with pytest.raises(ValueError, match="batch_size attribute should not be set"):
         loader.batch_size = 5

@@ -30,7 +30,7 @@ class MultiProcessingDataLoaderIter:
         self._prefetch = loader.prefetch_factor * loader.num_workers
         self._timeout = loader.timeout
         self._persistent = loader.persistent_workers
-        self._ctx = _context(loader.multiprocessing_context)
+        self._ctx = loader.multiprocessing_context or multiprocessing.get_context()
         self._result_queue = self._ctx.Queue()
         self._index_queues, self._workers = [], []
         self._shutdown = False
@@ -174,17 +174,3 @@ class MultiProcessingDataLoaderIter:
         except Exception:
             pass
 
-
-def _context(ctx):
-    """multiprocessing_context as a context object: None (the default start method), a name or a context."""
-    if ctx is None:
-        return multiprocessing.get_context()
-    if isinstance(ctx, str):
-        if ctx not in multiprocessing.get_all_start_methods():
-            raise ValueError("multiprocessing_context relies on start method %r, which is not available here "
-                             "(available: %s)" % (ctx, multiprocessing.get_all_start_methods()))
-        return multiprocessing.get_context(ctx)
-    if not isinstance(ctx, multiprocessing.context.BaseContext):
-        raise TypeError("multiprocessing_context option should be a valid context object or a string specifying "
-                        "the start method, but got multiprocessing_context=%r" % (ctx,))
-    return ctx

@@ -2,6 +2,7 @@
 collate_fn, shuffling with ctensor's generators, and num_workers > 0 loading in worker processes
 (_multiprocess.py). pin_memory is accepted and does nothing: ctensor has no pinned host memory."""
 import itertools
+import multiprocessing
 import os
 import warnings
 from typing import TYPE_CHECKING, Any, Callable, Iterable, List, Optional, Sequence, TypeVar, Union
@@ -28,6 +29,24 @@ def _check_worker_count(num_workers):
                       "Please be aware that excessive worker creation might get DataLoader running slow or even "
                       "freeze, lower the worker number to avoid potential slowness/freeze if necessary."
                       % (num_workers, cpus))
+
+
+def _context(ctx, num_workers):
+    """multiprocessing_context as a context object (None stays None: multiprocessing's default), checked as torch."""
+    if ctx is None:
+        return None
+    if num_workers == 0:
+        raise ValueError("multiprocessing_context can only be used with multi-process loading (num_workers > 0), "
+                         "but got num_workers=0")
+    if isinstance(ctx, str):
+        if ctx not in multiprocessing.get_all_start_methods():
+            raise ValueError("multiprocessing_context relies on start method %r, which is not available here "
+                             "(available: %s)" % (ctx, multiprocessing.get_all_start_methods()))
+        return multiprocessing.get_context(ctx)
+    if not isinstance(ctx, multiprocessing.context.BaseContext):
+        raise TypeError("multiprocessing_context option should be a valid context object or a string specifying "
+                        "the start method, but got multiprocessing_context=%r" % (ctx,))
+    return ctx
 
 
 class _InfiniteConstantSampler(Sampler[None]):
@@ -124,7 +143,7 @@ class DataLoader:
         self.pin_memory_device = pin_memory_device
         self.timeout = timeout
         self.worker_init_fn = worker_init_fn
-        self.multiprocessing_context = multiprocessing_context
+        self.multiprocessing_context = _context(multiprocessing_context, num_workers)
         self.generator = generator
         self.persistent_workers = persistent_workers
         self.collate_fn = collate_fn or (default_collate if batch_sampler is not None else default_convert)
