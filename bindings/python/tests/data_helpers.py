@@ -115,6 +115,21 @@ class RangeStream(data.IterableDataset):
         return iter(range(lo, min(lo + per, self.end)))
 
 
+class OddTensors(data.Dataset):
+    """Tensors the worker-to-main transport must rebuild exactly: a transposed view, 0-d, empty, bool, a leaf that
+    requires grad, a Parameter, and the same view twice."""
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        base = ct.arange(6, dtype=ct.float64).reshape(2, 3) + i
+        view = base.T
+        return {"view": view, "scalar": ct.tensor(float(i)), "empty": ct.zeros(0, 3), "mask": base > 2,
+                "leaf": ct.ones(2, requires_grad=True), "param": ct.nn.Parameter(ct.ones(1)), "twice": [view, view],
+                "text": "s%d" % i}
+
+
 def unpicklable_collate(batch):
     return lambda: batch
 

@@ -10,8 +10,8 @@ import pytest
 
 import ctensor as ct
 import ctensor.utils.data as data
-from data_helpers import (ArrayDataset, DyingDataset, FailingDataset, NumpyDataset, RangeStream, SlowDataset,
-                          WorkerIdentity, failing_init, mark_worker, plain, unpicklable_collate)
+from data_helpers import (ArrayDataset, DyingDataset, FailingDataset, NumpyDataset, OddTensors, RangeStream,
+                          SlowDataset, WorkerIdentity, failing_init, mark_worker, plain, unpicklable_collate)
 
 from conftest import requires_torch
 
@@ -48,6 +48,18 @@ def test_tensors_of_every_dtype_cross_processes():
     single = batches(data.DataLoader(ds, batch_size=2))
     assert batches(data.DataLoader(ds, batch_size=2, num_workers=2)) == single
     assert [b[1] for b in single[0]] == ["float32", "float64", "int32", "int64", "uint8", "bool"]
+
+
+def test_views_scalars_empty_and_autograd_flags_cross_processes():
+    local = list(data.DataLoader(OddTensors(), batch_size=None))
+    remote = list(data.DataLoader(OddTensors(), batch_size=None, num_workers=2))
+    assert [plain(s) for s in remote] == [plain(s) for s in local]
+    for s in remote:
+        assert s["view"].shape == (3, 2) and s["scalar"].shape == () and s["empty"].shape == (0, 3)
+        assert s["mask"].dtype == ct.bool and s["leaf"].requires_grad and s["leaf"].is_leaf
+        assert isinstance(s["param"], ct.nn.Parameter) and s["param"].requires_grad
+        s["view"][0, 0] = 100.0  # a tensor of the main process, writable
+        assert s["view"][0, 0].item() == 100.0
 
 
 def test_shuffle_is_reproducible_with_a_generator_and_covers_the_data():

@@ -13,10 +13,10 @@ persistent loader that was reset before its previous pass was drained) are dropp
 import itertools
 import multiprocessing
 import os
-import pickle
-import queue
 import time
+from multiprocessing import connection
 
+from . import _transport
 from ._worker import END, ExceptionWrapper, worker_loop
 
 _STATUS_CHECK_S = 1.0  # while waiting for a batch, how often the main process checks that its workers live
@@ -31,8 +31,7 @@ class MultiProcessingDataLoaderIter:
         self._timeout = loader.timeout
         self._persistent = loader.persistent_workers
         self._ctx = loader.multiprocessing_context or multiprocessing.get_context()
-        self._result_queue = self._ctx.Queue()
-        self._index_queues, self._workers = [], []
+        self._index_queues, self._workers, self._conns = [], [], []
         self._shutdown = False
         self._epoch = 0
         base_seed = loader._draw_base_seed()
@@ -40,13 +39,15 @@ class MultiProcessingDataLoaderIter:
             for wid in range(self._num_workers):
                 index_queue = self._ctx.Queue()
                 index_queue.cancel_join_thread()
+                reader, writer = self._ctx.Pipe(duplex=False)
                 w = self._ctx.Process(
                     target=worker_loop, daemon=True,
-                    args=(loader.dataset, index_queue, self._result_queue, loader._auto_collation,
-                          loader.collate_fn, loader.drop_last, base_seed, loader.worker_init_fn, wid,
-                          self._num_workers, os.getpid()))
+                    args=(loader.dataset, index_queue, writer, loader._auto_collation, loader.collate_fn,
+                          loader.drop_last, base_seed, loader.worker_init_fn, wid, self._num_workers, os.getpid()))
                 w.start()
+                writer.close()  # before the next fork: the worker holds the only writer, so its death reads as EOF
                 self._index_queues.append(index_queue)
+                self._conns.append(reader)
                 self._workers.append(w)
         except BaseException:
             self._shutdown_workers(graceful=False)
@@ -108,10 +109,9 @@ class MultiProcessingDataLoaderIter:
             info = self._task_info[self._rcvd_idx]
             if len(info) == 2:
                 return self._deliver(info[1])
-            epoch, idx, wid, data = self._get_result()
+            epoch, idx, wid, payload = self._get_result()
             if epoch != self._epoch:
                 continue
-            payload = pickle.loads(data)
             if isinstance(payload, str) and payload == END:
                 self._active[wid] = False
                 continue
@@ -129,20 +129,30 @@ class MultiProcessingDataLoaderIter:
         return payload
 
     def _get_result(self):
-        """The next result tuple; raises RuntimeError on timeout or when a worker died."""
+        """The next result tuple from whichever worker is ready; raises RuntimeError on timeout or when a worker
+        died (found by polling, or as EOF on its pipe when it died while sending)."""
         deadline = time.monotonic() + self._timeout if self._timeout > 0 else None
         while True:
             wait = _STATUS_CHECK_S if deadline is None else min(_STATUS_CHECK_S, deadline - time.monotonic())
-            try:
-                return self._result_queue.get(timeout=max(wait, 0.0))
-            except queue.Empty:
-                pass
-            dead = [w.pid for w in self._workers if not w.is_alive()]
-            if dead:
-                self._shutdown_workers(graceful=False)
-                raise RuntimeError("DataLoader worker (pid(s) %s) exited unexpectedly" % ", ".join(map(str, dead)))
+            ready = connection.wait(self._conns, timeout=max(wait, 0.0))
+            if ready:
+                try:
+                    return _transport.recv(ready[0])
+                except (EOFError, OSError):
+                    self._raise_dead_workers(force=True)
+            self._raise_dead_workers()
             if deadline is not None and time.monotonic() >= deadline:
                 raise RuntimeError("DataLoader timed out after %s seconds" % self._timeout)
+
+    def _raise_dead_workers(self, force=False):
+        """RuntimeError naming the workers that are gone (force: a pipe reported EOF, so one is)."""
+        if force:
+            for w in self._workers:
+                w.join(timeout=0.1)  # the worker whose pipe closed is exiting
+        dead = [str(w.pid) for w in self._workers if not w.is_alive()]
+        if dead or force:
+            self._shutdown_workers(graceful=False)
+            raise RuntimeError("DataLoader worker (pid(s) %s) exited unexpectedly" % ", ".join(dead or ["?"]))
 
     # ---- shutdown ----
     def _shutdown_workers(self, graceful=True):
@@ -164,9 +174,11 @@ class MultiProcessingDataLoaderIter:
             if w.is_alive():
                 w.terminate()
                 w.join()
-        for q in self._index_queues + [self._result_queue]:
+        for q in self._index_queues:
             q.cancel_join_thread()
             q.close()
+        for c in self._conns:
+            c.close()
 
     def __del__(self):
         try:

@@ -1,13 +1,14 @@
 """The DataLoader worker process: WorkerInfo / get_worker_info(), the exception wrapper that carries a worker's
 traceback to the main process, and the worker loop.
 
-Protocol (one index queue per worker, one shared result queue):
+Protocol (per worker: an index queue in, a result pipe out):
   main -> worker: ("task", epoch, task_idx, entry) | ("reset", epoch) | None (exit)
-  worker -> main: (epoch, task_idx, worker_id, payload), payload being pickled bytes of the batch, an
+  worker -> main: (epoch, task_idx, worker_id, payload) through _transport (tensor bytes go straight from the
+                  worker's tensors into the main process's new tensors), payload being the batch, an
                   ExceptionWrapper, or END (an iterable dataset's copy has no more samples this epoch).
-Batches cross the process boundary as bytes pickled in the worker (a ctensor Tensor pickles as its raw bytes,
-shape and dtype, see serialization.py), so a batch that cannot be pickled becomes an error in the main process
-instead of a hang. A worker answers no tasks of an epoch after END; it exits on None or when its parent is gone."""
+A result is pickled completely before anything is sent, so a batch that cannot be pickled becomes an error in the
+main process instead of a hang. A worker answers no tasks of an epoch after END; it exits on None or when its
+parent is gone."""
 import os
 import pickle
 import queue
@@ -18,6 +19,7 @@ import traceback
 import numpy as np
 
 from ... import _C
+from . import _transport
 from ._fetch import Fetcher
 
 __all__ = ["WorkerInfo", "get_worker_info"]
@@ -82,10 +84,10 @@ class _KeyErrorMessage(str):
         return str(self)
 
 
-def _pack(payload, worker_id):
-    """The bytes the main process receives; an unpicklable batch or exception becomes a picklable error."""
+def _packed_result(epoch, task_idx, worker_id, payload):
+    """The result message, packed; a payload that cannot be pickled becomes a picklable error in its place."""
     try:
-        return pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+        return _transport.pack((epoch, task_idx, worker_id, payload))
     except Exception:
         wrapper = payload if isinstance(payload, ExceptionWrapper) else ExceptionWrapper(
             where="in DataLoader worker process %d (pickling the batch)" % worker_id)
@@ -93,7 +95,7 @@ def _pack(payload, worker_id):
             pickle.dumps(wrapper.exc_type)
         except Exception:
             wrapper.exc_type = RuntimeError
-        return pickle.dumps(wrapper)
+        return _transport.pack((epoch, task_idx, worker_id, wrapper))
 
 
 def _seed_worker(seed, base_seed, worker_id):
@@ -102,11 +104,10 @@ def _seed_worker(seed, base_seed, worker_id):
     np.random.seed(np.random.SeedSequence([base_seed, worker_id]).generate_state(4))
 
 
-def worker_loop(dataset, index_queue, result_queue, auto_collation, collate_fn, drop_last, base_seed, init_fn,
+def worker_loop(dataset, index_queue, result_conn, auto_collation, collate_fn, drop_last, base_seed, init_fn,
                 worker_id, num_workers, parent_pid):
     """Runs in the worker process until it gets None or its parent dies."""
     global _worker_info
-    result_queue.cancel_join_thread()  # exit without waiting for unread results when the loader shuts down
     _C.set_num_threads(1)  # num_workers processes share the cores; one ctensor thread each, as torch does
     seed = base_seed + worker_id
     _seed_worker(seed, base_seed, worker_id)
@@ -120,12 +121,12 @@ def worker_loop(dataset, index_queue, result_queue, auto_collation, collate_fn, 
             fetcher = Fetcher(dataset, auto_collation, collate_fn, drop_last)
         except Exception:
             init_error = ExceptionWrapper(where=where)
-        _serve(index_queue, result_queue, fetcher, init_error, where, worker_id, parent_pid)
+        _serve(index_queue, result_conn, fetcher, init_error, where, worker_id, parent_pid)
     except KeyboardInterrupt:
         pass  # Ctrl-C reaches the main process too, which shuts the workers down
 
 
-def _serve(index_queue, result_queue, fetcher, init_error, where, worker_id, parent_pid):
+def _serve(index_queue, result_conn, fetcher, init_error, where, worker_id, parent_pid):
     """Answers tasks until None arrives or the parent is gone. Every task of an epoch gets exactly one result,
     except those after the END of an iterable dataset; an init error answers every task."""
     reset_error = None  # iter(dataset) failed at the last reset: every task of the epoch reports it
@@ -159,5 +160,10 @@ def _serve(index_queue, result_queue, fetcher, init_error, where, worker_id, par
                 payload = END
             except Exception:
                 payload = ExceptionWrapper(where=where)
-        result_queue.put((epoch, task_idx, worker_id, _pack(payload, worker_id)))
+        packed = _packed_result(epoch, task_idx, worker_id, payload)
         del payload
+        try:
+            _transport.send(result_conn, packed)
+        except (BrokenPipeError, EOFError, OSError):
+            return  # the main process closed its end: it is shutting down
+        del packed
