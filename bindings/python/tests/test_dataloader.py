@@ -117,8 +117,11 @@ def test_timeout():
 
 
 def test_dead_worker_is_reported():
+    it = iter(data.DataLoader(DyingDataset(), num_workers=2))
     with pytest.raises(RuntimeError, match="exited unexpectedly"):
-        list(data.DataLoader(DyingDataset(), num_workers=2))
+        list(it)
+    with pytest.raises(StopIteration):  # the iterator has shut its workers down
+        next(it)
 
 
 def test_worker_info_seeds_and_init_fn():

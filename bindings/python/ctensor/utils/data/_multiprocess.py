@@ -95,6 +95,8 @@ class MultiProcessingDataLoaderIter:
         return len(self._loader)
 
     def __next__(self):
+        if self._shutdown:  # after the pass ended or a worker died
+            raise StopIteration
         while True:
             while self._rcvd_idx < self._send_idx:
                 info = self._task_info[self._rcvd_idx]
