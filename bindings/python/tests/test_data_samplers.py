@@ -191,9 +191,11 @@ def test_distributed_sampler_equals_torch_without_shuffle(n, replicas, drop_last
 
     shares = []
     for rank in range(replicas):
-        mine = data.DistributedSampler(range(n), num_replicas=replicas, rank=rank, shuffle=False,
+        mine = data.DistributedSampler(range(n), num_replicas=replicas, rank=rank, shuffle=False, seed=5,
                                        drop_last=drop_last)
-        theirs = TorchDS(range(n), num_replicas=replicas, rank=rank, shuffle=False, drop_last=drop_last)
+        theirs = TorchDS(range(n), num_replicas=replicas, rank=rank, shuffle=False, seed=5, drop_last=drop_last)
+        mine.set_epoch(3)
+        theirs.set_epoch(3)
         assert list(mine) == list(theirs) and len(mine) == len(theirs) == mine.num_samples
         assert mine.total_size == theirs.total_size
         shares.append(list(mine))
