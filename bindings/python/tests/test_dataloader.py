@@ -193,6 +193,8 @@ def test_persistent_workers_keep_their_processes_across_epochs():
                                                                          num_workers=2))
     loader._iterator._shutdown_workers()
     stream._iterator._shutdown_workers()
+    assert [b[0].tolist() for b in loader][0] == [0, 1, 2, 3]  # workers that are gone are started again
+    loader._iterator._shutdown_workers()
 
 
 def test_spawn_context_and_prefetch_factor():

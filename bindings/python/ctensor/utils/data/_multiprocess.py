@@ -24,6 +24,8 @@ _JOIN_S = 5.0  # how long shutdown waits for a worker before terminating it
 
 
 class MultiProcessingDataLoaderIter:
+    """Iterator of one pass (or, for persistent_workers, of every pass: _reset starts the next one)."""
+
     def __init__(self, loader):
         self._loader = loader
         self._num_workers = loader.num_workers

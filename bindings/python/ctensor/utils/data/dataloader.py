@@ -177,7 +177,7 @@ class DataLoader:
         _check_worker_count(self.num_workers)
         if not self.persistent_workers:
             return MultiProcessingDataLoaderIter(self)
-        if self._iterator is None:
+        if self._iterator is None or self._iterator._shutdown:  # first pass, or its workers died
             self._iterator = MultiProcessingDataLoaderIter(self)
         else:
             self._iterator._reset(self)
