@@ -63,9 +63,14 @@ def test_parameter_list_keeps_non_tensors_unregistered():
     assert mine[1] is None and mine[2] == 3
     assert names(mine) == [n for n, _ in theirs.named_parameters()] == ["0"]
     assert "Object of type: int" in repr(mine)
-    mine[1] = ct.ones(2)  # None -> Parameter: registered at its position, as torch
+    mine.append(ct.ones(3))
+    theirs.append(torch.ones(3))
+    mine[1] = ct.ones(2)  # None -> Parameter: registered last, as torch does
     theirs[1] = torch.ones(2)
-    assert names(mine) == [n for n, _ in theirs.named_parameters()] == ["0", "1"]
+    assert names(mine) == [n for n, _ in theirs.named_parameters()] == ["0", "3", "1"]
+    mine[0] = ct.zeros(1)  # Parameter -> Parameter keeps its place
+    theirs[0] = torch.zeros(1)
+    assert names(mine) == [n for n, _ in theirs.named_parameters()] == ["0", "3", "1"]
     assert list(mine.state_dict()) == list(theirs.state_dict())
 
 

@@ -27,22 +27,13 @@ class _ParameterStore(Module):
         object.__setattr__(self, "_plain", collections.OrderedDict())
 
     def _put(self, key, value):
-        """Stores value under key; a replaced entry keeps its position in named_parameters() / state_dict()."""
+        """Stores value under key. As in torch, a Parameter replacing a Parameter keeps its place in
+        named_parameters() / state_dict(), and one replacing a non-parameter is registered last."""
         value = _as_parameter(value)
-        is_param = isinstance(value, Parameter)
-        if key in (self._parameters if is_param else self._plain):
-            (self._parameters if is_param else self._plain)[key] = value  # same dict: keeps its position
-            return
-        replaced = self._parameters.pop(key, None) is not None or self._plain.pop(key, None) is not None
-        (self._parameters if is_param else self._plain)[key] = value
-        if replaced and is_param:  # moved from _plain: put it back among the parameters in key order
-            order = {k: i for i, k in enumerate(self._keys())}
-            items = sorted(self._parameters.items(), key=lambda kv: order[kv[0]])
-            self._parameters.clear()
-            self._parameters.update(items)
-
-    def _keys(self):
-        raise NotImplementedError
+        target, other = (self._parameters, self._plain) if isinstance(value, Parameter) else (self._plain,
+                                                                                            self._parameters)
+        other.pop(key, None)
+        target[key] = value
 
     def _get(self, key):
         if key in self._parameters:
@@ -95,9 +86,6 @@ class ParameterList(_ParameterStore):
     def __iter__(self):
         return (self._get(str(i)) for i in range(self._size))
 
-    def _keys(self):
-        return (str(i) for i in range(self._size))
-
     def __iadd__(self, values):
         return self.extend(values)
 
@@ -136,9 +124,6 @@ class ParameterDict(_ParameterStore):
         object.__setattr__(self, "_order", collections.OrderedDict())
         if parameters is not None:
             self.update(parameters)
-
-    def _keys(self):
-        return iter(self._order)
 
     def _check_key(self, key):
         if not isinstance(key, str):
