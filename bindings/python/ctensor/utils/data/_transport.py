@@ -1,11 +1,15 @@
 """How a DataLoader worker sends one result to the main process over its own pipe, with no copy of tensor data in
 user space: the result is pickled with every CPU tensor replaced by a reference (shape, dtype, index); the pickle
-goes first, then each tensor's bytes straight from the tensor's memory (send_bytes of a view). The main process
-unpickles and, at each reference, allocates the tensor and receives its bytes directly into it (recv_bytes_into).
+goes first (a framed Connection message), then each tensor's bytes, written to the pipe's descriptor straight from
+the tensor's memory. The main process unpickles and, at each reference, allocates the tensor and reads its bytes
+from the descriptor directly into it (os.readv), so tensor data is copied only by the kernel.
 
 Invariant: buffers are sent in the order the pickler met the tensors, which is the order the unpickler asks for
-them, so the i-th reference reads the i-th buffer. Anything else (CUDA tensors included) pickles as usual."""
+them, so the i-th reference reads the i-th buffer, and its size follows from the shape and dtype in the reference.
+A Connection keeps no read buffer of its own, so raw reads after recv_bytes() start where the message ended.
+Anything else (CUDA tensors included) pickles as usual."""
 import io
+import os
 import pickle
 
 import numpy as np
@@ -47,10 +51,7 @@ class _Unpickler(pickle.Unpickler):
         if tag != _TAG:
             raise pickle.UnpicklingError("unknown persistent id %r" % (tag,))
         t = _C.empty(shape, dtype_code, (_C.DEVICE_CPU, 0))
-        target = _as_bytes(np.asarray(t))
-        got = self._conn.recv_bytes_into(target)
-        if got != target.nbytes:
-            raise RuntimeError("DataLoader: a tensor of %d bytes arrived as %d bytes" % (target.nbytes, got))
+        _read_into(self._conn.fileno(), memoryview(_as_bytes(np.asarray(t))))
         if cls is not type(t):
             t = _C._wrap_as(cls, t)
         if requires_grad:
@@ -66,11 +67,24 @@ def pack(obj):
     return f.getvalue(), buffers
 
 
+def _read_into(fd, view):
+    while view.nbytes:
+        n = os.readv(fd, [view])
+        if n == 0:
+            raise EOFError("DataLoader: the worker's pipe closed in the middle of a tensor")
+        view = view[n:]
+
+
+def _write_all(fd, view):
+    while view.nbytes:
+        view = view[os.write(fd, view):]
+
+
 def send(conn, packed):
     head, buffers = packed
     conn.send_bytes(head)
     for b in buffers:
-        conn.send_bytes(b)
+        _write_all(conn.fileno(), memoryview(b))
 
 
 def recv(conn):
