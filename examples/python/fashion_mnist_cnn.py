@@ -13,7 +13,7 @@ import ctensor as ct
 import ctensor.nn as nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fashion_mnist_mlp import evaluate, load_split  # noqa: E402  (shared with the MLP example)
+from fashion_mnist_mlp import evaluate, load_split, loader  # noqa: E402  (shared with the MLP example)
 
 
 def make_model():
@@ -26,15 +26,12 @@ def make_model():
         nn.Linear(128, 10))
 
 
-def train_epoch(model, optimizer, loss_fn, x, y, batch_size):
-    """One pass over x in a random order; returns the mean training loss."""
-    n = x.shape[0]
-    order = ct.randperm(n)
+def train_epoch(model, optimizer, loss_fn, batches_of_data):
+    """One pass over the (images, labels) batches; returns the mean training loss."""
     total_loss, batches = 0.0, 0
-    for i in range(0, n, batch_size):
-        idx = order[i:i + batch_size]
+    for xb, yb in batches_of_data:
         optimizer.zero_grad()
-        loss = loss_fn(model(x[idx]), y[idx])
+        loss = loss_fn(model(xb), yb)
         loss.backward()
         optimizer.step()
         total_loss += loss.item()
@@ -68,9 +65,10 @@ def main():
     print("ctensor %s, %d threads; %d train / %d test images; %d parameters"
           % (ct.__version__, ct.get_num_threads(), train_x.shape[0], test_x.shape[0],
              sum(p.numel() for p in model.parameters())))
+    train_batches = loader(train_x, train_y, args.batch_size, shuffle=True)
     for epoch in range(1, args.epochs + 1):
         start = time.perf_counter()
-        loss = train_epoch(model, optimizer, loss_fn, train_x, train_y, args.batch_size)
+        loss = train_epoch(model, optimizer, loss_fn, train_batches)
         seconds = time.perf_counter() - start
         train_acc = evaluate(model, train_x, train_y, batch=1000)
         test_acc = evaluate(model, test_x, test_y, batch=1000)

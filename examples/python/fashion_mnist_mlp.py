@@ -14,6 +14,7 @@ import numpy as np
 
 import ctensor as ct
 import ctensor.nn as nn
+from ctensor.utils.data import BatchSampler, DataLoader, RandomSampler, SequentialSampler, TensorDataset
 
 
 def read_idx(path):
@@ -34,13 +35,20 @@ def load_split(root, prefix):
     return images.astype(np.float32) / 255.0, labels.astype(np.int64)
 
 
+def loader(x, y, batch_size, shuffle=False):
+    """A DataLoader of (images, labels) batches. Its sampler yields whole index lists, so TensorDataset gathers a
+    batch with one indexing op instead of collating batch_size single samples (batch_size=None: no collation)."""
+    dataset = TensorDataset(x, y)
+    order = RandomSampler(dataset) if shuffle else SequentialSampler(dataset)
+    return DataLoader(dataset, sampler=BatchSampler(order, batch_size, drop_last=False), batch_size=None)
+
+
 def evaluate(model, x, y, batch=2000):
     model.eval()
     correct = 0
     with ct.no_grad():
-        for i in range(0, x.shape[0], batch):
-            logits = model(x[i:i + batch])
-            correct += (logits.argmax(1) == y[i:i + batch]).sum().item()
+        for xb, yb in loader(x, y, batch):
+            correct += (model(xb).argmax(1) == yb).sum().item()
     model.train()
     return correct / x.shape[0]
 
@@ -68,13 +76,11 @@ def main():
     n = train_x.shape[0]
     print("ctensor %s, %d threads; %d train / %d test images" % (ct.__version__, ct.get_num_threads(), n,
                                                                    test_x.shape[0]))
+    train_batches = loader(train_x, train_y, args.batch_size, shuffle=True)
     for epoch in range(1, args.epochs + 1):
         start = time.perf_counter()
-        order = ct.randperm(n)
         total_loss, batches = 0.0, 0
-        for i in range(0, n, args.batch_size):
-            idx = order[i:i + args.batch_size]
-            xb, yb = train_x[idx], train_y[idx]
+        for xb, yb in train_batches:
             optimizer.zero_grad()
             loss = loss_fn(model(xb), yb)
             loss.backward()

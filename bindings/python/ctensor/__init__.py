@@ -26,7 +26,7 @@ from .serialization import load, save
 from .safetensors import load_file, load_metadata, save_file
 from . import testing
 from ._dlpack import from_dlpack
-from . import distributed, nn, optim  # noqa: E402
+from . import distributed, nn, optim, utils  # noqa: E402
 
 Generator = _C.Generator
 __version__ = "%d.%d.%d" % (_C.version() // 10000, _C.version() // 100 % 100, _C.version() % 100)

@@ -8,6 +8,7 @@ from . import autograd as autograd
 from . import nn as nn
 from . import optim as optim
 from . import testing as testing
+from . import utils as utils
 
 # the module's dtype names float, int and bool hide the builtins below, so annotations use these aliases
 _int = builtins.int

@@ -1,6 +1,7 @@
 """dist_worker.py - run by test_distributed.py under `mpirun -np N`: every collective of ctensor.distributed with
 torch's names, checked against values each rank computes locally (rank r contributes r + 1 + i), async works,
-subgroups, point to point, and the errors of a mismatched or missing rank. Prints "rank R: N checks passed"."""
+subgroups, point to point, DistributedSampler with the world's defaults, and the errors of a mismatched or missing
+rank. Prints "rank R: N checks passed"."""
 import sys
 
 import numpy as np
@@ -69,6 +70,20 @@ if rank % 2 == 0:
     check(t.item() == (size + 1) // 2 and dist.get_rank(evens) == rank // 2, "subgroup all_reduce")
 else:
     check(dist.get_rank(evens) == -1 and dist.get_world_size(evens) == 0, "non-member of a subgroup")
+
+# DistributedSampler takes num_replicas and rank from the world; the shuffled shares of all ranks (gathered) are
+# disjoint and cover the dataset (11 samples: padded to a multiple of the world size by repeating the start)
+from ctensor.utils.data import DistributedSampler  # noqa: E402
+
+sampler = DistributedSampler(range(11), seed=3)
+sampler.set_epoch(2)
+check(sampler.num_replicas == size and sampler.rank == rank, "DistributedSampler world defaults")
+share = ct.tensor(list(sampler))
+shares = [ct.zeros(len(sampler), dtype=ct.int64) for _ in range(size)]
+dist.all_gather(shares, share)
+flat = [i for s in shares for i in s.tolist()]
+check(len(flat) == sampler.total_size and set(flat) == set(range(11))
+      and len(set(flat)) == 11, "DistributedSampler shares cover the dataset")
 
 dist.barrier()
 if size >= 2:  # every rank must raise when one brings a different shape, not hang

@@ -2,7 +2,7 @@
 Functions whose backward is Python code called from the C engine through the _C trampoline."""
 import functools
 
-from . import _C
+from .. import _C
 
 _TB = _C.TensorBase
 
