@@ -39,6 +39,7 @@
 mod activations;
 mod autograd;
 mod class_losses;
+pub mod distributed;
 mod dlpack;
 mod error;
 mod hooks;
