@@ -8,6 +8,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use ctensor::distributed::{ProcessGroup, ReduceOp, Work};
+use ctensor::nn::DistributedDataParallel;
+use ctensor::optim::Sgd;
 use ctensor::{live_handles, DType, Error, Result, Tensor};
 
 const WORKER_ENV: &str = "CTENSOR_TEST_MPI_WORKER";
@@ -220,6 +222,82 @@ fn worker(world: &ProcessGroup, c: &mut Checks) -> Result<()> {
     Ok(())
 }
 
+/// A small float64 MLP over plain parameter tensors [w1 [4, 3], b1 [4], w2 [1, 4]]: mean squared error.
+fn mlp_loss(params: &[Tensor], x: &Tensor, y: &Tensor) -> Result<Tensor> {
+    let out = x.linear(&params[0], Some(&params[1]))?.tanh()?.linear(&params[2], None)?;
+    (&out - y)?.pow_scalar(2.0)?.mean_all()
+}
+
+/// Rows `ids` of step `step`'s global batch: x [n, 3], y [n, 1].
+fn batch(ids: &[i64], step: i64) -> Result<(Tensor, Tensor)> {
+    let x: Vec<f64> =
+        ids.iter().flat_map(|&i| (0..3).map(move |j| (((i * 3 + j) + step * 11) as f64 * 0.13).sin())).collect();
+    let y: Vec<f64> = ids.iter().map(|&i| (i as f64 * 0.7 + step as f64).cos()).collect();
+    Ok((Tensor::from_slice(&x, &[ids.len() as i64, 3])?, Tensor::from_slice(&y, &[ids.len() as i64, 1])?))
+}
+
+/// DDP steps on each rank's 4 rows equal single-process steps on the whole batch (4 * size rows), also with a
+/// no_sync micro-batch; the parameters start as rank 0's (DDP broadcasts them).
+fn ddp_matches_single_process(world: &ProcessGroup, c: &mut Checks) -> Result<()> {
+    let (rank, size) = (world.rank() as i64, world.size() as i64);
+    let init = |k: i64, shape: &[i64], r: i64| -> Result<Tensor> {
+        let n: i64 = shape.iter().product();
+        let v: Vec<f64> = (0..n).map(|i| ((i * 7 + k * 3 + r) as f64 * 0.37).sin() * 0.5).collect();
+        Tensor::from_slice(&v, shape)
+    };
+    let shapes: [&[i64]; 3] = [&[4, 3], &[4], &[1, 4]];
+    let params = (0..3).map(|k| init(k as i64, shapes[k], rank)?.requires_grad_(true)).collect::<Result<Vec<_>>>()?;
+    let mut ddp = DistributedDataParallel::with_bucket_bytes(world, &params, 64)?; // 64 bytes: several buckets
+    for (k, p) in params.iter().enumerate() {
+        c.check(p.to_vec::<f64>()? == init(k as i64, shapes[k], 0)?.to_vec::<f64>()?, "DDP broadcast rank 0's params");
+    }
+    let reference = params.iter().map(|p| p.detach()?.copy()?.requires_grad_(true)).collect::<Result<Vec<_>>>()?;
+    let mut opt = Sgd::new(0.1).build(&params)?;
+    let mut ref_opt = Sgd::new(0.1).build(&reference)?;
+    let local: Vec<i64> = (rank * 4..rank * 4 + 4).collect();
+    let global: Vec<i64> = (0..4 * size).collect();
+    for step in 0..3 {
+        let (x, y) = batch(&local, step)?;
+        opt.zero_grad()?;
+        mlp_loss(&params, &x, &y)?.backward()?;
+        opt.step()?;
+        let (x, y) = batch(&global, step)?;
+        ref_opt.zero_grad()?;
+        mlp_loss(&reference, &x, &y)?.backward()?;
+        ref_opt.step()?;
+    }
+    // gradient accumulation: micro-batch a (first two local rows) under no_sync, then b synchronising
+    let (xa, ya) = batch(&local[..2], 3)?;
+    let (xb, yb) = batch(&local[2..], 3)?;
+    opt.zero_grad()?;
+    ddp.no_sync(|| mlp_loss(&params, &xa, &ya)?.backward())?;
+    mlp_loss(&params, &xb, &yb)?.backward()?;
+    ddp.finish()?; // nothing left open: a no-op
+    opt.step()?;
+    let firsts: Vec<i64> = global.iter().copied().filter(|i| i % 4 < 2).collect();
+    let lasts: Vec<i64> = global.iter().copied().filter(|i| i % 4 >= 2).collect();
+    let (xa, ya) = batch(&firsts, 3)?;
+    let (xb, yb) = batch(&lasts, 3)?;
+    ref_opt.zero_grad()?;
+    (mlp_loss(&reference, &xa, &ya)? + mlp_loss(&reference, &xb, &yb)?)?.backward()?;
+    ref_opt.step()?;
+    for (p, q) in params.iter().zip(&reference) {
+        let (a, b) = (p.to_vec::<f64>()?, q.to_vec::<f64>()?);
+        c.check(
+            a.iter().zip(&b).all(|(u, v)| (u - v).abs() <= 1e-12),
+            &format!("DDP params {a:?} vs single process {b:?}"),
+        );
+    }
+    // a rank with other parameter shapes fails on every rank
+    let odd = init(0, if rank == 0 { &[2] } else { &[3] }, rank)?.requires_grad_(true)?;
+    match DistributedDataParallel::new(world, &[odd]) {
+        Err(Error::Distributed(m)) => c.check(true, &m),
+        Err(e) => c.check(false, &format!("DDP over mismatched shapes: {e}")),
+        Ok(_) => c.check(false, "DDP over mismatched shapes succeeded"),
+    }
+    Ok(())
+}
+
 #[test]
 #[ignore = "run by collectives_under_mpirun_np2_and_np4 under mpirun"]
 fn mpi_worker() {
@@ -231,7 +309,7 @@ fn mpi_worker() {
     let world = ProcessGroup::mpi().expect("world group");
     world.set_timeout(Duration::from_secs(30)).unwrap();
     let mut c = Checks { rank: world.rank(), n: 0 };
-    if let Err(e) = worker(&world, &mut c) {
+    if let Err(e) = worker(&world, &mut c).and_then(|()| ddp_matches_single_process(&world, &mut c)) {
         panic!("rank {}: {e}", c.rank);
     }
     let (rank, size) = (world.rank(), world.size());
