@@ -1,15 +1,24 @@
 // DistWorker.java - run by DistributedTest under `mpirun -np N` (one JVM per rank): every collective of
 // org.ctensor.distributed checked against values each rank computes locally (rank r contributes i + r + 1 at element
 // i), async works, subgroups, a send/recv ring, a shape mismatch failing on every rank, and the live-handle count.
-// Prints "rank R of N: K checks passed". With the argument "not-compiled" (and CTENSOR_MPI_BACKEND naming a missing
+// Then nn.DistributedDataParallel: a few SGD steps on each rank's rows (one with a noSync micro-batch) equal the
+// single-process steps over the combined batch. Prints "rank R of N: K checks passed". With the argument "not-compiled" (and CTENSOR_MPI_BACKEND naming a missing
 // file) it checks instead that the first distributed call throws NotCompiledException.
 package org.ctensor;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import org.ctensor.distributed.ProcessGroup;
 import org.ctensor.distributed.ReduceOp;
 import org.ctensor.distributed.Work;
+import org.ctensor.nn.Activation;
+import org.ctensor.nn.DistributedDataParallel;
+import org.ctensor.nn.Functional;
+import org.ctensor.nn.Linear;
+import org.ctensor.nn.Module;
+import org.ctensor.nn.Sequential;
+import org.ctensor.optim.SGD;
 
 public final class DistWorker {
     private static int rank = -1;
@@ -176,6 +185,75 @@ public final class DistWorker {
         world.barrier();
     }
 
+    /** Rows ids of step's global batch: {x [n, 3], y [n, 1]} in float32. */
+    static Tensor[] batch(long[] ids, int step) {
+        float[] x = new float[ids.length * 3], y = new float[ids.length];
+        for (int k = 0; k < ids.length; ++k) {
+            for (int j = 0; j < 3; ++j) x[3 * k + j] = (float) Math.sin((ids[k] * 3 + j + step * 11) * 0.13);
+            y[k] = (float) Math.cos(ids[k] * 0.7 + step);
+        }
+        return new Tensor[] {Tensor.fromArray(x, ids.length, 3), Tensor.fromArray(y, ids.length, 1)};
+    }
+
+    static Tensor loss(Module m, Tensor[] xy) {
+        return Functional.mseLoss(m.forward(xy[0]), xy[1]);
+    }
+
+    static long[] range(long from, long to, java.util.function.LongPredicate keep) {
+        return java.util.stream.LongStream.range(from, to).filter(keep).toArray();
+    }
+
+    static Sequential mlp(long seed) {
+        Generator gen = new Generator(seed);
+        Sequential m = new Sequential(new Linear(3, 4, gen), Activation.tanh(), new Linear(4, 1, gen));
+        gen.close();
+        return m;
+    }
+
+    static void dataParallel(ProcessGroup world) {
+        int size = world.size();
+        // rank-dependent initial weights: the DDP constructor broadcasts rank 0's (seed 100), like the reference
+        try (DistributedDataParallel ddp = new DistributedDataParallel(mlp(100 + rank), world, 64); // 64 B: several buckets
+             Sequential ref = mlp(100);
+             SGD opt = new SGD(ddp.parameters(), 0.1);
+             SGD refOpt = new SGD(ref.parameters(), 0.1)) {
+            List<Tensor> ps = ddp.parameters(), qs = ref.parameters();
+            for (int i = 0; i < ps.size(); ++i)
+                check(Arrays.equals(ps.get(i).toDoubleArray(), qs.get(i).toDoubleArray()), "DDP broadcast rank 0's params");
+            long[] local = range(4L * rank, 4L * rank + 4, i -> true), global = range(0, 4L * size, i -> true);
+            for (int step = 0; step < 3; ++step) {
+                opt.zeroGrad();
+                loss(ddp, batch(local, step)).backward();
+                opt.step();
+                refOpt.zeroGrad();
+                loss(ref, batch(global, step)).backward();
+                refOpt.step();
+            }
+            opt.zeroGrad(); // gradient accumulation: the first two local rows under noSync, then the last two
+            try (DistributedDataParallel.NoSync s = ddp.noSync()) {
+                loss(ddp, batch(range(4L * rank, 4L * rank + 2, i -> true), 3)).backward();
+            }
+            loss(ddp, batch(range(4L * rank + 2, 4L * rank + 4, i -> true), 3)).backward();
+            ddp.finish(); // nothing left open: a no-op
+            opt.step();
+            refOpt.zeroGrad();
+            loss(ref, batch(range(0, 4L * size, i -> i % 4 < 2), 3)).add(loss(ref, batch(range(0, 4L * size, i -> i % 4 >= 2), 3))).backward();
+            refOpt.step();
+            for (int i = 0; i < ps.size(); ++i) {
+                double[] a = ps.get(i).toDoubleArray(), b = qs.get(i).toDoubleArray();
+                boolean close = true;
+                for (int k = 0; k < a.length; ++k) close &= Math.abs(a[k] - b[k]) <= 1e-5;
+                check(close, "DDP params " + Arrays.toString(a) + " vs single process " + Arrays.toString(b));
+            }
+        }
+        try (Linear odd = new Linear(rank == 0 ? 2 : 3, 1)) { // other shapes on some rank: every rank throws
+            new DistributedDataParallel(odd, world).close();
+            check(false, "DDP over mismatched shapes throws");
+        } catch (DistributedException e) {
+            check(true, e.getMessage());
+        }
+    }
+
     static void notCompiled() {
         try (ProcessGroup pg = ProcessGroup.mpi()) {
             throw new AssertionError("expected NotCompiledException, got " + pg);
@@ -200,6 +278,7 @@ public final class DistWorker {
             size = world.size();
             try (TensorScope scope = new TensorScope()) {
                 collectives(world);
+                dataParallel(world);
             }
         }
         check(Tensor.liveHandles() == before, "no handles leaked (" + Tensor.liveHandles() + " vs " + before + ")");
