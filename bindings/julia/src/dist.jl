@@ -11,7 +11,8 @@ import ..CTensor
 using ..CTensor: LibCT, Tensor, CTensorError, ERR_INVALID_HANDLE, handle, newtensor, @check
 # `rank` is not exported (LinearAlgebra exports one): write Dist.rank(pg).
 export ProcessGroup, ReduceOp, Work, world, subgroup, nranks, ismember, timeout!, all_reduce!, bcast!,
-       all_gather, reduce_scatter, barrier, send, recv!, is_completed
+       all_gather, reduce_scatter, barrier, send, recv!, is_completed,
+       DistributedDataParallel, sync!, no_sync, finish!, prepare!
 
 "The reductions of all_reduce! and reduce_scatter (the C ABI's ct_reduce_op values)."
 @enum ReduceOp::Int32 SUM = 0 MEAN = 1 MAX = 2 MIN = 3 PRODUCT = 4
@@ -109,5 +110,7 @@ send(pg::ProcessGroup, t::Tensor, dst::Integer; tag::Integer = 0) = (@check(LibC
 
 "Receives into `t` (the sender's number of elements and element type) from rank `src`; returns `t`."
 recv!(pg::ProcessGroup, t::Tensor, src::Integer; tag::Integer = 0) = (@check(LibCT.ct_recv(pg, t, Int32(src), Int32(tag))); t)
+
+include("data_parallel.jl")
 
 end # module Dist

@@ -1,6 +1,8 @@
 # dist_worker.jl - run by test_dist.jl under `mpirun -np N` (one julia per rank): every collective of CTensor.Dist
 # checked against values each rank computes locally (rank r contributes i + r at element i, 1-based), async works,
-# subgroups, a send/recv ring, a shape mismatch failing on every rank, and the live-handle count. Prints
+# subgroups, a send/recv ring, a shape mismatch failing on every rank, the live-handle count, and
+# Dist.DistributedDataParallel: SGD steps on each rank's columns (one with a no_sync micro-batch) equal single-process
+# steps over the combined batch. Prints
 # "rank R of N: K checks passed". With the argument "not-compiled" (and CTENSOR_MPI_BACKEND naming a missing file)
 # it checks instead that the first distributed call throws CTensorError of kind ERR_NOT_COMPILED.
 using CTensor
@@ -114,6 +116,43 @@ function collectives(pg)
     barrier(pg)
 end
 
+# columns `ids` of step `step`'s global batch: x (3, n), y (1, n) in Float32 (features first, batch last)
+batch(ids, step) = (tensor(Float32[sin((i * 3 + j + step * 11) * 0.13) for j in 0:2, i in ids]),
+                    tensor(Float32[cos(i * 0.7 + step) for _ in 1:1, i in ids]))
+mlp(seed) = (g = Generator(seed); m = Chain(Linear(3 => 4; gen = g), x -> tanh.(x), Linear(4 => 1; gen = g)); release!(g); m)
+loss(m, (x, y)) = C.mse(m(x), y)
+
+function data_parallel(pg)
+    r, n = D.rank(pg), nranks(pg)
+    ddp = DistributedDataParallel(pg, mlp(100 + r); bucket_bytes = 64)   # broadcasts rank 0's (seed 100) weights
+    ref = mlp(100)
+    check(all(Array(p) == Array(q) for (p, q) in zip(C.params(ddp), C.params(ref))), "DDP broadcast rank 0's params")
+    opt, refopt = SGD(C.params(ddp); lr = 0.1), SGD(C.params(ref); lr = 0.1)
+    localids, globalids = 4r:4r+3, 0:4n-1
+    for step in 0:2
+        zero_grad!(opt); backward!(loss(ddp, batch(localids, step))); step!(opt)
+        zero_grad!(refopt); backward!(loss(ref, batch(globalids, step))); step!(refopt)
+    end
+    zero_grad!(opt)                                  # accumulation: two local columns under no_sync, then two more
+    no_sync(ddp) do
+        backward!(loss(ddp, batch(4r:4r+1, 3)))
+    end
+    backward!(loss(ddp, batch(4r+2:4r+3, 3)))
+    finish!(ddp)                                     # nothing left open: a no-op
+    step!(opt)
+    zero_grad!(refopt)
+    backward!(loss(ref, batch(filter(i -> i % 4 < 2, globalids), 3)) + loss(ref, batch(filter(i -> i % 4 >= 2, globalids), 3)))
+    step!(refopt)
+    for (p, q) in zip(C.params(ddp), C.params(ref))
+        check(maximum(abs.(Array(p) .- Array(q))) <= 1e-5, "DDP params $(Array(p)) vs single process $(Array(q))")
+    end
+    release!(ddp); release!(opt); release!(refopt)
+    foreach(release!, C.params(ddp)); foreach(release!, C.params(ref))
+    odd = requires_grad!(tensor(zeros(Float32, r == 0 ? 2 : 3)))   # other shapes on some rank: every rank throws
+    e = errof(() -> DistributedDataParallel(pg, [odd]))
+    check(iskind(e, C.ERR_DISTRIBUTED), "DDP over mismatched shapes: $e")
+end
+
 function main()
     GC.gc(); GC.gc()
     before = C.live_handles()
@@ -121,6 +160,7 @@ function main()
     RANK[] = D.rank(pg)
     n = nranks(pg)
     @ctscope (collectives(pg); nothing)
+    @ctscope (data_parallel(pg); nothing)
     release!(pg)
     GC.gc(); GC.gc()
     check(C.live_handles() == before, "no handles leaked ($(C.live_handles()) vs $before)")

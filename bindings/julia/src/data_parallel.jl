@@ -1,0 +1,58 @@
+# data_parallel.jl - Dist.DistributedDataParallel: wraps a model for data-parallel training over a process group
+# (torch's DDP): each backward leaves in every parameter's grad the mean over the ranks of its gradient (the C ABI's
+# ct_data_parallel). Included inside module Dist.
+
+"""
+    DistributedDataParallel(pg, model; bucket_bytes = 0)
+
+Wraps `model` (a layer, a Chain, or a vector of parameter Tensors): collective over `pg`, it broadcasts the
+parameters from rank 0 (in place) and hooks them so that every backward averages their gradients over the ranks, in
+buckets of about `bucket_bytes` (<= 0: 25 MiB) all-reduced while backward goes on. Call it like the model;
+`CTensor.params(ddp)` are the model's. `no_sync(f, ddp)` runs `f` with local accumulation (torch's no_sync);
+`finish!(ddp)` completes a round that unused parameters left open; `release!(ddp)` (or the finalizer) removes the
+hooks.
+"""
+mutable struct DistributedDataParallel{M}
+    model::M
+    handle::Ptr{Cvoid}
+    function DistributedDataParallel(pg::ProcessGroup, model::M; bucket_bytes::Integer = 0) where {M}
+        ps = model_params(model)
+        hs = Ptr{Cvoid}[handle(p) for p in ps]
+        out = Ref{Ptr{Cvoid}}(C_NULL)
+        GC.@preserve ps @check LibCT.ct_data_parallel_new(pg, hs, Int32(length(hs)), Int64(bucket_bytes), out)
+        finalizer(CTensor.release!, new{M}(model, out[]))
+    end
+end
+
+model_params(ps::AbstractVector{<:Tensor}) = collect(ps)
+model_params(model) = CTensor.params(model)
+
+CTensor.release!(d::DistributedDataParallel) = (h = d.handle; d.handle = C_NULL; LibCT.ct_data_parallel_release(h); nothing)
+Base.unsafe_convert(::Type{Ptr{Cvoid}}, d::DistributedDataParallel) =
+    d.handle == C_NULL ? throw(CTensorError(ERR_INVALID_HANDLE, 2, "CTensor.Dist: DistributedDataParallel used after release!")) : d.handle
+
+(d::DistributedDataParallel)(x...) = d.model(x...)
+CTensor.params(d::DistributedDataParallel) = model_params(d.model)
+
+"`false`: later backwards accumulate into grad locally; the next backward with `true` (the default) averages."
+sync!(d::DistributedDataParallel, on::Bool) = (@check(LibCT.ct_data_parallel_set_sync(d, Int32(on))); d)
+
+"Runs `f()` with local gradient accumulation (torch's no_sync); the next backward outside averages. Returns f()'s value."
+function no_sync(f, d::DistributedDataParallel)
+    sync!(d, false)
+    try
+        f()
+    finally
+        sync!(d, true)
+    end
+end
+
+"Completes a reduction the last backward left open because some parameters got no gradient (they count as zero)."
+finish!(d::DistributedDataParallel) = (@check(LibCT.ct_data_parallel_finish(d)); d)
+
+"Optional, between forward and a synchronising backward: parameters `outputs` cannot reach count as zero from the start."
+function prepare!(d::DistributedDataParallel, outputs::Tensor...)
+    hs = Ptr{Cvoid}[handle(t) for t in outputs]
+    GC.@preserve outputs @check LibCT.ct_data_parallel_prepare(d, hs, Int32(length(hs)))
+    d
+end
