@@ -807,6 +807,8 @@ CT_API void ct_data_parallel_release(ct_data_parallel dp);
  * the graph of outputs[n] cannot reach count as zero from the start of the next backward, which then completes
  * the reduction by itself; params unused on every rank keep their .grad. All ranks call it or none does. */
 CT_API ct_status ct_data_parallel_prepare(ct_data_parallel dp, const ct_tensor* outputs, int32_t n);
+/* *n = number of buckets dp packs the gradients into (one all-reduce each per synchronising backward). */
+CT_API ct_status ct_data_parallel_bucket_count(ct_data_parallel dp, int32_t* n);
 
 #ifdef __cplusplus
 }

@@ -53,6 +53,13 @@ ct_status ct_data_parallel_prepare(ct_data_parallel dp, const ct_tensor* outputs
     });
 }
 
+ct_status ct_data_parallel_bucket_count(ct_data_parallel dp, int32_t* n) {
+    return guard([&] {
+        check_out(n, "data_parallel_bucket_count", "n");
+        *n = (int32_t)get_dp(dp, "data_parallel_bucket_count")->bucket_count();
+    });
+}
+
 void ct_data_parallel_release(ct_data_parallel dp) {
     std::shared_ptr<void> last = handle_release((uintptr_t)dp, HandleKind::DataParallel);
     if (last) std::static_pointer_cast<DataParallel>(last)->shutdown();  // the hooks hold it weakly: it dies here

@@ -175,6 +175,12 @@ void test_equivalence(ct_process_group pg, const ct_dtype dts[4], int64_t bucket
     Mlp ref(0.0, dts), m(0.25 * g_rank, dts);
     ct_data_parallel dp = NULL;
     ok(ct_data_parallel_new(pg, m.p, 4, bucket_bytes, &dp), what + ": data_parallel_new");
+    // buckets: one per param when tiny, else per run of one dtype within bucket_bytes (b2+w2 = 24 elements)
+    int32_t buckets = 0;
+    ok(ct_data_parallel_bucket_count(dp, &buckets), what + ": bucket_count");
+    bool mixed = dts[0] != dts[3];
+    int32_t want = bucket_bytes == 1 ? 4 : bucket_bytes == 200 ? (mixed ? 3 : (dts[0] == CT_FLOAT64 ? 3 : 2)) : mixed ? 2 : 1;
+    check(buckets == want, what + ": " + std::to_string(buckets) + " buckets, want " + std::to_string(want));
     double bcast = 0;
     for (int i = 0; i < 4; ++i) bcast = std::fmax(bcast, max_diff(values_of(m.p[i]), values_of(ref.p[i])));
     check(bcast == 0, what + ": params broadcast from rank 0");

@@ -230,6 +230,14 @@ static PyTypeObject Work_Type = {
     .tp_methods = work_methods,
 };
 
+ct_process_group group_handle(PyObject* o) {
+    if (!PyObject_TypeCheck(o, &Group_Type)) {
+        PyErr_Format(PyExc_TypeError, "expected a ProcessGroup, got %.100s", Py_TYPE(o)->tp_name);
+        return NULL;
+    }
+    return GROUP(o);
+}
+
 static PyMethodDef distributed_functions[] = {
     {"process_group_new_mpi", py_process_group_new_mpi, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL}};
