@@ -12,7 +12,7 @@ using ..CTensor: LibCT, Tensor, CTensorError, ERR_INVALID_HANDLE, handle, newten
 # `rank` is not exported (LinearAlgebra exports one): write Dist.rank(pg).
 export ProcessGroup, ReduceOp, Work, world, subgroup, nranks, ismember, timeout!, all_reduce!, bcast!,
        all_gather, reduce_scatter, barrier, send, recv!, is_completed,
-       DistributedDataParallel, sync!, no_sync, finish!, prepare!
+       DistributedDataParallel, sync!, no_sync, finish!, prepare!, bucket_count
 
 "The reductions of all_reduce! and reduce_scatter (the C ABI's ct_reduce_op values)."
 @enum ReduceOp::Int32 SUM = 0 MEAN = 1 MAX = 2 MIN = 3 PRODUCT = 4

@@ -127,6 +127,7 @@ function data_parallel(pg)
     ddp = DistributedDataParallel(pg, mlp(100 + r); bucket_bytes = 64)   # broadcasts rank 0's (seed 100) weights
     ref = mlp(100)
     check(all(Array(p) == Array(q) for (p, q) in zip(C.params(ddp), C.params(ref))), "DDP broadcast rank 0's params")
+    check(bucket_count(ddp) >= 2, "64-byte buckets: $(bucket_count(ddp))")
     opt, refopt = SGD(C.params(ddp); lr = 0.1), SGD(C.params(ref); lr = 0.1)
     localids, globalids = 4r:4r+3, 0:4n-1
     for step in 0:2
@@ -147,7 +148,19 @@ function data_parallel(pg)
         check(maximum(abs.(Array(p) .- Array(q))) <= 1e-5, "DDP params $(Array(p)) vs single process $(Array(q))")
     end
     release!(ddp); release!(opt); release!(refopt)
+    one = DistributedDataParallel(pg, C.params(ref))   # the default 25 MiB: one bucket per element type
+    check(bucket_count(one) == 1, "default buckets: one")
+    release!(one)
     foreach(release!, C.params(ddp)); foreach(release!, C.params(ref))
+    bn = C.BatchNorm(3)                              # buffers: broadcast from rank 0 by the constructor and each call
+    bn.running_mean .= Float32(r + 1)
+    d = DistributedDataParallel(pg, bn)
+    check(Array(bn.running_mean) == Float32[1, 1, 1], "constructor broadcasts buffers")
+    bn.running_mean .= Float32(r + 5)
+    C.testmode!(d.model)
+    d(tensor(ones(Float32, 3, 2)))
+    check(Array(bn.running_mean) == Float32[5, 5, 5], "a call broadcasts buffers")
+    release!(d)
     odd = requires_grad!(tensor(zeros(Float32, r == 0 ? 2 : 3)))   # other shapes on some rank: every rank throws
     e = errof(() -> DistributedDataParallel(pg, [odd]))
     check(iskind(e, C.ERR_DISTRIBUTED), "DDP over mismatched shapes: $e")

@@ -744,4 +744,5 @@ extern "C" {
     pub fn ct_data_parallel_finish(dp: ct_data_parallel) -> ct_status;
     pub fn ct_data_parallel_release(dp: ct_data_parallel);
     pub fn ct_data_parallel_prepare(dp: ct_data_parallel, outputs: *const ct_tensor, n: i32) -> ct_status;
+    pub fn ct_data_parallel_bucket_count(dp: ct_data_parallel, n: *mut i32) -> ct_status;
 }

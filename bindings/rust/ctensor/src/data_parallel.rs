@@ -91,6 +91,14 @@ impl DistributedDataParallel {
         check(unsafe { sys::ct_data_parallel_finish(self.raw) })
     }
 
+    /// The number of buckets the gradients are packed into (one all-reduce each per synchronising backward).
+    pub fn bucket_count(&self) -> usize {
+        let mut n = 0;
+        check(unsafe { sys::ct_data_parallel_bucket_count(self.raw, &mut n) })
+            .unwrap_or_else(|e| panic!("ctensor data-parallel query failed: {e}"));
+        n as usize
+    }
+
     /// Optional, after the forward and before a synchronising backward (torch's `find_unused_parameters`):
     /// parameters the graph of `outputs` cannot reach count as zero from the start, so the backward completes the
     /// reduction itself; parameters unused on every rank keep their `.grad`. All ranks call it or none does.

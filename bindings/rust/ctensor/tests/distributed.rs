@@ -251,6 +251,7 @@ fn ddp_matches_single_process(world: &ProcessGroup, c: &mut Checks) -> Result<()
     for (k, p) in params.iter().enumerate() {
         c.check(p.to_vec::<f64>()? == init(k as i64, shapes[k], 0)?.to_vec::<f64>()?, "DDP broadcast rank 0's params");
     }
+    c.check(ddp.bucket_count() >= 2, &format!("64-byte buckets: {} buckets", ddp.bucket_count()));
     let reference = params.iter().map(|p| p.detach()?.copy()?.requires_grad_(true)).collect::<Result<Vec<_>>>()?;
     let mut opt = Sgd::new(0.1).build(&params)?;
     let mut ref_opt = Sgd::new(0.1).build(&reference)?;
@@ -288,6 +289,10 @@ fn ddp_matches_single_process(world: &ProcessGroup, c: &mut Checks) -> Result<()
             &format!("DDP params {a:?} vs single process {b:?}"),
         );
     }
+    drop(ddp);
+    let one_bucket = DistributedDataParallel::new(world, &params)?; // the default 25 MiB: one bucket per dtype
+    c.check(one_bucket.bucket_count() == 1, "default buckets: one");
+    drop(one_bucket);
     // a rank with other parameter shapes fails on every rank
     let odd = init(0, if rank == 0 { &[2] } else { &[3] }, rank)?.requires_grad_(true)?;
     match DistributedDataParallel::new(world, &[odd]) {

@@ -13,6 +13,7 @@ import org.ctensor.distributed.ProcessGroup;
 import org.ctensor.distributed.ReduceOp;
 import org.ctensor.distributed.Work;
 import org.ctensor.nn.Activation;
+import org.ctensor.nn.BatchNorm;
 import org.ctensor.nn.DistributedDataParallel;
 import org.ctensor.nn.Functional;
 import org.ctensor.nn.Linear;
@@ -220,6 +221,7 @@ public final class DistWorker {
             List<Tensor> ps = ddp.parameters(), qs = ref.parameters();
             for (int i = 0; i < ps.size(); ++i)
                 check(Arrays.equals(ps.get(i).toDoubleArray(), qs.get(i).toDoubleArray()), "DDP broadcast rank 0's params");
+            check(ddp.bucketCount() >= 2, "64-byte buckets: " + ddp.bucketCount());
             long[] local = range(4L * rank, 4L * rank + 4, i -> true), global = range(0, 4L * size, i -> true);
             for (int step = 0; step < 3; ++step) {
                 opt.zeroGrad();
@@ -230,9 +232,11 @@ public final class DistWorker {
                 refOpt.step();
             }
             opt.zeroGrad(); // gradient accumulation: the first two local rows under noSync, then the last two
+            Tensor first;
             try (DistributedDataParallel.NoSync s = ddp.noSync()) {
-                loss(ddp, batch(range(4L * rank, 4L * rank + 2, i -> true), 3)).backward();
+                first = loss(ddp, batch(range(4L * rank, 4L * rank + 2, i -> true), 3));
             }
+            first.backward(); // as torch: the forward ran inside noSync, so this backward accumulates locally
             loss(ddp, batch(range(4L * rank + 2, 4L * rank + 4, i -> true), 3)).backward();
             ddp.finish(); // nothing left open: a no-op
             opt.step();
@@ -245,6 +249,19 @@ public final class DistWorker {
                 for (int k = 0; k < a.length; ++k) close &= Math.abs(a[k] - b[k]) <= 1e-5;
                 check(close, "DDP params " + Arrays.toString(a) + " vs single process " + Arrays.toString(b));
             }
+        }
+        try (DistributedDataParallel one = new DistributedDataParallel(mlp(7), world)) { // default 25 MiB buckets
+            check(one.bucketCount() == 1, "default buckets: one per dtype");
+        }
+        // buffers: broadcast from rank 0 by the constructor and by each forward
+        BatchNorm bn = new BatchNorm(3);
+        bn.runningMean.fill(rank + 1);
+        try (DistributedDataParallel d = new DistributedDataParallel(new Sequential(bn), world)) {
+            check(Arrays.equals(bn.runningMean.toDoubleArray(), new double[] {1, 1, 1}), "constructor broadcasts buffers");
+            bn.runningMean.fill(rank + 5);
+            d.eval();
+            d.forward(Tensor.ones(2, 3));
+            check(Arrays.equals(bn.runningMean.toDoubleArray(), new double[] {5, 5, 5}), "forward broadcasts buffers");
         }
         try (Linear odd = new Linear(rank == 0 ? 2 : 3, 1)) { // other shapes on some rank: every rank throws
             new DistributedDataParallel(odd, world).close();

@@ -47,6 +47,15 @@ public final class ProcessGroup implements AutoCloseable {
         }
     }
 
+    /** A second Java object for the same group (its own reference, closed independently). */
+    public ProcessGroup share() {
+        try {
+            return new ProcessGroup(CT.process_group_retain(handle()));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
     /** The native handle (borrowed: valid while this group is open). */
     public long handle() {
         return ref.get();
