@@ -188,6 +188,17 @@ impl ProcessGroup {
 /// An asynchronous collective in flight. It borrows its tensor mutably, so the tensor cannot be read or
 /// written until the work is dropped; dropping an unfinished work waits for it (its error, if any, is then
 /// lost: call [`wait`](Work::wait) to see it).
+///
+/// ```compile_fail,E0502
+/// # use ctensor::distributed::{ProcessGroup, ReduceOp};
+/// # use ctensor::{DType, Tensor};
+/// # let world = ProcessGroup::mpi()?;
+/// let mut g = Tensor::ones(&[4], DType::Float32)?;
+/// let work = world.all_reduce_async(&mut g, ReduceOp::Sum)?;
+/// let v = g.to_vec::<f32>()?; // error: `g` is still borrowed by `work`
+/// work.wait()?;
+/// # Ok::<(), ctensor::Error>(())
+/// ```
 pub struct Work<'t> {
     raw: sys::ct_work,
     _tensor: PhantomData<&'t mut Tensor>,
