@@ -17,10 +17,10 @@ const WORKER_ENV: &str = "CTENSOR_TEST_MPI_WORKER";
 /// Why the MPI tests cannot run here, or None when they can.
 fn skip_reason() -> Option<String> {
     let lib_dir = std::env::var("CTENSOR_LIB_DIR").ok().or(option_env!("CTENSOR_BUILD_LIB_DIR").map(String::from));
-    let backend = lib_dir.map(|d| PathBuf::from(d).join("libctensor_mpi.so.1"));
-    match backend {
+    match lib_dir.map(|d| PathBuf::from(d).join("libctensor_mpi.so.1")) {
         Some(p) if p.exists() => {}
-        other => return Some(format!("the MPI backend is not built ({other:?} missing)")),
+        Some(p) => return Some(format!("the MPI backend is not built ({} missing)", p.display())),
+        None => return Some("the MPI backend is not built (no CTENSOR_LIB_DIR to look in)".into()),
     }
     match Command::new("mpirun").arg("--version").output() {
         Ok(out) if out.status.success() => None,
