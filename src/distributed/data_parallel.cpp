@@ -175,14 +175,17 @@ void DataParallel::report_locked(size_t i, const Tensor* grad) {
     used_.data<uint8_t>()[i] = grad ? 1 : 0;
     p.reported = true;
     ++reported_;
-    if (--b.waiting == 0) launch_ready_locked();
+    if (--b.waiting == 0 && reported_ < params_.size()) launch_ready_locked(false);
 }
 
-void DataParallel::launch_ready_locked() {
+void DataParallel::launch_ready_locked(bool blocking) {
     // Note [DDP round]: bucket k only after buckets < k, so every rank posts the same collectives in the same order.
+    // Buckets launched while backward goes on are non-blocking requests (progressed by later hooks); those launched
+    // when the round completes are awaited at once, so they take the blocking collective's faster algorithms
+    // (Note [Blocking data] in process_group.h).
     while (next_launch_ < buckets_.size() && buckets_[next_launch_].waiting == 0) {
         Bucket& b = buckets_[next_launch_++];
-        b.work = all_reduce_start(pg_, b.flat, (int32_t)ReduceOp::Mean, "data_parallel_all_reduce", false);
+        b.work = all_reduce_start(pg_, b.flat, (int32_t)ReduceOp::Mean, "data_parallel_all_reduce", blocking);
     }
 }
 
@@ -191,8 +194,8 @@ void DataParallel::poll_locked() {
 }
 
 void DataParallel::complete_locked() {
-    launch_ready_locked();
-    if (prepared_) used_work_ = all_reduce_start(pg_, used_, (int32_t)ReduceOp::Max, "data_parallel_all_reduce", false);
+    launch_ready_locked(true);
+    if (prepared_) used_work_ = all_reduce_start(pg_, used_, (int32_t)ReduceOp::Max, "data_parallel_all_reduce", true);
     for (Bucket& b : buckets_) wait_or_throw(*b.work);
     if (used_work_) wait_or_throw(*used_work_);
     GradModeGuard no_grad(false);
