@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_set>
 #include "autograd/accumulate_grad.h"
+#include "autograd/engine.h"
 #include "autograd/grad_mode.h"
 #include "autograd/hooks.h"
 #include "core/dtype.h"
@@ -129,7 +130,9 @@ DataParallel::~DataParallel() { shutdown(); }
 
 Tensor DataParallel::on_grad(size_t i, const Tensor& grad) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (shut_ || !sync_) return Tensor();  // no_sync: the engine accumulates into .grad as usual
+    // no_sync: the engine accumulates into .grad as usual; autograd.grad (torch: DDP does not take part) neither
+    // accumulates nor counts
+    if (shut_ || !sync_ || !backward_accumulates()) return Tensor();
     if (GradMode::is_enabled())
         fail(CT_ERR_AUTOGRAD, "data_parallel: a backward with create_graph cannot average gradients across ranks "
                               "(their graphs stay local); turn synchronisation off (ct_data_parallel_set_sync(dp, 0)) for it");
