@@ -460,6 +460,15 @@ int main() {
     test_equivalence(world, f32, 1, 2e-5);
     test_equivalence(world, f32, 0, 2e-5);
     test_equivalence(world, mixed, 200, 2e-5);
+    {  // a group without the agreement checks (ct_process_group_set_checks) reduces the same
+        std::vector<int32_t> all;
+        for (int r = 0; r < g_size; ++r) all.push_back(r);
+        ct_process_group fast = NULL;
+        ok(ct_process_group_new_subgroup(world, all.data(), g_size, &fast), "group without checks");
+        ok(ct_process_group_set_checks(fast, 0), "set_checks 0");
+        test_equivalence(fast, kF64, 1, 1e-12);
+        ct_process_group_release(fast);
+    }
     test_no_sync(world);
     test_unused(world);
     test_shared(world);
