@@ -163,7 +163,10 @@ void DataParallel::report_locked(size_t i, const Tensor* grad) {
             fail(CT_ERR_AUTOGRAD, "data_parallel: parameter ", i, " (shape ", shape_str(p.t.sizes()),
                  ") got a second gradient after its bucket's all-reduce had started (a second backward while the "
                  "reduction was open); call ct_data_parallel_finish between such backwards");
-        if (grad) add_(p.slot, grad->dtype() == p.t.dtype() ? *grad : to_dtype(*grad, p.t.dtype()), 1.0);
+        if (grad) {
+            add_(p.slot, grad->dtype() == p.t.dtype() ? *grad : to_dtype(*grad, p.t.dtype()), 1.0);
+            used_.data<uint8_t>()[i] = 1;  // e.g. counted as unused by prepare, then reached after all
+        }
         return;
     }
     Tensor current = grad_of(p.t);

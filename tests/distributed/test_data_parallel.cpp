@@ -269,6 +269,14 @@ void test_unused(ct_process_group pg) {
         std::vector<double> ug = grad_values(u);
         check(ug.size() == 4 && max_diff(ug, std::vector<double>(4, 0.0)) == 0, what + ": finish gives u a zero grad");
         ok(ct_data_parallel_finish(dp), what + ": a second finish is a no-op");
+        if (bucket == 1) {  // a second backward into an open round whose buckets have started: refused
+            backward(mlp_loss(m, begin, begin + shard), what + ": backward that leaves the round open");
+            ct_tensor again = mlp_loss(m, begin, begin + shard);
+            expect_status(ct_backward(again, NULL, 0, 0), CT_ERR_AUTOGRAD, "second gradient",
+                          what + ": a second backward into the open round");
+            ct_tensor_release(again);
+            ok(ct_data_parallel_set_sync(dp, 1), what + ": the refused round was dropped");
+        }
         // an open round released without finish: every rank waits for its launched buckets and nothing hangs
         backward(mlp_loss(m, begin, begin + shard), what + ": backward before release");
         ct_data_parallel_release(dp);
