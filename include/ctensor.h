@@ -809,6 +809,10 @@ CT_API void ct_data_parallel_release(ct_data_parallel dp);
 CT_API ct_status ct_data_parallel_prepare(ct_data_parallel dp, const ct_tensor* outputs, int32_t n);
 /* *n = number of buckets dp packs the gradients into (one all-reduce each per synchronising backward). */
 CT_API ct_status ct_data_parallel_bucket_count(ct_data_parallel dp, int32_t* n);
+/* enabled = 0 trades safety for latency on pg: collectives skip the agreement round trip (Note [Agreement]), so a
+ * mismatch between ranks is no longer reported (MPI's undefined behaviour: a hang, an error or wrong data) and a
+ * blocking collective waits for absent ranks without a timeout; 1 (the default) turns the checks back on. */
+CT_API ct_status ct_process_group_set_checks(ct_process_group pg, int32_t enabled);
 
 #ifdef __cplusplus
 }

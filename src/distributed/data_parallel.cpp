@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_set>
 #include "autograd/accumulate_grad.h"
+#include "autograd/engine.h"
 #include "autograd/grad_mode.h"
 #include "autograd/hooks.h"
 #include "core/dtype.h"
@@ -129,7 +130,9 @@ DataParallel::~DataParallel() { shutdown(); }
 
 Tensor DataParallel::on_grad(size_t i, const Tensor& grad) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (shut_ || !sync_) return Tensor();  // no_sync: the engine accumulates into .grad as usual
+    // no_sync: the engine accumulates into .grad as usual; autograd.grad (torch: DDP does not take part) neither
+    // accumulates nor counts
+    if (shut_ || !sync_ || !backward_accumulates()) return Tensor();
     if (GradMode::is_enabled())
         fail(CT_ERR_AUTOGRAD, "data_parallel: a backward with create_graph cannot average gradients across ranks "
                               "(their graphs stay local); turn synchronisation off (ct_data_parallel_set_sync(dp, 0)) for it");
@@ -160,7 +163,10 @@ void DataParallel::report_locked(size_t i, const Tensor* grad) {
             fail(CT_ERR_AUTOGRAD, "data_parallel: parameter ", i, " (shape ", shape_str(p.t.sizes()),
                  ") got a second gradient after its bucket's all-reduce had started (a second backward while the "
                  "reduction was open); call ct_data_parallel_finish between such backwards");
-        if (grad) add_(p.slot, grad->dtype() == p.t.dtype() ? *grad : to_dtype(*grad, p.t.dtype()), 1.0);
+        if (grad) {
+            add_(p.slot, grad->dtype() == p.t.dtype() ? *grad : to_dtype(*grad, p.t.dtype()), 1.0);
+            used_.data<uint8_t>()[i] = 1;  // e.g. counted as unused by prepare, then reached after all
+        }
         return;
     }
     Tensor current = grad_of(p.t);
@@ -175,14 +181,17 @@ void DataParallel::report_locked(size_t i, const Tensor* grad) {
     used_.data<uint8_t>()[i] = grad ? 1 : 0;
     p.reported = true;
     ++reported_;
-    if (--b.waiting == 0) launch_ready_locked();
+    if (--b.waiting == 0 && reported_ < params_.size()) launch_ready_locked(false);
 }
 
-void DataParallel::launch_ready_locked() {
+void DataParallel::launch_ready_locked(bool blocking) {
     // Note [DDP round]: bucket k only after buckets < k, so every rank posts the same collectives in the same order.
+    // Buckets launched while backward goes on are non-blocking requests (progressed by later hooks); those launched
+    // when the round completes are awaited at once, so they take the blocking collective's faster algorithms
+    // (Note [Blocking data] in process_group.h).
     while (next_launch_ < buckets_.size() && buckets_[next_launch_].waiting == 0) {
         Bucket& b = buckets_[next_launch_++];
-        b.work = all_reduce_start(pg_, b.flat, (int32_t)ReduceOp::Mean, "data_parallel_all_reduce", false);
+        b.work = all_reduce_start(pg_, b.flat, (int32_t)ReduceOp::Mean, "data_parallel_all_reduce", blocking);
     }
 }
 
@@ -191,8 +200,8 @@ void DataParallel::poll_locked() {
 }
 
 void DataParallel::complete_locked() {
-    launch_ready_locked();
-    if (prepared_) used_work_ = all_reduce_start(pg_, used_, (int32_t)ReduceOp::Max, "data_parallel_all_reduce", false);
+    launch_ready_locked(true);
+    if (prepared_) used_work_ = all_reduce_start(pg_, used_, (int32_t)ReduceOp::Max, "data_parallel_all_reduce", true);
     for (Bucket& b : buckets_) wait_or_throw(*b.work);
     if (used_work_) wait_or_throw(*used_work_);
     GradModeGuard no_grad(false);

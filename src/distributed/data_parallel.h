@@ -62,7 +62,7 @@ class DataParallel : public std::enable_shared_from_this<DataParallel> {
     Tensor on_grad(size_t i, const Tensor& grad);  // the hook body (Note [DDP round])
     void begin_round_locked();
     void report_locked(size_t i, const Tensor* grad);  // grad null: the param counts as its .grad (or zero)
-    void launch_ready_locked();
+    void launch_ready_locked(bool blocking);
     void poll_locked();
     void complete_locked();
     void reset_round_locked();

@@ -78,6 +78,7 @@ void ProcessGroup::check_usable(const char* op) {
 }
 
 void ProcessGroup::enqueue(const std::shared_ptr<Work>& w) {
+    if (!checks()) w->agree = false;  // Note [Agreement]
     w->timeout = timeout();
     w->start = std::chrono::steady_clock::now();
     w->deadline = w->start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -261,6 +262,7 @@ std::shared_ptr<ProcessGroup> process_group_subgroup(const std::shared_ptr<Proce
     if (st != CT_OK) fail(st, op, ": ", pg->backend()->last_error());
     auto g = std::make_shared<ProcessGroup>(pg->backend(), comm, rank, size);
     g->set_timeout(pg->timeout());
+    g->set_checks(pg->checks());
     return g;
 }
 

@@ -6,6 +6,10 @@
 // Note [Agreement]: before its data moves, a collective's ranks exchange a small descriptor (kind, reduce op,
 // dtype, root, shape) as min and max in one all-reduce; any difference fails the collective on every rank with
 // CT_ERR_DISTRIBUTED naming both values, and leaves the group usable (every rank did the same requests).
+// ct_process_group_set_checks(pg, 0) skips it: a round trip less (small messages run at MPI's own latency), but
+// mismatches become MPI's undefined behaviour and blocking collectives lose their timeout. (Folding the descriptor
+// into the data's round trip does not help here: the non-blocking collective that the timeout needs is itself the
+// slow part - an MPI_Iallgather of descriptor + 4 KiB costs as much as the separate agreement + MPI_Allreduce.)
 // Note [Blocking data]: a blocking call (ct_all_reduce, ...) moves its data with the blocking collective
 // (MPI_Allreduce: the tuned algorithms, about twice as fast as libnbc's MPI_Iallreduce here) once the agreement
 // has completed, i.e. once every rank is known to be in the same call, so a rank that is late, absent or
@@ -63,6 +67,9 @@ class ProcessGroup {
     int32_t size() const { return size_; }
     double timeout() const { return timeout_.load(); }
     void set_timeout(double seconds);
+    // Note [Agreement]: false skips it for later collectives (ct_process_group_set_checks).
+    bool checks() const { return checks_.load(); }
+    void set_checks(bool on) { checks_.store(on); }
     const ct_dist_backend* backend() const { return be_; }
     ct_dist_comm* comm() const { return comm_; }
 
@@ -85,6 +92,7 @@ class ProcessGroup {
     ct_dist_comm* comm_;
     int32_t rank_, size_;
     std::atomic<double> timeout_;
+    std::atomic<bool> checks_{true};
     std::mutex mu_;
     std::deque<std::shared_ptr<Work>> queue_;
     std::string broken_;  // Note [Broken group]

@@ -269,6 +269,14 @@ void test_unused(ct_process_group pg) {
         std::vector<double> ug = grad_values(u);
         check(ug.size() == 4 && max_diff(ug, std::vector<double>(4, 0.0)) == 0, what + ": finish gives u a zero grad");
         ok(ct_data_parallel_finish(dp), what + ": a second finish is a no-op");
+        if (bucket == 1) {  // a second backward into an open round whose buckets have started: refused
+            backward(mlp_loss(m, begin, begin + shard), what + ": backward that leaves the round open");
+            ct_tensor again = mlp_loss(m, begin, begin + shard);
+            expect_status(ct_backward(again, NULL, 0, 0), CT_ERR_AUTOGRAD, "second gradient",
+                          what + ": a second backward into the open round");
+            ct_tensor_release(again);
+            ok(ct_data_parallel_set_sync(dp, 1), what + ": the refused round was dropped");
+        }
         // an open round released without finish: every rank waits for its launched buckets and nothing hangs
         backward(mlp_loss(m, begin, begin + shard), what + ": backward before release");
         ct_data_parallel_release(dp);
@@ -344,6 +352,32 @@ void test_shared(ct_process_group pg) {
     ct_data_parallel_release(dp);
     ct_tensor_release(w);
     ct_tensor_release(b);
+}
+
+// autograd.grad does not take part (as with torch's DDP): local gradients, no .grad, the round untouched.
+void test_autograd_grad(ct_process_group pg) {
+    int64_t shard = B / g_size, begin = g_rank * shard;
+    auto want = mean_local_grads(kF64, [&](Mlp& m, int r) {
+        backward(mlp_loss(m, (int64_t)r * shard, (int64_t)r * shard + shard), "reference");
+    });
+    Mlp local(0.0, kF64);
+    backward(mlp_loss(local, begin, begin + shard), "local reference");
+    Mlp m(0.0, kF64);
+    ct_data_parallel dp = NULL;
+    ok(ct_data_parallel_new(pg, m.p, 4, 1, &dp), "autograd.grad: new");
+    ct_tensor loss = mlp_loss(m, begin, begin + shard), grads[4] = {NULL, NULL, NULL, NULL};
+    ok(ct_autograd_grad(&loss, 1, NULL, m.p, 4, 0, 0, 0, grads), "autograd.grad with a data-parallel model");
+    double d = 0;
+    for (int i = 0; i < 4; ++i) d = std::fmax(d, max_diff(values_of(grads[i]), grad_values(local.p[i])));
+    check(d == 0, "autograd.grad gives the local gradients (max diff " + std::to_string(d) + ")");
+    check(!has_grad(m.p[0]), "autograd.grad leaves .grad alone");
+    for (ct_tensor g : grads) ct_tensor_release(g);
+    ct_tensor_release(loss);
+    ok(ct_data_parallel_set_sync(dp, 0), "autograd.grad left no reduction open");
+    ok(ct_data_parallel_set_sync(dp, 1), "set_sync 1");
+    backward(mlp_loss(m, begin, begin + shard), "a backward after autograd.grad");
+    check(grads_diff(m, want) < 1e-12, "the backward after autograd.grad averages as usual");
+    ct_data_parallel_release(dp);
 }
 
 void test_errors(ct_process_group pg) {
@@ -434,9 +468,19 @@ int main() {
     test_equivalence(world, f32, 1, 2e-5);
     test_equivalence(world, f32, 0, 2e-5);
     test_equivalence(world, mixed, 200, 2e-5);
+    {  // a group without the agreement checks (ct_process_group_set_checks) reduces the same
+        std::vector<int32_t> all;
+        for (int r = 0; r < g_size; ++r) all.push_back(r);
+        ct_process_group fast = NULL;
+        ok(ct_process_group_new_subgroup(world, all.data(), g_size, &fast), "group without checks");
+        ok(ct_process_group_set_checks(fast, 0), "set_checks 0");
+        test_equivalence(fast, kF64, 1, 1e-12);
+        ct_process_group_release(fast);
+    }
     test_no_sync(world);
     test_unused(world);
     test_shared(world);
+    test_autograd_grad(world);
     test_errors(world);
     ct_process_group_release(world);
     check(ct_live_handles() == live0, "live handles back to the start (" + std::to_string(ct_live_handles()) + " vs " +

@@ -177,6 +177,7 @@
 #pragma weak ct_process_group_rank
 #pragma weak ct_process_group_release
 #pragma weak ct_process_group_retain
+#pragma weak ct_process_group_set_checks
 #pragma weak ct_process_group_set_timeout
 #pragma weak ct_process_group_size
 #pragma weak ct_prod
