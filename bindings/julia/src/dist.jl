@@ -10,7 +10,7 @@ module Dist
 import ..CTensor
 using ..CTensor: LibCT, Tensor, CTensorError, ERR_INVALID_HANDLE, handle, newtensor, @check
 # `rank` is not exported (LinearAlgebra exports one): write Dist.rank(pg).
-export ProcessGroup, ReduceOp, Work, world, subgroup, nranks, ismember, timeout!, all_reduce!, bcast!,
+export ProcessGroup, ReduceOp, Work, world, subgroup, nranks, ismember, timeout!, checks!, all_reduce!, bcast!,
        all_gather, reduce_scatter, barrier, send, recv!, is_completed,
        DistributedDataParallel, sync!, no_sync, finish!, prepare!, bucket_count
 
@@ -54,6 +54,15 @@ nranks(pg::ProcessGroup) = (r = Ref{Int32}(0); @check(LibCT.ct_process_group_siz
 ismember(pg::ProcessGroup) = rank(pg) >= 0
 "Seconds later calls of `pg` wait for the other ranks (> 0; default \$CTENSOR_DIST_TIMEOUT, else 300)."
 timeout!(pg::ProcessGroup, seconds::Real) = (@check(LibCT.ct_process_group_set_timeout(pg, Float64(seconds))); pg)
+
+"""
+    checks!(pg, on::Bool)
+
+`false` trades safety for latency: later collectives on `pg` skip the agreement round trip, so ranks that disagree
+(shape, element type, op) are no longer reported (MPI's undefined behaviour: a hang, an error or wrong data) and a
+blocking collective waits for absent ranks without a timeout. `true` (the default) turns the checks back on.
+"""
+checks!(pg::ProcessGroup, on::Bool) = (@check(LibCT.ct_process_group_set_checks(pg, Int32(on))); pg)
 
 Base.show(io::IO, pg::ProcessGroup) =
     print(io, pg.handle == C_NULL ? "ProcessGroup(released)" : "ProcessGroup(rank $(rank(pg)) of $(nranks(pg)))")

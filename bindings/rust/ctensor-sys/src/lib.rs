@@ -745,4 +745,5 @@ extern "C" {
     pub fn ct_data_parallel_release(dp: ct_data_parallel);
     pub fn ct_data_parallel_prepare(dp: ct_data_parallel, outputs: *const ct_tensor, n: i32) -> ct_status;
     pub fn ct_data_parallel_bucket_count(dp: ct_data_parallel, n: *mut i32) -> ct_status;
+    pub fn ct_process_group_set_checks(pg: ct_process_group, enabled: i32) -> ct_status;
 }

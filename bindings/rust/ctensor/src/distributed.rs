@@ -138,6 +138,13 @@ impl ProcessGroup {
         check(unsafe { sys::ct_process_group_set_timeout(self.raw, timeout.as_secs_f64()) })
     }
 
+    /// `false` trades safety for latency: later collectives skip the agreement round trip, so ranks that disagree
+    /// (shape, dtype, op) are no longer reported (MPI's undefined behaviour: a hang, an error or wrong data) and a
+    /// blocking collective waits for absent ranks without a timeout. `true` (the default) turns the checks back on.
+    pub fn set_checks(&self, enabled: bool) -> Result<()> {
+        check(unsafe { sys::ct_process_group_set_checks(self.raw, enabled as i32) })
+    }
+
     /// In place: `t` = `op` over the ranks' `t`.
     pub fn all_reduce(&self, t: &mut Tensor, op: ReduceOp) -> Result<()> {
         check(unsafe { sys::ct_all_reduce(self.raw, t.as_raw(), op.to_raw()) })

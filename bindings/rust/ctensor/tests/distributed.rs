@@ -208,6 +208,12 @@ fn worker(world: &ProcessGroup, c: &mut Checks) -> Result<()> {
     }
     world.barrier()?;
 
+    // without the agreement checks results stay right; with them back on, the mismatch below is caught
+    world.set_checks(false)?;
+    let mut t = mine.copy()?;
+    world.all_reduce(&mut t, ReduceOp::Sum)?;
+    c.check(t.to_vec::<f64>()? == sum, "all_reduce without checks");
+    world.set_checks(true)?;
     // every rank fails (not hangs) when one brings another shape; the group stays usable
     let mut t = Tensor::ones(&[if rank == 0 { 3 } else { 4 }], DType::Float32)?;
     match world.all_reduce(&mut t, ReduceOp::Sum) {

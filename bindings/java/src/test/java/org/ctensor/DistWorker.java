@@ -170,6 +170,11 @@ public final class DistWorker {
         }
         world.barrier();
 
+        world.setChecks(false); // without the agreement checks results stay right; back on, the mismatch is caught
+        Tensor unchecked = mine.copy();
+        world.allReduce(unchecked, ReduceOp.SUM);
+        check(Arrays.equals(unchecked.toDoubleArray(), sum), "allReduce without checks");
+        world.setChecks(true);
         Tensor bad = Tensor.ones(rank == 0 ? 3 : 4); // every rank throws, none hangs; the group stays usable
         try {
             world.allReduce(bad, ReduceOp.SUM);

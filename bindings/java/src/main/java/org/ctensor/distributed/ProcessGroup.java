@@ -94,6 +94,20 @@ public final class ProcessGroup implements AutoCloseable {
         return this;
     }
 
+    /**
+     * false trades safety for latency: later collectives skip the agreement round trip, so ranks that disagree (shape,
+     * dtype, op) are no longer reported (MPI's undefined behaviour: a hang, an error or wrong data) and a blocking
+     * collective waits for absent ranks without a timeout. true (the default) turns the checks back on.
+     */
+    public ProcessGroup setChecks(boolean enabled) {
+        try {
+            CT.process_group_set_checks(handle(), enabled ? 1 : 0);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+        return this;
+    }
+
     /** In place: t = op over the ranks' t. */
     public void allReduce(Tensor t, ReduceOp op) {
         try {
