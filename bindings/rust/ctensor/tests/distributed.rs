@@ -60,11 +60,12 @@ fn collectives_under_mpirun_np2_and_np4() {
 }
 
 #[test]
-fn groups_and_works_are_send() {
+fn groups_works_and_ddp_are_send() {
     fn send_sync<T: Send + Sync>() {}
     fn send<T: Send>() {}
     send_sync::<ProcessGroup>();
     send::<Work<'static>>();
+    send::<DistributedDataParallel>();
 }
 
 /// Counts checks; a failed one panics naming the rank.
