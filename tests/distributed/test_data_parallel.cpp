@@ -317,6 +317,34 @@ void test_unused(ct_process_group pg) {
     }
 }
 
+// prepare on ranks whose outputs reach no parameter: their round completes inside prepare (they wait there for
+// rank 0's backward), and every rank ends with rank 0's gradient divided by the world size.
+void test_prepare_without_params(ct_process_group pg) {
+    int64_t shard = B / g_size;
+    Mlp ref(0.0, kF64);
+    backward(mlp_loss(ref, 0, shard), "reference: rank 0's loss");
+    Mlp m(0.0, kF64);
+    ct_data_parallel dp = NULL;
+    ok(ct_data_parallel_new(pg, m.p, 4, 0, &dp), "prepare without params: new");
+    ct_tensor out = NULL;
+    if (g_rank == 0) {
+        out = mlp_loss(m, 0, shard);
+    } else {
+        out = param({2}, 0.0, 0.0, CT_FLOAT64);  // requires grad, but no parameter of dp behind it
+    }
+    ok(ct_data_parallel_prepare(dp, &out, 1), "prepare (rank 0: reaches the params; others: none)");
+    if (g_rank == 0) ok(ct_backward(out, NULL, 0, 0), "rank 0's backward");
+    ct_tensor_release(out);
+    double d = 0;
+    for (int i = 0; i < 4; ++i) {
+        std::vector<double> want = grad_values(ref.p[i]);
+        for (double& v : want) v /= g_size;
+        d = std::fmax(d, max_diff(grad_values(m.p[i]), want));
+    }
+    check(d < 1e-12, "every rank has rank 0's gradient / world size (max diff " + std::to_string(d) + ")");
+    ct_data_parallel_release(dp);
+}
+
 // Shared weights: the first layer applied twice (w1 square), so w1 gets two gradient contributions per backward.
 void test_shared(ct_process_group pg) {
     int64_t shard = B / g_size;
@@ -479,6 +507,7 @@ int main() {
     }
     test_no_sync(world);
     test_unused(world);
+    test_prepare_without_params(world);
     test_shared(world);
     test_autograd_grad(world);
     test_errors(world);
