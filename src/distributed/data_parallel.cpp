@@ -122,7 +122,7 @@ std::shared_ptr<DataParallel> DataParallel::create(const std::shared_ptr<Process
         dp->params_[i].hook_id = register_tensor_hook(dp->params_[i].t, [weak, i](const Tensor& g) {
             std::shared_ptr<DataParallel> self = weak.lock();
             return self ? self->on_grad(i, g) : Tensor();
-        });
+        }, /*run_last=*/true);
     return dp;
 }
 

@@ -345,6 +345,27 @@ void test_prepare_without_params(ct_process_group pg) {
     ct_data_parallel_release(dp);
 }
 
+// A hook the user registers after the reducer still runs before it (as torch's DDP averages after accumulation).
+ct_status double_grad(ct_tensor grad, void*, ct_tensor* replacement) { return ct_add(grad, grad, 1.0, replacement); }
+
+void test_user_hook(ct_process_group pg) {
+    int64_t shard = B / g_size, begin = g_rank * shard;
+    auto want = mean_local_grads(kF64, [&](Mlp& m, int r) {
+        backward(mlp_loss(m, (int64_t)r * shard, (int64_t)r * shard + shard), "reference");
+    });
+    Mlp m(0.0, kF64);
+    ct_data_parallel dp = NULL;
+    ok(ct_data_parallel_new(pg, m.p, 4, 1, &dp), "user hook: new");
+    int64_t id = 0;
+    ok(ct_tensor_register_hook(m.p[0], double_grad, NULL, NULL, &id), "register a doubling hook on w1");
+    backward(mlp_loss(m, begin, begin + shard), "user hook: backward");
+    std::vector<double> w = want[0];
+    for (double& v : w) v *= 2;
+    double d = std::fmax(max_diff(grad_values(m.p[0]), w), max_diff(grad_values(m.p[1]), want[1]));
+    check(d < 1e-12, "the user's hook ran before the averaging (max diff " + std::to_string(d) + ")");
+    ct_data_parallel_release(dp);
+}
+
 // Shared weights: the first layer applied twice (w1 square), so w1 gets two gradient contributions per backward.
 void test_shared(ct_process_group pg) {
     int64_t shard = B / g_size;
@@ -508,6 +529,7 @@ int main() {
     test_no_sync(world);
     test_unused(world);
     test_prepare_without_params(world);
+    test_user_hook(world);
     test_shared(world);
     test_autograd_grad(world);
     test_errors(world);
