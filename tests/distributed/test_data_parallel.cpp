@@ -448,6 +448,17 @@ void test_errors(ct_process_group pg) {
     ct_tensor_release(gone);
     expect_status(ct_data_parallel_new(pg, &gone, 1, 0, &dp), CT_ERR_INVALID_HANDLE, "params[0]", "released param");
     check(dp == NULL, "failed calls leave out untouched");
+    // a CUDA parameter (the ctest runs with the emulated CUDA backend): NCCL is not built
+    ct_tensor host = param({2}, 0.0, 0.0, CT_FLOAT32), dev = NULL;
+    ct_tensor_set_requires_grad(host, 0);
+    if (ct_to_device(host, ct_cuda(0), &dev) == CT_OK) {
+        ct_tensor_set_requires_grad(dev, 1);
+        expect_status(ct_data_parallel_new(pg, &dev, 1, 0, &dp), CT_ERR_NOT_COMPILED, "NCCL", "a CUDA parameter");
+    } else {
+        std::printf("rank %d: no CUDA backend (set CTENSOR_CUDA_BACKEND): the CUDA parameter check is skipped\n", g_rank);
+    }
+    ct_tensor_release(dev);
+    ct_tensor_release(host);
     // mismatches between ranks fail on every rank (before any broadcast), without a hang
     if (g_size > 1) {
         expect_status(ct_data_parallel_new(pg, m.p, g_rank == 0 ? 3 : 4, 0, &dp), CT_ERR_DISTRIBUTED,
