@@ -55,7 +55,7 @@ def worker(args):
     train_y, test_y = ct.tensor(train_y), ct.tensor(test_y)
     ct.manual_seed(0)  # the same model and batch order on every rank
     model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
-    net = DistributedDataParallel(model) if size > 1 else model
+    net = DistributedDataParallel(model, bucket_cap_mb=args.bucket_cap_mb) if size > 1 and not args.no_ddp else model
     opt = ct.optim.Adam(model.parameters(), lr=1e-3)
     loss_fn = nn.CrossEntropyLoss()
     n, gb = train_x.shape[0], args.batch_size
@@ -84,7 +84,8 @@ def worker(args):
 def run(ranks, threads, args):
     cmd = [shutil.which("mpirun"), "--allow-run-as-root", "--oversubscribe", "-np", str(ranks), sys.executable,
            os.path.abspath(__file__), "--worker", "--data", args.data, "--threads", str(threads),
-           "--batch-size", str(args.batch_size)]
+           "--batch-size", str(args.batch_size), "--bucket-cap-mb", str(args.bucket_cap_mb)] + \
+        (["--no-ddp"] if args.no_ddp else [])
     res = subprocess.run(cmd, capture_output=True, text=True)
     m = re.search(r"RESULT ranks=(\d+) threads=(\d+) seconds=([\d.]+) samples_per_s=(\d+) test_acc=([\d.]+)",
                   res.stdout)
@@ -101,6 +102,9 @@ def main():
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--threads", type=int, default=0, help="ctensor threads per rank (0: cores / ranks)")
     parser.add_argument("--batch-size", type=int, default=128, help="the global batch")
+    parser.add_argument("--bucket-cap-mb", type=float, default=25.0)
+    parser.add_argument("--no-ddp", action="store_true",
+                        help="ranks train alone without communicating (the cost of the ranks alone, for comparison)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:

@@ -71,7 +71,6 @@ DataParallel::DataParallel(std::shared_ptr<ProcessGroup> pg, const TensorList& p
     : pg_(std::move(pg)) {
     params_.resize(params.size());
     // Buckets in reverse parameter order (gradients arrive roughly last layer first), one dtype each.
-    std::vector<int64_t> offsets;
     int64_t bytes = 0;
     for (size_t k = params.size(); k-- > 0;) {
         const Tensor& t = params[k];
@@ -80,7 +79,6 @@ DataParallel::DataParallel(std::shared_ptr<ProcessGroup> pg, const TensorList& p
                      (bytes + nbytes > bucket_bytes && bytes > 0);
         if (fresh) {
             buckets_.emplace_back();
-            offsets.push_back(0);
             bytes = 0;
         }
         params_[k].t = t;
@@ -122,7 +120,7 @@ std::shared_ptr<DataParallel> DataParallel::create(const std::shared_ptr<Process
         dp->params_[i].hook_id = register_tensor_hook(dp->params_[i].t, [weak, i](const Tensor& g) {
             std::shared_ptr<DataParallel> self = weak.lock();
             return self ? self->on_grad(i, g) : Tensor();
-        });
+        }, /*run_last=*/true);
     return dp;
 }
 

@@ -8,6 +8,11 @@
 // last param of the round has reported, all buckets are launched and awaited and each slot is written into its
 // param's .grad (in place when it exists): .grad = mean over ranks of (local .grad + gradient). A param that
 // reports twice before its bucket was launched is summed (counted once); after, it is an error.
+// The reducer's hooks run after the user's hooks on the same param (TensorHooks::last). Costs and limits: the
+// engine still adds the zero replacement into .grad at the end of backward (one pass over each gradient), and
+// Note [Failed backward] holds only up to the round's end - a backward that fails in a later node keeps the
+// averaged .grad (the other ranks have it too); one that fails earlier (a hook, a mismatch) abandons the round,
+// waits for the launched buckets, and changes no .grad.
 // Note [DDP unused params]: a param the backward never reaches leaves the round open. ct_data_parallel_finish
 // closes it, counting the missing params as their current .grad (or zero). ct_data_parallel_prepare (torch's
 // find_unused_parameters) finds the params unreachable from the forward's outputs beforehand; they report at

@@ -317,6 +317,55 @@ void test_unused(ct_process_group pg) {
     }
 }
 
+// prepare on ranks whose outputs reach no parameter: their round completes inside prepare (they wait there for
+// rank 0's backward), and every rank ends with rank 0's gradient divided by the world size.
+void test_prepare_without_params(ct_process_group pg) {
+    int64_t shard = B / g_size;
+    Mlp ref(0.0, kF64);
+    backward(mlp_loss(ref, 0, shard), "reference: rank 0's loss");
+    Mlp m(0.0, kF64);
+    ct_data_parallel dp = NULL;
+    ok(ct_data_parallel_new(pg, m.p, 4, 0, &dp), "prepare without params: new");
+    ct_tensor out = NULL;
+    if (g_rank == 0) {
+        out = mlp_loss(m, 0, shard);
+    } else {
+        out = param({2}, 0.0, 0.0, CT_FLOAT64);  // requires grad, but no parameter of dp behind it
+    }
+    ok(ct_data_parallel_prepare(dp, &out, 1), "prepare (rank 0: reaches the params; others: none)");
+    if (g_rank == 0) ok(ct_backward(out, NULL, 0, 0), "rank 0's backward");
+    ct_tensor_release(out);
+    double d = 0;
+    for (int i = 0; i < 4; ++i) {
+        std::vector<double> want = grad_values(ref.p[i]);
+        for (double& v : want) v /= g_size;
+        d = std::fmax(d, max_diff(grad_values(m.p[i]), want));
+    }
+    check(d < 1e-12, "every rank has rank 0's gradient / world size (max diff " + std::to_string(d) + ")");
+    ct_data_parallel_release(dp);
+}
+
+// A hook the user registers after the reducer still runs before it (as torch's DDP averages after accumulation).
+ct_status double_grad(ct_tensor grad, void*, ct_tensor* replacement) { return ct_add(grad, grad, 1.0, replacement); }
+
+void test_user_hook(ct_process_group pg) {
+    int64_t shard = B / g_size, begin = g_rank * shard;
+    auto want = mean_local_grads(kF64, [&](Mlp& m, int r) {
+        backward(mlp_loss(m, (int64_t)r * shard, (int64_t)r * shard + shard), "reference");
+    });
+    Mlp m(0.0, kF64);
+    ct_data_parallel dp = NULL;
+    ok(ct_data_parallel_new(pg, m.p, 4, 1, &dp), "user hook: new");
+    int64_t id = 0;
+    ok(ct_tensor_register_hook(m.p[0], double_grad, NULL, NULL, &id), "register a doubling hook on w1");
+    backward(mlp_loss(m, begin, begin + shard), "user hook: backward");
+    std::vector<double> w = want[0];
+    for (double& v : w) v *= 2;
+    double d = std::fmax(max_diff(grad_values(m.p[0]), w), max_diff(grad_values(m.p[1]), want[1]));
+    check(d < 1e-12, "the user's hook ran before the averaging (max diff " + std::to_string(d) + ")");
+    ct_data_parallel_release(dp);
+}
+
 // Shared weights: the first layer applied twice (w1 square), so w1 gets two gradient contributions per backward.
 void test_shared(ct_process_group pg) {
     int64_t shard = B / g_size;
@@ -399,6 +448,17 @@ void test_errors(ct_process_group pg) {
     ct_tensor_release(gone);
     expect_status(ct_data_parallel_new(pg, &gone, 1, 0, &dp), CT_ERR_INVALID_HANDLE, "params[0]", "released param");
     check(dp == NULL, "failed calls leave out untouched");
+    // a CUDA parameter (the ctest runs with the emulated CUDA backend): NCCL is not built
+    ct_tensor host = param({2}, 0.0, 0.0, CT_FLOAT32), dev = NULL;
+    ct_tensor_set_requires_grad(host, 0);
+    if (ct_to_device(host, ct_cuda(0), &dev) == CT_OK) {
+        ct_tensor_set_requires_grad(dev, 1);
+        expect_status(ct_data_parallel_new(pg, &dev, 1, 0, &dp), CT_ERR_NOT_COMPILED, "NCCL", "a CUDA parameter");
+    } else {
+        std::printf("rank %d: no CUDA backend (set CTENSOR_CUDA_BACKEND): the CUDA parameter check is skipped\n", g_rank);
+    }
+    ct_tensor_release(dev);
+    ct_tensor_release(host);
     // mismatches between ranks fail on every rank (before any broadcast), without a hang
     if (g_size > 1) {
         expect_status(ct_data_parallel_new(pg, m.p, g_rank == 0 ? 3 : 4, 0, &dp), CT_ERR_DISTRIBUTED,
@@ -479,6 +539,8 @@ int main() {
     }
     test_no_sync(world);
     test_unused(world);
+    test_prepare_without_params(world);
+    test_user_hook(world);
     test_shared(world);
     test_autograd_grad(world);
     test_errors(world);
