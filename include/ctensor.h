@@ -787,6 +787,33 @@ CT_API ct_status ct_work_is_completed(ct_work work, int32_t* done);
 /* Drops a reference (NULL-safe); releasing the last reference of an unfinished work waits for it. */
 CT_API void ct_work_release(ct_work work);
 
+typedef struct ct_data_parallel_s* ct_data_parallel; /* averages gradients over a process group */
+/* Broadcasts params[n] (distinct leaves that require grad, same shapes/dtypes on every rank) from rank 0 of pg
+ * in place (no autograd) and registers gradient hooks on them: during each backward the gradients are packed
+ * into buckets of about bucket_bytes (<= 0: 25 MiB; filled in reverse parameter order, as torch's DDP) and each
+ * full bucket is all-reduced asynchronously while backward goes on; when the last parameter's gradient has
+ * arrived the reductions are awaited and every param's .grad holds the mean over the ranks of its gradient. */
+CT_API ct_status ct_data_parallel_new(ct_process_group pg, const ct_tensor* params, int32_t n, int64_t bucket_bytes,
+                                      ct_data_parallel* out);
+/* sync = 0: later backwards accumulate into .grad locally without communicating (torch's no_sync); the next
+ * backward with sync = 1 (the default) averages the accumulated gradients. */
+CT_API ct_status ct_data_parallel_set_sync(ct_data_parallel dp, int32_t sync);
+/* Finishes a reduction that a backward left incomplete because some params got no gradient (they count as
+ * zero: torch's find_unused_parameters); CT_OK and nothing to do when the last backward completed it. */
+CT_API ct_status ct_data_parallel_finish(ct_data_parallel dp);
+/* Removes the hooks and drops the references (NULL-safe); waits for reductions in flight. */
+CT_API void ct_data_parallel_release(ct_data_parallel dp);
+/* Optional, after the forward and before a synchronising backward (torch's find_unused_parameters): params that
+ * the graph of outputs[n] cannot reach count as zero from the start of the next backward, which then completes
+ * the reduction by itself; params unused on every rank keep their .grad. All ranks call it or none does. */
+CT_API ct_status ct_data_parallel_prepare(ct_data_parallel dp, const ct_tensor* outputs, int32_t n);
+/* *n = number of buckets dp packs the gradients into (one all-reduce each per synchronising backward). */
+CT_API ct_status ct_data_parallel_bucket_count(ct_data_parallel dp, int32_t* n);
+/* enabled = 0 trades safety for latency on pg: collectives skip the agreement round trip (Note [Agreement]), so a
+ * mismatch between ranks is no longer reported (MPI's undefined behaviour: a hang, an error or wrong data) and a
+ * blocking collective waits for absent ranks without a timeout; 1 (the default) turns the checks back on. */
+CT_API ct_status ct_process_group_set_checks(ct_process_group pg, int32_t enabled);
+
 #ifdef __cplusplus
 }
 #endif

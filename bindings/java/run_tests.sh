@@ -25,6 +25,14 @@ echo "==== SWIG + JNI library + jar + tests (libctensor from $lib_dir) ===="
 cmake -S "$here" -B "$build" -DCTENSOR_LIB_DIR="$lib_dir" >/dev/null
 cmake --build "$build" -j"$(nproc)"
 
+# DistributedTest runs the collectives under mpirun -np 2 and 4 (a few seconds); it skips, saying why, without Open
+# MPI's mpirun or the MPI backend beside libctensor
+if ! command -v mpirun >/dev/null 2>&1; then
+  echo "==== mpirun not found: the distributed tests under mpirun will be skipped ===="
+elif [ ! -e "$lib_dir/libctensor_mpi.so.1" ]; then
+  echo "==== $lib_dir/libctensor_mpi.so.1 missing: the distributed tests under mpirun will be skipped ===="
+fi
+
 echo "==== JUnit 5 through ctest (java_*) ===="
 ctest --test-dir "$build" --output-on-failure "$@"
 

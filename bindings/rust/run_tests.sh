@@ -22,6 +22,14 @@ if [ ! -e "$lib_dir/libctensor.so" ]; then
 fi
 export CTENSOR_LIB_DIR="$lib_dir"
 
+# tests/distributed.rs runs the collectives under mpirun -np 2 and 4 (a few seconds); it skips, saying why, without
+# Open MPI's mpirun or the MPI backend beside libctensor
+if ! command -v mpirun >/dev/null 2>&1; then
+  echo "==== mpirun not found: the distributed tests under mpirun will be skipped ===="
+elif [ ! -e "$lib_dir/libctensor_mpi.so.1" ]; then
+  echo "==== $lib_dir/libctensor_mpi.so.1 missing: the distributed tests under mpirun will be skipped ===="
+fi
+
 cd "$here"
 echo "==== cargo test (libctensor from $CTENSOR_LIB_DIR) ===="
 cargo test --offline "$@"

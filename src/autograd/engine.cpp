@@ -42,12 +42,26 @@ Tensor add_grads(const Tensor& a, const Tensor& b) {
     return add(a, b);
 }
 
+thread_local bool t_accumulates = false;
+
+// Sets t_accumulates for one run and restores the outer value (a backward inside a custom function's backward).
+class AccumulatesGuard {
+  public:
+    explicit AccumulatesGuard(bool on) : prev_(t_accumulates) { t_accumulates = on; }
+    ~AccumulatesGuard() { t_accumulates = prev_; }
+    AccumulatesGuard(const AccumulatesGuard&) = delete;
+    AccumulatesGuard& operator=(const AccumulatesGuard&) = delete;
+  private:
+    bool prev_;
+};
+
 // Runs the graph from the roots. captures, when non-empty, turns the run into autograd.grad: gradients
 // flowing into the captured (node, output) pairs are stored and leaves are not accumulated into.
 void run_backward(const TensorList& roots, const TensorList& grad_roots, bool retain_graph, bool create_graph,
                   std::vector<Capture>* captures) {
     if (roots.empty()) fail(CT_ERR_INVALID_ARGUMENT, "backward: no outputs given");
     GradModeGuard mode(create_graph);
+    AccumulatesGuard accumulates(captures == nullptr);
     std::vector<std::pair<Edge, Tensor>> root_edges;
     for (size_t i = 0; i < roots.size(); ++i) {
         const Tensor& r = roots[i];
@@ -147,6 +161,8 @@ void run_backward(const TensorList& roots, const TensorList& grad_roots, bool re
 }
 
 }  // namespace
+
+bool backward_accumulates() { return t_accumulates; }
 
 void backward(const TensorList& roots, const TensorList& grad_roots, bool retain_graph, bool create_graph) {
     run_backward(roots, grad_roots, retain_graph || create_graph, create_graph, nullptr);

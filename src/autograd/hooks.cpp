@@ -9,7 +9,7 @@ namespace {
 std::atomic<int64_t> next_hook_id{1};
 }  // namespace
 
-int64_t register_tensor_hook(const Tensor& t, TensorHookFn fn) {
+int64_t register_tensor_hook(const Tensor& t, TensorHookFn fn, bool run_last) {
     if (!tensor_requires_grad(t))
         fail(CT_ERR_AUTOGRAD, "register_hook: cannot register a hook on a tensor (shape ", shape_str(t.sizes()),
              ") that does not require grad");
@@ -25,7 +25,7 @@ int64_t register_tensor_hook(const Tensor& t, TensorHookFn fn) {
     }
     int64_t id = next_hook_id.fetch_add(1);
     std::lock_guard<std::mutex> lock(meta.hooks->mu);
-    meta.hooks->fns.emplace_back(id, std::make_shared<TensorHookFn>(std::move(fn)));
+    (run_last ? meta.hooks->last : meta.hooks->fns).emplace_back(id, std::make_shared<TensorHookFn>(std::move(fn)));
     return id;
 }
 
@@ -34,12 +34,13 @@ bool remove_tensor_hook(const Tensor& t, int64_t id) {
     if (!meta || !meta->hooks) return false;
     std::shared_ptr<TensorHookFn> removed;  // destroyed after the lock is released
     std::lock_guard<std::mutex> lock(meta->hooks->mu);
-    auto& fns = meta->hooks->fns;
-    for (auto it = fns.begin(); it != fns.end(); ++it) {
-        if (it->first != id) continue;
-        removed = std::move(it->second);
-        fns.erase(it);
-        return true;
+    for (auto* fns : {&meta->hooks->fns, &meta->hooks->last}) {
+        for (auto it = fns->begin(); it != fns->end(); ++it) {
+            if (it->first != id) continue;
+            removed = std::move(it->second);
+            fns->erase(it);
+            return true;
+        }
     }
     return false;
 }
@@ -49,6 +50,7 @@ Tensor run_tensor_hooks(TensorHooks& hooks, Tensor g, const OutputMeta& meta, co
     {
         std::lock_guard<std::mutex> lock(hooks.mu);
         for (auto& p : hooks.fns) fns.push_back(p.second);
+        for (auto& p : hooks.last) fns.push_back(p.second);
     }
     for (auto& fn : fns) {
         Tensor r = (*fn)(g);

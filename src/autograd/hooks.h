@@ -13,11 +13,14 @@ using TensorHookFn = std::function<Tensor(const Tensor&)>;
 
 struct TensorHooks {
     std::mutex mu;
-    std::vector<std::pair<int64_t, std::shared_ptr<TensorHookFn>>> fns;  // registration order
+    std::vector<std::pair<int64_t, std::shared_ptr<TensorHookFn>>> fns;   // registration order
+    std::vector<std::pair<int64_t, std::shared_ptr<TensorHookFn>>> last;  // after every fn (data-parallel reducers)
 };
 
-// Registers fn on t (which must require grad); returns the hook's id (unique in the process).
-int64_t register_tensor_hook(const Tensor& t, TensorHookFn fn);
+// Registers fn on t (which must require grad); returns the hook's id (unique in the process). run_last: fn runs
+// after every other hook, whenever registered (the data-parallel reducer reads the gradient the users' hooks made,
+// as torch's DDP reads it after accumulation).
+int64_t register_tensor_hook(const Tensor& t, TensorHookFn fn, bool run_last = false);
 // Removes hook id from t; false when t has no such hook.
 bool remove_tensor_hook(const Tensor& t, int64_t id);
 // Runs the hooks on g in order (each sees the previous one's result); checks shape/dtype/device stay usable.

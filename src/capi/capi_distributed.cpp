@@ -66,6 +66,10 @@ ct_status ct_process_group_set_timeout(ct_process_group pg, double seconds) {
     return guard([&] { get_pg(pg, "process_group_set_timeout")->set_timeout(seconds); });
 }
 
+ct_status ct_process_group_set_checks(ct_process_group pg, int32_t enabled) {
+    return guard([&] { get_pg(pg, "process_group_set_checks")->set_checks(enabled != 0); });
+}
+
 ct_status ct_all_reduce(ct_process_group pg, ct_tensor t, ct_reduce_op op) {
     return guard([&] {
         auto g = get_pg(pg, "all_reduce");

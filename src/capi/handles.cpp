@@ -61,6 +61,7 @@ const char* kind_name(HandleKind k) {
     case HandleKind::Safetensors: return "safetensors";
     case HandleKind::ProcessGroup: return "process group";
     case HandleKind::Work: return "work";
+    case HandleKind::DataParallel: return "data parallel";
     }
     return "object";
 }

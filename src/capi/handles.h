@@ -9,7 +9,7 @@
 
 namespace ct {
 
-enum class HandleKind : uint8_t { Tensor = 1, Generator = 2, Optimizer = 3, Safetensors = 4, ProcessGroup = 5, Work = 6 };
+enum class HandleKind : uint8_t { Tensor = 1, Generator = 2, Optimizer = 3, Safetensors = 4, ProcessGroup = 5, Work = 6, DataParallel = 7 };
 
 // Stores obj in a new slot with count 1; returns the encoded handle value.
 uintptr_t handle_new(HandleKind kind, std::shared_ptr<void> obj);

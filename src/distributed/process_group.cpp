@@ -81,6 +81,7 @@ void ProcessGroup::check_usable(const char* op) {
 }
 
 void ProcessGroup::enqueue(const std::shared_ptr<Work>& w) {
+    if (!checks()) w->agree = false;  // Note [Agreement]
     w->timeout = timeout();
     w->start = std::chrono::steady_clock::now();
     w->deadline = w->start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -116,7 +117,8 @@ bool ProcessGroup::ensure_device_comm(Work& w) {
                         " (one CUDA device per process and group)");
         return false;
     }
-    if (!w.agree) {  // p2p: the other ranks are not known to be here, and making the communicator is collective
+    if (w.args.kind == CT_DIST_SEND || w.args.kind == CT_DIST_RECV) {
+        // only the two peers are here, and making the communicator is collective over the group
         finish_work(w, CT_ERR_DISTRIBUTED,
                     std::string(w.op) + ": send/recv of CUDA tensors needs the group's NCCL communicator, made by the "
                                         "group's first collective on CUDA tensors (e.g. a broadcast of the model); run one first");
@@ -314,6 +316,7 @@ std::shared_ptr<ProcessGroup> process_group_subgroup(const std::shared_ptr<Proce
     if (st != CT_OK) fail(st, op, ": ", pg->backend()->last_error());
     auto g = std::make_shared<ProcessGroup>(pg->backend(), comm, rank, size);
     g->set_timeout(pg->timeout());
+    g->set_checks(pg->checks());
     return g;
 }
 

@@ -6,13 +6,18 @@
 // Note [Agreement]: before its data moves, a collective's ranks exchange a small descriptor (kind, reduce op,
 // dtype, root, shape) as min and max in one all-reduce; any difference fails the collective on every rank with
 // CT_ERR_DISTRIBUTED naming both values, and leaves the group usable (every rank did the same requests).
+// ct_process_group_set_checks(pg, 0) skips it: a round trip less (small messages run at MPI's own latency), but
+// mismatches become MPI's undefined behaviour and blocking collectives lose their timeout. (Folding the descriptor
+// into the data's round trip does not help here: the non-blocking collective that the timeout needs is itself the
+// slow part - an MPI_Iallgather of descriptor + 4 KiB costs as much as the separate agreement + MPI_Allreduce.)
 // Note [Blocking data]: a blocking call (ct_all_reduce, ...) moves its data with the blocking collective
 // (MPI_Allreduce: the tuned algorithms, about twice as fast as libnbc's MPI_Iallreduce here) once the agreement
 // has completed, i.e. once every rank is known to be in the same call, so a rank that is late, absent or
 // mismatched is still caught by the polled agreement. Async works (and send/recv) stay non-blocking throughout.
 // Note [Device communicators]: CUDA tensors move through the device backend (NCCL) on a communicator of their own,
 // which a group makes at its first collective on CUDA tensors - after that collective's agreement, so every rank
-// is known to be making it at the same point (the descriptor includes the device type) - bootstrapped over the
+// is known to be making it at the same point (the descriptor includes the device type; with the checks off the
+// caller promises the same order of calls on every rank, which is all this needs) - bootstrapped over the
 // group's host communicator. It serves one CUDA device per process (the first tensor's); send/recv of CUDA tensors
 // need it to exist already, because only the two peers take part in them.
 // Note [Broken group]: a request that outlives the timeout (or an MPI error) cannot be taken back: its buffers are
@@ -70,6 +75,9 @@ class ProcessGroup {
     int32_t size() const { return size_; }
     double timeout() const { return timeout_.load(); }
     void set_timeout(double seconds);
+    // Note [Agreement]: false skips it for later collectives (ct_process_group_set_checks).
+    bool checks() const { return checks_.load(); }
+    void set_checks(bool on) { checks_.store(on); }
     const ct_dist_backend* backend() const { return be_; }
     ct_dist_comm* comm() const { return comm_; }
 
@@ -97,6 +105,7 @@ class ProcessGroup {
     ct_dist_comm* comm_;
     int32_t rank_, size_;
     std::atomic<double> timeout_;
+    std::atomic<bool> checks_{true};
     std::mutex mu_;
     std::deque<std::shared_ptr<Work>> queue_;
     std::string broken_;  // Note [Broken group]

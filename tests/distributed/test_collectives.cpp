@@ -349,6 +349,49 @@ void test_device_errors(ct_process_group world) {
     ct_tensor_release(t);
 }
 
+// ct_process_group_set_checks(g, 0): the collectives give the same results without the agreement, a subgroup
+// inherits the setting, and turning the checks back on reports mismatches again.
+void test_checks_off(ct_process_group world) {
+    std::vector<int32_t> all;
+    for (int r = 0; r < g_size; ++r) all.push_back(r);
+    ct_process_group g = NULL, child = NULL;
+    check(ct_process_group_new_subgroup(world, all.data(), g_size, &g) == CT_OK, "group for the checks test");
+    check(ct_process_group_set_checks(g, 0) == CT_OK, "set_checks 0");
+    for (ct_dtype dt : kDtypes)
+        for (ct_reduce_op op : {CT_REDUCE_SUM, CT_REDUCE_MAX, CT_REDUCE_PRODUCT}) {
+            ct_tensor t = make(dt, 3, 5, 1, value, g_rank);
+            std::string what = label("all_reduce without checks", dt, op, 1);
+            check(ct_all_reduce(g, t, op) == CT_OK, what);
+            std::vector<double> got = values_of(t);
+            bool ok = true;
+            for (size_t i = 0; i < got.size(); ++i) ok = ok && got[i] == expected(dt, op, (int64_t)i, all_ranks(g_size));
+            check(ok, what + " values");
+            ct_tensor_release(t);
+        }
+    ct_tensor b = make(CT_FLOAT64, 2, 3, 0, value, g_rank), w = make(CT_FLOAT32, 4, 1, 0, value, g_rank);
+    check(ct_broadcast(g, b, g_size - 1) == CT_OK, "broadcast without checks");
+    ct_tensor root_b = make(CT_FLOAT64, 2, 3, 0, value, g_size - 1);
+    check(values_of(b) == values_of(root_b), "broadcast without checks: root's values");
+    ct_tensor_release(root_b);
+    ct_work work = NULL;
+    check(ct_all_reduce_async(g, w, CT_REDUCE_MEAN, &work) == CT_OK && ct_work_wait(work) == CT_OK, "async without checks");
+    ct_work_release(work);
+    check(ct_barrier(g) == CT_OK, "barrier without checks");
+    check(ct_process_group_new_subgroup(g, all.data(), g_size, &child) == CT_OK, "subgroup without checks");
+    if (g_size > 1) {  // the child inherited checks off; the parent turns them back on and catches a mismatch
+        check(ct_process_group_set_checks(g, 1) == CT_OK, "set_checks 1");
+        ct_tensor m = make(CT_FLOAT32, g_rank == 0 ? 2 : 3, 1, 0, value, g_rank);
+        expect_status(ct_all_reduce(g, m, CT_REDUCE_SUM), CT_ERR_DISTRIBUTED, "disagree", "checks back on catch a mismatch");
+        ct_tensor_release(m);
+    }
+    check(ct_all_reduce(child, b, CT_REDUCE_SUM) == CT_OK, "the child group without checks");
+    expect_status(ct_process_group_set_checks(NULL, 0), CT_ERR_INVALID_HANDLE, "process_group_set_checks", "set_checks NULL");
+    ct_tensor_release(b);
+    ct_tensor_release(w);
+    ct_process_group_release(child);
+    ct_process_group_release(g);
+}
+
 // Rank 0 calls a collective that the others skip: it fails within the timeout, and its group is then unusable.
 void test_timeout(ct_process_group world) {
     if (g_size < 2) return;
@@ -402,6 +445,7 @@ int main(int argc, char** argv) {
     test_send_recv(world);
     test_errors(world);
     if (g_cuda) test_device_errors(world);
+    test_checks_off(world);
     test_timeout(world);
     ct_process_group_release(world);
     check(ct_live_handles() == live0, "live handles back to the start (" + std::to_string(ct_live_handles()) + " vs " +

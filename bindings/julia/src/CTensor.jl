@@ -21,6 +21,7 @@ include("optim.jl")
 include("safetensors.jl")
 include("show.jl")
 include("oplist.jl")
+include("dist.jl")
 
 export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, to, dtype, device, live_handles,
        set_cpu_memory_limit!, cpu_memory_stats, save_safetensors, load_safetensors,

@@ -163,5 +163,9 @@ params(e::Embedding) = [e.weight]
 params(b::BatchNorm) = [b.weight, b.bias]
 params(c::Chain) = reduce(vcat, (params(l) for l in c.layers); init = Tensor[])
 params(::Any) = Tensor[]
+"The state tensors of a layer that are saved but not trained (BatchNorm's running statistics), in order."
+buffers(b::BatchNorm) = [b.running_mean, b.running_var]
+buffers(c::Chain) = reduce(vcat, (buffers(l) for l in c.layers); init = Tensor[])
+buffers(::Any) = Tensor[]
 trainmode!(l, on::Bool = true) = (for x in (l isa Chain ? l.layers : [l]); hasproperty(x, :training) && (x.training = on); end; l)
 testmode!(l) = trainmode!(l, false)

@@ -24,6 +24,7 @@ include("test_nn.jl")
 include("test_activations.jl")
 include("test_safetensors.jl")
 include("test_threads.jl")
+include("test_dist.jl")
 @testset "no handles left at exit" begin
     @test gcfull() == START_HANDLES
 end

@@ -104,6 +104,9 @@ int init_interop(PyObject* m);
 int init_handles(PyObject* m);
 int init_safetensors(PyObject* m);
 int init_distributed(PyObject* m);
+int init_data_parallel(PyObject* m);
+/* The handle of a ctensor._C.ProcessGroup (borrowed); NULL with TypeError for anything else. */
+ct_process_group group_handle(PyObject* o);
 int add_functions(PyObject* m, PyMethodDef* defs);
 
 #endif

@@ -115,6 +115,15 @@ static PyObject* group_set_timeout(PyObject* self, PyObject* arg) {
     Py_RETURN_NONE;
 }
 
+/* set_checks(enabled): False skips the agreement round trip (lower latency, no mismatch errors or timeouts) */
+static PyObject* group_set_checks(PyObject* self, PyObject* arg) {
+    int on = PyObject_IsTrue(arg);
+    if (on < 0) return NULL;
+    REQUIRE_SYM(ct_process_group_set_checks);
+    CT_TRY(ct_process_group_set_checks(GROUP(self), on));
+    Py_RETURN_NONE;
+}
+
 /* all_reduce(t, op, async_op) -> None or Work */
 static PyObject* group_all_reduce(PyObject* self, PyObject* args) {
     ct_tensor t;
@@ -187,6 +196,9 @@ static PyMethodDef group_methods[] = {
     {"rank", group_rank, METH_NOARGS, "This process's rank (-1 when not a member)."},
     {"size", group_size, METH_NOARGS, "Number of ranks (0 when not a member)."},
     {"set_timeout", group_set_timeout, METH_O, "Timeout in seconds of later calls."},
+    {"set_checks", group_set_checks, METH_O,
+     "False: later collectives skip the agreement between ranks (lower latency; mismatches and absent ranks are "
+     "no longer reported); True (the default) turns it back on."},
     {"all_reduce", group_all_reduce, METH_VARARGS, "all_reduce(t, op, async_op)"},
     {"broadcast", group_broadcast, METH_VARARGS, "broadcast(t, root, async_op)"},
     {"all_gather", group_all_gather, METH_VARARGS, "all_gather(t) -> Tensor [size, *t.shape]"},
@@ -229,6 +241,14 @@ static PyTypeObject Work_Type = {
     .tp_doc = "An asynchronous collective in flight.",
     .tp_methods = work_methods,
 };
+
+ct_process_group group_handle(PyObject* o) {
+    if (!PyObject_TypeCheck(o, &Group_Type)) {
+        PyErr_Format(PyExc_TypeError, "expected a ProcessGroup, got %.100s", Py_TYPE(o)->tp_name);
+        return NULL;
+    }
+    return GROUP(o);
+}
 
 static PyMethodDef distributed_functions[] = {
     {"process_group_new_mpi", py_process_group_new_mpi, METH_NOARGS, NULL},

@@ -56,6 +56,12 @@
 #pragma weak ct_cumprod
 #pragma weak ct_cumsum
 #pragma weak ct_custom_function_apply
+#pragma weak ct_data_parallel_bucket_count
+#pragma weak ct_data_parallel_finish
+#pragma weak ct_data_parallel_new
+#pragma weak ct_data_parallel_prepare
+#pragma weak ct_data_parallel_release
+#pragma weak ct_data_parallel_set_sync
 #pragma weak ct_detach
 #pragma weak ct_diagonal
 #pragma weak ct_div
@@ -171,6 +177,7 @@
 #pragma weak ct_process_group_rank
 #pragma weak ct_process_group_release
 #pragma weak ct_process_group_retain
+#pragma weak ct_process_group_set_checks
 #pragma weak ct_process_group_set_timeout
 #pragma weak ct_process_group_size
 #pragma weak ct_prod

@@ -1,5 +1,5 @@
 """ctensor.nn: Modules, Parameters, layers, losses, functional, init and utils (PyTorch names)."""
-from . import functional, init, utils  # noqa: F401
+from . import functional, init, parallel, utils  # noqa: F401
 from .activation import (CELU, ELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh,  # noqa: F401
                          LogSigmoid, Mish, PReLU, RReLU, SELU, Softmin, Softshrink, Softsign, Tanhshrink,
                          Threshold)

@@ -39,6 +39,8 @@
 mod activations;
 mod autograd;
 mod class_losses;
+mod data_parallel;
+pub mod distributed;
 mod dlpack;
 mod error;
 mod hooks;

@@ -2,7 +2,7 @@
 //! methods, losses as functions, and a small `Module` trait with Linear, Conv2d, activations, Flatten,
 //! Dropout and Sequential. Parameters are initialised like PyTorch (uniform in +-1/sqrt(fan_in)). Pooling
 //! layers with every option and the weighted/smoothed class losses live in `pooling.rs` and
-//! `class_losses.rs` and are re-exported here.
+//! `class_losses.rs` and are re-exported here, as is `DistributedDataParallel` (`data_parallel.rs`).
 use ctensor_sys as sys;
 
 use crate::error::Result;
@@ -12,6 +12,7 @@ use crate::types::{DType, Reduction};
 
 pub use crate::activations::{Activation, PRelu};
 pub use crate::class_losses::{CrossEntropyLoss, NllLoss};
+pub use crate::data_parallel::DistributedDataParallel;
 pub use crate::pooling::{AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, MaxPool2d};
 
 impl Tensor {

@@ -42,6 +42,13 @@ public abstract class Module implements AutoCloseable {
         return out;
     }
 
+    /** Every buffer (state that is saved but not trained, e.g. running statistics), depth first in registration order. */
+    public List<Tensor> buffers() {
+        List<Tensor> out = new ArrayList<>(buffers.values());
+        for (Module c : children.values()) out.addAll(c.buffers());
+        return out;
+    }
+
     /** Parameters and buffers by dotted name (the module's own tensors: do not close them). */
     public Map<String, Tensor> stateDict() {
         LinkedHashMap<String, Tensor> out = new LinkedHashMap<>();
