@@ -42,6 +42,7 @@ mod class_losses;
 mod dlpack;
 mod error;
 mod hooks;
+mod losses;
 pub mod nn;
 mod operators;
 mod ops;
