@@ -179,7 +179,7 @@ LOSSES = [
     lambda x: F.poisson_nll_loss(x, _on(ct.tensor([0.0, 1.0, 2.5, 4.0]), x), full=True),
     lambda x: F.gaussian_nll_loss(x, _on(ct.zeros(3, 4), x), x * x + 0.1, reduction="none"),
     lambda x: F.hinge_embedding_loss(x, _on(ct.tensor([1.0, -1.0, -1.0, 1.0]), x)),
-    lambda x: F.margin_ranking_loss(x, x.flip((1,)), _on(ct.tensor([1.0, -1.0, -1.0, 1.0]), x), 0.2),
+    lambda x: F.margin_ranking_loss(x, x.flip((1,)), _on(ct.tensor([[1.0, -1.0, -1.0, 1.0]]), x), 0.2),
     lambda x: F.multilabel_soft_margin_loss(x, _on(ct.tensor([1.0, 0.0, 0.0, 1.0]), x), reduction="none"),
     lambda x: F.multi_margin_loss(x, ct.tensor([3, 0, 1], device=x.device), p=2,
                                   weight=_on(ct.tensor([1.0, 2.0, 0.5, 1.5]), x)),
