@@ -120,7 +120,8 @@ typedef struct ct_device {
 enum {
     CT_REDUCTION_NONE = 0, /* per-element losses */
     CT_REDUCTION_MEAN = 1, /* mean over elements (weighted mean for weighted losses) */
-    CT_REDUCTION_SUM = 2   /* sum over elements */
+    CT_REDUCTION_SUM = 2,  /* sum over elements */
+    CT_REDUCTION_BATCHMEAN = 3 /* sum divided by the input's dim 0 (ct_kl_div only) */
 };
 
 /* ---- Library, versions, errors, threads -------------------------------------------------------- */
@@ -813,6 +814,50 @@ CT_API ct_status ct_data_parallel_bucket_count(ct_data_parallel dp, int32_t* n);
  * mismatch between ranks is no longer reported (MPI's undefined behaviour: a hang, an error or wrong data) and a
  * blocking collective waits for absent ranks without a timeout; 1 (the default) turns the checks back on. */
 CT_API ct_status ct_process_group_set_checks(ct_process_group pg, int32_t enabled);
+
+/* ---- More losses (torch.nn.functional's; reduction is a CT_REDUCTION_* code; the input must be floating) ---- */
+
+/* |input - target| (broadcast together). */
+CT_API ct_status ct_l1_loss(ct_tensor input, ct_tensor target, int32_t reduction, ct_tensor* out);
+/* d = input - target: 0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (beta >= 0; 0 is l1_loss). */
+CT_API ct_status ct_smooth_l1_loss(ct_tensor input, ct_tensor target, int32_t reduction, double beta, ct_tensor* out);
+/* d = input - target: 0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta) (delta > 0). */
+CT_API ct_status ct_huber_loss(ct_tensor input, ct_tensor target, int32_t reduction, double delta, ct_tensor* out);
+/* target (log target - input) (0 where target == 0), or exp(target) (target - input) when log_target != 0, of
+ * log-probabilities input; reduction may also be CT_REDUCTION_BATCHMEAN. */
+CT_API ct_status ct_kl_div(ct_tensor input, ct_tensor target, int32_t reduction, int32_t log_target, ct_tensor* out);
+/* log(1 + exp(-target * input)); target broadcasts to the input's shape. */
+CT_API ct_status ct_soft_margin_loss(ct_tensor input, ct_tensor target, int32_t reduction, ct_tensor* out);
+/* exp(input) - target input when log_input != 0, else input - target log(input + eps); full != 0 adds Stirling's
+ * approximation of log(target!) where target > 1. */
+CT_API ct_status ct_poisson_nll_loss(ct_tensor input, ct_tensor target, int32_t reduction, int32_t log_input,
+                                     int32_t full, double eps, ct_tensor* out);
+/* 0.5 (log v + (input - target)^2 / v) with v = max(var, eps) (gradient as if unclamped), + 0.5 log(2 pi) when
+ * full != 0; var has the input's shape, or it without its last dim or with 1 there; var < 0 is an error. */
+CT_API ct_status ct_gaussian_nll_loss(ct_tensor input, ct_tensor target, ct_tensor var, int32_t reduction,
+                                      int32_t full, double eps, ct_tensor* out);
+/* input where target != -1 plus max(margin - input, 0) where target != 1 (targets are 1 or -1). */
+CT_API ct_status ct_hinge_embedding_loss(ct_tensor input, ct_tensor target, int32_t reduction, double margin,
+                                         ct_tensor* out);
+/* max(-target (input1 - input2) + margin, 0); all three have the same number of dims and broadcast. */
+CT_API ct_status ct_margin_ranking_loss(ct_tensor input1, ct_tensor input2, ct_tensor target, int32_t reduction,
+                                        double margin, ct_tensor* out);
+/* -(target log sigmoid(x) + (1 - target) log sigmoid(-x)) times weight (NULL = none; broadcasts), averaged over the
+ * class dim (the last): one loss per sample. */
+CT_API ct_status ct_multilabel_soft_margin_loss(ct_tensor input, ct_tensor target, ct_tensor weight, int32_t reduction,
+                                                ct_tensor* out);
+/* Per sample of input [N, C] (or [C]) with class targets [N] (or [1] / 0-d): the sum over i != y of
+ * max(margin - x[y] + x[i], 0)^p (p 1 or 2) times weight[y] (weight [C], NULL = none), divided by C. */
+CT_API ct_status ct_multi_margin_loss(ct_tensor input, ct_tensor target, int32_t reduction, int64_t p, double margin,
+                                      ct_tensor weight, ct_tensor* out);
+/* cos = cosine similarity of input1 and input2 [N, D] (target [N]) or [D] (0-d target): 1 - cos where target is 1,
+ * max(cos - margin, 0) where it is -1. */
+CT_API ct_status ct_cosine_embedding_loss(ct_tensor input1, ct_tensor input2, ct_tensor target, int32_t reduction,
+                                          double margin, ct_tensor* out);
+/* max(margin + d(anchor, positive) - d(anchor, negative), 0) with d the p-norm of x1 - x2 + eps over the last dim;
+ * swap != 0 takes min(d(anchor, negative), d(positive, negative)); the three have the same number of dims. */
+CT_API ct_status ct_triplet_margin_loss(ct_tensor anchor, ct_tensor positive, ct_tensor negative, int32_t reduction,
+                                        double margin, double p, double eps, int32_t swap, ct_tensor* out);
 
 #ifdef __cplusplus
 }

@@ -104,6 +104,10 @@ struct Device device_arg(ct_device device, const char* op);
 std::shared_ptr<class Generator> generator_arg(ct_generator g, const char* op);
 // Handles array -> tensors (n >= 0, array non-NULL when n > 0).
 std::vector<Tensor> tensor_list_arg(const ct_tensor* hs, int32_t n, const char* op, const char* arg);
+// A CT_REDUCTION_* code as the engine's Reduction (none, mean, sum; CT_REDUCTION_BATCHMEAN only when
+// batchmean_ok); anything else is CT_ERR_INVALID_ARGUMENT naming op. Defined in capi_nn.cpp.
+enum class Reduction : int32_t;
+Reduction reduction_arg(int32_t r, const char* op, bool batchmean_ok = false);
 
 }  // namespace ct
 

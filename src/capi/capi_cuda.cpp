@@ -70,6 +70,11 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         // activations (ops/activations.cpp: composites of the CUDA ops above; rrelu draws like rand)
         "elu", "leaky_relu", "hardtanh", "hardsigmoid", "hardswish", "softshrink", "hardshrink", "threshold", "mish",
         "log_sigmoid", "softsign", "tanhshrink", "softmin", "glu", "prelu", "rrelu",
+        // losses (ops/nn_loss_pointwise.cpp, nn_loss_margin.cpp: composites of the CUDA ops above; multi_margin's
+        // and gaussian_nll's argument checks read a host copy of the targets / var)
+        "l1_loss", "smooth_l1_loss", "huber_loss", "kl_div", "soft_margin_loss", "poisson_nll_loss",
+        "gaussian_nll_loss", "hinge_embedding_loss", "margin_ranking_loss", "multilabel_soft_margin_loss",
+        "multi_margin_loss", "cosine_embedding_loss", "triplet_margin_loss",
     };
     return ops;
 }

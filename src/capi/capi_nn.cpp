@@ -5,13 +5,15 @@
 
 using namespace ct;
 
-namespace {
-
-Reduction reduction_arg(int32_t r, const char* op) {
+Reduction ct::reduction_arg(int32_t r, const char* op, bool batchmean_ok) {
+    if (batchmean_ok && r == CT_REDUCTION_BATCHMEAN) return Reduction::BatchMean;
     if (r != CT_REDUCTION_NONE && r != CT_REDUCTION_MEAN && r != CT_REDUCTION_SUM)
-        fail(CT_ERR_INVALID_ARGUMENT, op, ": unknown reduction ", r, " (expected 0 = none, 1 = mean, 2 = sum)");
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": unknown reduction ", r, " (expected 0 = none, 1 = mean, 2 = sum",
+             batchmean_ok ? ", 3 = batchmean)" : ")");
     return (Reduction)r;
 }
+
+namespace {
 
 // Copies a {h, w} array argument; it must not be NULL.
 void pair_arg(const int64_t* v, int64_t out[2], const char* op, const char* arg) {

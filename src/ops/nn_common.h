@@ -13,4 +13,9 @@ DimLayout dim_layout(const Shape& sizes, int64_t d);
 // t itself when contiguous, else a contiguous copy; never records autograd (for kernels).
 Tensor contiguous_nograd(const Tensor& t);
 
+// torch's apply_loss_reduction: loss itself (None), its mean or its sum over all elements (nn_loss_pointwise.cpp).
+Tensor apply_reduction(const Tensor& loss, Reduction r);
+// Checks a loss's input and target: one device, floating input, shapes that broadcast (errors name op).
+void check_loss_pair(const char* op, const Tensor& input, const Tensor& target);
+
 }  // namespace ct

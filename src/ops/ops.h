@@ -170,7 +170,8 @@ void clamp_(Tensor& dst, std::optional<double> lo, std::optional<double> hi);
 Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias);
 Tensor softmax(const Tensor& x, int64_t dim);
 Tensor log_softmax(const Tensor& x, int64_t dim);
-enum class Reduction : int32_t { None = 0, Mean = 1, Sum = 2 };
+// BatchMean (kl_div only): the sum divided by the input's dim 0.
+enum class Reduction : int32_t { None = 0, Mean = 1, Sum = 2, BatchMean = 3 };
 Tensor cross_entropy(const Tensor& logits, const Tensor& target, Reduction r, int64_t ignore_index);
 Tensor nll_loss(const Tensor& log_probs, const Tensor& target, Reduction r, int64_t ignore_index);
 // The full forms (nn_loss_class.cpp): [C], [N, C] or [N, C, d...] inputs, class weights (undefined = none),
@@ -183,6 +184,25 @@ Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction r);
 Tensor binary_cross_entropy(const Tensor& probs, const Tensor& target, Reduction r);
 Tensor binary_cross_entropy_with_logits(const Tensor& logits, const Tensor& target, Reduction r);
 Tensor dropout(const Tensor& x, double p, bool training, Generator* gen);
+// nn_loss_pointwise.cpp, nn_loss_margin.cpp: torch.nn.functional's further losses, composed of the ops above
+Tensor l1_loss(const Tensor& input, const Tensor& target, Reduction r);
+Tensor smooth_l1_loss(const Tensor& input, const Tensor& target, Reduction r, double beta);
+Tensor huber_loss(const Tensor& input, const Tensor& target, Reduction r, double delta);
+Tensor kl_div(const Tensor& input, const Tensor& target, Reduction r, bool log_target);
+Tensor soft_margin_loss(const Tensor& input, const Tensor& target, Reduction r);
+Tensor poisson_nll_loss(const Tensor& input, const Tensor& target, bool log_input, bool full, double eps, Reduction r);
+Tensor gaussian_nll_loss(const Tensor& input, const Tensor& target, const Tensor& var, bool full, double eps,
+                         Reduction r);
+Tensor hinge_embedding_loss(const Tensor& input, const Tensor& target, double margin, Reduction r);
+Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target, double margin,
+                           Reduction r);
+Tensor multilabel_soft_margin_loss(const Tensor& input, const Tensor& target, const Tensor& weight, Reduction r);
+Tensor multi_margin_loss(const Tensor& input, const Tensor& target, int64_t p, double margin, const Tensor& weight,
+                         Reduction r);
+Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target, double margin,
+                             Reduction r);
+Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive, const Tensor& negative, double margin,
+                           double p, double eps, bool swap, Reduction r);
 // activations.cpp: torch.nn.functional's further activations, composed of the ops above
 Tensor elu(const Tensor& x, double alpha, double scale, double input_scale);
 Tensor leaky_relu(const Tensor& x, double negative_slope);

@@ -900,9 +900,169 @@ def activations(c):
             {"lower": 0.5, "upper": 0.1, "training": True})
 
 
+def losses(c):
+    """The losses beyond cross entropy/nll/mse/bce (issue 14): every reduction, broadcasting, parameters, the kinks
+    where torch's gradient follows a branch, and bad shapes and labels. Target gradients are compared where torch
+    defines them (grad_inputs), not at a zero target of kl_div / poisson_nll(full), where torch's is NaN."""
+    F = torch.nn.functional
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases) + 14)
+        x, y = rng.tensor([3, 4], dtype), rng.tensor([4], dtype)
+        signs = torch.tensor([1.0, -1.0, -1.0, 1.0], dtype=DTYPES[dtype])
+        signs34 = torch.where(rng.tensor([3, 4], dtype) > 0, 1.0, -1.0).to(DTYPES[dtype])
+        # kinks: d = x - t at 0, +-beta/delta and beyond
+        kx = torch.tensor([[0.0, 0.5, -0.5, 1.0, -1.0, 2.5]], dtype=DTYPES[dtype])
+        kt = torch.zeros(1, 6, dtype=DTYPES[dtype])
+        for r in ("none", "mean", "sum"):
+            a = {"reduction": r}
+            c.run(f"l1_loss/{dtype}/{r}/broadcast", "l1_loss", lambda i, t, r=r: F.l1_loss(i, t, reduction=r), [x, y], a)
+            c.run(f"l1_loss/{dtype}/{r}/kinks", "l1_loss", lambda i, t, r=r: F.l1_loss(i, t, reduction=r), [kx, kt], a)
+            for beta in (1.0, 0.5, 0.0):
+                ab = {"reduction": r, "beta": beta}
+                fn = lambda i, t, r=r, b=beta: F.smooth_l1_loss(i, t, reduction=r, beta=b)
+                c.run(f"smooth_l1_loss/{dtype}/{r}/beta{beta}", "smooth_l1_loss", fn, [x, y], ab)
+                c.run(f"smooth_l1_loss/{dtype}/{r}/beta{beta}/kinks", "smooth_l1_loss", fn, [kx, kt], ab)
+            for delta in (1.0, 0.5):
+                ad = {"reduction": r, "delta": delta}
+                fn = lambda i, t, r=r, d=delta: F.huber_loss(i, t, reduction=r, delta=d)
+                c.run(f"huber_loss/{dtype}/{r}/delta{delta}", "huber_loss", fn, [x, y], ad)
+                c.run(f"huber_loss/{dtype}/{r}/delta{delta}/kinks", "huber_loss", fn, [kx, kt], ad)
+            c.run(f"soft_margin_loss/{dtype}/{r}", "soft_margin_loss",
+                  lambda i, t, r=r: F.soft_margin_loss(i, t, reduction=r), [x, signs], a, grad_inputs={0})
+            for margin in (1.0, 0.5):
+                am = {"reduction": r, "margin": margin}
+                c.run(f"hinge_embedding_loss/{dtype}/{r}/m{margin}", "hinge_embedding_loss",
+                      lambda i, t, r=r, m=margin: F.hinge_embedding_loss(i, t, m, reduction=r), [x, signs34], am,
+                      grad_inputs={0})
+            for margin in (0.0, 0.5):
+                am = {"reduction": r, "margin": margin}
+                x1, x2 = rng.tensor([5], dtype), rng.tensor([5], dtype)
+                y5 = torch.tensor([1.0, -1.0, 1.0, -1.0, -1.0], dtype=DTYPES[dtype])
+                fn = lambda i1, i2, t, r=r, m=margin: F.margin_ranking_loss(i1, i2, t, m, reduction=r)
+                c.run(f"margin_ranking_loss/{dtype}/{r}/m{margin}", "margin_ranking_loss", fn, [x1, x2, y5], am)
+                c.run(f"margin_ranking_loss/{dtype}/{r}/m{margin}/broadcast", "margin_ranking_loss", fn,
+                      [rng.tensor([3, 1], dtype), rng.tensor([1, 4], dtype), signs34], am, grad_inputs={0, 1})
+        # kl_div: log-probabilities against probabilities (a zero included) or log-probabilities
+        lp = torch.log_softmax(rng.tensor([3, 4], dtype), 1)
+        probs = torch.softmax(rng.tensor([3, 4], dtype), 1)
+        probs0 = probs.clone()
+        probs0[1, 2] = 0.0
+        for r in ("none", "mean", "sum", "batchmean"):
+            for log_target in (False, True):
+                a = {"reduction": r, "log_target": log_target}
+                fn = lambda i, t, r=r, lt=log_target: F.kl_div(i, t, reduction=r, log_target=lt)
+                c.run(f"kl_div/{dtype}/{r}/log{int(log_target)}", "kl_div", fn,
+                      [lp, torch.log(probs) if log_target else probs], a)
+            c.run(f"kl_div/{dtype}/{r}/zero_target", "kl_div", lambda i, t, r=r: F.kl_div(i, t, reduction=r),
+                  [lp, probs0], {"reduction": r, "log_target": False}, grad_inputs={0})
+        # likelihoods
+        counts = torch.tensor([[0.0, 0.5, 1.0, 2.0], [3.5, 1.5, 0.0, 7.0], [1.0, 4.0, 0.2, 2.5]], dtype=DTYPES[dtype])
+        rates = rng.tensor([3, 4], dtype, 0.1, 3.0)
+        for r in ("none", "mean", "sum"):
+            for log_input in (True, False):
+                for full in (False, True):
+                    a = {"reduction": r, "log_input": log_input, "full": full, "eps": 1e-8}
+                    c.run(f"poisson_nll_loss/{dtype}/{r}/log{int(log_input)}/full{int(full)}", "poisson_nll_loss",
+                          lambda i, t, a=a: F.poisson_nll_loss(i, t, a["log_input"], a["full"], eps=a["eps"],
+                                                               reduction=a["reduction"]),
+                          [x if log_input else rates, counts], a, grad_inputs={0} if full else None)
+            for vshape in ([3, 4], [3], [3, 1]):
+                for full in (False, True):
+                    a = {"reduction": r, "full": full, "eps": 1e-6}
+                    var = rng.tensor(vshape, dtype, 0.05, 2.0)
+                    c.run(f"gaussian_nll_loss/{dtype}/{r}/var{vshape}/full{int(full)}", "gaussian_nll_loss",
+                          lambda i, t, v, a=a: F.gaussian_nll_loss(i, t, v, a["full"], a["eps"], a["reduction"]),
+                          [x, rng.tensor([3, 4], dtype), var], a)
+        a = {"reduction": "sum", "full": False, "eps": 1e-3}
+        c.run(f"gaussian_nll_loss/{dtype}/clamped_var", "gaussian_nll_loss",
+              lambda i, t, v, a=a: F.gaussian_nll_loss(i, t, v, a["full"], a["eps"], a["reduction"]),
+              [x[0], y, torch.tensor([1e-5, 0.0, 0.5, 1e-3], dtype=DTYPES[dtype])], a)
+        # class and feature losses
+        labels = torch.tensor([[1.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 1.0], [1.0, 1.0, 1.0, 0.0]], dtype=DTYPES[dtype])
+        weight = rng.tensor([4], dtype, 0.5, 2.0)
+        classes = torch.tensor([3, 0, 2])
+        anchor, pos, neg = rng.tensor([3, 4], dtype), rng.tensor([3, 4], dtype), rng.tensor([3, 4], dtype)
+        for r in ("none", "mean", "sum"):
+            a = {"reduction": r}
+            c.run(f"multilabel_soft_margin_loss/{dtype}/{r}", "multilabel_soft_margin_loss",
+                  lambda i, t, r=r: F.multilabel_soft_margin_loss(i, t, reduction=r), [x, labels], a, grad_inputs={0})
+            c.run(f"multilabel_soft_margin_loss/{dtype}/{r}/weight", "multilabel_soft_margin_loss",
+                  lambda i, t, w, r=r: F.multilabel_soft_margin_loss(i, t, w, reduction=r), [x, labels, weight], a,
+                  grad_inputs={0})
+            c.run(f"multilabel_soft_margin_loss/{dtype}/{r}/3d", "multilabel_soft_margin_loss",
+                  lambda i, t, r=r: F.multilabel_soft_margin_loss(i, t, reduction=r),
+                  [rng.tensor([2, 3, 4], dtype), torch.cat([labels, labels]).reshape(2, 3, 4)], a,
+                  grad_inputs={0})
+            for p, margin, weighted in ((1, 1.0, False), (2, 0.5, False), (1, 0.7, True), (2, 1.0, True)):
+                am = {"reduction": r, "p": p, "margin": margin}
+                fn = lambda i, t, *w, am=am: F.multi_margin_loss(i, t, am["p"], am["margin"], w[0] if w else None,
+                                                                 reduction=am["reduction"])
+                c.run(f"multi_margin_loss/{dtype}/{r}/p{p}/m{margin}/w{int(weighted)}", "multi_margin_loss", fn,
+                      [x, classes] + ([weight] if weighted else []), am, grad_inputs={0})
+            am = {"reduction": r, "p": 1, "margin": 1.0}
+            fn = lambda i, t, am=am: F.multi_margin_loss(i, t, 1, 1.0, reduction=am["reduction"])
+            c.run(f"multi_margin_loss/{dtype}/{r}/vector_0d_target", "multi_margin_loss", fn, [x[0], torch.tensor(2)],
+                  am)
+            c.run(f"multi_margin_loss/{dtype}/{r}/vector_1d_target", "multi_margin_loss", fn, [x[0], torch.tensor([1])],
+                  am)
+            for margin in (0.0, 0.3):
+                am = {"reduction": r, "margin": margin}
+                fn = lambda i1, i2, t, am=am: F.cosine_embedding_loss(i1, i2, t, am["margin"], reduction=am["reduction"])
+                c.run(f"cosine_embedding_loss/{dtype}/{r}/m{margin}", "cosine_embedding_loss", fn,
+                      [anchor, pos, signs[:3]], am, grad_inputs={0, 1})
+                c.run(f"cosine_embedding_loss/{dtype}/{r}/m{margin}/vector", "cosine_embedding_loss", fn,
+                      [anchor[0], pos[0], torch.tensor(-1.0, dtype=DTYPES[dtype])], am, grad_inputs={0, 1})
+            for margin, p, swap in ((1.0, 2.0, False), (0.5, 1.0, True), (2.0, 3.0, False), (1.0, 2.0, True)):
+                am = {"reduction": r, "margin": margin, "p": p, "eps": 1e-6, "swap": swap}
+                fn = lambda a_, p_, n_, am=am: F.triplet_margin_loss(a_, p_, n_, am["margin"], am["p"], am["eps"],
+                                                                     am["swap"], reduction=am["reduction"])
+                c.run(f"triplet_margin_loss/{dtype}/{r}/m{margin}/p{p}/swap{int(swap)}", "triplet_margin_loss", fn,
+                      [anchor, pos, neg], am)
+            am = {"reduction": r, "margin": 1.0, "p": 2.0, "eps": 1e-6, "swap": False}
+            fn = lambda a_, p_, n_, am=am: F.triplet_margin_loss(a_, p_, n_, reduction=am["reduction"])
+            c.run(f"triplet_margin_loss/{dtype}/{r}/broadcast", "triplet_margin_loss", fn, [anchor, pos[:1], neg], am)
+            c.run(f"triplet_margin_loss/{dtype}/{r}/vector", "triplet_margin_loss", fn, [anchor[0], pos[0], neg[0]], am)
+    z, r = torch.zeros, {"reduction": "mean"}
+    c.error("l1_loss/error/broadcast", "l1_loss", [z(3, 4), z(3)], "CT_ERR_SHAPE", r)
+    c.error("l1_loss/error/dtype", "l1_loss", [torch.ones(3, dtype=torch.int64), torch.ones(3, dtype=torch.int64)],
+            "CT_ERR_DTYPE", r)
+    c.error("soft_margin_loss/error/shape", "soft_margin_loss", [z(4), z(3, 4)], "CT_ERR_SHAPE", r)
+    c.error("margin_ranking_loss/error/dims", "margin_ranking_loss", [z(3), z(3, 1), z(3)], "CT_ERR_SHAPE",
+            {"reduction": "mean", "margin": 0.0})
+    c.error("multilabel_soft_margin_loss/error/0d", "multilabel_soft_margin_loss", [torch.tensor(1.0), torch.tensor(1.0)],
+            "CT_ERR_SHAPE", r, note="torch 1.13 raises IndexError (size(-1) of a 0-d tensor); ctensor a shape error")
+    mm = {"reduction": "mean", "p": 1, "margin": 1.0}
+    c.error("multi_margin_loss/error/label", "multi_margin_loss", [z(2, 3), torch.tensor([0, 3])], "CT_ERR_INDEX", mm,
+            note="torch 1.13 raises RuntimeError('target out of range')")
+    c.error("multi_margin_loss/error/negative_label", "multi_margin_loss", [z(2, 3), torch.tensor([-1, 0])],
+            "CT_ERR_INDEX", mm)
+    c.error("multi_margin_loss/error/target_size", "multi_margin_loss", [z(2, 3), torch.tensor([0, 1, 2])],
+            "CT_ERR_SHAPE", mm)
+    c.error("multi_margin_loss/error/3d", "multi_margin_loss", [z(2, 3, 4), torch.tensor([0, 1])], "CT_ERR_SHAPE", mm)
+    c.error("multi_margin_loss/error/p", "multi_margin_loss", [z(2, 3), torch.tensor([0, 1])], "CT_ERR_INVALID_ARGUMENT",
+            {"reduction": "mean", "p": 3, "margin": 1.0})
+    c.error("multi_margin_loss/error/weight", "multi_margin_loss", [z(2, 4), torch.tensor([0, 1]), torch.ones(3)],
+            "CT_ERR_SHAPE", mm, note="torch 1.13 does not check the weight's length (it reads past a short weight)")
+    c.error("multi_margin_loss/error/float_target", "multi_margin_loss", [z(2, 3), torch.tensor([0.0, 1.0])],
+            "CT_ERR_DTYPE", mm)
+    cm = {"reduction": "mean", "margin": 0.0}
+    c.error("cosine_embedding_loss/error/target", "cosine_embedding_loss", [z(3, 4), z(3, 4), z(3, 1)], "CT_ERR_SHAPE",
+            cm)
+    c.error("cosine_embedding_loss/error/inputs", "cosine_embedding_loss", [z(4), z(4), z(3)], "CT_ERR_SHAPE", cm)
+    c.error("cosine_embedding_loss/error/broadcast", "cosine_embedding_loss", [z(3, 4), z(2, 4), z(3)], "CT_ERR_SHAPE",
+            cm)
+    tm = {"reduction": "mean", "margin": 1.0, "p": 2.0, "eps": 1e-6, "swap": False}
+    c.error("triplet_margin_loss/error/dims", "triplet_margin_loss", [z(3, 4), z(4), z(3, 4)], "CT_ERR_SHAPE", tm)
+    gm = {"reduction": "mean", "full": False, "eps": 1e-6}
+    c.error("gaussian_nll_loss/error/var_size", "gaussian_nll_loss", [z(3, 4), z(3, 4), torch.ones(4)], "CT_ERR_SHAPE",
+            gm, note="torch 1.13 raises ValueError('var is of incorrect size')")
+    c.error("gaussian_nll_loss/error/var_negative", "gaussian_nll_loss", [z(2), z(2), torch.tensor([1.0, -1.0])],
+            "CT_ERR_INVALID_ARGUMENT", gm)
+
+
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,
           "indexing": indexing, "ordering": ordering, "nn": nn_ops, "creation": creation, "random": random_ops,
-          "activations": activations}
+          "activations": activations, "losses": losses}
 
 
 def main():

@@ -171,7 +171,8 @@ ct_tensor* out_slot(Outs& o) {
 ct_dtype dtype_arg(const Json& a) { return kDTypes.at(a["dtype"].get<std::string>()); }
 int32_t reduction_arg(const Json& a) {
     static const std::map<std::string, int32_t> reductions = {
-        {"none", CT_REDUCTION_NONE}, {"mean", CT_REDUCTION_MEAN}, {"sum", CT_REDUCTION_SUM}};
+        {"none", CT_REDUCTION_NONE}, {"mean", CT_REDUCTION_MEAN}, {"sum", CT_REDUCTION_SUM},
+        {"batchmean", CT_REDUCTION_BATCHMEAN}};
     return reductions.at(a["reduction"].get<std::string>());
 }
 
@@ -516,6 +517,49 @@ std::map<std::string, Op> op_table() {
     t["prelu"] = [](const Inputs& x, const Json&, Outs& o) { return ct_prelu(x[0].h, x[1].h, out_slot(o)); };
     t["rrelu"] = [num](const Inputs& x, const Json& a, Outs& o) {
         return ct_rrelu(x[0].h, num(a, "lower"), num(a, "upper"), a["training"].get<bool>() ? 1 : 0, nullptr, out_slot(o));
+    };
+    // losses (issue 14); optional weights are the input after the required ones, NULL when absent
+    auto flag = [](const Json& a, const char* k) { return a[k].get<bool>() ? 1 : 0; };
+    auto opt = [](const Inputs& x, size_t i) { return x.size() > i ? x[i].h : nullptr; };
+    t["l1_loss"] = [](const Inputs& x, const Json& a, Outs& o) { return ct_l1_loss(x[0].h, x[1].h, reduction_arg(a), out_slot(o)); };
+    t["smooth_l1_loss"] = [num](const Inputs& x, const Json& a, Outs& o) {
+        return ct_smooth_l1_loss(x[0].h, x[1].h, reduction_arg(a), num(a, "beta"), out_slot(o));
+    };
+    t["huber_loss"] = [num](const Inputs& x, const Json& a, Outs& o) {
+        return ct_huber_loss(x[0].h, x[1].h, reduction_arg(a), num(a, "delta"), out_slot(o));
+    };
+    t["kl_div"] = [flag](const Inputs& x, const Json& a, Outs& o) {
+        return ct_kl_div(x[0].h, x[1].h, reduction_arg(a), flag(a, "log_target"), out_slot(o));
+    };
+    t["soft_margin_loss"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_soft_margin_loss(x[0].h, x[1].h, reduction_arg(a), out_slot(o));
+    };
+    t["poisson_nll_loss"] = [num, flag](const Inputs& x, const Json& a, Outs& o) {
+        return ct_poisson_nll_loss(x[0].h, x[1].h, reduction_arg(a), flag(a, "log_input"), flag(a, "full"), num(a, "eps"),
+                                   out_slot(o));
+    };
+    t["gaussian_nll_loss"] = [num, flag](const Inputs& x, const Json& a, Outs& o) {
+        return ct_gaussian_nll_loss(x[0].h, x[1].h, x[2].h, reduction_arg(a), flag(a, "full"), num(a, "eps"), out_slot(o));
+    };
+    t["hinge_embedding_loss"] = [num](const Inputs& x, const Json& a, Outs& o) {
+        return ct_hinge_embedding_loss(x[0].h, x[1].h, reduction_arg(a), num(a, "margin"), out_slot(o));
+    };
+    t["margin_ranking_loss"] = [num](const Inputs& x, const Json& a, Outs& o) {
+        return ct_margin_ranking_loss(x[0].h, x[1].h, x[2].h, reduction_arg(a), num(a, "margin"), out_slot(o));
+    };
+    t["multilabel_soft_margin_loss"] = [opt](const Inputs& x, const Json& a, Outs& o) {
+        return ct_multilabel_soft_margin_loss(x[0].h, x[1].h, opt(x, 2), reduction_arg(a), out_slot(o));
+    };
+    t["multi_margin_loss"] = [num, opt](const Inputs& x, const Json& a, Outs& o) {
+        return ct_multi_margin_loss(x[0].h, x[1].h, reduction_arg(a), a["p"].get<int64_t>(), num(a, "margin"), opt(x, 2),
+                                    out_slot(o));
+    };
+    t["cosine_embedding_loss"] = [num](const Inputs& x, const Json& a, Outs& o) {
+        return ct_cosine_embedding_loss(x[0].h, x[1].h, x[2].h, reduction_arg(a), num(a, "margin"), out_slot(o));
+    };
+    t["triplet_margin_loss"] = [num, flag](const Inputs& x, const Json& a, Outs& o) {
+        return ct_triplet_margin_loss(x[0].h, x[1].h, x[2].h, reduction_arg(a), num(a, "margin"), num(a, "p"),
+                                      num(a, "eps"), flag(a, "swap"), out_slot(o));
     };
     // input 1 is a wrapped scalar (ct_wrapped_scalar, as {"scalar": v} inputs are made above)
     t["wrapped_scalar"] = [](const Inputs& x, const Json&, Outs& o) { return ct_mul(x[0].h, x[1].h, out_slot(o)); };

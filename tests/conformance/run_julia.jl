@@ -230,6 +230,28 @@ merge!(OPS, Dict{String,Function}(
     "glu" => (x, a) -> C.glu(x, jdim(a["dim"], ndims(x))),
     "prelu" => (x, w, a) -> C.prelu(x, w),
     "rrelu" => (x, a) -> C.rrelu(x, a["lower"], a["upper"]; training = a["training"]),
+    # losses of issue 14 (keywords as torch's; r... is an optional weight followed by the case's args)
+    "l1_loss" => (x, y, a) -> C.l1_loss(x, y; agg = Symbol(a["reduction"])),
+    "smooth_l1_loss" => (x, y, a) -> C.smooth_l1_loss(x, y; agg = Symbol(a["reduction"]), beta = a["beta"]),
+    "huber_loss" => (x, y, a) -> C.huber_loss(x, y; agg = Symbol(a["reduction"]), delta = a["delta"]),
+    "kl_div" => (x, y, a) -> C.kl_div(x, y; agg = Symbol(a["reduction"]), log_target = a["log_target"]),
+    "soft_margin_loss" => (x, y, a) -> C.soft_margin_loss(x, y; agg = Symbol(a["reduction"])),
+    "poisson_nll_loss" => (x, y, a) -> C.poisson_nll_loss(x, y; agg = Symbol(a["reduction"]), log_input = a["log_input"],
+                                                          full = a["full"], eps = a["eps"]),
+    "gaussian_nll_loss" => (x, y, v, a) -> C.gaussian_nll_loss(x, y, v; agg = Symbol(a["reduction"]), full = a["full"],
+                                                               eps = a["eps"]),
+    "hinge_embedding_loss" => (x, y, a) -> C.hinge_embedding_loss(x, y; agg = Symbol(a["reduction"]), margin = a["margin"]),
+    "margin_ranking_loss" => (x1, x2, y, a) -> C.margin_ranking_loss(x1, x2, y; agg = Symbol(a["reduction"]),
+                                                                     margin = a["margin"]),
+    "multilabel_soft_margin_loss" => (x, y, r...) -> C.multilabel_soft_margin_loss(x, y; agg = Symbol(r[end]["reduction"]),
+                                                                                   weight = length(r) > 1 ? r[1] : nothing),
+    "multi_margin_loss" => (x, y, r...) -> C.multi_margin_loss(x, y .+ 1; agg = Symbol(r[end]["reduction"]), p = r[end]["p"],
+                                                               margin = r[end]["margin"],
+                                                               weight = length(r) > 1 ? r[1] : nothing),
+    "cosine_embedding_loss" => (x1, x2, y, a) -> C.cosine_embedding_loss(x1, x2, y; agg = Symbol(a["reduction"]),
+                                                                         margin = a["margin"]),
+    "triplet_margin_loss" => (x, p, n, a) -> C.triplet_margin_loss(x, p, n; agg = Symbol(a["reduction"]), margin = a["margin"],
+                                                                   p = a["p"], eps = a["eps"], swap = a["swap"]),
 ))
 const POSITION_OUTPUTS = Set(["sort", "topk", "kthvalue", "max_pool2d_ex", "adaptive_max_pool2d", "unique"])
 

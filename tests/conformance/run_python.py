@@ -178,6 +178,29 @@ def op_table():
         "glu": lambda xs, a: F.glu(xs[0], a["dim"]),
         "prelu": lambda xs, a: F.prelu(xs[0], xs[1]),
         "rrelu": lambda xs, a: F.rrelu(xs[0], a["lower"], a["upper"], a["training"]),
+        # losses (issue 14): torch's keyword arguments; an optional weight is the input after the required ones
+        "l1_loss": lambda xs, a: F.l1_loss(xs[0], xs[1], reduction=a["reduction"]),
+        "smooth_l1_loss": lambda xs, a: F.smooth_l1_loss(xs[0], xs[1], reduction=a["reduction"], beta=a["beta"]),
+        "huber_loss": lambda xs, a: F.huber_loss(xs[0], xs[1], reduction=a["reduction"], delta=a["delta"]),
+        "kl_div": lambda xs, a: F.kl_div(xs[0], xs[1], reduction=a["reduction"], log_target=a["log_target"]),
+        "soft_margin_loss": lambda xs, a: F.soft_margin_loss(xs[0], xs[1], reduction=a["reduction"]),
+        "poisson_nll_loss": lambda xs, a: F.poisson_nll_loss(xs[0], xs[1], a["log_input"], a["full"], eps=a["eps"],
+                                                             reduction=a["reduction"]),
+        "gaussian_nll_loss": lambda xs, a: F.gaussian_nll_loss(xs[0], xs[1], xs[2], a["full"], a["eps"],
+                                                               a["reduction"]),
+        "hinge_embedding_loss": lambda xs, a: F.hinge_embedding_loss(xs[0], xs[1], a["margin"],
+                                                                     reduction=a["reduction"]),
+        "margin_ranking_loss": lambda xs, a: F.margin_ranking_loss(xs[0], xs[1], xs[2], a["margin"],
+                                                                   reduction=a["reduction"]),
+        "multilabel_soft_margin_loss": lambda xs, a: F.multilabel_soft_margin_loss(
+            xs[0], xs[1], xs[2] if len(xs) > 2 else None, reduction=a["reduction"]),
+        "multi_margin_loss": lambda xs, a: F.multi_margin_loss(xs[0], xs[1], a["p"], a["margin"],
+                                                               xs[2] if len(xs) > 2 else None,
+                                                               reduction=a["reduction"]),
+        "cosine_embedding_loss": lambda xs, a: F.cosine_embedding_loss(xs[0], xs[1], xs[2], a["margin"],
+                                                                       reduction=a["reduction"]),
+        "triplet_margin_loss": lambda xs, a: F.triplet_margin_loss(xs[0], xs[1], xs[2], a["margin"], a["p"], a["eps"],
+                                                                   a["swap"], reduction=a["reduction"]),
     })
     # in-place writes through a view of a clone of input 0; the output is the clone
     writes = {

@@ -45,7 +45,8 @@ const Named<DimOut> kDimOut[] = {{"cumsum", ct_cumsum}, {"cumprod", ct_cumprod},
 const Named<DimKeep2> kDimKeep2[] = {{"max_dim", ct_max_dim}, {"min_dim", ct_min_dim}};
 const Named<InplaceB> kInplaceB[] = {{"mul_", ct_mul_}, {"div_", ct_div_}, {"copy_", ct_copy_}};
 const Named<Loss> kLoss[] = {{"mse_loss", ct_mse_loss}, {"binary_cross_entropy", ct_binary_cross_entropy},
-                             {"binary_cross_entropy_with_logits", ct_binary_cross_entropy_with_logits}};
+                             {"binary_cross_entropy_with_logits", ct_binary_cross_entropy_with_logits},
+                             {"l1_loss", ct_l1_loss}, {"soft_margin_loss", ct_soft_margin_loss}};
 
 template <class T, size_t N> const T& pick_entry(Input& in, const T (&table)[N]) { return table[in.u8() % N]; }
 
@@ -331,6 +332,52 @@ void inplace(Input& in, Pool& p, uint8_t which) {
     check_status(op, st, must_fail);
 }
 
+// The losses of issue 14 with parameters or a third tensor (l1_loss and soft_margin_loss are in kLoss); x and w are
+// the first two tensors, opt the optional third (NULL is fine for the weights, a failure for the required ones).
+void losses(Input& in, Pool& p, ct_tensor x, ct_tensor w, ct_tensor opt, bool ok, bool ok_opt, int32_t red) {
+    double s = in.scalar(), s2 = in.scalar();
+    int32_t f1 = in.flag(), f2 = in.flag();
+    const bool need3 = !ok || !ok_opt || opt == nullptr;
+    switch (in.u8() % 11) {
+    case 0: call(in, p, "smooth_l1_loss", !ok, 1, 0, [&](ct_tensor* o) { return ct_smooth_l1_loss(x, w, red, s, o); }); break;
+    case 1: call(in, p, "huber_loss", !ok, 1, 0, [&](ct_tensor* o) { return ct_huber_loss(x, w, red, s, o); }); break;
+    case 2: call(in, p, "kl_div", !ok, 1, 0, [&](ct_tensor* o) { return ct_kl_div(x, w, red, f1, o); }); break;
+    case 3:
+        call(in, p, "poisson_nll_loss", !ok, 1, 0, [&](ct_tensor* o) { return ct_poisson_nll_loss(x, w, red, f1, f2, s, o); });
+        break;
+    case 4:
+        call(in, p, "gaussian_nll_loss", need3, 1, 0,
+             [&](ct_tensor* o) { return ct_gaussian_nll_loss(x, w, opt, red, f1, s, o); });
+        break;
+    case 5:
+        call(in, p, "hinge_embedding_loss", !ok, 1, 0, [&](ct_tensor* o) { return ct_hinge_embedding_loss(x, w, red, s, o); });
+        break;
+    case 6:
+        call(in, p, "margin_ranking_loss", need3, 1, 0,
+             [&](ct_tensor* o) { return ct_margin_ranking_loss(x, w, opt, red, s, o); });
+        break;
+    case 7:
+        call(in, p, "multilabel_soft_margin_loss", !ok || !ok_opt, 1, 0,
+             [&](ct_tensor* o) { return ct_multilabel_soft_margin_loss(x, w, opt, red, o); });
+        break;
+    case 8: {
+        int64_t q = in.u8() < 0xe0 ? in.count() : in.edge();
+        call(in, p, "multi_margin_loss", !ok || !ok_opt, 1, 0,
+             [&](ct_tensor* o) { return ct_multi_margin_loss(x, w, red, q, s, opt, o); });
+        break;
+    }
+    case 9:
+        call(in, p, "cosine_embedding_loss", need3, 1, 0,
+             [&](ct_tensor* o) { return ct_cosine_embedding_loss(x, w, opt, red, s, o); });
+        break;
+    default: {
+        double eps = in.scalar();
+        call(in, p, "triplet_margin_loss", need3, 1, 0,
+             [&](ct_tensor* o) { return ct_triplet_margin_loss(x, w, opt, red, s, s2, eps, f1, o); });
+    }
+    }
+}
+
 void nn(Input& in, Pool& p, uint8_t which) {
     bool ok_x = true;
     ct_tensor x = p.pick(in, &ok_x);
@@ -342,7 +389,7 @@ void nn(Input& in, Pool& p, uint8_t which) {
     bool must_fail = !ok || !ok_opt;
     int32_t red = in.int32();
     int64_t ignore = in.u8() < 0xe0 ? in.dim() : in.edge();
-    switch (which % 8) {
+    switch (which % 9) {
     case 0: call(in, p, "linear", must_fail, 1, 0, [&](ct_tensor* o) { return ct_linear(x, w, opt, o); }); break;
     case 1: {
         auto& f = pick_entry(in, kLoss);
@@ -365,6 +412,7 @@ void nn(Input& in, Pool& p, uint8_t which) {
         call(in, p, "dropout", !ok_x, 1, 0, [&](ct_tensor* o) { return ct_dropout(x, q, training, g, o); });
         break;
     }
+    case 7: losses(in, p, x, w, opt, ok, ok_opt, red); break;
     default: {
         Pair st = pair(in), pad = pair(in), dil = pair(in);
         int64_t groups = in.u8() < 0xe0 ? in.count() : in.edge();

@@ -103,6 +103,7 @@ int init_autograd(PyObject* m);
 int init_interop(PyObject* m);
 int init_handles(PyObject* m);
 int init_safetensors(PyObject* m);
+int init_nn_losses(PyObject* m);
 int init_distributed(PyObject* m);
 int init_data_parallel(PyObject* m);
 /* The handle of a ctensor._C.ProcessGroup (borrowed); NULL with TypeError for anything else. */

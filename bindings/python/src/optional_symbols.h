@@ -43,6 +43,7 @@
 #pragma weak ct_conv2d
 #pragma weak ct_copy_
 #pragma weak ct_cos
+#pragma weak ct_cosine_embedding_loss
 #pragma weak ct_cpu
 #pragma weak ct_cpu_memory_stats
 #pragma weak ct_cross_entropy
@@ -90,6 +91,7 @@
 #pragma weak ct_full
 #pragma weak ct_full_like
 #pragma weak ct_gather
+#pragma weak ct_gaussian_nll_loss
 #pragma weak ct_ge
 #pragma weak ct_gelu
 #pragma weak ct_generator_new
@@ -103,9 +105,13 @@
 #pragma weak ct_hardsigmoid
 #pragma weak ct_hardswish
 #pragma weak ct_hardtanh
+#pragma weak ct_hinge_embedding_loss
+#pragma weak ct_huber_loss
 #pragma weak ct_index_select
 #pragma weak ct_is_grad_enabled
+#pragma weak ct_kl_div
 #pragma weak ct_kthvalue
+#pragma weak ct_l1_loss
 #pragma weak ct_last_error
 #pragma weak ct_last_status
 #pragma weak ct_le
@@ -125,6 +131,7 @@
 #pragma weak ct_logsumexp
 #pragma weak ct_lt
 #pragma weak ct_manual_seed
+#pragma weak ct_margin_ranking_loss
 #pragma weak ct_masked_fill
 #pragma weak ct_masked_select
 #pragma weak ct_matmul
@@ -141,6 +148,8 @@
 #pragma weak ct_mse_loss
 #pragma weak ct_mul
 #pragma weak ct_mul_
+#pragma weak ct_multi_margin_loss
+#pragma weak ct_multilabel_soft_margin_loss
 #pragma weak ct_narrow
 #pragma weak ct_ne
 #pragma weak ct_neg
@@ -169,6 +178,7 @@
 #pragma weak ct_optimizer_zero_grad
 #pragma weak ct_outer
 #pragma weak ct_permute
+#pragma weak ct_poisson_nll_loss
 #pragma weak ct_pow
 #pragma weak ct_pow_scalar
 #pragma weak ct_prelu
@@ -221,6 +231,8 @@
 #pragma weak ct_silu
 #pragma weak ct_sin
 #pragma weak ct_slice
+#pragma weak ct_smooth_l1_loss
+#pragma weak ct_soft_margin_loss
 #pragma weak ct_softmax
 #pragma weak ct_softmin
 #pragma weak ct_softplus
@@ -277,6 +289,7 @@
 #pragma weak ct_topk
 #pragma weak ct_transpose
 #pragma weak ct_tril
+#pragma weak ct_triplet_margin_loss
 #pragma weak ct_triu
 #pragma weak ct_unique
 #pragma weak ct_unsqueeze

@@ -163,3 +163,38 @@ def test_rrelu_draws_the_same_slopes_on_cuda_as_on_the_cpu():
     on_cpu = F.rrelu(-ct.ones(5, dtype=ct.float64), training=True)
     ct.manual_seed(3)
     assert F.rrelu(-ct.ones(5, dtype=ct.float64, device="cuda"), training=True).cpu().tolist() == on_cpu.tolist()
+
+
+def _on(t, ref):
+    return t.to(ref.device).to(ref.dtype)
+
+
+# each takes x [3, 4] (differentiated) and builds its other inputs from fixed values on x's device
+LOSSES = [
+    lambda x: F.l1_loss(x, _on(ct.linspace(-1, 1, 4), x)),
+    lambda x: F.smooth_l1_loss(x, _on(ct.linspace(-1, 1, 4), x), beta=0.5),
+    lambda x: F.huber_loss(x, _on(ct.linspace(-1, 1, 4), x), reduction="sum", delta=0.5),
+    lambda x: F.kl_div(x, _on(ct.full((3, 4), 0.25), x), reduction="batchmean"),
+    lambda x: F.soft_margin_loss(x, _on(ct.tensor([1.0, -1.0, 1.0, -1.0]), x)),
+    lambda x: F.poisson_nll_loss(x, _on(ct.tensor([0.0, 1.0, 2.5, 4.0]), x), full=True),
+    lambda x: F.gaussian_nll_loss(x, _on(ct.zeros(3, 4), x), x * x + 0.1, reduction="none"),
+    lambda x: F.hinge_embedding_loss(x, _on(ct.tensor([1.0, -1.0, -1.0, 1.0]), x)),
+    lambda x: F.margin_ranking_loss(x, x.flip((1,)), _on(ct.tensor([[1.0, -1.0, -1.0, 1.0]]), x), 0.2),
+    lambda x: F.multilabel_soft_margin_loss(x, _on(ct.tensor([1.0, 0.0, 0.0, 1.0]), x), reduction="none"),
+    lambda x: F.multi_margin_loss(x, ct.tensor([3, 0, 1], device=x.device), p=2,
+                                  weight=_on(ct.tensor([1.0, 2.0, 0.5, 1.5]), x)),
+    lambda x: F.cosine_embedding_loss(x, x.flip((1,)), _on(ct.tensor([1.0, -1.0, 1.0]), x), -0.5),
+    lambda x: F.triplet_margin_loss(x, x.flip((1,)), x * 0.5, swap=True),
+]
+
+
+@pytest.mark.parametrize("k", range(len(LOSSES)))
+def test_losses_on_cuda_match_cpu(k):
+    x = ct.randn(3, 4, dtype=ct.float64)
+    a, b = x.clone().requires_grad_(True), x.to("cuda").requires_grad_(True)
+    ya, yb = LOSSES[k](a), LOSSES[k](b)
+    assert yb.is_cuda
+    ya.sum().backward()
+    yb.sum().backward()
+    np.testing.assert_allclose(yb.detach().cpu().numpy(), ya.detach().numpy(), rtol=1e-12)
+    np.testing.assert_allclose(b.grad.cpu().numpy(), a.grad.numpy(), rtol=1e-12)

@@ -6,8 +6,10 @@ from .activation import (CELU, ELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Har
 from .layers import (AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, Conv2d, Dropout, Dropout1d,  # noqa: F401
                      Dropout2d, Dropout3d, Embedding, Flatten, GELU, Identity, LayerNorm, LeakyReLU, Linear,
                      LogSoftmax, MaxPool2d, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softplus, Tanh, Unflatten)
-from .loss import (BCELoss, BCEWithLogitsLoss, CosineSimilarity, CrossEntropyLoss, HuberLoss, KLDivLoss,  # noqa: F401
-                   L1Loss, MSELoss, NLLLoss, PairwiseDistance, SmoothL1Loss)
+from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CosineSimilarity,  # noqa: F401
+                   CrossEntropyLoss, GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
+                   MarginRankingLoss, MSELoss, MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PairwiseDistance,
+                   PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss, TripletMarginLoss)
 from .module import Module, ModuleDict, ModuleList, Sequential  # noqa: F401
 from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d,  # noqa: F401
                             InstanceNorm2d, InstanceNorm3d, LocalResponseNorm)

@@ -1,6 +1,7 @@
 """ctensor.nn.functional losses and distances with torch 1.13's signatures (including the deprecated size_average
 and reduce arguments): cross_entropy, nll_loss, mse/l1/smooth_l1/huber, binary cross entropy (with weights and
-pos_weight), kl_div, cosine_similarity and pairwise_distance. Re-exported by ctensor.nn.functional."""
+pos_weight), kl_div, cosine_similarity and pairwise_distance. Re-exported by ctensor.nn.functional (the margin and
+likelihood losses are in _functional_margin.py)."""
 from __future__ import annotations
 
 import warnings
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
     from .. import Tensor
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+_BATCHMEAN = 3  # CT_REDUCTION_BATCHMEAN (kl_div only)
 
 
 def _reduction(reduction):
@@ -78,31 +80,25 @@ def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduc
     """Absolute error |input - target| (broadcast, with torch's warning when the shapes differ), reduced."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _warn_size_mismatch(input, target)
-    return _reduce(_C.abs(_C.sub(input, target, 1)), reduction)
+    return _C.l1_loss(input, target, _reduction(reduction))
 
 
 def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
                    beta: float = 1.0) -> Tensor:
     """0.5 * d ** 2 / beta where d = |input - target| < beta, else d - 0.5 * beta; beta = 0 is the L1 loss."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    if beta < 0:
+    if beta < 0:  # torch's exception type and message (the C ABI's CT_ERR_INVALID_ARGUMENT would be a ValueError)
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     _warn_size_mismatch(input, target)
-    d = _C.abs(_C.sub(input, target, 1))
-    if beta == 0:
-        return _reduce(d, reduction)
-    quadratic = _C.mul(_C.mul(d, d), 0.5 / beta)
-    return _reduce(_C.where(_C.lt(d, beta), quadratic, _C.sub(d, 0.5 * beta, 1)), reduction)
+    return _C.smooth_l1_loss(input, target, _reduction(reduction), float(beta))
 
 
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0) -> Tensor:
     """0.5 * d ** 2 where d = |input - target| < delta, else delta * (d - 0.5 * delta) (delta > 0)."""
-    if not delta > 0:
+    if not delta > 0:  # torch's exception type and message, as smooth_l1_loss's
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     _warn_size_mismatch(input, target)
-    d = _C.abs(_C.sub(input, target, 1))
-    linear = _C.mul(_C.sub(d, 0.5 * delta, 1), float(delta))
-    return _reduce(_C.where(_C.lt(d, delta), _C.mul(_C.mul(d, d), 0.5), linear), reduction)
+    return _C.huber_loss(input, target, _reduction(reduction), float(delta))
 
 
 def _broadcast_weight(name, weight, input):
@@ -167,17 +163,8 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduct
         warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
                       "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
                       "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
-    code = 2 if reduction == "batchmean" else _reduction(reduction)
-    if log_target:
-        pointwise = _C.mul(_C.exp(target), _C.sub(target, input, 1))
-    else:
-        # xlogy(target, target): the log of a zero target is replaced by log(1) = 0, so 0 * log(0) counts as 0
-        safe = _C.where(_C.eq(target, 0), _C.ones_like(target), target)
-        pointwise = _C.sub(_C.mul(target, _C.log(safe)), _C.mul(target, input), 1)
-    reduced = _reduce(pointwise, {0: "none", 1: "mean", 2: "sum"}[code])
-    if reduction == "batchmean" and input.ndim != 0:
-        reduced = _C.div(reduced, float(input.shape[0]))
-    return reduced
+    code = _BATCHMEAN if reduction == "batchmean" else _reduction(reduction)
+    return _C.kl_div(input, target, code, bool(log_target))
 
 
 def _check_floating(op, *tensors):

@@ -116,6 +116,7 @@ pub struct ct_device {
 pub const CT_REDUCTION_NONE: i32 = 0;
 pub const CT_REDUCTION_MEAN: i32 = 1;
 pub const CT_REDUCTION_SUM: i32 = 2;
+pub const CT_REDUCTION_BATCHMEAN: i32 = 3;
 
 // ---- Distributed reduce ops ----------------------------------------------------------------------
 
@@ -746,4 +747,30 @@ extern "C" {
     pub fn ct_data_parallel_prepare(dp: ct_data_parallel, outputs: *const ct_tensor, n: i32) -> ct_status;
     pub fn ct_data_parallel_bucket_count(dp: ct_data_parallel, n: *mut i32) -> ct_status;
     pub fn ct_process_group_set_checks(pg: ct_process_group, enabled: i32) -> ct_status;
+
+    // ---- more losses ----
+    pub fn ct_l1_loss(input: ct_tensor, target: ct_tensor, reduction: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_smooth_l1_loss(input: ct_tensor, target: ct_tensor, reduction: i32, beta: f64, out: *mut ct_tensor)
+        -> ct_status;
+    pub fn ct_huber_loss(input: ct_tensor, target: ct_tensor, reduction: i32, delta: f64, out: *mut ct_tensor)
+        -> ct_status;
+    pub fn ct_kl_div(input: ct_tensor, target: ct_tensor, reduction: i32, log_target: i32, out: *mut ct_tensor)
+        -> ct_status;
+    pub fn ct_soft_margin_loss(input: ct_tensor, target: ct_tensor, reduction: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_poisson_nll_loss(input: ct_tensor, target: ct_tensor, reduction: i32, log_input: i32, full: i32, eps: f64,
+        out: *mut ct_tensor) -> ct_status;
+    pub fn ct_gaussian_nll_loss(input: ct_tensor, target: ct_tensor, var: ct_tensor, reduction: i32, full: i32,
+        eps: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_hinge_embedding_loss(input: ct_tensor, target: ct_tensor, reduction: i32, margin: f64,
+        out: *mut ct_tensor) -> ct_status;
+    pub fn ct_margin_ranking_loss(input1: ct_tensor, input2: ct_tensor, target: ct_tensor, reduction: i32, margin: f64,
+        out: *mut ct_tensor) -> ct_status;
+    pub fn ct_multilabel_soft_margin_loss(input: ct_tensor, target: ct_tensor, weight: ct_tensor, reduction: i32,
+        out: *mut ct_tensor) -> ct_status;
+    pub fn ct_multi_margin_loss(input: ct_tensor, target: ct_tensor, reduction: i32, p: i64, margin: f64,
+        weight: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_cosine_embedding_loss(input1: ct_tensor, input2: ct_tensor, target: ct_tensor, reduction: i32,
+        margin: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_triplet_margin_loss(anchor: ct_tensor, positive: ct_tensor, negative: ct_tensor, reduction: i32,
+        margin: f64, p: f64, eps: f64, swap: i32, out: *mut ct_tensor) -> ct_status;
 }

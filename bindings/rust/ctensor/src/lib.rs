@@ -44,6 +44,7 @@ pub mod distributed;
 mod dlpack;
 mod error;
 mod hooks;
+mod losses;
 pub mod nn;
 mod operators;
 mod ops;

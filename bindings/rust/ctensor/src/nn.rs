@@ -1,8 +1,8 @@
 //! Neural networks: functional ops (linear, softmax, conv2d, pooling, dropout, embedding) as tensor
 //! methods, losses as functions, and a small `Module` trait with Linear, Conv2d, activations, Flatten,
 //! Dropout and Sequential. Parameters are initialised like PyTorch (uniform in +-1/sqrt(fan_in)). Pooling
-//! layers with every option and the weighted/smoothed class losses live in `pooling.rs` and
-//! `class_losses.rs` and are re-exported here, as is `DistributedDataParallel` (`data_parallel.rs`).
+//! layers with every option, the weighted/smoothed class losses and the further losses live in `pooling.rs`,
+//! `class_losses.rs` and `losses.rs` and are re-exported here, as is `DistributedDataParallel` (`data_parallel.rs`).
 use ctensor_sys as sys;
 
 use crate::error::Result;
@@ -13,6 +13,13 @@ use crate::types::{DType, Reduction};
 pub use crate::activations::{Activation, PRelu};
 pub use crate::class_losses::{CrossEntropyLoss, NllLoss};
 pub use crate::data_parallel::DistributedDataParallel;
+pub use crate::losses::{
+    cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div, kl_div_batchmean, l1_loss,
+    margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss, smooth_l1_loss,
+    soft_margin_loss, triplet_margin_loss, CosineEmbeddingLoss, GaussianNllLoss, HingeEmbeddingLoss, HuberLoss,
+    KLDivLoss, L1Loss, MarginRankingLoss, MultiLabelSoftMarginLoss, MultiMarginLoss, PoissonNllLoss, SmoothL1Loss,
+    SoftMarginLoss, TripletMarginLoss,
+};
 pub use crate::pooling::{AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, MaxPool2d};
 
 impl Tensor {

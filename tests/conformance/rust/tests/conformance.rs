@@ -293,6 +293,7 @@ fn op_table() -> HashMap<&'static str, Op> {
     t.insert("scatter_add", Box::new(|x, a| one(x[0].scatter_add(dim(a), &x[1], &x[2]))));
     t.extend(nn_ops());
     t.extend(creation_ops());
+    t.extend(loss_ops());
     // in-place writes through a view of a clone of input 0; the output is the clone
     type Write = fn(&mut Tensor, &[Tensor], &Value) -> ctensor::Result<()>;
     let writes: [(&'static str, Write); 8] = [
@@ -551,6 +552,69 @@ fn rewrap<T: ctensor::Element + Send>(x: &Tensor) -> ctensor::Result<Tensor> {
 }
 
 /// The view ops (also the views that the in-place cases write through).
+/// The losses of issue 14 (`ctensor::nn` functions; kl_div's "batchmean" is `kl_div_batchmean`; an optional weight
+/// is the input after the required ones).
+fn loss_ops() -> HashMap<&'static str, Op> {
+    use ctensor::nn;
+    let mut t: HashMap<&'static str, Op> = HashMap::new();
+    let f = |a: &Value, k: &str| a[k].as_f64().unwrap();
+    t.insert("l1_loss", Box::new(|x, a| one(nn::l1_loss(&x[0], &x[1], reduction(a)))));
+    t.insert("smooth_l1_loss", Box::new(move |x, a| one(nn::smooth_l1_loss(&x[0], &x[1], reduction(a), f(a, "beta")))));
+    t.insert("huber_loss", Box::new(move |x, a| one(nn::huber_loss(&x[0], &x[1], reduction(a), f(a, "delta")))));
+    t.insert(
+        "kl_div",
+        Box::new(|x, a| {
+            let log_target = flag(a, "log_target");
+            one(if a["reduction"] == "batchmean" {
+                nn::kl_div_batchmean(&x[0], &x[1], log_target)
+            } else {
+                nn::kl_div(&x[0], &x[1], reduction(a), log_target)
+            })
+        }),
+    );
+    t.insert("soft_margin_loss", Box::new(|x, a| one(nn::soft_margin_loss(&x[0], &x[1], reduction(a)))));
+    t.insert(
+        "poisson_nll_loss",
+        Box::new(move |x, a| {
+            one(nn::poisson_nll_loss(&x[0], &x[1], flag(a, "log_input"), flag(a, "full"), f(a, "eps"), reduction(a)))
+        }),
+    );
+    t.insert(
+        "gaussian_nll_loss",
+        Box::new(move |x, a| one(nn::gaussian_nll_loss(&x[0], &x[1], &x[2], flag(a, "full"), f(a, "eps"), reduction(a)))),
+    );
+    t.insert(
+        "hinge_embedding_loss",
+        Box::new(move |x, a| one(nn::hinge_embedding_loss(&x[0], &x[1], f(a, "margin"), reduction(a)))),
+    );
+    t.insert(
+        "margin_ranking_loss",
+        Box::new(move |x, a| one(nn::margin_ranking_loss(&x[0], &x[1], &x[2], f(a, "margin"), reduction(a)))),
+    );
+    t.insert(
+        "multilabel_soft_margin_loss",
+        Box::new(|x, a| one(nn::multilabel_soft_margin_loss(&x[0], &x[1], x.get(2), reduction(a)))),
+    );
+    t.insert(
+        "multi_margin_loss",
+        Box::new(move |x, a| {
+            one(nn::multi_margin_loss(&x[0], &x[1], int(a, "p"), f(a, "margin"), x.get(2), reduction(a)))
+        }),
+    );
+    t.insert(
+        "cosine_embedding_loss",
+        Box::new(move |x, a| one(nn::cosine_embedding_loss(&x[0], &x[1], &x[2], f(a, "margin"), reduction(a)))),
+    );
+    t.insert(
+        "triplet_margin_loss",
+        Box::new(move |x, a| {
+            let (m, p, eps) = (f(a, "margin"), f(a, "p"), f(a, "eps"));
+            one(nn::triplet_margin_loss(&x[0], &x[1], &x[2], m, p, eps, flag(a, "swap"), reduction(a)))
+        }),
+    );
+    t
+}
+
 fn view_ops() -> HashMap<&'static str, Op> {
     let mut t: HashMap<&'static str, Op> = HashMap::new();
     t.insert("reshape", Box::new(|x, a| one(x[0].reshape(&ints(a, "shape")))));

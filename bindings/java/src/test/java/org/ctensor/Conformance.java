@@ -24,6 +24,7 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.ctensor.nn.Functional;
 
 public final class Conformance {
     /** The counts of one run. */
@@ -344,6 +345,27 @@ public final class Conformance {
         t.put("glu", (x, a) -> one(((Tensor) x[0]).glu(dim(a))));
         t.put("prelu", (x, a) -> one(((Tensor) x[0]).prelu((Tensor) x[1])));
         t.put("rrelu", (x, a) -> one(((Tensor) x[0]).rrelu(a.get("lower").getAsDouble(), a.get("upper").getAsDouble(), a.get("training").getAsBoolean(), null)));
+        // losses (issue 14): org.ctensor.nn.Functional; an optional weight is the input after the required ones
+        t.put("l1_loss", (x, a) -> one(Functional.l1Loss((Tensor) x[0], (Tensor) x[1], reduction(a))));
+        t.put("smooth_l1_loss", (x, a) -> one(Functional.smoothL1Loss((Tensor) x[0], (Tensor) x[1], reduction(a), num(a, "beta"))));
+        t.put("huber_loss", (x, a) -> one(Functional.huberLoss((Tensor) x[0], (Tensor) x[1], reduction(a), num(a, "delta"))));
+        t.put("kl_div", (x, a) -> one(Functional.klDiv((Tensor) x[0], (Tensor) x[1], reduction(a), bool(a, "log_target"))));
+        t.put("soft_margin_loss", (x, a) -> one(Functional.softMarginLoss((Tensor) x[0], (Tensor) x[1], reduction(a))));
+        t.put("poisson_nll_loss", (x, a) -> one(Functional.poissonNllLoss((Tensor) x[0], (Tensor) x[1], bool(a, "log_input"),
+                                                                  bool(a, "full"), num(a, "eps"), reduction(a))));
+        t.put("gaussian_nll_loss", (x, a) -> one(Functional.gaussianNllLoss((Tensor) x[0], (Tensor) x[1], (Tensor) x[2],
+                                                                    bool(a, "full"), num(a, "eps"), reduction(a))));
+        t.put("hinge_embedding_loss", (x, a) -> one(Functional.hingeEmbeddingLoss((Tensor) x[0], (Tensor) x[1], num(a, "margin"), reduction(a))));
+        t.put("margin_ranking_loss", (x, a) -> one(Functional.marginRankingLoss((Tensor) x[0], (Tensor) x[1], (Tensor) x[2],
+                                                                        num(a, "margin"), reduction(a))));
+        t.put("multilabel_soft_margin_loss", (x, a) -> one(Functional.multilabelSoftMarginLoss((Tensor) x[0], (Tensor) x[1],
+                                                                                       x.length > 2 ? (Tensor) x[2] : null, reduction(a))));
+        t.put("multi_margin_loss", (x, a) -> one(Functional.multiMarginLoss((Tensor) x[0], (Tensor) x[1], arg(a, "p"), num(a, "margin"),
+                                                                    x.length > 2 ? (Tensor) x[2] : null, reduction(a))));
+        t.put("cosine_embedding_loss", (x, a) -> one(Functional.cosineEmbeddingLoss((Tensor) x[0], (Tensor) x[1], (Tensor) x[2],
+                                                                            num(a, "margin"), reduction(a))));
+        t.put("triplet_margin_loss", (x, a) -> one(Functional.tripletMarginLoss((Tensor) x[0], (Tensor) x[1], (Tensor) x[2], num(a, "margin"),
+                                                                        num(a, "p"), num(a, "eps"), bool(a, "swap"), reduction(a))));
         t.put("wrapped_scalar", (x, a) -> one(((Tensor) x[0]).mul(Tensor.wrappedScalar((Double) x[1], a.get("is_integer").getAsBoolean()))));
         // in-place writes through a view of a clone of input 0; the output is the clone
         Map<String, Write> writes = Map.of(
@@ -370,6 +392,14 @@ public final class Conformance {
 
     static long arg(JsonObject a, String key) {
         return a.get(key).getAsLong();
+    }
+
+    static double num(JsonObject a, String key) {
+        return a.get(key).getAsDouble();
+    }
+
+    static boolean bool(JsonObject a, String key) {
+        return a.get(key).getAsBoolean();
     }
 
     /** The view ops (also the views that the in-place cases write through). */

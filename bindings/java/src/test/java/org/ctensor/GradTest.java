@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.function.UnaryOperator;
 import org.ctensor.nn.Functional;
+import org.ctensor.nn.Loss;
+import org.ctensor.nn.Reduction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -80,6 +82,37 @@ class GradTest {
         check("rrelu eval", X, S, x -> x.rrelu(0.1, 0.3, false, null));
         assertThrows(InvalidArgumentException.class, () -> Tensor.fromData(X, S, DType.FLOAT64, Device.CPU).celu(0.0));
         assertThrows(ShapeException.class, () -> Tensor.fromData(X, S, DType.FLOAT64, Device.CPU).glu(1));
+    }
+
+    static Tensor t(double[] v, long... shape) {
+        return Tensor.fromData(v, shape, DType.FLOAT64, Device.CPU);
+    }
+
+    @Test
+    void losses() {
+        double[] y = {0.5, -0.3, 1.1, 0.2, 0.9, -1.4}, signs = {1, -1, -1, 1, 1, -1}, pos = {0.4, 1.3, 0.8, 2.0, 0.6, 1.1};
+        Reduction r = Reduction.SUM;
+        check("l1", X, S, x -> Functional.l1Loss(x, t(y, S), Reduction.NONE));
+        check("smoothL1", X, S, x -> Functional.smoothL1Loss(x, t(new double[] {0.5, -0.3, 1.1}, 3), r, 0.7));
+        check("huber", X, S, x -> Functional.huberLoss(x, t(y, S), Reduction.MEAN, 0.5));
+        check("klDiv", X, S, x -> Functional.klDiv(x, t(pos, S), Reduction.BATCHMEAN, false));
+        check("softMargin", X, S, x -> Functional.softMarginLoss(x, t(signs, S), r));
+        check("poissonNll", X, S, x -> Functional.poissonNllLoss(x, t(pos, S), true, true, 1e-8, r));
+        check("gaussianNll var", pos, S, v -> Functional.gaussianNllLoss(t(X, S), t(y, S), v, true, 1e-6, r));
+        check("hingeEmbedding", X, S, x -> Functional.hingeEmbeddingLoss(x, t(signs, S), 0.5, r));
+        check("marginRanking", X, S, x -> Loss.marginRanking(0.2, r).apply(x, t(y, S), t(signs, S)));
+        check("multilabelSoftMargin", X, S, x -> Functional.multilabelSoftMarginLoss(x, t(new double[] {1, 0, 1, 0, 0, 1}, S), t(new double[] {0.4, 1.3, 0.8}, 3), r));
+        check("multiMargin", X, S, x -> Functional.multiMarginLoss(x, Tensor.fromArray(new long[] {2, 0}), 2, 0.9, null, r));
+        check("cosineEmbedding", X, S, x -> Loss.cosineEmbedding(0.1, r).apply(x, t(y, S), t(new double[] {1, -1}, 2)));
+        check("tripletMargin", X, S, x -> Loss.tripletMargin(0.5, 1.0, 1e-6, true, r).apply(x, t(y, S), t(pos, S)));
+        try (TensorScope s = new TensorScope()) {
+            Tensor x = t(X, S);
+            assertThrows(IndexException.class, () -> Functional.multiMarginLoss(x, Tensor.fromArray(new long[] {2, 3}), 1, 1.0, null, r));
+            assertThrows(InvalidArgumentException.class, () -> Functional.multiMarginLoss(x, Tensor.fromArray(new long[] {2, 0}), 3, 1.0, null, r));
+            assertThrows(ShapeException.class, () -> Loss.tripletMargin().apply(x, t(y, 6), t(y, S)));
+            assertThrows(IllegalArgumentException.class, () -> Loss.tripletMargin().apply(x, x));
+            assertThrows(InvalidArgumentException.class, () -> Functional.l1Loss(x, x, Reduction.BATCHMEAN));
+        }
     }
 
     @Test

@@ -75,6 +75,96 @@ public final class Functional {
         return own(CT.binary_cross_entropy_with_logits(logits.handle(), target.handle(), reduction.code), logits, target);
     }
 
+    /** |input - target| (broadcast). */
+    @Op("l1_loss")
+    public static Tensor l1Loss(Tensor input, Tensor target, Reduction reduction) {
+        return own(CT.l1_loss(input.handle(), target.handle(), reduction.code), input, target);
+    }
+
+    /** 0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target, beta >= 0). */
+    @Op("smooth_l1_loss")
+    public static Tensor smoothL1Loss(Tensor input, Tensor target, Reduction reduction, double beta) {
+        return own(CT.smooth_l1_loss(input.handle(), target.handle(), reduction.code, beta), input, target);
+    }
+
+    /** 0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta) (d = input - target, delta > 0). */
+    @Op("huber_loss")
+    public static Tensor huberLoss(Tensor input, Tensor target, Reduction reduction, double delta) {
+        return own(CT.huber_loss(input.handle(), target.handle(), reduction.code, delta), input, target);
+    }
+
+    /** KL divergence of log-probabilities input from target (or from log-target); reduction may be BATCHMEAN. */
+    @Op("kl_div")
+    public static Tensor klDiv(Tensor input, Tensor target, Reduction reduction, boolean logTarget) {
+        return own(CT.kl_div(input.handle(), target.handle(), reduction.code, logTarget ? 1 : 0), input, target);
+    }
+
+    /** log(1 + exp(-target * input)); target broadcasts to the input's shape. */
+    @Op("soft_margin_loss")
+    public static Tensor softMarginLoss(Tensor input, Tensor target, Reduction reduction) {
+        return own(CT.soft_margin_loss(input.handle(), target.handle(), reduction.code), input, target);
+    }
+
+    /** Poisson NLL: exp(input) - target input (logInput), else input - target log(input + eps); full adds Stirling's term. */
+    @Op("poisson_nll_loss")
+    public static Tensor poissonNllLoss(Tensor input, Tensor target, boolean logInput, boolean full, double eps,
+                                        Reduction reduction) {
+        return own(CT.poisson_nll_loss(input.handle(), target.handle(), reduction.code, logInput ? 1 : 0, full ? 1 : 0, eps),
+                   input, target);
+    }
+
+    /** Gaussian NLL 0.5 (log v + (input - target)^2 / v), v = max(var, eps); full adds 0.5 log(2 pi). */
+    @Op("gaussian_nll_loss")
+    public static Tensor gaussianNllLoss(Tensor input, Tensor target, Tensor var, boolean full, double eps,
+                                         Reduction reduction) {
+        return own(CT.gaussian_nll_loss(input.handle(), target.handle(), var.handle(), reduction.code, full ? 1 : 0, eps),
+                   input, target, var);
+    }
+
+    /** input where target is 1, max(margin - input, 0) where it is -1. */
+    @Op("hinge_embedding_loss")
+    public static Tensor hingeEmbeddingLoss(Tensor input, Tensor target, double margin, Reduction reduction) {
+        return own(CT.hinge_embedding_loss(input.handle(), target.handle(), reduction.code, margin), input, target);
+    }
+
+    /** max(-target (input1 - input2) + margin, 0); the three have the same number of dims. */
+    @Op("margin_ranking_loss")
+    public static Tensor marginRankingLoss(Tensor input1, Tensor input2, Tensor target, double margin, Reduction reduction) {
+        return own(CT.margin_ranking_loss(input1.handle(), input2.handle(), target.handle(), reduction.code, margin),
+                   input1, input2, target);
+    }
+
+    /** Binary cross entropy of sigmoid(input) against 0/1 targets times weight (may be null), averaged over classes. */
+    @Op("multilabel_soft_margin_loss")
+    public static Tensor multilabelSoftMarginLoss(Tensor input, Tensor target, Tensor weight, Reduction reduction) {
+        return own(CT.multilabel_soft_margin_loss(input.handle(), target.handle(), h(weight), reduction.code),
+                   input, target, weight);
+    }
+
+    /** Multi-class hinge loss of input [N, C] against int64 classes [N] (p 1 or 2; weight [C] may be null). */
+    @Op("multi_margin_loss")
+    public static Tensor multiMarginLoss(Tensor input, Tensor target, long p, double margin, Tensor weight,
+                                         Reduction reduction) {
+        return own(CT.multi_margin_loss(input.handle(), target.handle(), reduction.code, p, margin, h(weight)),
+                   input, target, weight);
+    }
+
+    /** 1 - cos(input1, input2) where target is 1, max(cos - margin, 0) where it is -1. */
+    @Op("cosine_embedding_loss")
+    public static Tensor cosineEmbeddingLoss(Tensor input1, Tensor input2, Tensor target, double margin,
+                                             Reduction reduction) {
+        return own(CT.cosine_embedding_loss(input1.handle(), input2.handle(), target.handle(), reduction.code, margin),
+                   input1, input2, target);
+    }
+
+    /** max(margin + d(anchor, positive) - d(anchor, negative), 0), d the p-norm of x1 - x2 + eps over the last dim. */
+    @Op("triplet_margin_loss")
+    public static Tensor tripletMarginLoss(Tensor anchor, Tensor positive, Tensor negative, double margin, double p,
+                                           double eps, boolean swap, Reduction reduction) {
+        return own(CT.triplet_margin_loss(anchor.handle(), positive.handle(), negative.handle(), reduction.code, margin, p,
+                                          eps, swap ? 1 : 0), anchor, positive, negative);
+    }
+
     @Op("dropout")
     public static Tensor dropout(Tensor x, double p, boolean training, Generator gen) {
         return own(CT.dropout(x.handle(), p, training ? 1 : 0, gen == null ? 0 : gen.handle()), x, gen);
