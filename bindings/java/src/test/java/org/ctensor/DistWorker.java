@@ -258,6 +258,14 @@ public final class DistWorker {
         try (DistributedDataParallel one = new DistributedDataParallel(mlp(7), world)) { // default 25 MiB buckets
             check(one.bucketCount() == 1, "default buckets: one per dtype");
         }
+        // a parameter the backward never reaches leaves the round open until finish(), which counts it as zero
+        try (Linear half = new Linear(2, 1); Linear idle = new Linear(2, 1);
+             DistributedDataParallel d = new DistributedDataParallel(new Sequential(half, idle), world)) {
+            half.forward(Tensor.ones(1, 2)).mul(rank + 1).sum().backward();
+            d.finish();
+            double mean = (size + 1) / 2.0;
+            check(Arrays.equals(half.bias.grad().toDoubleArray(), new double[] {mean}), "finish() averages a round left open");
+        }
         // buffers: broadcast from rank 0 by the constructor and by each forward
         BatchNorm bn = new BatchNorm(3);
         bn.runningMean.fill(rank + 1);
