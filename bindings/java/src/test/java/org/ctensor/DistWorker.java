@@ -170,6 +170,16 @@ public final class DistWorker {
         }
         world.barrier();
 
+        ProcessGroup other = world.share(); // a second reference: closing it twice is fine, using it after is not
+        check(other.rank() == rank && other.size() == size, "a shared group");
+        other.close();
+        other.close();
+        try {
+            other.barrier();
+            check(false, "a closed group throws");
+        } catch (IllegalStateException e) {
+            check(e.getMessage().contains("closed"), "a closed group: " + e.getMessage());
+        }
         world.setChecks(false); // without the agreement checks results stay right; back on, the mismatch is caught
         Tensor unchecked = mine.copy();
         world.allReduce(unchecked, ReduceOp.SUM);
