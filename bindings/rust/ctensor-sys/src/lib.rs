@@ -48,6 +48,11 @@ pub struct ct_process_group_s {
 pub struct ct_work_s {
     _p: [u8; 0],
 }
+/// Opaque data-parallel gradient reducer (averages gradients over a process group during backward).
+#[repr(C)]
+pub struct ct_data_parallel_s {
+    _p: [u8; 0],
+}
 /// DLPack's legacy managed tensor (declared in `<dlpack/dlpack.h>`; only pointers cross the ABI).
 #[repr(C)]
 pub struct DLManagedTensor {
@@ -65,6 +70,7 @@ pub type ct_optimizer = *mut ct_optimizer_s;
 pub type ct_safetensors = *mut ct_safetensors_s;
 pub type ct_process_group = *mut ct_process_group_s;
 pub type ct_work = *mut ct_work_s;
+pub type ct_data_parallel = *mut ct_data_parallel_s;
 
 // ---- Status codes (fixed values, append-only) ----------------------------------------------------
 
@@ -727,4 +733,12 @@ extern "C" {
     pub fn ct_work_wait(work: ct_work) -> ct_status;
     pub fn ct_work_is_completed(work: ct_work, done: *mut i32) -> ct_status;
     pub fn ct_work_release(work: ct_work);
+    pub fn ct_data_parallel_new(pg: ct_process_group, params: *const ct_tensor, n: i32, bucket_bytes: i64,
+                                out: *mut ct_data_parallel) -> ct_status;
+    pub fn ct_data_parallel_set_sync(dp: ct_data_parallel, sync: i32) -> ct_status;
+    pub fn ct_data_parallel_finish(dp: ct_data_parallel) -> ct_status;
+    pub fn ct_data_parallel_release(dp: ct_data_parallel);
+    pub fn ct_data_parallel_prepare(dp: ct_data_parallel, outputs: *const ct_tensor, n: i32) -> ct_status;
+    pub fn ct_data_parallel_bucket_count(dp: ct_data_parallel, n: *mut i32) -> ct_status;
+    pub fn ct_process_group_set_checks(pg: ct_process_group, enabled: i32) -> ct_status;
 }
