@@ -33,6 +33,7 @@ CTJ_HANDLE(ct_optimizer)
 CTJ_HANDLE(ct_safetensors)
 CTJ_HANDLE(ct_process_group)
 CTJ_HANDLE(ct_work)
+CTJ_HANDLE(ct_data_parallel)
 %apply ct_tensor* out { ct_tensor* grad };
 
 /* ---- status: thrown after cleanup; a few calls return it as a value ---- */
@@ -124,6 +125,7 @@ CTJ_LONGS_IN(int64_t, shifts, nshifts, CTJ_AS_INT64)
 CTJ_LONGS_IN(ct_tensor, tensors, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(ct_tensor, operands, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(ct_tensor, params, n, CTJ_AS_TENSOR)
+CTJ_LONGS_IN(ct_tensor, outputs, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(int32_t, ranks, n, CTJ_AS_INT32)
 
 /* ---- {h, w} pairs: exactly two values, or null ---- */
