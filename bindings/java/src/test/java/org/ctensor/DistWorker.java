@@ -2,8 +2,9 @@
 // org.ctensor.distributed checked against values each rank computes locally (rank r contributes i + r + 1 at element
 // i), async works, subgroups, a send/recv ring, a shape mismatch failing on every rank, and the live-handle count.
 // Then nn.DistributedDataParallel: a few SGD steps on each rank's rows (one with a noSync micro-batch) equal the
-// single-process steps over the combined batch. Prints "rank R of N: K checks passed". With the argument "not-compiled" (and CTENSOR_MPI_BACKEND naming a missing
-// file) it checks instead that the first distributed call throws NotCompiledException.
+// single-process steps over the combined batch; buffers, finish and bucket counts. Prints "rank R of N: K checks
+// passed". With the argument "not-compiled" (and CTENSOR_MPI_BACKEND naming a missing file) it checks instead that the
+// first distributed call throws NotCompiledException.
 package org.ctensor;
 
 import java.time.Duration;
