@@ -147,6 +147,12 @@ function data_parallel(pg)
     check(bucket_count(one) == 1, "default buckets: one")
     release!(one)
     foreach(release!, C.params(ddp)); foreach(release!, C.params(ref))
+    used, unused = requires_grad!(tensor(ones(2))), requires_grad!(tensor(ones(3)))
+    d = DistributedDataParallel(pg, [used, unused])   # a param the backward never reaches: finish! counts it as zero
+    backward!(sum(used .* (r + 1)))
+    finish!(d)
+    check(Array(grad(used)) == fill((n + 1) / 2, 2), "finish! averages a round left open")
+    release!(d)
     bn = C.BatchNorm(3)                              # buffers: broadcast from rank 0 by the constructor and each call
     bn.running_mean .= Float32(r + 1)
     d = DistributedDataParallel(pg, bn)

@@ -300,6 +300,18 @@ fn ddp_matches_single_process(world: &ProcessGroup, c: &mut Checks) -> Result<()
     let one_bucket = DistributedDataParallel::new(world, &params)?; // the default 25 MiB: one bucket per dtype
     c.check(one_bucket.bucket_count() == 1, "default buckets: one");
     drop(one_bucket);
+    // a parameter the backward never reaches leaves the round open until finish(), which counts it as zero
+    let used = Tensor::ones(&[2], DType::Float64)?.requires_grad_(true)?;
+    let unused = Tensor::ones(&[3], DType::Float64)?.requires_grad_(true)?;
+    let mut ddp = DistributedDataParallel::new(world, &[used.clone(), unused.clone()])?;
+    (&used * (rank + 1) as f64)?.sum_all()?.backward()?;
+    ddp.finish()?;
+    let mean = (size + 1) as f64 / 2.0;
+    c.check(
+        used.grad().map(|g| g.to_vec::<f64>()).transpose()? == Some(vec![mean; 2]),
+        "finish() averages a round left open",
+    );
+    drop(ddp);
     // a rank with other parameter shapes fails on every rank
     let odd = init(0, if rank == 0 { &[2] } else { &[3] }, rank)?.requires_grad_(true)?;
     match DistributedDataParallel::new(world, &[odd]) {

@@ -2,8 +2,9 @@
 // org.ctensor.distributed checked against values each rank computes locally (rank r contributes i + r + 1 at element
 // i), async works, subgroups, a send/recv ring, a shape mismatch failing on every rank, and the live-handle count.
 // Then nn.DistributedDataParallel: a few SGD steps on each rank's rows (one with a noSync micro-batch) equal the
-// single-process steps over the combined batch. Prints "rank R of N: K checks passed". With the argument "not-compiled" (and CTENSOR_MPI_BACKEND naming a missing
-// file) it checks instead that the first distributed call throws NotCompiledException.
+// single-process steps over the combined batch; buffers, finish and bucket counts. Prints "rank R of N: K checks
+// passed". With the argument "not-compiled" (and CTENSOR_MPI_BACKEND naming a missing file) it checks instead that the
+// first distributed call throws NotCompiledException.
 package org.ctensor;
 
 import java.time.Duration;
@@ -170,6 +171,16 @@ public final class DistWorker {
         }
         world.barrier();
 
+        ProcessGroup other = world.share(); // a second reference: closing it twice is fine, using it after is not
+        check(other.rank() == rank && other.size() == size, "a shared group");
+        other.close();
+        other.close();
+        try {
+            other.barrier();
+            check(false, "a closed group throws");
+        } catch (IllegalStateException e) {
+            check(e.getMessage().contains("closed"), "a closed group: " + e.getMessage());
+        }
         world.setChecks(false); // without the agreement checks results stay right; back on, the mismatch is caught
         Tensor unchecked = mine.copy();
         world.allReduce(unchecked, ReduceOp.SUM);
@@ -257,6 +268,14 @@ public final class DistWorker {
         }
         try (DistributedDataParallel one = new DistributedDataParallel(mlp(7), world)) { // default 25 MiB buckets
             check(one.bucketCount() == 1, "default buckets: one per dtype");
+        }
+        // a parameter the backward never reaches leaves the round open until finish(), which counts it as zero
+        try (Linear half = new Linear(2, 1); Linear idle = new Linear(2, 1);
+             DistributedDataParallel d = new DistributedDataParallel(new Sequential(half, idle), world)) {
+            half.forward(Tensor.ones(1, 2)).mul(rank + 1).sum().backward();
+            d.finish();
+            double mean = (size + 1) / 2.0;
+            check(Arrays.equals(half.bias.grad().toDoubleArray(), new double[] {mean}), "finish() averages a round left open");
         }
         // buffers: broadcast from rank 0 by the constructor and by each forward
         BatchNorm bn = new BatchNorm(3);

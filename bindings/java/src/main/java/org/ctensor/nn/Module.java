@@ -42,7 +42,7 @@ public abstract class Module implements AutoCloseable {
         return out;
     }
 
-    /** Every buffer (state that is saved but not trained, e.g. running statistics), depth first in registration order. */
+    /** Every buffer (state saved but not trained, e.g. running statistics), depth first in registration order. */
     public List<Tensor> buffers() {
         List<Tensor> out = new ArrayList<>(buffers.values());
         for (Module c : children.values()) out.addAll(c.buffers());
