@@ -448,12 +448,28 @@ void test_errors(ct_process_group pg) {
     ct_tensor_release(gone);
     expect_status(ct_data_parallel_new(pg, &gone, 1, 0, &dp), CT_ERR_INVALID_HANDLE, "params[0]", "released param");
     check(dp == NULL, "failed calls leave out untouched");
-    // a CUDA parameter (the ctest runs with the emulated CUDA backend): NCCL is not built
-    ct_tensor host = param({2}, 0.0, 0.0, CT_FLOAT32), dev = NULL;
+    // CUDA parameters (the ctest runs with the emulated CUDA backend and its emulated NCCL): rank 0's values are
+    // broadcast into them and the gradients are averaged through the device path
+    ct_tensor host = param({2}, 0.0, (double)g_rank, CT_FLOAT32), dev = NULL;
     ct_tensor_set_requires_grad(host, 0);
     if (ct_to_device(host, ct_cuda(0), &dev) == CT_OK) {
         ct_tensor_set_requires_grad(dev, 1);
-        expect_status(ct_data_parallel_new(pg, &dev, 1, 0, &dp), CT_ERR_NOT_COMPILED, "NCCL", "a CUDA parameter");
+        check(ct_data_parallel_new(pg, &dev, 1, 0, &dp) == CT_OK, "a data-parallel CUDA parameter");
+        ct_tensor rank0 = param({2}, 0.0, 0.0, CT_FLOAT32);
+        check(max_diff(values_of(dev), values_of(rank0)) < 1e-7, "the CUDA parameter holds rank 0's values");
+        ct_tensor_release(rank0);
+        ct_tensor scaled = NULL, loss = NULL, factor = NULL;
+        ok(ct_wrapped_scalar((double)(g_rank + 1), 0, &factor), "wrapped_scalar");
+        ok(ct_mul(dev, factor, &scaled), "mul");
+        ct_tensor_release(factor);
+        ok(ct_sum(scaled, NULL, 0, 0, &loss), "sum");
+        check(ct_backward(loss, NULL, 0, 0) == CT_OK, "backward through a CUDA data-parallel parameter");
+        double mean = (g_size + 1) / 2.0;  // mean over the ranks of rank + 1
+        check(max_diff(grad_values(dev), {mean, mean}) < 1e-6, "the CUDA parameter's grad is the mean over the ranks");
+        ct_tensor_release(loss);
+        ct_tensor_release(scaled);
+        ct_data_parallel_release(dp);
+        dp = NULL;
     } else {
         std::printf("rank %d: no CUDA backend (set CTENSOR_CUDA_BACKEND): the CUDA parameter check is skipped\n", g_rank);
     }
