@@ -144,7 +144,7 @@ Tensor ctc_per_sample(const Tensor& log_probs, std::shared_ptr<const CtcProblem>
     });
     if (!log_probs.device().is_cpu()) out = copy_to_device(out, log_probs.device());
     if (!requires_grad(log_probs)) return out;
-    auto node = make_node("CtcLossBackward", {log_probs}, [p, alphas, nll, zero_infinity](BackwardCtx& c) -> TensorList {
+    auto backward = [p, alphas, nll, zero_infinity](BackwardCtx& c) -> TensorList {
         Tensor x = c.saved(0);
         Tensor g = to_dtype(contiguous(x.device().is_cpu() ? c.grads[0] : to_device(c.grads[0], Device{})),
                             DType::Float64);
@@ -166,7 +166,8 @@ Tensor ctc_per_sample(const Tensor& log_probs, std::shared_ptr<const CtcProblem>
         return {unary::record1(gx, "CtcLossBackwardBackward", x, false, false, [](BackwardCtx&) -> Tensor {
             fail(CT_ERR_NOT_SUPPORTED, "ctc_loss: the second derivative is not implemented (as in torch)");
         })};
-    });
+    };
+    auto node = make_node("CtcLossBackward", {log_probs}, backward);
     node->save(log_probs);
     set_history(out, node);
     return out;
@@ -206,7 +207,8 @@ Tensor ctc_loss(const Tensor& log_probs0, const Tensor& targets, const IntList& 
         Tensor lengths = empty_tensor({p->N}, res.dtype(), Device{});
         dispatch_float(res.dtype(), [&](auto tag) {
             using T = typename decltype(tag)::type;
-            for (int64_t n = 0; n < p->N; ++n) lengths.data<T>()[n] = (T)std::max<int64_t>(target_lengths[(size_t)n], 1);
+            for (int64_t n = 0; n < p->N; ++n)
+                lengths.data<T>()[n] = (T)std::max<int64_t>(target_lengths[(size_t)n], 1);
         });
         return mean(div(res, res.device().is_cpu() ? lengths : copy_to_device(lengths, res.device())), {}, false);
     }
