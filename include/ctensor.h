@@ -858,6 +858,14 @@ CT_API ct_status ct_cosine_embedding_loss(ct_tensor input1, ct_tensor input2, ct
  * swap != 0 takes min(d(anchor, negative), d(positive, negative)); the three have the same number of dims. */
 CT_API ct_status ct_triplet_margin_loss(ct_tensor anchor, ct_tensor positive, ct_tensor negative, int32_t reduction,
                                         double margin, double p, double eps, int32_t swap, ct_tensor* out);
+/* Connectionist temporal classification loss of log_probs [T, N, C] (or [T, C] for one sample) against integer
+ * targets [N, S] (padded) or concatenated [sum(target_lengths)], labels in [0, C); input_lengths and target_lengths
+ * hold n = N values each (NULL only when n is 0); blank in [0, C). zero_infinity != 0 turns infinite losses (no
+ * alignment) and their gradients into 0. Mean divides each loss by its target length (at least 1), then averages.
+ * First derivative only (the second is CT_ERR_NOT_SUPPORTED, as torch's). */
+CT_API ct_status ct_ctc_loss(ct_tensor log_probs, ct_tensor targets, const int64_t* input_lengths,
+                             const int64_t* target_lengths, int64_t n, int32_t reduction, int64_t blank,
+                             int32_t zero_infinity, ct_tensor* out);
 
 #ifdef __cplusplus
 }

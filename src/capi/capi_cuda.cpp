@@ -75,6 +75,8 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "l1_loss", "smooth_l1_loss", "huber_loss", "kl_div", "soft_margin_loss", "poisson_nll_loss",
         "gaussian_nll_loss", "hinge_embedding_loss", "margin_ranking_loss", "multilabel_soft_margin_loss",
         "multi_margin_loss", "cosine_embedding_loss", "triplet_margin_loss",
+        // ctc_loss: its recursions run on a host copy, results copied back (Note [CTC on the host] in ops/nn_ctc.cpp)
+        "ctc_loss",
     };
     return ops;
 }

@@ -1,4 +1,4 @@
-// capi_losses.cpp - C API: the losses of ops/nn_loss_pointwise.cpp and ops/nn_loss_margin.cpp
+// capi_losses.cpp - C API: the losses of ops/nn_loss_pointwise.cpp, ops/nn_loss_margin.cpp and ops/nn_ctc.cpp
 // (torch.nn.functional names; reduction codes as the other losses take them).
 #include "capi/capi_common.h"
 #include "ops/ops.h"
@@ -113,6 +113,19 @@ ct_status ct_triplet_margin_loss(ct_tensor anchor, ct_tensor positive, ct_tensor
         return triplet_margin_loss(get_tensor(anchor, op, "anchor"), get_tensor(positive, op, "positive"),
                                    get_tensor(negative, op, "negative"), margin, p, eps, swap != 0,
                                    reduction_arg(reduction, op));
+    });
+}
+
+ct_status ct_ctc_loss(ct_tensor log_probs, ct_tensor targets, const int64_t* input_lengths,
+                      const int64_t* target_lengths, int64_t n, int32_t reduction, int64_t blank, int32_t zero_infinity,
+                      ct_tensor* out) {
+    const char* op = "ctc_loss";
+    return loss(op, out, [&] {
+        if (n < 0 || (n > 0 && (!input_lengths || !target_lengths)))
+            fail(CT_ERR_INVALID_ARGUMENT, op, ": expected n >= 0 lengths in non-NULL arrays, got n = ", n);
+        Tensor lp = get_tensor(log_probs, op, "log_probs"), t = get_tensor(targets, op, "targets");
+        IntList in_len(input_lengths, input_lengths + n), tg_len(target_lengths, target_lengths + n);
+        return ctc_loss(lp, t, in_len, tg_len, blank, reduction_arg(reduction, op), zero_infinity != 0);
     });
 }
 

@@ -110,7 +110,8 @@ Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive, const T
                            double p, double eps, bool swap, Reduction r) {
     const char* op = "triplet_margin_loss";
     if (anchor.dim() != positive.dim() || anchor.dim() != negative.dim())
-        fail(CT_ERR_SHAPE, op, ": all inputs should have the same number of dims, got ", shape_str(anchor.sizes()), ", ",
+        fail(CT_ERR_SHAPE, op, ": all inputs should have the same number of dims, got ", shape_str(anchor.sizes()),
+             ", ",
              shape_str(positive.sizes()), " and ", shape_str(negative.sizes()));
     check_loss_pair(op, anchor, positive);
     check_loss_pair(op, anchor, negative);

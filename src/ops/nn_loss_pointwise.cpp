@@ -94,7 +94,8 @@ Tensor soft_margin_loss(const Tensor& input, const Tensor& target, Reduction r) 
 
 Tensor poisson_nll_loss(const Tensor& input, const Tensor& target, bool log_input, bool full, double eps, Reduction r) {
     check_loss_pair("poisson_nll_loss", input, target);
-    Tensor loss = log_input ? sub(exp(input), mul(target, input)) : sub(input, mul(target, log(add_scalar(input, eps))));
+    Tensor loss = log_input ? sub(exp(input), mul(target, input))
+                            : sub(input, mul(target, log(add_scalar(input, eps))));
     if (!full) return apply_reduction(loss, r);
     // Stirling's term t log t - t + log(2 pi t) / 2, only where t > 1; it reads max(t, 1) so that it adds 0 to the
     // masked elements' gradient (torch's is NaN at t == 0: Note [Masked branches] in activations.cpp)
@@ -163,7 +164,8 @@ Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Ten
     const char* op = "margin_ranking_loss";
     if (input1.dim() != input2.dim() || input1.dim() != target.dim())
         fail(CT_ERR_SHAPE, op, ": all input tensors should have the same number of dims, got input1 ",
-             shape_str(input1.sizes()), ", input2 ", shape_str(input2.sizes()), " and target ", shape_str(target.sizes()));
+             shape_str(input1.sizes()), ", input2 ", shape_str(input2.sizes()), " and target ",
+             shape_str(target.sizes()));
     check_loss_pair(op, input1, input2);
     check_same_device(op, input1, target);
     broadcast_shapes(op, broadcast_shapes(op, input1.sizes(), input2.sizes()), target.sizes());

@@ -203,6 +203,9 @@ Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const T
                              Reduction r);
 Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive, const Tensor& negative, double margin,
                            double p, double eps, bool swap, Reduction r);
+// nn_ctc.cpp: log_probs [T, N, C] or [T, C]; targets [N, S] or concatenated; one length of each per sample
+Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const IntList& input_lengths,
+                const IntList& target_lengths, int64_t blank, Reduction r, bool zero_infinity);
 // activations.cpp: torch.nn.functional's further activations, composed of the ops above
 Tensor elu(const Tensor& x, double alpha, double scale, double input_scale);
 Tensor leaky_relu(const Tensor& x, double negative_slope);

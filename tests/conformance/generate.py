@@ -1058,6 +1058,42 @@ def losses(c):
             gm, note="torch 1.13 raises ValueError('var is of incorrect size')")
     c.error("gaussian_nll_loss/error/var_negative", "gaussian_nll_loss", [z(2), z(2), torch.tensor([1.0, -1.0])],
             "CT_ERR_INVALID_ARGUMENT", gm)
+    ctc_cases(c)
+
+
+def ctc_cases(c):
+    """ctc_loss: padded and concatenated targets, every reduction, blank other than 0, zero_infinity with an
+    impossible alignment, one unbatched sample; gradients are torch's (of log_probs, its convention)."""
+    F = torch.nn.functional
+    padded = torch.tensor([[1, 2, 2], [3, 1, 0], [4, 0, 0]])
+    concatenated = torch.tensor([1, 2, 2, 3, 1, 4])
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases) + 15)
+        lp = torch.log_softmax(rng.tensor([6, 3, 5], dtype), 2)
+        for r in ("none", "mean", "sum"):
+            for name, targets, lengths, blank, zi in (
+                    ("padded", padded, [6, 5, 2], 0, False), ("concatenated", concatenated, [6, 5, 2], 0, False),
+                    ("int32", padded.int(), [6, 4, 3], 0, False), ("zero_infinity", padded, [6, 1, 2], 0, True),
+                    ("blank4", torch.tensor([[1, 2, 2], [3, 1, 0], [0, 0, 0]]), [6, 5, 2], 4, False)):
+                a = {"reduction": r, "blank": blank, "zero_infinity": zi, "input_lengths": lengths,
+                     "target_lengths": [3, 2, 1]}
+                c.run(f"ctc_loss/{dtype}/{r}/{name}", "ctc_loss",
+                      lambda x, t, a=a: F.ctc_loss(x, t, a["input_lengths"], a["target_lengths"], a["blank"],
+                                                   a["reduction"], a["zero_infinity"]), [lp, targets], a)
+            a = {"reduction": r, "blank": 0, "zero_infinity": False, "input_lengths": [6], "target_lengths": [3]}
+            c.run(f"ctc_loss/{dtype}/{r}/unbatched", "ctc_loss",
+                  lambda x, t, a=a: F.ctc_loss(x, t, [6], [3], 0, a["reduction"]), [lp[:, 0], padded[0]], a)
+    lp = torch.log_softmax(torch.zeros(6, 3, 5), 2)
+    a = {"reduction": "mean", "blank": 0, "zero_infinity": False, "input_lengths": [6, 5, 2], "target_lengths": [3, 2, 1]}
+    c.error("ctc_loss/error/label", "ctc_loss", [lp, torch.tensor([[1, 5, 2], [3, 1, 0], [4, 0, 0]])], "CT_ERR_INDEX", a,
+            note="torch 1.13 does not check labels (it reads past the classes)")
+    c.error("ctc_loss/error/input_length", "ctc_loss", [lp, padded], "CT_ERR_SHAPE", dict(a, input_lengths=[7, 5, 2]))
+    c.error("ctc_loss/error/lengths", "ctc_loss", [lp, padded], "CT_ERR_SHAPE",
+            dict(a, input_lengths=[6, 5], target_lengths=[3, 2]))
+    c.error("ctc_loss/error/targets", "ctc_loss", [lp, padded[:, :2]], "CT_ERR_SHAPE", a)
+    c.error("ctc_loss/error/blank", "ctc_loss", [lp, padded], "CT_ERR_INVALID_ARGUMENT", dict(a, blank=5))
+    c.error("ctc_loss/error/float_targets", "ctc_loss", [lp, padded.float()], "CT_ERR_DTYPE", a,
+            note="torch 1.13 converts floating targets to int64; ctensor wants integer labels")
 
 
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,

@@ -561,6 +561,11 @@ std::map<std::string, Op> op_table() {
         return ct_triplet_margin_loss(x[0].h, x[1].h, x[2].h, reduction_arg(a), num(a, "margin"), num(a, "p"),
                                       num(a, "eps"), flag(a, "swap"), out_slot(o));
     };
+    t["ctc_loss"] = [flag](const Inputs& x, const Json& a, Outs& o) {
+        auto il = a["input_lengths"].get<std::vector<int64_t>>(), tl = a["target_lengths"].get<std::vector<int64_t>>();
+        return ct_ctc_loss(x[0].h, x[1].h, il.data(), tl.data(), (int64_t)il.size(), reduction_arg(a),
+                           a["blank"].get<int64_t>(), flag(a, "zero_infinity"), out_slot(o));
+    };
     // input 1 is a wrapped scalar (ct_wrapped_scalar, as {"scalar": v} inputs are made above)
     t["wrapped_scalar"] = [](const Inputs& x, const Json&, Outs& o) { return ct_mul(x[0].h, x[1].h, out_slot(o)); };
     // in-place writes through a view of a clone of input 0; the output is the clone

@@ -250,6 +250,8 @@ merge!(OPS, Dict{String,Function}(
                                                                weight = length(r) > 1 ? r[1] : nothing),
     "cosine_embedding_loss" => (x1, x2, y, a) -> C.cosine_embedding_loss(x1, x2, y; agg = Symbol(a["reduction"]),
                                                                          margin = a["margin"]),
+    "ctc_loss" => (lp, t, a) -> C.ctc_loss(lp, t .+ 1, a["input_lengths"], a["target_lengths"]; agg = Symbol(a["reduction"]),
+                                           blank = a["blank"] + 1, zero_infinity = a["zero_infinity"]),
     "triplet_margin_loss" => (x, p, n, a) -> C.triplet_margin_loss(x, p, n; agg = Symbol(a["reduction"]), margin = a["margin"],
                                                                    p = a["p"], eps = a["eps"], swap = a["swap"]),
 ))

@@ -199,6 +199,8 @@ def op_table():
                                                                reduction=a["reduction"]),
         "cosine_embedding_loss": lambda xs, a: F.cosine_embedding_loss(xs[0], xs[1], xs[2], a["margin"],
                                                                        reduction=a["reduction"]),
+        "ctc_loss": lambda xs, a: F.ctc_loss(xs[0], xs[1], a["input_lengths"], a["target_lengths"], a["blank"],
+                                             a["reduction"], a["zero_infinity"]),
         "triplet_margin_loss": lambda xs, a: F.triplet_margin_loss(xs[0], xs[1], xs[2], a["margin"], a["p"], a["eps"],
                                                                    a["swap"], reduction=a["reduction"]),
     })

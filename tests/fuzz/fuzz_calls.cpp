@@ -338,7 +338,14 @@ void losses(Input& in, Pool& p, ct_tensor x, ct_tensor w, ct_tensor opt, bool ok
     double s = in.scalar(), s2 = in.scalar();
     int32_t f1 = in.flag(), f2 = in.flag();
     const bool need3 = !ok || !ok_opt || opt == nullptr;
-    switch (in.u8() % 11) {
+    switch (in.u8() % 12) {
+    case 11: {  // ctc_loss: up to 4 lengths of each kind, small or edge values
+        int64_t n = in.u8() % 5, in_len[4], tg_len[4], blank = in.count();
+        for (int64_t i = 0; i < n; ++i) in_len[i] = in.count(), tg_len[i] = in.count();
+        call(in, p, "ctc_loss", !ok, 1, 0,
+             [&](ct_tensor* o) { return ct_ctc_loss(x, w, in_len, tg_len, n, red, blank, f1, o); });
+        break;
+    }
     case 0: call(in, p, "smooth_l1_loss", !ok, 1, 0, [&](ct_tensor* o) { return ct_smooth_l1_loss(x, w, red, s, o); }); break;
     case 1: call(in, p, "huber_loss", !ok, 1, 0, [&](ct_tensor* o) { return ct_huber_loss(x, w, red, s, o); }); break;
     case 2: call(in, p, "kl_div", !ok, 1, 0, [&](ct_tensor* o) { return ct_kl_div(x, w, red, f1, o); }); break;

@@ -128,6 +128,28 @@ CTJ_LONGS_IN(ct_tensor, params, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(ct_tensor, outputs, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(int32_t, ranks, n, CTJ_AS_INT32)
 
+/* ---- a long[] whose length the call takes in another argument (ct_ctc_loss's lengths and their n): copied
+ * whole; the Java layer passes n = the arrays' length ---- */
+%define CTJ_LONGS_ARRAY(NAME)
+%typemap(jni) const int64_t* NAME "jlongArray"
+%typemap(jtype) const int64_t* NAME "long[]"
+%typemap(jstype) const int64_t* NAME "long[]"
+%typemap(javain) const int64_t* NAME "$javainput"
+%typemap(in) const int64_t* NAME (jlong* buf = NULL) %{
+  $1 = NULL;
+  if ($input) {
+    jsize n_ = (*jenv)->GetArrayLength(jenv, $input);
+    buf = (jlong*)malloc(sizeof(jlong) * (size_t)(n_ > 0 ? n_ : 1));
+    if (!buf) { ctj_throw_oom(jenv, "$symname"); return $null; }
+    (*jenv)->GetLongArrayRegion(jenv, $input, 0, n_, buf);
+    $1 = (const int64_t*)buf;
+  }
+%}
+%typemap(freearg) const int64_t* NAME %{ free(buf$argnum); %}
+%enddef
+CTJ_LONGS_ARRAY(input_lengths)
+CTJ_LONGS_ARRAY(target_lengths)
+
 /* ---- {h, w} pairs: exactly two values, or null ---- */
 %define CTJ_HW(NAME)
 %typemap(jni) const int64_t* NAME "jlongArray"

@@ -46,3 +46,15 @@ triplet_margin_loss(a::Tensor, pos::Tensor, neg::Tensor; agg::Symbol = :mean, ma
                     eps::Real = 1e-6, swap::Bool = false) =
     newtensor(o -> LibCT.ct_triplet_margin_loss(a, pos, neg, reduction(agg), Float64(margin), Float64(p), Float64(eps),
                                                 Int32(swap), o))
+"""
+CTC loss of log-probabilities lp (C, N, T) (or (C, T) for one sample) against 1-based labels: targets (S, N) padded
+or a concatenated vector; one input and one target length per sample; blank is a 1-based class (default 1).
+"""
+ctc_loss(lp::Tensor, targets, input_lengths, target_lengths; agg::Symbol = :mean, blank::Integer = 1,
+         zero_infinity::Bool = false) =
+    with_targets(targets) do t
+        il, tl = Int64.(collect(input_lengths)), Int64.(collect(target_lengths))
+        length(il) == length(tl) || throw(ArgumentError("ctc_loss: $(length(il)) input lengths and $(length(tl)) target lengths"))
+        newtensor(o -> LibCT.ct_ctc_loss(lp, t, il, tl, Int64(length(il)), reduction(agg), Int64(blank - 1),
+                                         Int32(zero_infinity), o))
+    end

@@ -42,7 +42,7 @@ const OPS = Dict{String,Any}(
     "gaussian_nll_loss" => gaussian_nll_loss, "hinge_embedding_loss" => hinge_embedding_loss,
     "margin_ranking_loss" => margin_ranking_loss, "multilabel_soft_margin_loss" => multilabel_soft_margin_loss,
     "multi_margin_loss" => multi_margin_loss, "cosine_embedding_loss" => cosine_embedding_loss,
-    "triplet_margin_loss" => triplet_margin_loss,
+    "triplet_margin_loss" => triplet_margin_loss, "ctc_loss" => ctc_loss,
     "elu" => elu_general, "leaky_relu" => leakyrelu, "hardtanh" => hardtanh, "hardsigmoid" => hardsigmoid,
     "hardswish" => hardswish, "softshrink" => softshrink, "hardshrink" => hardshrink, "threshold" => threshold,
     "mish" => mish, "log_sigmoid" => logsigmoid, "softsign" => softsign, "tanhshrink" => tanhshrink,

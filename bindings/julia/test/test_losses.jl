@@ -42,7 +42,19 @@
         @test vec(Array(grad(g))) ≈ fd rtol = 1e-5
     end
 
+    # CTC of logsoftmax over the classes (Julia dim 1): one step, one label is that label's probability
+    z1 = [0.5, 1.5, -1.0]
+    @test C.item(C.ctc_loss(C.logsoftmax(tensor(reshape(z1, 3, 1)); dims = 1), [2], [1], [1])) ≈ -log(exp(1.5) / sum(exp.(z1)))
+    zc = reshape([0.3, -1.2, 0.7, 2.1, -0.4, 1.5, 0.2, 0.9, -0.6, 1.1, 0.0, -0.8], 3, 2, 2)  # (C, N, T)
+    fctc(t) = C.ctc_loss(C.logsoftmax(t; dims = 1), [2 3; 3 1], [2, 2], [2, 1]; agg = :sum)    # labels (S, N), 1-based
+    g = requires_grad!(tensor(zc))
+    backward!(fctc(g))
+    fd = [(C.item(fctc(tensor(zc .+ (reshape(1:12, 3, 2, 2) .== i) .* 1e-6))) -
+           C.item(fctc(tensor(zc .- (reshape(1:12, 3, 2, 2) .== i) .* 1e-6)))) / 2e-6 for i in 1:12]
+    @test vec(Array(grad(g))) ≈ fd rtol = 1e-5
+
     errkind(f) = try f(); nothing catch err; err.kind end
+    @test errkind(() -> C.ctc_loss(C.logsoftmax(tensor(zc); dims = 1), [2 4; 3 1], [2, 2], [2, 1])) == C.ERR_INDEX
     @test errkind(() -> C.multi_margin_loss(X, [3, 1, 1])) == C.ERR_INDEX        # label 3 of 2 classes
     @test errkind(() -> C.triplet_margin_loss(X, tensor([1.0, 2.0]), Y)) == C.ERR_SHAPE
     @test errkind(() -> C.huber_loss(X, Y; delta = 0)) == C.ERR_INVALID_ARGUMENT

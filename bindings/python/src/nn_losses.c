@@ -1,6 +1,6 @@
 /* nn_losses.c - module functions for the losses beyond cross entropy, nll, mse and bce (l1, smooth_l1, huber,
- * kl_div, the margin losses, poisson/gaussian nll). Positional arguments mirror the C ABI; ctensor.nn.functional
- * gives them torch's signatures. */
+ * kl_div, the margin losses, poisson/gaussian nll, ctc). Positional arguments mirror the C ABI;
+ * ctensor.nn.functional gives them torch's signatures. */
 #include "ctmodule.h"
 
 #define LOSS_OUT(fn, ...)                           \
@@ -93,11 +93,40 @@ static PyObject* py_triplet_margin_loss(PyObject* m, PyObject* a) {
     LOSS_OUT(ct_triplet_margin_loss, an, po, ne, r, margin, p, eps, swap);
 }
 
+/* ctc_loss(log_probs, targets, input_lengths, target_lengths, reduction, blank, zero_infinity); lengths are
+ * sequences of ints */
+static PyObject* py_ctc_loss(PyObject* m, PyObject* a) {
+    REQUIRE_SYM(ct_ctc_loss);
+    ct_tensor lp, t;
+    PyObject *in_obj, *tg_obj;
+    int r, zero_infinity;
+    long long blank;
+    if (!PyArg_ParseTuple(a, "O&O&OOiLp", T lp, T t, &in_obj, &tg_obj, &r, &blank, &zero_infinity)) return NULL;
+    Dims in, tg;
+    if (dims_parse(in_obj, &in, 0, "input_lengths") < 0) return NULL;
+    if (dims_parse(tg_obj, &tg, 0, "target_lengths") < 0) {
+        dims_free(&in);
+        return NULL;
+    }
+    ct_tensor out = NULL;
+    ct_status st = CT_OK;
+    if (in.n != tg.n)
+        PyErr_Format(PyExc_ValueError, "ctc_loss: %d input lengths and %d target lengths", (int)in.n, (int)tg.n);
+    else
+        st = ct_ctc_loss(lp, t, in.v, tg.v, in.n, r, blank, zero_infinity, &out);
+    int failed = in.n != tg.n;
+    dims_free(&in);
+    dims_free(&tg);
+    if (failed) return NULL;
+    if (st != CT_OK) return raise_status(st);
+    return wrap_tensor(out);
+}
+
 #define E(name) {#name, (PyCFunction)py_##name, METH_VARARGS, NULL},
 static PyMethodDef loss_functions[] = {
     E(l1_loss) E(smooth_l1_loss) E(huber_loss) E(kl_div) E(soft_margin_loss) E(poisson_nll_loss) E(gaussian_nll_loss)
     E(hinge_embedding_loss) E(margin_ranking_loss) E(multilabel_soft_margin_loss) E(multi_margin_loss)
-    E(cosine_embedding_loss) E(triplet_margin_loss)
+    E(cosine_embedding_loss) E(triplet_margin_loss) E(ctc_loss)
     {NULL, NULL, 0, NULL}};
 
 int init_nn_losses(PyObject* m) { return add_functions(m, loss_functions); }

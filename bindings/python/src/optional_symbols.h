@@ -48,6 +48,7 @@
 #pragma weak ct_cpu_memory_stats
 #pragma weak ct_cross_entropy
 #pragma weak ct_cross_entropy_ex
+#pragma weak ct_ctc_loss
 #pragma weak ct_cuda
 #pragma weak ct_cuda_device_count
 #pragma weak ct_cuda_empty_cache

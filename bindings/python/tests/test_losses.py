@@ -161,3 +161,42 @@ def test_bad_shapes_and_labels_raise_torchs_exception_types():
         F.smooth_l1_loss(ct.zeros(2), ct.zeros(2), beta=-1.0)
     with pytest.raises(TypeError):
         F.multi_margin_loss(ct.zeros(2, 3), ct.tensor([0.0, 1.0]))
+
+
+CTC_LP = np.log(np.random.default_rng(5).dirichlet(np.ones(5), size=(6, 3)))  # [T=6, N=3, C=5], normalised rows
+CTC_TARGETS = np.array([[1, 2, 2], [3, 1, 0], [4, 0, 0]])
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("layout", ["padded", "concatenated", "tensor_lengths", "zero_infinity", "blank4"])
+def test_ctc_loss_matches_torch(layout, reduction):
+    lengths_in, lengths_tg = [6, 5, 2], [3, 2, 1]
+    targets = CTC_TARGETS
+    kwargs = {"reduction": reduction}
+    if layout == "concatenated":
+        targets = np.array([1, 2, 2, 3, 1, 4])
+    if layout == "zero_infinity":
+        lengths_in, kwargs["zero_infinity"] = [6, 1, 2], True  # sample 1 has no alignment: loss and gradient 0
+    if layout == "blank4":
+        targets, kwargs["blank"] = np.array([[1, 2, 2], [3, 1, 0], [0, 0, 0]]), 4
+
+    def fn(m, lp, t):
+        il, tl = lengths_in, lengths_tg
+        if layout == "tensor_lengths":
+            il, tl = m.tensor(il), m.tensor(tl)
+        return m.nn.functional.ctc_loss(lp, t, il, tl, **kwargs)
+
+    compare(fn, [CTC_LP], [targets])
+
+
+def test_ctc_module_and_unbatched_input():
+    compare(lambda m, lp, t: m.nn.CTCLoss(blank=0, reduction="sum")(lp, t, [6, 4, 3], [3, 2, 1]), [CTC_LP],
+            [CTC_TARGETS])
+    compare(lambda m, lp, t: m.nn.functional.ctc_loss(lp, t, [6], [3], reduction="none"), [CTC_LP[:, 0]],
+            [CTC_TARGETS[0]])
+    with pytest.raises(IndexError):
+        F.ctc_loss(ct.tensor(CTC_LP), ct.tensor([[1, 5, 2], [3, 1, 0], [4, 0, 0]]), [6, 5, 2], [3, 2, 1])
+    with pytest.raises(ValueError):
+        F.ctc_loss(ct.tensor(CTC_LP), ct.tensor(CTC_TARGETS), [7, 5, 2], [3, 2, 1])
+    with pytest.raises(ValueError):
+        F.ctc_loss(ct.tensor(CTC_LP), ct.tensor(CTC_TARGETS), [6, 5], [3, 2])

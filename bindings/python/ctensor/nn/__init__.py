@@ -7,7 +7,7 @@ from .layers import (AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, Conv2d, Dr
                      Dropout2d, Dropout3d, Embedding, Flatten, GELU, Identity, LayerNorm, LeakyReLU, Linear,
                      LogSoftmax, MaxPool2d, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softplus, Tanh, Unflatten)
 from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CosineSimilarity,  # noqa: F401
-                   CrossEntropyLoss, GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
+                   CrossEntropyLoss, CTCLoss, GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
                    MarginRankingLoss, MSELoss, MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PairwiseDistance,
                    PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss, TripletMarginLoss)
 from .module import Module, ModuleDict, ModuleList, Sequential  # noqa: F401

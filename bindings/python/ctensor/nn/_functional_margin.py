@@ -1,6 +1,6 @@
 """ctensor.nn.functional's margin and likelihood losses with torch 1.13's signatures (deprecated size_average and
 reduce included): margin_ranking, hinge_embedding, soft_margin, multilabel_soft_margin, multi_margin,
-cosine_embedding, triplet_margin, poisson_nll and gaussian_nll. Each is one C ABI call (ct_<name>); the shape rules
+cosine_embedding, triplet_margin, poisson_nll, gaussian_nll and ctc. Each is one C ABI call (ct_<name>); the shape rules
 and errors are the library's. Re-exported by ctensor.nn.functional."""
 from __future__ import annotations
 
@@ -85,3 +85,21 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor, full: bool = F
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not valid")
     return _C.gaussian_nll_loss(input, target, var, _reduction(reduction), bool(full), float(eps))
+
+
+def _lengths(v):
+    """A ctc length argument (a tensor, or a sequence of ints) as a list of ints."""
+    return v.tolist() if hasattr(v, "tolist") else list(v)
+
+
+def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths, blank: int = 0,
+             reduction: str = "mean", zero_infinity: bool = False) -> Tensor:
+    """Connectionist temporal classification loss of log_probs [T, N, C] (or [T, C]) against targets [N, S] or
+    concatenated; input_lengths and target_lengths are tensors or sequences of N ints. Mean divides each loss by its
+    target length, then averages; zero_infinity turns impossible alignments' infinite losses into 0."""
+    il, tl = _lengths(input_lengths), _lengths(target_lengths)
+    if not isinstance(il, list):  # a 0-d tensor's tolist() is a number
+        il = [il]
+    if not isinstance(tl, list):
+        tl = [tl]
+    return _C.ctc_loss(log_probs, targets, il, tl, _reduction(reduction), int(blank), bool(zero_infinity))

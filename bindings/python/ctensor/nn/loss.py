@@ -232,6 +232,18 @@ class GaussianNLLLoss(_Loss):
         return F.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps, reduction=self.reduction)
 
 
+class CTCLoss(_Loss):
+    """Connectionist temporal classification loss (see F.ctc_loss)."""
+
+    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False) -> None:
+        super().__init__(reduction=reduction)
+        self.blank, self.zero_infinity = blank, zero_infinity
+
+    def forward(self, log_probs: Tensor, targets: Tensor, input_lengths, target_lengths) -> Tensor:
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+                          self.zero_infinity)
+
+
 class CosineSimilarity(Module):
     """Cosine similarity of x1 and x2 along dim (see F.cosine_similarity)."""
 

@@ -773,4 +773,6 @@ extern "C" {
         margin: f64, out: *mut ct_tensor) -> ct_status;
     pub fn ct_triplet_margin_loss(anchor: ct_tensor, positive: ct_tensor, negative: ct_tensor, reduction: i32,
         margin: f64, p: f64, eps: f64, swap: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_ctc_loss(log_probs: ct_tensor, targets: ct_tensor, input_lengths: *const i64, target_lengths: *const i64,
+        n: i64, reduction: i32, blank: i64, zero_infinity: i32, out: *mut ct_tensor) -> ct_status;
 }

@@ -1,6 +1,6 @@
 //! The losses beyond cross entropy, NLL, MSE and BCE (re-exported from `nn`): functions with torch's
 //! arguments (`l1_loss`, `smooth_l1_loss`, `huber_loss`, `kl_div`, the margin losses, `poisson_nll_loss`,
-//! `gaussian_nll_loss`), and loss modules holding torch's defaults whose `forward` calls them.
+//! `gaussian_nll_loss`, `ctc_loss`), and loss modules holding torch's defaults whose `forward` calls them.
 use ctensor_sys as sys;
 
 use crate::tensor::{opt_raw, out1, Tensor};
@@ -139,6 +139,30 @@ pub fn triplet_margin_loss(
     out1(|o| unsafe { sys::ct_triplet_margin_loss(a, po, n, r, margin, p, eps, swap as i32, o) })
 }
 
+/// Connectionist temporal classification loss of `log_probs [T, N, C]` (or `[T, C]`) against int targets
+/// `[N, S]` or concatenated, with one input and one target length per sample; mean divides each loss by its target
+/// length, then averages; `zero_infinity` turns impossible alignments' infinite losses (and gradients) into 0.
+pub fn ctc_loss(
+    log_probs: &Tensor,
+    targets: &Tensor,
+    input_lengths: &[i64],
+    target_lengths: &[i64],
+    blank: i64,
+    reduction: Reduction,
+    zero_infinity: bool,
+) -> Result<Tensor> {
+    if input_lengths.len() != target_lengths.len() {
+        return Err(crate::Error::InvalidArgument(format!(
+            "ctc_loss: {} input lengths and {} target lengths",
+            input_lengths.len(),
+            target_lengths.len()
+        )));
+    }
+    let (n, r, zi) = (input_lengths.len() as i64, reduction.to_raw(), zero_infinity as i32);
+    let (il, tl) = (input_lengths.as_ptr(), target_lengths.as_ptr());
+    out1(|o| unsafe { sys::ct_ctc_loss(log_probs.as_raw(), targets.as_raw(), il, tl, n, r, blank, zi, o) })
+}
+
 /// Loss modules: public fields with torch's defaults (`Default` / `new()`), `forward` calls the function above.
 macro_rules! loss_module {
     ($(#[$doc:meta])* $name:ident { $($field:ident: $ty:ty = $default:expr),* } ($($arg:ident),*) => $body:expr) => {
@@ -221,3 +245,32 @@ loss_module!(
     /// [`triplet_margin_loss`] as a module (margin 1, p 2, eps 1e-6, no swap).
     TripletMarginLoss { margin: f64 = 1.0, p: f64 = 2.0, eps: f64 = 1e-6, swap: bool = false } (anchor, positive, negative) =>
         |s| triplet_margin_loss(anchor, positive, negative, s.margin, s.p, s.eps, s.swap, s.reduction));
+
+/// [`ctc_loss`] as a module (blank 0, mean, no zero_infinity); the lengths come with each batch.
+#[derive(Clone, Debug, Default)]
+pub struct CtcLoss {
+    /// The blank class.
+    pub blank: i64,
+    /// None, mean (the default) or sum.
+    pub reduction: Reduction,
+    /// Infinite losses (no alignment) and their gradients become 0.
+    pub zero_infinity: bool,
+}
+
+impl CtcLoss {
+    /// torch's defaults.
+    pub fn new() -> CtcLoss {
+        CtcLoss::default()
+    }
+    /// The loss of a batch with its per-sample input and target lengths.
+    pub fn forward(
+        &self,
+        log_probs: &Tensor,
+        targets: &Tensor,
+        input_lengths: &[i64],
+        target_lengths: &[i64],
+    ) -> Result<Tensor> {
+        let (blank, r, zi) = (self.blank, self.reduction, self.zero_infinity);
+        ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, r, zi)
+    }
+}

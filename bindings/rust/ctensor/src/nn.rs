@@ -14,11 +14,11 @@ pub use crate::activations::{Activation, PRelu};
 pub use crate::class_losses::{CrossEntropyLoss, NllLoss};
 pub use crate::data_parallel::DistributedDataParallel;
 pub use crate::losses::{
-    cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div, kl_div_batchmean, l1_loss,
-    margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss, smooth_l1_loss,
-    soft_margin_loss, triplet_margin_loss, CosineEmbeddingLoss, GaussianNllLoss, HingeEmbeddingLoss, HuberLoss,
-    KLDivLoss, L1Loss, MarginRankingLoss, MultiLabelSoftMarginLoss, MultiMarginLoss, PoissonNllLoss, SmoothL1Loss,
-    SoftMarginLoss, TripletMarginLoss,
+    cosine_embedding_loss, ctc_loss, gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div, kl_div_batchmean,
+    l1_loss, margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss, smooth_l1_loss,
+    soft_margin_loss, triplet_margin_loss, CosineEmbeddingLoss, CtcLoss, GaussianNllLoss, HingeEmbeddingLoss,
+    HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MultiLabelSoftMarginLoss, MultiMarginLoss, PoissonNllLoss,
+    SmoothL1Loss, SoftMarginLoss, TripletMarginLoss,
 };
 pub use crate::pooling::{AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, MaxPool2d};
 

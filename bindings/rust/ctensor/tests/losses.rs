@@ -126,3 +126,25 @@ fn margin_losses() {
         Ok(())
     });
 }
+
+#[test]
+fn ctc_loss_gradients_and_errors() {
+    run(|| {
+        // log_softmax(logits [T = 4, N = 2, C = 3]): torch's CTC gradient is the true one through log_softmax
+        let logits = det(&[4, 2, 3], 0.7);
+        let targets = Tensor::from_slice(&[1i64, 2, 2, 0], &[2, 2])?;
+        let module = nn::CtcLoss { reduction: Reduction::Sum, ..nn::CtcLoss::new() };
+        gradcheck(|v| module.forward(&v[0].log_softmax(2)?, &targets, &[4, 3], &[2, 1]), &[&logits])?;
+        // a lone blank-free path: T = 1, target [1] has probability softmax(logits)[1]
+        let one = Tensor::from_slice(&[0.5f64, 1.5, -1.0], &[1, 3])?;
+        let loss = nn::ctc_loss(&one.log_softmax(1)?, &Tensor::from_slice(&[1i64], &[1])?, &[1], &[1], 0, Reduction::None, false)?;
+        let p1 = 1.5f64.exp() / (0.5f64.exp() + 1.5f64.exp() + (-1.0f64).exp());
+        assert_close(&vals(&loss), &[-p1.ln()], 1e-12, 1e-12);
+        let lp = logits.log_softmax(2)?;
+        let oob = Tensor::from_slice(&[1i64, 3, 2, 0], &[2, 2])?;
+        assert!(matches!(err_of(nn::ctc_loss(&lp, &oob, &[4, 3], &[2, 1], 0, Reduction::Mean, false)), Error::Index(_)));
+        assert!(matches!(err_of(nn::ctc_loss(&lp, &targets, &[5, 3], &[2, 1], 0, Reduction::Mean, false)), Error::Shape(_)));
+        assert!(matches!(err_of(nn::ctc_loss(&lp, &targets, &[4], &[2, 1], 0, Reduction::Mean, false)), Error::InvalidArgument(_)));
+        Ok(())
+    });
+}

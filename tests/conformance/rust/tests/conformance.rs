@@ -612,6 +612,13 @@ fn loss_ops() -> HashMap<&'static str, Op> {
             one(nn::triplet_margin_loss(&x[0], &x[1], &x[2], m, p, eps, flag(a, "swap"), reduction(a)))
         }),
     );
+    t.insert(
+        "ctc_loss",
+        Box::new(|x, a| {
+            let (il, tl) = (ints(a, "input_lengths"), ints(a, "target_lengths"));
+            one(nn::ctc_loss(&x[0], &x[1], &il, &tl, int(a, "blank"), reduction(a), flag(a, "zero_infinity")))
+        }),
+    );
     t
 }
 

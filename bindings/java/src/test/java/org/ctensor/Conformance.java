@@ -366,6 +366,9 @@ public final class Conformance {
                                                                             num(a, "margin"), reduction(a))));
         t.put("triplet_margin_loss", (x, a) -> one(Functional.tripletMarginLoss((Tensor) x[0], (Tensor) x[1], (Tensor) x[2], num(a, "margin"),
                                                                         num(a, "p"), num(a, "eps"), bool(a, "swap"), reduction(a))));
+        t.put("ctc_loss", (x, a) -> one(Functional.ctcLoss((Tensor) x[0], (Tensor) x[1], longs(a.get("input_lengths")),
+                                                           longs(a.get("target_lengths")), arg(a, "blank"), reduction(a),
+                                                           bool(a, "zero_infinity"))));
         t.put("wrapped_scalar", (x, a) -> one(((Tensor) x[0]).mul(Tensor.wrappedScalar((Double) x[1], a.get("is_integer").getAsBoolean()))));
         // in-place writes through a view of a clone of input 0; the output is the clone
         Map<String, Write> writes = Map.of(

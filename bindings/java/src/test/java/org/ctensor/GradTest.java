@@ -105,6 +105,9 @@ class GradTest {
         check("multiMargin", X, S, x -> Functional.multiMarginLoss(x, Tensor.fromArray(new long[] {2, 0}), 2, 0.9, null, r));
         check("cosineEmbedding", X, S, x -> Loss.cosineEmbedding(0.1, r).apply(x, t(y, S), t(new double[] {1, -1}, 2)));
         check("tripletMargin", X, S, x -> Loss.tripletMargin(0.5, 1.0, 1e-6, true, r).apply(x, t(y, S), t(pos, S)));
+        // CTC of log_softmax(x) over C = 3 (T = 2, N = 1): torch's gradient convention is the true one through log_softmax
+        check("ctcLoss", X, S, x -> Functional.ctcLoss(x.reshape(2, 1, 3).logSoftmax(2), Tensor.fromArray(new long[] {1}),
+                                                      new long[] {2}, new long[] {1}, 0, r, false));
         try (TensorScope s = new TensorScope()) {
             Tensor x = t(X, S);
             assertThrows(IndexException.class, () -> Functional.multiMarginLoss(x, Tensor.fromArray(new long[] {2, 3}), 1, 1.0, null, r));

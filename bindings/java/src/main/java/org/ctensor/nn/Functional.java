@@ -165,6 +165,18 @@ public final class Functional {
                                           eps, swap ? 1 : 0), anchor, positive, negative);
     }
 
+    /** CTC loss of logProbs [T, N, C] (or [T, C]) against targets [N, S] or concatenated; one input and one target
+     *  length per sample. Mean divides each loss by its target length, then averages. */
+    @Op("ctc_loss")
+    public static Tensor ctcLoss(Tensor logProbs, Tensor targets, long[] inputLengths, long[] targetLengths, long blank,
+                                 Reduction reduction, boolean zeroInfinity) {
+        if (inputLengths.length != targetLengths.length)
+            throw new IllegalArgumentException("ctcLoss: " + inputLengths.length + " input lengths and " + targetLengths.length
+                                               + " target lengths");
+        return own(CT.ctc_loss(logProbs.handle(), targets.handle(), inputLengths, targetLengths, inputLengths.length,
+                               reduction.code, blank, zeroInfinity ? 1 : 0), logProbs, targets);
+    }
+
     @Op("dropout")
     public static Tensor dropout(Tensor x, double p, boolean training, Generator gen) {
         return own(CT.dropout(x.handle(), p, training ? 1 : 0, gen == null ? 0 : gen.handle()), x, gen);

@@ -1,5 +1,5 @@
 // Loss.java - loss functions as objects (torch.nn.CrossEntropyLoss, MSELoss, NLLLoss, BCELoss, BCEWithLogitsLoss,
-// L1Loss, SmoothL1Loss, HuberLoss, KLDivLoss, the margin losses, PoissonNLLLoss, GaussianNLLLoss) with torch's
+// L1Loss, SmoothL1Loss, HuberLoss, KLDivLoss, the margin losses, PoissonNLLLoss, GaussianNLLLoss, CTCLoss) with torch's
 // defaults; apply takes the loss's two or three inputs.
 package org.ctensor.nn;
 
@@ -94,6 +94,10 @@ public final class Loss {
     }
     public static Loss tripletMargin(double margin, double p, double eps, boolean swap, Reduction r) {
         return ternary((a, pos, neg) -> Functional.tripletMarginLoss(a, pos, neg, margin, p, eps, swap, r));
+    }
+    /** CTC with fixed lengths per sample: apply(logProbs, targets). */
+    public static Loss ctc(long[] inputLengths, long[] targetLengths, long blank, Reduction r, boolean zeroInfinity) {
+        return new Loss((lp, t) -> Functional.ctcLoss(lp, t, inputLengths, targetLengths, blank, r, zeroInfinity));
     }
     /** torch's defaults: margin 1, p 2, eps 1e-6, no swap, mean. */
     public static Loss tripletMargin() { return tripletMargin(1.0, 2.0, 1e-6, false, Reduction.MEAN); }
