@@ -787,6 +787,46 @@ CT_API ct_status ct_work_is_completed(ct_work work, int32_t* done);
 /* Drops a reference (NULL-safe); releasing the last reference of an unfinished work waits for it. */
 CT_API void ct_work_release(ct_work work);
 
+/* ---- torch.linalg: LAPACK-backed linear algebra (issue 14) ----
+ * A is [..., m, n]: the last two dims hold the matrices, the leading dims are a batch (A and B broadcast over
+ * them). float32/float64 only (other dtypes CT_ERR_DTYPE); a wrong rank or non-square input is CT_ERR_SHAPE; a
+ * singular or non-positive-definite matrix is CT_ERR_INVALID_ARGUMENT naming the batch element. CPU only: CUDA
+ * tensors are CT_ERR_NOT_SUPPORTED (they would need cuSOLVER). Differentiable where torch is (for eigh and svd:
+ * distinct eigenvalues / singular values). */
+
+typedef int32_t ct_qr_mode;
+enum {
+    CT_QR_REDUCED = 0,  /* Q [..., m, k], R [..., k, n], k = min(m, n) */
+    CT_QR_COMPLETE = 1, /* Q [..., m, m], R [..., m, n] */
+    CT_QR_R = 2         /* R [..., k, n] only; Q is an empty [0] tensor */
+};
+
+/* out = A^-1 of square A. */
+CT_API ct_status ct_linalg_inv(ct_tensor a, ct_tensor* out);
+/* out = det(A) of square A, shape [...]. */
+CT_API ct_status ct_linalg_det(ct_tensor a, ct_tensor* out);
+/* sign and log|det| of square A (sign 0 and logabsdet -inf for singular A); only logabsdet has a gradient. */
+CT_API ct_status ct_linalg_slogdet(ct_tensor a, ct_tensor* sign, ct_tensor* logabsdet);
+/* out = X with A X = B: B is [..., n, k], or a vector [n] / [..., n] (then X is one too), as torch decides. */
+CT_API ct_status ct_linalg_solve(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* out = L (lower, A = L L^T) or, with upper, U = L^T; reads A's lower triangle. */
+CT_API ct_status ct_linalg_cholesky(ct_tensor a, int32_t upper, ct_tensor* out);
+/* A = Q R in the given ct_qr_mode. */
+CT_API ct_status ct_linalg_qr(ct_tensor a, ct_qr_mode mode, ct_tensor* q, ct_tensor* r);
+/* Ascending eigenvalues [..., n] and eigenvectors (columns) of symmetric A, read from its upper triangle when
+ * upper (torch's UPLO='U'), else the lower. */
+CT_API ct_status ct_linalg_eigh(ct_tensor a, int32_t upper, ct_tensor* eigenvalues, ct_tensor* eigenvectors);
+/* The eigenvalues of ct_linalg_eigh alone. */
+CT_API ct_status ct_linalg_eigvalsh(ct_tensor a, int32_t upper, ct_tensor* out);
+/* A = U diag(S) Vh, S descending: full_matrices gives U [..., m, m] and Vh [..., n, n], else [..., m, k], [..., k, n]. */
+CT_API ct_status ct_linalg_svd(ct_tensor a, int32_t full_matrices, ct_tensor* u, ct_tensor* s, ct_tensor* vh);
+/* The singular values of A, descending, [..., k]. */
+CT_API ct_status ct_linalg_svdvals(ct_tensor a, ct_tensor* out);
+/* out = X with A X = B (left) or X A = B, A triangular (upper or lower triangle read; unitriangular: diagonal taken
+ * as 1); no singularity check (a zero diagonal gives inf/NaN). */
+CT_API ct_status ct_linalg_solve_triangular(ct_tensor a, ct_tensor b, int32_t upper, int32_t left,
+                                            int32_t unitriangular, ct_tensor* out);
+
 #ifdef __cplusplus
 }
 #endif
