@@ -13,7 +13,8 @@ namespace ct {
 //   cholesky (Murray 2016): gA = L^-T Phi L^-1, Phi = (tril(L^T gL) + tril(L^T gL, -1)^T) / 2
 //   solve_triangular: gB = op(A)^-T g, gA = -gB X^T (left) or -X^T gB (right), masked to A's triangle
 //   qr (reduced, m >= n; Walter et al.): gA = (gQ + Q copyltu(R gR^T - gQ^T Q)) R^-T; m < n by splitting R
-//   eigh: gA = V (diag(gL) + (V^T gV) / E) V^T, E_ij = L_j - L_i off the diagonal (distinct eigenvalues)
+//   eigh: gA = sym(V (diag(gL) + (V^T gV) / E) V^T), E_ij = L_j - L_i off the diagonal (distinct eigenvalues),
+//         sym(X) = (X + X^T) / 2 as torch (only symmetric perturbations exist)
 //   svd: torch's svd_backward (distinct nonzero singular values; full_matrices uses the first k vectors)
 // Every output a backward receives is defined (the engine fills zeros), so the "gU undefined" shortcuts of torch
 // become the separate svdvals/eigvalsh nodes, which never divide by eigenvalue gaps.
@@ -198,7 +199,8 @@ std::pair<Tensor, Tensor> eigh_op(const Tensor& a, bool upper) {
         Tensor i = eye_like(l, l.size(-1));
         Tensor e = add(sub(unsqueeze(l, -2), unsqueeze(l, -1)), i);  // L_j - L_i, 1 on the diagonal
         Tensor inner = add(mul(div(matmul(mT(v), c.grads[1]), e), sub(ones_like(i), i)), diag_embed(c.grads[0]));
-        return {matmul(v, matmul(inner, mT(v)))};
+        Tensor ga = matmul(v, matmul(inner, mT(v)));
+        return {mul_scalar(add(ga, mT(ga)), 0.5)};  // torch's gradient is the symmetric part
     });
     set_history(lv.first, node, 0);
     set_history(lv.second, node, 1);
@@ -308,11 +310,14 @@ std::pair<Tensor, Tensor> linalg_slogdet(const Tensor& a) {
         sign = std::get<0>(r), logabs = std::get<1>(r);
     }
     if (!requires_grad(a)) return {sign, logabs};
+    // sign is an output of the node too (as in torch, it requires grad), with a zero gradient: it is piecewise
+    // constant
     auto node = make_node("LinalgSlogdetBackward", {a}, [](BackwardCtx& c) -> TensorList {
-        return {inv_transpose_times(c.saved(0), c.grads[0])};
+        return {inv_transpose_times(c.saved(0), c.grads[1])};
     });
     node->save(a);
-    set_history(logabs, node);
+    set_history(sign, node, 0);
+    set_history(logabs, node, 1);
     return {sign, logabs};
 }
 

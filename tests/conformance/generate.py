@@ -900,9 +900,107 @@ def activations(c):
             {"lower": 0.5, "upper": 0.1, "training": True})
 
 
+SIGN_FREE_NOTE = ("eigenvectors and singular vectors are unique only up to one sign per vector: those outputs are "
+                  "checked by the property abs (|value| as torch's), reconstructions are in the bindings' tests")
+
+
+def sign_free(c, outputs):
+    """Turns the last case's outputs at the given positions into the property check abs (equal up to sign)."""
+    for k in outputs:
+        o = c.cases[-1]["expect"]["outputs"][k]
+        c.cases[-1]["expect"]["outputs"][k] = {"dtype": o["dtype"], "shape": o["shape"],
+                                               "properties": {"abs": o["values"]}}
+
+
+def linalg(c):
+    """torch.linalg's LAPACK-backed ops: values and gradients of well-conditioned, batched and empty inputs,
+    every mode/triangle/side flag, singular and non-positive-definite matrices, and bad shapes and dtypes."""
+    L = torch.linalg
+
+    def wc(rng, shape, dtype):  # random plus 3 on the diagonal: well conditioned
+        return rng.tensor(shape, dtype) + 3 * torch.eye(shape[-1], dtype=DTYPES[dtype])
+
+    def spd(rng, shape, dtype):
+        x = rng.tensor(shape, dtype)
+        return x @ x.mT + torch.eye(shape[-1], dtype=DTYPES[dtype])
+
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases))
+        neg = wc(rng, [3, 3], dtype)
+        neg[0] *= -1
+        for name, x in (("3x3", wc(rng, [3, 3], dtype)), ("batch", wc(rng, [2, 2, 2], dtype)), ("negdet", neg),
+                        ("empty", torch.zeros([0, 3, 3], dtype=DTYPES[dtype]))):
+            c.run(f"linalg_inv/{dtype}/{name}", "linalg_inv", L.inv, [x])
+            c.run(f"linalg_det/{dtype}/{name}", "linalg_det", L.det, [x])
+            c.run(f"linalg_slogdet/{dtype}/{name}", "linalg_slogdet", L.slogdet, [x])
+        sing = torch.tensor([[[1.0, 2.0], [2.0, 4.0]], [[2.0, 0.0], [0.0, 1.0]]], dtype=DTYPES[dtype])
+        c.run(f"linalg_det/{dtype}/singular", "linalg_det", L.det, [sing], differentiable=False)
+        c.run(f"linalg_slogdet/{dtype}/singular", "linalg_slogdet", L.slogdet, [sing], differentiable=False)
+        c.run(f"linalg_det/{dtype}/0x0", "linalg_det", L.det, [torch.zeros([2, 0, 0], dtype=DTYPES[dtype])])
+        for name, a, b in (("matrix", wc(rng, [3, 3], dtype), rng.tensor([3, 2], dtype)),
+                           ("vector", wc(rng, [3, 3], dtype), rng.tensor([3], dtype)),
+                           ("batch_vectors", wc(rng, [2, 3, 3], dtype), rng.tensor([2, 3], dtype)),
+                           ("broadcast", wc(rng, [2, 1, 3, 3], dtype), rng.tensor([4, 3, 1], dtype))):
+            c.run(f"linalg_solve/{dtype}/{name}", "linalg_solve", L.solve, [a, b])
+        for upper in (False, True):
+            for name, shape in (("3x3", [3, 3]), ("batch", [2, 4, 4])):
+                c.run(f"linalg_cholesky/{dtype}/{name}/upper{int(upper)}", "linalg_cholesky",
+                      lambda t, u=upper: L.cholesky(t, upper=u), [spd(rng, shape, dtype)], {"upper": upper})
+            for left in (False, True):
+                for unit in (False, True):
+                    a, b = wc(rng, [3, 3], dtype), rng.tensor([2, 3, 2] if left else [2, 2, 3], dtype)
+                    c.run(f"linalg_solve_triangular/{dtype}/u{int(upper)}l{int(left)}d{int(unit)}",
+                          "linalg_solve_triangular", lambda x, y, u=upper, l=left, d=unit:
+                          L.solve_triangular(x, y, upper=u, left=l, unitriangular=d), [a, b],
+                          {"upper": upper, "left": left, "unitriangular": unit})
+        for shape in ([4, 3], [3, 4], [2, 3, 3]):
+            x = rng.tensor(shape, dtype)
+            sid = "x".join(map(str, shape))
+            for mode in ("reduced", "complete", "r"):
+                diff = mode == "reduced" or (mode == "complete" and shape[-2] <= shape[-1])
+                c.run(f"linalg_qr/{dtype}/{sid}/{mode}", "linalg_qr", lambda t, m=mode: L.qr(t, mode=m), [x],
+                      {"mode": mode}, differentiable=diff)
+            for full in (False, True):
+                c.run(f"linalg_svd/{dtype}/{sid}/full{int(full)}", "linalg_svd",
+                      lambda t, f=full: L.svd(t, full_matrices=f), [x], {"full_matrices": full},
+                      differentiable=False, note=SIGN_FREE_NOTE)
+                sign_free(c, [0, 2])
+            c.run(f"linalg_svdvals/{dtype}/{sid}", "linalg_svdvals", L.svdvals, [x])
+        for uplo in ("L", "U"):
+            for name, shape in (("3x3", [3, 3]), ("batch", [2, 4, 4])):
+                x = rng.tensor(shape, dtype)  # not symmetric: only the UPLO triangle is read
+                c.run(f"linalg_eigh/{dtype}/{name}/{uplo}", "linalg_eigh", lambda t, u=uplo: L.eigh(t, UPLO=u), [x],
+                      {"UPLO": uplo}, note=SIGN_FREE_NOTE)
+                sign_free(c, [1])
+                c.run(f"linalg_eigvalsh/{dtype}/{name}/{uplo}", "linalg_eigvalsh",
+                      lambda t, u=uplo: L.eigvalsh(t, UPLO=u), [x], {"UPLO": uplo})
+        c.run(f"linalg_svdvals/{dtype}/empty", "linalg_svdvals", L.svdvals, [torch.zeros([0, 2, 3], dtype=DTYPES[dtype])])
+        c.run(f"linalg_eigvalsh/{dtype}/empty", "linalg_eigvalsh", L.eigvalsh, [torch.zeros([2, 0, 0], dtype=DTYPES[dtype])],
+              {"UPLO": "L"})
+    singular = torch.tensor([[[1.0, 0.0], [0.0, 1.0]], [[1.0, 2.0], [2.0, 4.0]]])
+    c.error("linalg_inv/error/singular", "linalg_inv", [singular], "CT_ERR_INVALID_ARGUMENT")
+    c.error("linalg_solve/error/singular", "linalg_solve", [singular, torch.ones(2, 2)], "CT_ERR_INVALID_ARGUMENT")
+    c.error("linalg_cholesky/error/not_pd", "linalg_cholesky", [torch.tensor([[1.0, 2.0], [2.0, 1.0]])],
+            "CT_ERR_INVALID_ARGUMENT", {"upper": False})
+    for op, args in (("linalg_inv", {}), ("linalg_det", {}), ("linalg_slogdet", {}), ("linalg_cholesky", {"upper": False}),
+                     ("linalg_eigh", {"UPLO": "L"}), ("linalg_eigvalsh", {"UPLO": "L"})):
+        c.error(f"{op}/error/not_square", op, [torch.zeros(2, 3)], "CT_ERR_SHAPE", args)
+        c.error(f"{op}/error/1d", op, [torch.zeros(3)], "CT_ERR_SHAPE", args)
+        c.error(f"{op}/error/dtype", op, [torch.tensor([[1, 0], [0, 1]])], "CT_ERR_DTYPE", args)
+    c.error("linalg_svd/error/dtype", "linalg_svd", [torch.tensor([[1, 0], [0, 1]])], "CT_ERR_DTYPE",
+            {"full_matrices": True})
+    c.error("linalg_qr/error/1d", "linalg_qr", [torch.zeros(3)], "CT_ERR_SHAPE", {"mode": "reduced"})
+    c.error("linalg_svdvals/error/dtype", "linalg_svdvals", [torch.tensor([[1, 0], [0, 1]])], "CT_ERR_DTYPE")
+    c.error("linalg_solve/error/shapes", "linalg_solve", [torch.eye(2), torch.ones(3)], "CT_ERR_SHAPE")
+    c.error("linalg_solve/error/dtypes", "linalg_solve", [torch.eye(2), torch.ones(2, dtype=torch.float64)],
+            "CT_ERR_DTYPE")
+    c.error("linalg_solve_triangular/error/shapes", "linalg_solve_triangular", [torch.eye(2), torch.ones(3, 1)],
+            "CT_ERR_SHAPE", {"upper": True, "left": True, "unitriangular": False})
+
+
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,
           "indexing": indexing, "ordering": ordering, "nn": nn_ops, "creation": creation, "random": random_ops,
-          "activations": activations}
+          "activations": activations, "linalg": linalg}
 
 
 def main():

@@ -8,7 +8,7 @@
 import Pkg
 using CTensor
 import LinearAlgebra
-using LinearAlgebra: norm
+using LinearAlgebra: norm, det, logabsdet, cholesky, eigen, eigvals, Symmetric, svd, svdvals
 const C = CTensor
 
 const ELTYPE = Dict("float32" => Float32, "float64" => Float64, "int32" => Int32, "int64" => Int64,
@@ -230,6 +230,25 @@ merge!(OPS, Dict{String,Function}(
     "glu" => (x, a) -> C.glu(x, jdim(a["dim"], ndims(x))),
     "prelu" => (x, w, a) -> C.prelu(x, w),
     "rrelu" => (x, a) -> C.rrelu(x, a["lower"], a["upper"]; training = a["training"]),
+    # torch.linalg: LinearAlgebra's functions on matrices (Julia's orientation: a Julia m×n Tensor is the ctensor
+    # matrix's transpose), torch.linalg's names on batches (the ctensor matrices as the C ABI sees them)
+    "linalg_inv" => (x, a) -> ndims(x) == 2 ? inv(x) : C.linalg_inv(x),
+    "linalg_det" => (x, a) -> ndims(x) == 2 ? det(x) : C.linalg_det(x),
+    "linalg_slogdet" => (x, a) -> ndims(x) == 2 ? reverse(logabsdet(x)) : C.linalg_slogdet(x),
+    "linalg_solve" => (x, y, a) -> ndims(x) != 2 ? C.linalg_solve(x, y) :
+        ndims(y) == 1 ? transpose(x) \ y : transpose(transpose(x) \ transpose(y)),
+    "linalg_cholesky" => (x, a) -> ndims(x) != 2 ? C.linalg_cholesky(x; upper = a["upper"]) :
+        a["upper"] ? transpose(cholesky(x).factors) : cholesky(x).factors,
+    "linalg_qr" => (x, a) -> C.linalg_qr(x; mode = Symbol(a["mode"])),
+    "linalg_eigh" => (x, a) -> ndims(x) != 2 ? C.linalg_eigh(x; uplo = a["UPLO"][1]) :
+        (E = eigen(Symmetric(x, a["UPLO"] == "L" ? :U : :L)); (E.values, transpose(E.vectors))),
+    "linalg_eigvalsh" => (x, a) -> ndims(x) != 2 ? C.linalg_eigvalsh(x; uplo = a["UPLO"][1]) :
+        eigvals(Symmetric(x, a["UPLO"] == "L" ? :U : :L)),
+    "linalg_svd" => (x, a) -> ndims(x) != 2 ? C.linalg_svd(x; full_matrices = a["full_matrices"]) :
+        (F = svd(x; full = a["full_matrices"]); (F.Vt, F.S, F.U)),
+    "linalg_svdvals" => (x, a) -> ndims(x) == 2 ? svdvals(x) : C.linalg_svdvals(x),
+    "linalg_solve_triangular" => (x, y, a) -> C.linalg_solve_triangular(x, y; upper = a["upper"], left = a["left"],
+                                                                      unitriangular = a["unitriangular"]),
 ))
 const POSITION_OUTPUTS = Set(["sort", "topk", "kthvalue", "max_pool2d_ex", "adaptive_max_pool2d", "unique"])
 
@@ -279,6 +298,10 @@ function check_properties(what, v, props, atol, rtol)
         if haskey(props, "zero_or")
             w = decode(props["zero_or"][i])
             x == 0 || abs(x - w) <= atol + rtol * abs(w) || throw(Problem("$at, expected 0 or $w"))
+        end
+        if haskey(props, "abs")  # equal up to sign: singular vectors and eigenvectors (one sign per vector)
+            w = abs(decode(props["abs"][i]))
+            abs(abs(x) - w) <= atol + rtol * w || throw(Problem("$at, expected +-$w"))
         end
     end
     get(props, "permutation", false) && sort(v) != 0:length(v) - 1 &&

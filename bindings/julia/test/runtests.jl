@@ -22,6 +22,7 @@ include("test_errors.jl")
 include("test_memory.jl")
 include("test_nn.jl")
 include("test_activations.jl")
+include("test_linalg.jl")
 include("test_safetensors.jl")
 include("test_threads.jl")
 @testset "no handles left at exit" begin

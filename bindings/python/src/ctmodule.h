@@ -104,6 +104,7 @@ int init_interop(PyObject* m);
 int init_handles(PyObject* m);
 int init_safetensors(PyObject* m);
 int init_distributed(PyObject* m);
+int init_linalg(PyObject* m);
 int add_functions(PyObject* m, PyMethodDef* defs);
 
 #endif

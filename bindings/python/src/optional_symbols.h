@@ -104,6 +104,17 @@
 #pragma weak ct_last_status
 #pragma weak ct_le
 #pragma weak ct_leaky_relu
+#pragma weak ct_linalg_cholesky
+#pragma weak ct_linalg_det
+#pragma weak ct_linalg_eigh
+#pragma weak ct_linalg_eigvalsh
+#pragma weak ct_linalg_inv
+#pragma weak ct_linalg_qr
+#pragma weak ct_linalg_slogdet
+#pragma weak ct_linalg_solve
+#pragma weak ct_linalg_solve_triangular
+#pragma weak ct_linalg_svd
+#pragma weak ct_linalg_svdvals
 #pragma weak ct_linear
 #pragma weak ct_linspace
 #pragma weak ct_live_handles

@@ -120,6 +120,13 @@ pub const CT_REDUCE_MAX: ct_reduce_op = 2;
 pub const CT_REDUCE_MIN: ct_reduce_op = 3;
 pub const CT_REDUCE_PRODUCT: ct_reduce_op = 4;
 
+// ---- torch.linalg QR modes -----------------------------------------------------------------------
+
+pub type ct_qr_mode = i32;
+pub const CT_QR_REDUCED: ct_qr_mode = 0;
+pub const CT_QR_COMPLETE: ct_qr_mode = 1;
+pub const CT_QR_R: ct_qr_mode = 2;
+
 // ---- Callback types ------------------------------------------------------------------------------
 
 /// Called once when a wrapped external buffer is no longer used (from any thread).
@@ -727,4 +734,26 @@ extern "C" {
     pub fn ct_work_wait(work: ct_work) -> ct_status;
     pub fn ct_work_is_completed(work: ct_work, done: *mut i32) -> ct_status;
     pub fn ct_work_release(work: ct_work);
+
+    // ---- torch.linalg (LAPACK-backed) ----
+    pub fn ct_linalg_inv(a: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_det(a: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_slogdet(a: ct_tensor, sign: *mut ct_tensor, logabsdet: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_solve(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_cholesky(a: ct_tensor, upper: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_qr(a: ct_tensor, mode: ct_qr_mode, q: *mut ct_tensor, r: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_eigh(a: ct_tensor, upper: i32, eigenvalues: *mut ct_tensor, eigenvectors: *mut ct_tensor)
+        -> ct_status;
+    pub fn ct_linalg_eigvalsh(a: ct_tensor, upper: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_svd(a: ct_tensor, full_matrices: i32, u: *mut ct_tensor, s: *mut ct_tensor, vh: *mut ct_tensor)
+        -> ct_status;
+    pub fn ct_linalg_svdvals(a: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_solve_triangular(
+        a: ct_tensor,
+        b: ct_tensor,
+        upper: i32,
+        left: i32,
+        unitriangular: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
 }

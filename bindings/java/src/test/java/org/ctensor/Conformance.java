@@ -130,6 +130,10 @@ public final class Conformance {
                 double w = decode(props.getAsJsonArray("zero_or").get(i));
                 if (v[i] != 0 && Math.abs(v[i] - w) > atol + rtol * Math.abs(w)) throw new Problem(at + ", expected 0 or " + w);
             }
+            if (props.has("abs")) {  // equal up to sign: singular vectors and eigenvectors (one sign per vector)
+                double w = Math.abs(decode(props.getAsJsonArray("abs").get(i)));
+                if (Math.abs(Math.abs(v[i]) - w) > atol + rtol * w) throw new Problem(at + ", expected +-" + w);
+            }
         }
         if (props.has("permutation") && props.get("permutation").getAsBoolean()) {
             double[] sorted = v.clone();
@@ -344,6 +348,31 @@ public final class Conformance {
         t.put("glu", (x, a) -> one(((Tensor) x[0]).glu(dim(a))));
         t.put("prelu", (x, a) -> one(((Tensor) x[0]).prelu((Tensor) x[1])));
         t.put("rrelu", (x, a) -> one(((Tensor) x[0]).rrelu(a.get("lower").getAsDouble(), a.get("upper").getAsDouble(), a.get("training").getAsBoolean(), null)));
+        // torch.linalg (org.ctensor.Linalg)
+        t.put("linalg_inv", (x, a) -> one(Linalg.inv((Tensor) x[0])));
+        t.put("linalg_det", (x, a) -> one(Linalg.det((Tensor) x[0])));
+        t.put("linalg_slogdet", (x, a) -> {
+            Linalg.SignLogDet r = Linalg.slogdet((Tensor) x[0]);
+            return new Tensor[] {r.sign, r.logabsdet};
+        });
+        t.put("linalg_solve", (x, a) -> one(Linalg.solve((Tensor) x[0], (Tensor) x[1])));
+        t.put("linalg_cholesky", (x, a) -> one(Linalg.cholesky((Tensor) x[0], a.get("upper").getAsBoolean())));
+        t.put("linalg_qr", (x, a) -> {
+            Linalg.QR r = Linalg.qr((Tensor) x[0], Linalg.QrMode.valueOf(a.get("mode").getAsString().toUpperCase(java.util.Locale.ROOT)));
+            return new Tensor[] {r.q, r.r};
+        });
+        t.put("linalg_eigh", (x, a) -> {
+            Linalg.Eigh r = Linalg.eigh((Tensor) x[0], a.get("UPLO").getAsString().equals("U"));
+            return new Tensor[] {r.eigenvalues, r.eigenvectors};
+        });
+        t.put("linalg_eigvalsh", (x, a) -> one(Linalg.eigvalsh((Tensor) x[0], a.get("UPLO").getAsString().equals("U"))));
+        t.put("linalg_svd", (x, a) -> {
+            Linalg.SVD r = Linalg.svd((Tensor) x[0], a.get("full_matrices").getAsBoolean());
+            return new Tensor[] {r.u, r.s, r.vh};
+        });
+        t.put("linalg_svdvals", (x, a) -> one(Linalg.svdvals((Tensor) x[0])));
+        t.put("linalg_solve_triangular", (x, a) -> one(Linalg.solveTriangular((Tensor) x[0], (Tensor) x[1],
+                a.get("upper").getAsBoolean(), a.get("left").getAsBoolean(), a.get("unitriangular").getAsBoolean())));
         t.put("wrapped_scalar", (x, a) -> one(((Tensor) x[0]).mul(Tensor.wrappedScalar((Double) x[1], a.get("is_integer").getAsBoolean()))));
         // in-place writes through a view of a clone of input 0; the output is the clone
         Map<String, Write> writes = Map.of(
