@@ -62,7 +62,7 @@ TEST(LinalgLapack, InvDetSlogdetValues) {
     EXPECT_TRUE(allclose(inv, {0.6, -0.7, -0.2, 0.4}, 1e-12));
     CT_ASSERT_OK(ct_linalg_det(a.get(), det.out()));
     EXPECT_NEAR(scalar(det), 10.0, 1e-12);
-    H neg = make({0, 1, 1, 0, 0, 0, 0, 0, 2}, {3, 3});  // a swap: det -2
+    H neg = make({0, 1, 0, 1, 0, 0, 0, 0, 2}, {3, 3});  // a row swap times 2: det -2
     CT_ASSERT_OK(ct_linalg_slogdet(neg.get(), sign.out(), logabs.out()));
     EXPECT_EQ(scalar(sign), -1.0);
     EXPECT_NEAR(scalar(logabs), std::log(2.0), 1e-12);
@@ -248,7 +248,7 @@ TEST(LinalgLapack, Gradients) {
                 H pu = mm(uk, mt(uk)), pv = mm(mt(vk), vk), su, sv;
                 ok(ct_sum(pu.get(), nullptr, 0, 0, su.out()));
                 ok(ct_mul(pv.get(), su.get(), sv.out()));  // mixes both projectors into one output
-                return add(sv, mm(mm(uk, mt(uk)), v[0]));
+                return add(sv, mm(mt(v[0]), mm(mm(uk, mt(uk)), v[0])));  // [n, n], as sv
             };
             EXPECT_TRUE(gradcheck(svd_proj, {randt({m, n}, 95 + m)})) << "svd " << m << "x" << n << " full " << full;
         }
