@@ -232,6 +232,7 @@ merge!(OPS, Dict{String,Function}(
     "rrelu" => (x, a) -> C.rrelu(x, a["lower"], a["upper"]; training = a["training"]),
     # torch.linalg: LinearAlgebra's functions on matrices (Julia's orientation: a Julia m×n Tensor is the ctensor
     # matrix's transpose), torch.linalg's names on batches (the ctensor matrices as the C ABI sees them)
+    # (and on non-square input, which Julia's Symmetric refuses itself with a DimensionMismatch)
     "linalg_inv" => (x, a) -> ndims(x) == 2 ? inv(x) : C.linalg_inv(x),
     "linalg_det" => (x, a) -> ndims(x) == 2 ? det(x) : C.linalg_det(x),
     "linalg_slogdet" => (x, a) -> ndims(x) == 2 ? reverse(logabsdet(x)) : C.linalg_slogdet(x),
@@ -240,9 +241,9 @@ merge!(OPS, Dict{String,Function}(
     "linalg_cholesky" => (x, a) -> ndims(x) != 2 ? C.linalg_cholesky(x; upper = a["upper"]) :
         a["upper"] ? transpose(cholesky(x).factors) : cholesky(x).factors,
     "linalg_qr" => (x, a) -> C.linalg_qr(x; mode = Symbol(a["mode"])),
-    "linalg_eigh" => (x, a) -> ndims(x) != 2 ? C.linalg_eigh(x; uplo = a["UPLO"][1]) :
+    "linalg_eigh" => (x, a) -> ndims(x) != 2 || size(x, 1) != size(x, 2) ? C.linalg_eigh(x; uplo = a["UPLO"][1]) :
         (E = eigen(Symmetric(x, a["UPLO"] == "L" ? :U : :L)); (E.values, transpose(E.vectors))),
-    "linalg_eigvalsh" => (x, a) -> ndims(x) != 2 ? C.linalg_eigvalsh(x; uplo = a["UPLO"][1]) :
+    "linalg_eigvalsh" => (x, a) -> ndims(x) != 2 || size(x, 1) != size(x, 2) ? C.linalg_eigvalsh(x; uplo = a["UPLO"][1]) :
         eigvals(Symmetric(x, a["UPLO"] == "L" ? :U : :L)),
     "linalg_svd" => (x, a) -> ndims(x) != 2 ? C.linalg_svd(x; full_matrices = a["full_matrices"]) :
         (F = svd(x; full = a["full_matrices"]); (F.Vt, F.S, F.U)),

@@ -1,6 +1,6 @@
 # linalg.jl - torch.linalg from Julia. Two layers (README, "Linear algebra"):
 #  * LinearAlgebra's own functions on Tensor matrices, meaning what they mean for a Julia Matrix: inv, det,
-#    logabsdet, logdet, `\`, cholesky (a Cholesky whose factors is a Tensor), svd (an SVD of Tensors), svdvals,
+#    logabsdet, logdet, `\`, cholesky (a Cholesky whose factors is a Tensor), svd (a named tuple U, S, Vt), svdvals,
 #    eigen/eigvals of a Symmetric Tensor (an Eigen of Tensors);
 #  * torch.linalg's names (linalg_inv, linalg_qr, ..., linalg_solve_triangular) acting on the ctensor matrices
 #    exactly as the C ABI does, batched over the leading ctensor dims (Julia's trailing ones). Under the layout
@@ -61,8 +61,8 @@ function LinearAlgebra.logdet(t::Tensor{T,2}) where {T}
     r
 end
 "A \\ b for a vector b and A \\ B for a matrix B (ctensor solves A^T's transpose: A itself)."
-Base.:\(a::Tensor{T,2}, b::Tensor{T,1}) where {T} = linalg_solve(_mT(a), b)
-function Base.:\(a::Tensor{T,2}, b::Tensor{T,2}) where {T}
+Base.:\(a::Tensor{<:Any,2}, b::Tensor{<:Any,1}) = linalg_solve(_mT(a), b)
+function Base.:\(a::Tensor{<:Any,2}, b::Tensor{<:Any,2})
     at, bt = _mT(a), _mT(b)
     x = linalg_solve(at, bt)
     r = _mT(x)
@@ -71,18 +71,19 @@ function Base.:\(a::Tensor{T,2}, b::Tensor{T,2}) where {T}
 end
 "cholesky(A): a Cholesky with uplo 'U' whose factors U (A = U'U) is a Tensor (ctensor's lower factor of A^T = A)."
 LinearAlgebra.cholesky(t::Tensor{T,2}) where {T} = LinearAlgebra.Cholesky(linalg_cholesky(t), 'U', 0)
-"svd(A): an SVD of Tensors, A = U * Diagonal(S) * Vt (F.U is ctensor's Vh of A^T, F.Vt its U)."
+"""svd(A): the named tuple (U, S, Vt) of Tensors with A = U * Diagonal(S) * Vt (LinearAlgebra's SVD type stores S
+as a Vector, so it cannot hold a Tensor). F.U is ctensor's Vh of A^T, F.Vt its U."""
 function LinearAlgebra.svd(t::Tensor{T,2}; full::Bool = false) where {T}
     u, s, vh = linalg_svd(t; full_matrices = full)
-    LinearAlgebra.SVD(vh, s, u)
+    (U = vh, S = s, Vt = u)
 end
 LinearAlgebra.svdvals(t::Tensor{T,2}) where {T} = linalg_svdvals(t)
 "eigen(Symmetric(A)): an Eigen of Tensors (ascending values, vectors as columns), reading A's uplo triangle."
-function LinearAlgebra.eigen(s::LinearAlgebra.Symmetric{T,<:Tensor{T,2}}) where {T}
+function LinearAlgebra.eigen(s::LinearAlgebra.Symmetric{T,<:Tensor{T,2}}) where {T<:Real}
     w, v = linalg_eigh(parent(s); uplo = s.uplo == 'U' ? 'L' : 'U')  # Julia's upper triangle is ctensor's lower
     vt = _mT(v)
     release!(v)
     LinearAlgebra.Eigen(w, vt)
 end
-LinearAlgebra.eigvals(s::LinearAlgebra.Symmetric{T,<:Tensor{T,2}}) where {T} =
+LinearAlgebra.eigvals(s::LinearAlgebra.Symmetric{T,<:Tensor{T,2}}) where {T<:Real} =
     linalg_eigvalsh(parent(s); uplo = s.uplo == 'U' ? 'L' : 'U')
