@@ -826,6 +826,24 @@ CT_API ct_status ct_linalg_svdvals(ct_tensor a, ct_tensor* out);
  * as 1); no singularity check (a zero diagonal gives inf/NaN). */
 CT_API ct_status ct_linalg_solve_triangular(ct_tensor a, ct_tensor b, int32_t upper, int32_t left,
                                             int32_t unitriangular, ct_tensor* out);
+/* out = A^n of square A: n < 0 is (A^-1)^|n| (floating A), n = 0 the identity; any dtype but bool. */
+CT_API ct_status ct_linalg_matrix_power(ct_tensor a, int64_t n, ct_tensor* out);
+/* out = the cross product of a and b along dim (size 3 there); a and b have one rank and broadcast. */
+CT_API ct_status ct_linalg_cross(ct_tensor a, ct_tensor b, int64_t dim, ct_tensor* out);
+/* out = (sum |x|^ord)^(1/ord) over dims (ndims 0: all); ord INFINITY / -INFINITY: max / min |x|; 0: nonzero count. */
+CT_API ct_status ct_linalg_vector_norm(ct_tensor x, double ord, const int64_t* dims, int32_t ndims, int32_t keepdim,
+                                       ct_tensor* out);
+/* out = the matrix norm over dims (dim0, dim1); ord is "fro", "nuc", "inf", "-inf", "1", "-1", "2" or "-2". */
+CT_API ct_status ct_linalg_matrix_norm(ct_tensor x, const char* ord, int64_t dim0, int64_t dim1, int32_t keepdim,
+                                       ct_tensor* out);
+/* out = the pseudo-inverse (SVD) dropping singular values <= max(atol, rtol * largest); atol, rtol < 0: not given,
+ * torch's defaults (rtol = eps * max(m, n) when neither is given, 0 when only atol is). */
+CT_API ct_status ct_linalg_pinv(ct_tensor a, double atol, double rtol, ct_tensor* out);
+/* out = the number (int64) of singular values above ct_linalg_pinv's tolerance. */
+CT_API ct_status ct_linalg_matrix_rank(ct_tensor a, double atol, double rtol, ct_tensor* out);
+/* out = the least-squares solution X of A X = B (B [..., m, k]) for full-rank A [..., m, n] through QR
+ * (the minimum-norm solution when m < n); torch.linalg.lstsq's solution. */
+CT_API ct_status ct_linalg_lstsq(ct_tensor a, ct_tensor b, ct_tensor* out);
 
 #ifdef __cplusplus
 }

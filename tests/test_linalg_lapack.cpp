@@ -317,3 +317,55 @@ TEST(LinalgLapack, CudaTensorsAreNotSupported) {
     CT_EXPECT_ERR(ct_linalg_inv(d.get(), r.out()), CT_ERR_NOT_SUPPORTED, "linalg.inv");
     CT_EXPECT_ERR(ct_linalg_cholesky(d.get(), 0, r.out()), CT_ERR_NOT_SUPPORTED, "linalg.cholesky");
 }
+
+TEST(LinalgLapack, Composites) {
+    H a = make({2, 1, 1, 3}, {2, 2}), r, r2;
+    CT_ASSERT_OK(ct_linalg_matrix_power(a.get(), 3, r.out()));
+    EXPECT_TRUE(allclose(r, {15, 20, 20, 35}, 1e-12));
+    CT_ASSERT_OK(ct_linalg_matrix_power(a.get(), -1, r.out()));
+    CT_ASSERT_OK(ct_linalg_inv(a.get(), r2.out()));
+    expect_near(r, r2);
+    CT_ASSERT_OK(ct_linalg_matrix_power(make({1, 2, 3, 4}, {2, 2}, CT_INT64).get(), 2, r.out()));
+    EXPECT_EQ(dtype(r), CT_INT64);
+    EXPECT_TRUE(allclose(r, {7, 10, 15, 22}));
+    CT_EXPECT_ERR(ct_linalg_matrix_power(make({1, 2, 3, 4}, {2, 2}, CT_INT64).get(), -1, r.out()), CT_ERR_DTYPE,
+                  "negative powers");
+    CT_ASSERT_OK(ct_linalg_cross(make({1, 0, 0}, {3}).get(), make({0, 1, 0}, {3}).get(), -1, r.out()));
+    EXPECT_TRUE(allclose(r, {0, 0, 1}));
+    CT_EXPECT_ERR(ct_linalg_cross(make({1, 0}, {2}).get(), make({0, 1}, {2}).get(), -1, r.out()), CT_ERR_SHAPE, "size 3");
+    H v = make({3, -4, 0, 1}, {2, 2});
+    int64_t dim1[] = {1};
+    CT_ASSERT_OK(ct_linalg_vector_norm(v.get(), 2, dim1, 1, 0, r.out()));
+    EXPECT_TRUE(allclose(r, {5, 1}, 1e-12));
+    CT_ASSERT_OK(ct_linalg_vector_norm(v.get(), -1, nullptr, 0, 0, r.out()));  // (sum 1/|x|)^-1 with a zero: 0
+    EXPECT_TRUE(allclose(r, {0}));
+    CT_ASSERT_OK(ct_linalg_matrix_norm(a.get(), "1", -2, -1, 0, r.out()));
+    EXPECT_TRUE(allclose(r, {4}, 1e-12));
+    CT_ASSERT_OK(ct_linalg_matrix_norm(a.get(), "nuc", -2, -1, 1, r.out()));
+    EXPECT_EQ(shape(r), (Shape{1, 1}));
+    EXPECT_TRUE(allclose(r, {5}, 1e-12));  // the trace of a positive-definite matrix
+    CT_EXPECT_ERR(ct_linalg_matrix_norm(a.get(), "3", -2, -1, 0, r.out()), CT_ERR_INVALID_ARGUMENT, "ord must be");
+    CT_EXPECT_ERR(ct_linalg_matrix_norm(a.get(), nullptr, -2, -1, 0, r.out()), CT_ERR_INVALID_ARGUMENT, "ord is NULL");
+    H low = make({1, 2, 2, 4}, {2, 2});
+    CT_ASSERT_OK(ct_linalg_matrix_rank(low.get(), -1, -1, r.out()));
+    EXPECT_EQ(dtype(r), CT_INT64);
+    EXPECT_EQ(scalar(r), 1.0);
+    CT_ASSERT_OK(ct_linalg_pinv(low.get(), -1, -1, r.out()));
+    EXPECT_TRUE(allclose(r, {0.04, 0.08, 0.08, 0.16}, 1e-12));  // A^T / ||A||_F^2 for rank one
+    H tall = make({1, 0, 0, 1, 1, 1}, {3, 2}), b = make({1, 2, 4}, {3, 1});
+    CT_ASSERT_OK(ct_linalg_lstsq(tall.get(), b.get(), r.out()));
+    EXPECT_TRUE(allclose(r, {4.0 / 3, 7.0 / 3}, 1e-12));  // the normal equations A^T A x = A^T b
+    auto f2 = [](ct_status (*fn)(ct_tensor, double, double, ct_tensor*)) {
+        return [fn](const std::vector<H>& x) { H o; ok(fn(x[0].get(), -1, -1, o.out())); return o; };
+    };
+    EXPECT_TRUE(gradcheck(f2(ct_linalg_pinv), {randt({4, 3}, 120)}));
+    auto lstsq = [](const std::vector<H>& x) { H o; ok(ct_linalg_lstsq(x[0].get(), x[1].get(), o.out())); return o; };
+    EXPECT_TRUE(gradcheck(lstsq, {randt({4, 3}, 121), randt({4, 2}, 122)}));
+    EXPECT_TRUE(gradcheck(lstsq, {randt({2, 4}, 123), randt({2, 1}, 124)}));
+    for (const char* ord : {"fro", "nuc", "2", "-2", "1", "inf"}) {
+        auto mn = [ord](const std::vector<H>& x) { H o; ok(ct_linalg_matrix_norm(x[0].get(), ord, 0, 2, 0, o.out())); return o; };
+        EXPECT_TRUE(gradcheck(mn, {randt({3, 2, 4}, 125)})) << ord;
+    }
+    auto mp = [](const std::vector<H>& x) { H o; ok(ct_linalg_matrix_power(x[0].get(), -2, o.out())); return o; };
+    EXPECT_TRUE(gradcheck(mp, {well_conditioned({3, 3}, 126)}));
+}

@@ -2,6 +2,7 @@
 // composed of other ops). Matrices are the last two dims of [..., m, n], batched over the rest; float32/float64.
 #pragma once
 #include <optional>
+#include <string>
 #include <tuple>
 #include "ops/ops.h"
 
@@ -20,5 +21,13 @@ std::pair<Tensor, Tensor> linalg_eigh(const Tensor& a, bool upper);  // (ascendi
 Tensor linalg_eigvalsh(const Tensor& a, bool upper);
 std::tuple<Tensor, Tensor, Tensor> linalg_svd(const Tensor& a, bool full_matrices);  // (U, S, Vh)
 Tensor linalg_svdvals(const Tensor& a);
+// linalg_composite.cpp. pinv/matrix_rank: atol, rtol < 0 mean "not given" (torch's None and its default rule).
+Tensor linalg_matrix_power(const Tensor& a, int64_t n);
+Tensor linalg_cross(const Tensor& a, const Tensor& b, int64_t dim);
+Tensor linalg_vector_norm(const Tensor& x, double ord, const IntList& dims, bool keepdim);  // dims empty = all
+Tensor linalg_matrix_norm(const Tensor& x, const std::string& ord, int64_t dim0, int64_t dim1, bool keepdim);
+Tensor linalg_pinv(const Tensor& a, double atol, double rtol);
+Tensor linalg_matrix_rank(const Tensor& a, double atol, double rtol);  // int64
+Tensor linalg_lstsq(const Tensor& a, const Tensor& b);  // the solution of full-rank A (QR based)
 
 }  // namespace ct

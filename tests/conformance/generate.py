@@ -977,6 +977,7 @@ def linalg(c):
         c.run(f"linalg_svdvals/{dtype}/empty", "linalg_svdvals", L.svdvals, [torch.zeros([0, 2, 3], dtype=DTYPES[dtype])])
         c.run(f"linalg_eigvalsh/{dtype}/empty", "linalg_eigvalsh", L.eigvalsh, [torch.zeros([2, 0, 0], dtype=DTYPES[dtype])],
               {"UPLO": "L"})
+    linalg_composites(c, wc)
     singular = torch.tensor([[[1.0, 0.0], [0.0, 1.0]], [[1.0, 2.0], [2.0, 4.0]]])
     c.error("linalg_inv/error/singular", "linalg_inv", [singular], "CT_ERR_INVALID_ARGUMENT")
     c.error("linalg_solve/error/singular", "linalg_solve", [singular, torch.ones(2, 2)], "CT_ERR_INVALID_ARGUMENT")
@@ -996,6 +997,63 @@ def linalg(c):
             "CT_ERR_DTYPE")
     c.error("linalg_solve_triangular/error/shapes", "linalg_solve_triangular", [torch.eye(2), torch.ones(3, 1)],
             "CT_ERR_SHAPE", {"upper": True, "left": True, "unitriangular": False})
+
+
+def linalg_composites(c, wc):
+    """matrix_power, cross, vector_norm, matrix_norm, pinv, matrix_rank and lstsq (composites of other ops)."""
+    L = torch.linalg
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases))
+        a = wc(rng, [2, 3, 3], dtype)
+        for n in (0, 1, 2, 3, -1, -2):
+            c.run(f"linalg_matrix_power/{dtype}/n{n}", "linalg_matrix_power", lambda t, n=n: L.matrix_power(t, n), [a],
+                  {"n": n})
+        c.run(f"linalg_matrix_power/{dtype}/2d", "linalg_matrix_power", lambda t: L.matrix_power(t, 3), [a[0]], {"n": 3})
+        for name, x, y, dim in (("rows", rng.tensor([4, 3], dtype), rng.tensor([4, 3], dtype), -1),
+                                ("dim0_broadcast", rng.tensor([3, 2], dtype), rng.tensor([3, 1], dtype), 0),
+                                ("1d", rng.tensor([3], dtype), rng.tensor([3], dtype), -1)):
+            c.run(f"linalg_cross/{dtype}/{name}", "linalg_cross", lambda p, q, d=dim: L.cross(p, q, dim=d), [x, y],
+                  {"dim": dim})
+        x = rng.tensor([3, 4], dtype)
+        for ord in (2.0, 1.0, 3.0, float("inf"), float("-inf"), -1.0, 0.0):
+            for dims, keep in ((None, False), ([1], True), ([0, 1], False), ([-2], False)):
+                c.run(f"linalg_vector_norm/{dtype}/{ord}/{dims}/{int(keep)}", "linalg_vector_norm",
+                      lambda t, o=ord, d=dims, k=keep: L.vector_norm(t, o, d, k), [x],
+                      {"ord": encode(ord), "dims": dims, "keepdim": keep}, differentiable=ord != 0.0)
+        m = rng.tensor([2, 3, 4], dtype)
+        for ord in ("fro", "nuc", "inf", "-inf", "1", "-1", "2", "-2"):
+            tord = ord if ord in ("fro", "nuc") else float(ord)
+            for dims, keep in (([-2, -1], False), ([2, 0], True), ([0, 1], False)):
+                c.run(f"linalg_matrix_norm/{dtype}/{ord}/{dims}/{int(keep)}", "linalg_matrix_norm",
+                      lambda t, o=tord, d=dims, k=keep: L.matrix_norm(t, o, d, k), [m],
+                      {"ord": ord, "dims": dims, "keepdim": keep})
+        for shape in ([4, 3], [3, 4], [2, 3, 3]):
+            g = rng.tensor(shape, dtype)
+            sid = "x".join(map(str, shape))
+            c.run(f"linalg_pinv/{dtype}/{sid}", "linalg_pinv", L.pinv, [g], {"atol": None, "rtol": None})
+            c.run(f"linalg_matrix_rank/{dtype}/{sid}", "linalg_matrix_rank", L.matrix_rank, [g],
+                  {"atol": None, "rtol": None}, differentiable=False)
+            c.run(f"linalg_lstsq/{dtype}/{sid}", "linalg_lstsq", lambda p, q: L.lstsq(p, q).solution,
+                  [g, rng.tensor(shape[:-1] + [2], dtype)])
+        low = torch.tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]], dtype=DTYPES[dtype])
+        for atol, rtol in ((None, None), (0.5, None), (None, 0.3), (2.0, 0.1)):
+            c.run(f"linalg_matrix_rank/{dtype}/low/{atol}_{rtol}", "linalg_matrix_rank",
+                  lambda t, a=atol, r=rtol: L.matrix_rank(t, atol=a, rtol=r), [low], {"atol": atol, "rtol": rtol},
+                  differentiable=False)
+            c.run(f"linalg_pinv/{dtype}/low/{atol}_{rtol}", "linalg_pinv",
+                  lambda t, a=atol, r=rtol: L.pinv(t, atol=a, rtol=r), [low], {"atol": atol, "rtol": rtol},
+                  differentiable=False)
+    c.error("linalg_cross/error/size", "linalg_cross", [torch.zeros(2, 4), torch.zeros(2, 4)], "CT_ERR_SHAPE", {"dim": -1})
+    c.error("linalg_matrix_power/error/not_square", "linalg_matrix_power", [torch.zeros(2, 3)], "CT_ERR_SHAPE", {"n": 2})
+    c.error("linalg_vector_norm/error/dtype", "linalg_vector_norm", [torch.tensor([1, 2])], "CT_ERR_DTYPE",
+            {"ord": 2.0, "dims": None, "keepdim": False})
+    c.error("linalg_matrix_norm/error/1d", "linalg_matrix_norm", [torch.zeros(3)], "CT_ERR_SHAPE",
+            {"ord": "fro", "dims": [-2, -1], "keepdim": False})
+    c.error("linalg_pinv/error/dtype", "linalg_pinv", [torch.tensor([[1, 0], [0, 1]])], "CT_ERR_DTYPE",
+            {"atol": None, "rtol": None})
+    c.error("linalg_lstsq/error/shapes", "linalg_lstsq", [torch.zeros(3, 2), torch.zeros(4, 1)], "CT_ERR_SHAPE")
+    c.error("linalg_lstsq/error/vector", "linalg_lstsq", [torch.zeros(3, 2), torch.zeros(3)], "CT_ERR_SHAPE",
+            note="torch 1.13 refuses a 1-D B too (with an IndexError)")
 
 
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,

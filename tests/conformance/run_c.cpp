@@ -553,6 +553,30 @@ std::map<std::string, Op> op_table() {
         ct_tensor* s = out_slot(o);
         return ct_linalg_svd(x[0].h, flag(a, "full_matrices"), u, s, out_slot(o));
     };
+    t["linalg_matrix_power"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_linalg_matrix_power(x[0].h, a["n"].get<int64_t>(), out_slot(o));
+    };
+    t["linalg_cross"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_linalg_cross(x[0].h, x[1].h, a["dim"].get<int64_t>(), out_slot(o));
+    };
+    t["linalg_vector_norm"] = [flag](const Inputs& x, const Json& a, Outs& o) {
+        std::vector<int64_t> d = dims_of(a);
+        return ct_linalg_vector_norm(x[0].h, decode(a["ord"]), d.data(), (int32_t)d.size(), flag(a, "keepdim"),
+                                     out_slot(o));
+    };
+    t["linalg_matrix_norm"] = [flag](const Inputs& x, const Json& a, Outs& o) {
+        auto d = a["dims"].get<std::vector<int64_t>>();
+        return ct_linalg_matrix_norm(x[0].h, a["ord"].get<std::string>().c_str(), d[0], d[1], flag(a, "keepdim"),
+                                     out_slot(o));
+    };
+    auto tol = [](const Json& a, const char* k) { return a[k].is_null() ? -1.0 : a[k].get<double>(); };
+    t["linalg_pinv"] = [tol](const Inputs& x, const Json& a, Outs& o) {
+        return ct_linalg_pinv(x[0].h, tol(a, "atol"), tol(a, "rtol"), out_slot(o));
+    };
+    t["linalg_matrix_rank"] = [tol](const Inputs& x, const Json& a, Outs& o) {
+        return ct_linalg_matrix_rank(x[0].h, tol(a, "atol"), tol(a, "rtol"), out_slot(o));
+    };
+    t["linalg_lstsq"] = [](const Inputs& x, const Json&, Outs& o) { return ct_linalg_lstsq(x[0].h, x[1].h, out_slot(o)); };
     t["linalg_solve_triangular"] = [flag](const Inputs& x, const Json& a, Outs& o) {
         return ct_linalg_solve_triangular(x[0].h, x[1].h, flag(a, "upper"), flag(a, "left"), flag(a, "unitriangular"),
                                           out_slot(o));

@@ -8,7 +8,7 @@
 import Pkg
 using CTensor
 import LinearAlgebra
-using LinearAlgebra: norm, det, logabsdet, cholesky, eigen, eigvals, Symmetric, svd, svdvals
+using LinearAlgebra: norm, det, logabsdet, cholesky, eigen, eigvals, Symmetric, svd, svdvals, pinv, rank, cross
 const C = CTensor
 
 const ELTYPE = Dict("float32" => Float32, "float64" => Float64, "int32" => Int32, "int64" => Int64,
@@ -248,6 +248,16 @@ merge!(OPS, Dict{String,Function}(
     "linalg_svd" => (x, a) -> ndims(x) != 2 ? C.linalg_svd(x; full_matrices = a["full_matrices"]) :
         (F = svd(x; full = a["full_matrices"]); (F.Vt, F.S, F.U)),
     "linalg_svdvals" => (x, a) -> ndims(x) == 2 ? svdvals(x) : C.linalg_svdvals(x),
+    "linalg_matrix_power" => (x, a) -> ndims(x) == 2 ? x^a["n"] : C.linalg_matrix_power(x, a["n"]),
+    "linalg_cross" => (x, y, a) -> ndims(x) == 1 ? cross(x, y) : C.linalg_cross(x, y; dims = jdim(a["dim"], ndims(x))),
+    "linalg_vector_norm" => (x, a) -> C.linalg_vector_norm(x, decode(a["ord"]); dims = jdims(get(a, "dims", nothing), ndims(x)),
+                                                           keepdim = a["keepdim"]),
+    "linalg_matrix_norm" => (x, a) -> C.linalg_matrix_norm(x, a["ord"]; dims = Tuple(jdim(d, ndims(x)) for d in a["dims"]),
+                                                           keepdim = a["keepdim"]),
+    "linalg_pinv" => (x, a) -> (ndims(x) == 2 ? pinv : C.linalg_pinv)(x; atol = get(a, "atol", nothing), rtol = get(a, "rtol", nothing)),
+    "linalg_matrix_rank" => (x, a) -> (ndims(x) == 2 ? rank : C.linalg_matrix_rank)(x; atol = get(a, "atol", nothing),
+                                                                                   rtol = get(a, "rtol", nothing)),
+    "linalg_lstsq" => (x, y, a) -> C.linalg_lstsq(x, y),
     "linalg_solve_triangular" => (x, y, a) -> C.linalg_solve_triangular(x, y; upper = a["upper"], left = a["left"],
                                                                       unitriangular = a["unitriangular"]),
 ))

@@ -188,6 +188,14 @@ def op_table():
         "linalg_eigvalsh": lambda xs, a: ct.linalg.eigvalsh(xs[0], UPLO=a["UPLO"]),
         "linalg_svd": lambda xs, a: tuple(ct.linalg.svd(xs[0], full_matrices=a["full_matrices"])),
         "linalg_svdvals": lambda xs, a: ct.linalg.svdvals(xs[0]),
+        "linalg_matrix_power": lambda xs, a: ct.linalg.matrix_power(xs[0], a["n"]),
+        "linalg_cross": lambda xs, a: ct.linalg.cross(xs[0], xs[1], dim=a["dim"]),
+        "linalg_vector_norm": lambda xs, a: ct.linalg.vector_norm(xs[0], decode(a["ord"]), a["dims"], a["keepdim"]),
+        "linalg_matrix_norm": lambda xs, a: ct.linalg.matrix_norm(
+            xs[0], a["ord"] if a["ord"] in ("fro", "nuc") else float(a["ord"]), tuple(a["dims"]), a["keepdim"]),
+        "linalg_pinv": lambda xs, a: ct.linalg.pinv(xs[0], atol=a["atol"], rtol=a["rtol"]),
+        "linalg_matrix_rank": lambda xs, a: ct.linalg.matrix_rank(xs[0], atol=a["atol"], rtol=a["rtol"]),
+        "linalg_lstsq": lambda xs, a: ct.linalg.lstsq(xs[0], xs[1]).solution,
         "linalg_solve_triangular": lambda xs, a: ct.linalg.solve_triangular(
             xs[0], xs[1], upper=a["upper"], left=a["left"], unitriangular=a["unitriangular"]),
     })

@@ -1,7 +1,7 @@
 # linalg.jl - torch.linalg from Julia. Two layers (README, "Linear algebra"):
 #  * LinearAlgebra's own functions on Tensor matrices, meaning what they mean for a Julia Matrix: inv, det,
 #    logabsdet, logdet, `\`, cholesky (a Cholesky whose factors is a Tensor), svd (a named tuple U, S, Vt), svdvals,
-#    eigen/eigvals of a Symmetric Tensor (an Eigen of Tensors);
+#    eigen/eigvals of a Symmetric Tensor (an Eigen of Tensors), ^, pinv, rank, cross, opnorm;
 #  * torch.linalg's names (linalg_inv, linalg_qr, ..., linalg_solve_triangular) acting on the ctensor matrices
 #    exactly as the C ABI does, batched over the leading ctensor dims (Julia's trailing ones). Under the layout
 #    convention a Julia m×n Tensor is the ctensor n×m matrix, its transpose, so these see A^T where
@@ -87,3 +87,38 @@ function LinearAlgebra.eigen(s::LinearAlgebra.Symmetric{T,<:Tensor{T,2}}) where 
 end
 LinearAlgebra.eigvals(s::LinearAlgebra.Symmetric{T,<:Tensor{T,2}}) where {T<:Real} =
     linalg_eigvalsh(parent(s); uplo = s.uplo == 'U' ? 'L' : 'U')
+
+# ---- the composites: torch.linalg's names (Julia dims, 1-based) and LinearAlgebra's where they mean the same ----
+_tol(x) = x === nothing ? -1.0 : Float64(x)
+"A^n of the ctensor matrices (n < 0 inverts first, n = 0 gives the identity)."
+linalg_matrix_power(t::Tensor, n::Integer) = newtensor(o -> LibCT.ct_linalg_matrix_power(t, Int64(n), o))
+"The cross product along Julia dim `dims` (size 3 there; same rank, broadcast)."
+linalg_cross(a::Tensor, b::Tensor; dims::Integer = 1) = newtensor(o -> LibCT.ct_linalg_cross(a, b, ctdim(a, dims), o))
+"(sum |x|^ord)^(1/ord) over Julia dims (`:` for all); infinite ord: max / min |x|; 0: the nonzero count."
+function linalg_vector_norm(t::Tensor, ord::Real = 2; dims = :, keepdim::Bool = false)
+    d = ctdims(t, dims)
+    newtensor(o -> LibCT.ct_linalg_vector_norm(t, Float64(ord), d, Int32(length(d)), Int32(keepdim), o))
+end
+"""A matrix norm over the Julia dims `dims` (ctensor's rows are the first): ord "fro", "nuc", "inf", "-inf", "1",
+"-1", "2" or "-2" as torch.linalg.matrix_norm of the ctensor matrices."""
+linalg_matrix_norm(t::Tensor, ord::AbstractString = "fro"; dims = (2, 1), keepdim::Bool = false) =
+    newtensor(o -> LibCT.ct_linalg_matrix_norm(t, ord, ctdim(t, dims[1]), ctdim(t, dims[2]), Int32(keepdim), o))
+"The pseudo-inverse of the ctensor matrices (`nothing`: torch's default tolerance)."
+linalg_pinv(t::Tensor; atol = nothing, rtol = nothing) = newtensor(o -> LibCT.ct_linalg_pinv(t, _tol(atol), _tol(rtol), o))
+linalg_matrix_rank(t::Tensor; atol = nothing, rtol = nothing) =
+    newtensor(o -> LibCT.ct_linalg_matrix_rank(t, _tol(atol), _tol(rtol), o))
+"The least-squares solution X of the ctensor equation A X = B for full-rank A (minimum-norm when A is wide)."
+linalg_lstsq(a::Tensor, b::Tensor) = binary(LibCT.ct_linalg_lstsq, a, b)
+
+"A^n (pinv and matrix powers commute with the transpose, so the ctensor op gives Julia's meaning)."
+Base.:^(t::Tensor{T,2}, n::Integer) where {T} = linalg_matrix_power(t, n)
+LinearAlgebra.pinv(t::Tensor{T,2}; atol = nothing, rtol = nothing) where {T} = linalg_pinv(t; atol = atol, rtol = rtol)
+"rank(A): a 0-dim Int64 Tensor (singular values above torch's tolerance)."
+LinearAlgebra.rank(t::Tensor{T,2}; atol = nothing, rtol = nothing) where {T} =
+    linalg_matrix_rank(t; atol = atol, rtol = rtol)
+LinearAlgebra.cross(a::Tensor{T,1}, b::Tensor{T,1}) where {T} = linalg_cross(a, b)
+"opnorm(A, p) for p = 1, 2, Inf: Julia's column sums are ctensor's row sums, so 1 and Inf swap."
+function LinearAlgebra.opnorm(t::Tensor{T,2}, p::Real = 2) where {T}
+    ord = p == 1 ? "inf" : p == Inf ? "1" : p == 2 ? "2" : throw(ArgumentError("opnorm: p must be 1, 2 or Inf, got $p"))
+    linalg_matrix_norm(t, ord)
+end

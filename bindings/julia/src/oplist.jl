@@ -50,4 +50,7 @@ const OPS = Dict{String,Any}(
     "linalg_inv" => LinearAlgebra.inv, "linalg_det" => LinearAlgebra.det, "linalg_slogdet" => LinearAlgebra.logabsdet,
     "linalg_solve" => (\), "linalg_cholesky" => LinearAlgebra.cholesky, "linalg_qr" => linalg_qr,
     "linalg_eigh" => LinearAlgebra.eigen, "linalg_eigvalsh" => LinearAlgebra.eigvals, "linalg_svd" => LinearAlgebra.svd,
-    "linalg_svdvals" => LinearAlgebra.svdvals, "linalg_solve_triangular" => linalg_solve_triangular)
+    "linalg_svdvals" => LinearAlgebra.svdvals, "linalg_solve_triangular" => linalg_solve_triangular,
+    "linalg_matrix_power" => ^, "linalg_cross" => LinearAlgebra.cross, "linalg_vector_norm" => linalg_vector_norm,
+    "linalg_matrix_norm" => LinearAlgebra.opnorm, "linalg_pinv" => LinearAlgebra.pinv,
+    "linalg_matrix_rank" => LinearAlgebra.rank, "linalg_lstsq" => linalg_lstsq)

@@ -40,6 +40,17 @@
     x = requires_grad!(tensor(A))
     backward!(logdet(x))
     @test Array(grad(x)) ≈ inv(A)'
+    # the composites
+    @test Array(t^3) ≈ A^3
+    @test Array(t^-2) ≈ inv(A)^2
+    @test Array(pinv(tensor(B))) ≈ pinv(B)
+    @test rank(tensor([1.0 2.0; 2.0 4.0]))[] == 1
+    @test Array(cross(tensor([1.0, 0.0, 0.0]), tensor([0.0, 1.0, 0.0]))) == [0.0, 0.0, 1.0]
+    for p in (1, 2, Inf)
+        @test opnorm(t, p)[] ≈ opnorm(A, p)
+    end
+    @test C.linalg_vector_norm(t, 3; dims = 1)[2] ≈ norm(A[:, 2], 3)
+    @test vec(Array(C.linalg_lstsq(tensor(collect(B')), tensor([1.0 2.0 4.0])))) ≈ B \ [1.0, 2.0, 4.0]
     # errors
     @test_throws CTensorError inv(tensor([1.0 2.0; 2.0 4.0]))
     e = try cholesky(tensor([1.0 2.0; 2.0 1.0])) catch err; err end

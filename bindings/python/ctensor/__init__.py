@@ -28,7 +28,7 @@ from . import testing
 from ._dlpack import from_dlpack
 from . import distributed, nn, optim  # noqa: E402
 from . import linalg  # noqa: E402
-from .linalg import det, inverse, logdet, slogdet  # noqa: E402,F401  (torch's aliases)
+from .linalg import det, inverse, logdet, matrix_power, pinverse, slogdet  # noqa: E402,F401  (torch's aliases)
 
 Generator = _C.Generator
 __version__ = "%d.%d.%d" % (_C.version() // 10000, _C.version() // 100 % 100, _C.version() % 100)

@@ -1,19 +1,21 @@
 """ctensor.linalg: torch.linalg's names over the C ABI's ct_linalg_* (LAPACK on the CPU; CUDA tensors raise
 NotImplementedError). Matrices are the last two dims, batched over the leading ones; float32/float64 only.
-Decompositions return named tuples with torch's field names. ctensor.det/inverse/logdet/slogdet and the Tensor
-methods of those names are torch's aliases."""
+Decompositions return named tuples with torch's field names. ctensor.det/inverse/logdet/slogdet/pinverse/
+matrix_power and the Tensor methods of those names are torch's aliases."""
 import collections
 
 from . import _C
 from ._tensor import Tensor
 
 __all__ = ["inv", "det", "slogdet", "solve", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals",
-           "solve_triangular"]
+           "solve_triangular", "lstsq", "pinv", "matrix_rank", "matrix_norm", "vector_norm", "norm", "matrix_power",
+           "cross"]
 
 slogdet_ret = collections.namedtuple("slogdet", ["sign", "logabsdet"])
 qr_ret = collections.namedtuple("qr", ["Q", "R"])
 eigh_ret = collections.namedtuple("eigh", ["eigenvalues", "eigenvectors"])
 svd_ret = collections.namedtuple("svd", ["U", "S", "Vh"])
+lstsq_ret = collections.namedtuple("lstsq", ["solution", "residuals", "rank", "singular_values"])
 
 _QR_MODES = {"reduced": 0, "complete": 1, "r": 2}
 
@@ -78,6 +80,73 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     return _C.linalg_solve_triangular(A, B, bool(upper), bool(left), bool(unitriangular))
 
 
+def lstsq(A, B, rcond=None, *, driver=None):
+    """The least-squares solution of A X = B for full-rank A (QR; the minimum-norm one when A is wide). Only
+    `solution` is computed: residuals, rank and singular_values are empty tensors (torch's gelsy gives no
+    residuals or singular values either)."""
+    if rcond is not None or driver not in (None, "gelsy", "gels"):
+        raise NotImplementedError("linalg.lstsq: only the default full-rank solution is supported (rcond=None, "
+                                  "driver None, 'gels' or 'gelsy')")
+    x = _C.linalg_lstsq(A, B)
+    empty = x.new_zeros(0)
+    return lstsq_ret(x, empty, empty.long(), empty)
+
+
+def _tol(v):
+    return -1.0 if v is None else float(v)
+
+
+def pinv(A, *, atol=None, rtol=None, hermitian=False):
+    """The pseudo-inverse through the SVD; singular values <= max(atol, rtol * largest) are dropped."""
+    return _C.linalg_pinv(A, _tol(atol), _tol(rtol))
+
+
+def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
+    return _C.linalg_matrix_rank(A, _tol(atol), _tol(rtol))
+
+
+def _ord_text(ord):
+    if isinstance(ord, str):
+        return ord
+    if ord in (float("inf"), float("-inf")):
+        return "inf" if ord > 0 else "-inf"
+    if ord in (1, -1, 2, -2):
+        return str(int(ord))
+    raise ValueError("linalg.matrix_norm: Order %r not supported." % (ord,))
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    x = A if dtype is None else A.to(dtype)
+    return _C.linalg_matrix_norm(x, _ord_text(ord), dim[0], dim[1], bool(keepdim))
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    x = x if dtype is None else x.to(dtype)
+    if isinstance(dim, int):
+        dim = (dim,)
+    return _C.linalg_vector_norm(x, float(ord), None if dim is None else tuple(dim), bool(keepdim))
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    """torch.linalg.norm: a matrix norm when ord is a string or dim has two entries (or A is 2-D with ord given and
+    dim None), else a vector norm (2-norm of the flattened A for ord and dim None)."""
+    if isinstance(dim, int):
+        dim = (dim,)
+    if dim is not None and len(dim) == 2 or (dim is None and ord is not None and A.dim() == 2):
+        return matrix_norm(A, "fro" if ord is None else ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
+    if isinstance(ord, str):
+        raise ValueError("linalg.norm: ord %r needs a matrix (2 dims)" % (ord,))
+    return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+def matrix_power(A, n):
+    return _C.linalg_matrix_power(A, int(n))
+
+
+def cross(input, other, *, dim=-1):
+    return _C.linalg_cross(input, other, dim)
+
+
 def logdet(A):
     """torch.logdet: log det(A); NaN where det(A) < 0, -inf where it is 0."""
     sign, logabsdet = slogdet(A)
@@ -86,5 +155,7 @@ def logdet(A):
 
 # torch's aliases outside torch.linalg, also as Tensor methods
 inverse = inv
-for _name, _fn in dict(det=det, inverse=inv, slogdet=slogdet, logdet=logdet).items():
+pinverse = pinv
+for _name, _fn in dict(det=det, inverse=inv, slogdet=slogdet, logdet=logdet, pinverse=pinv,
+                       matrix_power=matrix_power).items():
     setattr(Tensor, _name, _fn)

@@ -1,4 +1,4 @@
-/* linalg.c - module functions for torch.linalg's LAPACK-backed ops (ct_linalg_*). Positional arguments mirror the
+/* linalg.c - module functions for torch.linalg's ops (ct_linalg_*). Positional arguments mirror the
  * C ABI; ctensor/linalg.py gives them torch.linalg's names, keywords and named-tuple results. The GIL is released
  * while a factorisation runs (they take milliseconds on large or batched inputs). */
 #include "ctmodule.h"
@@ -105,10 +105,79 @@ static PyObject* py_linalg_solve_triangular(PyObject* m, PyObject* a) {
     return wrap_tensor(out);
 }
 
+/* the composites */
+static PyObject* py_linalg_matrix_power(PyObject* m, PyObject* a) {
+    REQUIRE_SYM(ct_linalg_matrix_power);
+    ct_tensor x, out = NULL;
+    long long n;
+    if (!PyArg_ParseTuple(a, "O&L", conv_tensor, &x, &n)) return NULL;
+    RUN(ct_linalg_matrix_power(x, n, &out));
+    return wrap_tensor(out);
+}
+
+static PyObject* py_linalg_cross(PyObject* m, PyObject* a) {
+    REQUIRE_SYM(ct_linalg_cross);
+    ct_tensor x, y, out = NULL;
+    long long dim = -1;
+    if (!PyArg_ParseTuple(a, "O&O&L", conv_tensor, &x, conv_tensor, &y, &dim)) return NULL;
+    RUN(ct_linalg_cross(x, y, dim, &out));
+    return wrap_tensor(out);
+}
+
+/* vector_norm(x, ord, dims or None, keepdim) */
+static PyObject* py_linalg_vector_norm(PyObject* m, PyObject* a) {
+    REQUIRE_SYM(ct_linalg_vector_norm);
+    ct_tensor x, out = NULL;
+    double ord = 2.0;
+    PyObject* dims_obj = Py_None;
+    int keepdim = 0;
+    if (!PyArg_ParseTuple(a, "O&dOp", conv_tensor, &x, &ord, &dims_obj, &keepdim)) return NULL;
+    Dims d;
+    if (dims_parse(dims_obj, &d, 1, "dim") < 0) return NULL;
+    ct_status st = ct_linalg_vector_norm(x, ord, d.is_none ? NULL : d.v, d.n, keepdim, &out);
+    dims_free(&d);
+    if (st != CT_OK) return raise_status(st);
+    return wrap_tensor(out);
+}
+
+/* matrix_norm(x, ord text, dim0, dim1, keepdim) */
+static PyObject* py_linalg_matrix_norm(PyObject* m, PyObject* a) {
+    REQUIRE_SYM(ct_linalg_matrix_norm);
+    ct_tensor x, out = NULL;
+    const char* ord;
+    long long d0, d1;
+    int keepdim = 0;
+    if (!PyArg_ParseTuple(a, "O&sLLp", conv_tensor, &x, &ord, &d0, &d1, &keepdim)) return NULL;
+    RUN(ct_linalg_matrix_norm(x, ord, d0, d1, keepdim, &out));
+    return wrap_tensor(out);
+}
+
+/* pinv / matrix_rank(A, atol, rtol): negative = not given */
+#define TOL_OUT(name)                                                             \
+    static PyObject* py_linalg_##name(PyObject* m, PyObject* a) {                 \
+        REQUIRE_SYM(ct_linalg_##name);                                            \
+        ct_tensor x, out = NULL;                                                  \
+        double atol = -1, rtol = -1;                                              \
+        if (!PyArg_ParseTuple(a, "O&dd", conv_tensor, &x, &atol, &rtol)) return NULL; \
+        RUN(ct_linalg_##name(x, atol, rtol, &out));                               \
+        return wrap_tensor(out);                                                  \
+    }
+TOL_OUT(pinv)
+TOL_OUT(matrix_rank)
+
+static PyObject* py_linalg_lstsq(PyObject* m, PyObject* a) {
+    REQUIRE_SYM(ct_linalg_lstsq);
+    ct_tensor x, b, out = NULL;
+    if (!PyArg_ParseTuple(a, "O&O&", conv_tensor, &x, conv_tensor, &b)) return NULL;
+    RUN(ct_linalg_lstsq(x, b, &out));
+    return wrap_tensor(out);
+}
+
 #define ENTRY(name) {"linalg_" #name, (PyCFunction)py_linalg_##name, METH_VARARGS, NULL},
 static PyMethodDef linalg_functions[] = {
     ENTRY(inv) ENTRY(det) ENTRY(slogdet) ENTRY(solve) ENTRY(cholesky) ENTRY(qr) ENTRY(eigh) ENTRY(eigvalsh)
-    ENTRY(svd) ENTRY(svdvals) ENTRY(solve_triangular)
+    ENTRY(svd) ENTRY(svdvals) ENTRY(solve_triangular) ENTRY(matrix_power) ENTRY(cross) ENTRY(vector_norm)
+    ENTRY(matrix_norm) ENTRY(pinv) ENTRY(matrix_rank) ENTRY(lstsq)
     {NULL, NULL, 0, NULL}};
 
 int init_linalg(PyObject* m) { return add_functions(m, linalg_functions); }

@@ -199,3 +199,70 @@ def test_errors():
     q, r = LA.qr(ct.randn(4, 2, dtype=ct.float64, requires_grad=True), mode="complete")
     with pytest.raises(NotImplementedError, match="mode='complete'"):
         q.sum().backward()
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (2, 4, 4)])
+def test_lstsq_pinv_matrix_rank(shape):
+    torch = requires_torch()
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal(shape)
+    b = rng.standard_normal(shape[:-1] + (2,))
+    _compare(lambda m, x, y: _mat(m).lstsq(x, y).solution, [a, b], rng, rtol=1e-6)
+    _compare(lambda m, x: _mat(m).pinv(x), [a], rng, rtol=1e-6)
+    np.testing.assert_array_equal(LA.matrix_rank(ct.tensor(a)).numpy(), torch.linalg.matrix_rank(torch.tensor(a)).numpy())
+    low = a[..., :1] * np.ones(shape[-1])  # rank 1
+    np.testing.assert_array_equal(LA.matrix_rank(ct.tensor(low)).numpy(), torch.linalg.matrix_rank(torch.tensor(low)).numpy())
+    assert LA.matrix_rank(ct.tensor(low)).dtype == ct.int64
+    for atol, rtol in ((0.5, None), (None, 0.3), (0.1, 0.2)):
+        np.testing.assert_array_equal(LA.matrix_rank(ct.tensor(a), atol=atol, rtol=rtol).numpy(),
+                                      torch.linalg.matrix_rank(torch.tensor(a), atol=atol, rtol=rtol).numpy())
+        np.testing.assert_allclose(LA.pinv(ct.tensor(a), atol=atol, rtol=rtol).numpy(),
+                                   torch.linalg.pinv(torch.tensor(a), atol=atol, rtol=rtol).numpy(), rtol=1e-9, atol=1e-12)
+    with pytest.raises(ValueError, match="Incompatible shapes"):  # torch 1.13 refuses a vector B too
+        LA.lstsq(ct.tensor(a), ct.tensor(rng.standard_normal(shape[:-1])))
+
+
+@pytest.mark.parametrize("ord", ["fro", "nuc", float("inf"), float("-inf"), 1, -1, 2, -2])
+def test_matrix_norm(ord):
+    rng = np.random.default_rng(12)
+    a = rng.standard_normal((2, 3, 4))
+    _compare(lambda m, x: _mat(m).matrix_norm(x, ord), [a], rng, rtol=1e-6)
+    _compare(lambda m, x: _mat(m).matrix_norm(x, ord, dim=(0, 2), keepdim=True), [a], rng, rtol=1e-6)
+    _compare(lambda m, x: _mat(m).norm(x[0], ord), [a], rng, rtol=1e-6)
+
+
+@pytest.mark.parametrize("ord", [2, 1, 3.5, 0, float("inf"), float("-inf"), -1, -2.5])
+def test_vector_norm(ord):
+    rng = np.random.default_rng(13)
+    a = rng.standard_normal((3, 4))
+    fns = [lambda m, x: _mat(m).vector_norm(x, ord), lambda m, x: _mat(m).vector_norm(x, ord, dim=1, keepdim=True),
+           lambda m, x: _mat(m).vector_norm(x, ord, dim=(0, 1))]
+    for f in fns:
+        if ord == 0:  # no gradient: values only
+            torch = requires_torch()
+            np.testing.assert_allclose(f(ct, ct.tensor(a)).numpy(), f(torch, torch.tensor(a)).numpy())
+        else:
+            _compare(f, [a], rng, rtol=1e-6)
+    _compare(lambda m, x: _mat(m).norm(x), [a], rng)
+    _compare(lambda m, x: _mat(m).norm(x, dim=0), [a], rng)
+
+
+def test_matrix_power_and_cross():
+    torch = requires_torch()
+    rng = np.random.default_rng(14)
+    a = _wc(rng, 2, 3, 3)
+    for n in (0, 1, 2, 5, -1, -3):
+        _compare(lambda m, x: _mat(m).matrix_power(x, n), [a], rng, rtol=1e-6)
+    ints = np.array([[1, 2], [3, 4]])
+    np.testing.assert_array_equal(LA.matrix_power(ct.tensor(ints), 3).numpy(),
+                                  torch.linalg.matrix_power(torch.tensor(ints), 3).numpy())
+    np.testing.assert_array_equal(ct.tensor(ints).matrix_power(2).numpy(), np.linalg.matrix_power(ints, 2))
+    _compare(lambda m, x, y: _mat(m).cross(x, y), [rng.standard_normal((4, 3)), rng.standard_normal((4, 3))], rng)
+    _compare(lambda m, x, y: _mat(m).cross(x, y, dim=0), [rng.standard_normal((3, 2)), rng.standard_normal((3, 1))], rng)
+    with pytest.raises(ValueError, match="size 3"):
+        LA.cross(ct.zeros(2, 4), ct.zeros(2, 4))
+    with pytest.raises(TypeError, match="negative powers"):
+        LA.matrix_power(ct.tensor(ints), -1)
+    with pytest.raises(ValueError, match="ord must be"):
+        ct._C.linalg_matrix_norm(ct.zeros(2, 2), "3", -2, -1, False)
+    np.testing.assert_allclose(ct.pinverse(ct.tensor(a)).numpy(), torch.pinverse(torch.tensor(a)).numpy(), rtol=1e-9)

@@ -756,4 +756,25 @@ extern "C" {
         unitriangular: i32,
         out: *mut ct_tensor,
     ) -> ct_status;
+    pub fn ct_linalg_matrix_power(a: ct_tensor, n: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_cross(a: ct_tensor, b: ct_tensor, dim: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_vector_norm(
+        x: ct_tensor,
+        ord: f64,
+        dims: *const i64,
+        ndims: i32,
+        keepdim: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_linalg_matrix_norm(
+        x: ct_tensor,
+        ord: *const c_char,
+        dim0: i64,
+        dim1: i64,
+        keepdim: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_linalg_pinv(a: ct_tensor, atol: f64, rtol: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_matrix_rank(a: ct_tensor, atol: f64, rtol: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_lstsq(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
 }

@@ -1,9 +1,12 @@
 //! torch.linalg as tensor methods with tch-rs's names (`linalg_inv`, `linalg_qr`, ...) plus torch's aliases
-//! (`det`, `inverse`, `slogdet`, `logdet`): LAPACK on the CPU, float32/float64, batched over leading dims.
+//! (`det`, `inverse`, `slogdet`, `logdet`, `pinverse`, `matrix_power`): LAPACK on the CPU, float32/float64,
+//! batched over leading dims.
 //! Errors (a singular matrix, a non-positive-definite one) are [`Error::InvalidArgument`] naming the batch element.
+use std::ffi::CString;
+
 use ctensor_sys as sys;
 
-use crate::error::{check, ensure_abi, Result};
+use crate::error::{check, ensure_abi, Error, Result};
 use crate::tensor::{out1, Tensor};
 
 /// Which factors [`Tensor::linalg_qr`] returns (torch's `mode`).
@@ -136,5 +139,55 @@ impl Tensor {
         out1(|o| unsafe {
             sys::ct_linalg_solve_triangular(self.as_raw(), b.as_raw(), upper as i32, left as i32, unitriangular as i32, o)
         })
+    }
+
+    /// `self` to the power `n` (square matrices; n < 0 inverts first, n = 0 gives the identity).
+    pub fn linalg_matrix_power(&self, n: i64) -> Result<Tensor> {
+        out1(|o| unsafe { sys::ct_linalg_matrix_power(self.as_raw(), n, o) })
+    }
+
+    /// torch.matrix_power: the same as [`Tensor::linalg_matrix_power`].
+    pub fn matrix_power(&self, n: i64) -> Result<Tensor> {
+        self.linalg_matrix_power(n)
+    }
+
+    /// The cross product with `other` along `dim` (size 3 there; same rank, broadcast).
+    pub fn linalg_cross(&self, other: &Tensor, dim: i64) -> Result<Tensor> {
+        out1(|o| unsafe { sys::ct_linalg_cross(self.as_raw(), other.as_raw(), dim, o) })
+    }
+
+    /// `(sum |x|^ord)^(1/ord)` over `dims` (empty: all); `ord` infinite: max / min of |x|; 0: the nonzero count.
+    pub fn linalg_vector_norm(&self, ord: f64, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        let n = i32::try_from(dims.len()).map_err(|_| Error::InvalidArgument("linalg_vector_norm: too many dims".into()))?;
+        out1(|o| unsafe { sys::ct_linalg_vector_norm(self.as_raw(), ord, dims.as_ptr(), n, keepdim as i32, o) })
+    }
+
+    /// A matrix norm over `(dim0, dim1)`: `ord` is "fro", "nuc", "inf", "-inf", "1", "-1", "2" or "-2".
+    pub fn linalg_matrix_norm(&self, ord: &str, dim0: i64, dim1: i64, keepdim: bool) -> Result<Tensor> {
+        let c = CString::new(ord).map_err(|_| Error::InvalidArgument("linalg_matrix_norm: ord holds a NUL".into()))?;
+        out1(|o| unsafe { sys::ct_linalg_matrix_norm(self.as_raw(), c.as_ptr(), dim0, dim1, keepdim as i32, o) })
+    }
+
+    /// The pseudo-inverse (SVD); singular values at most `max(atol, rtol * largest)` are dropped. `None` is
+    /// torch's default for each tolerance.
+    pub fn linalg_pinv(&self, atol: Option<f64>, rtol: Option<f64>) -> Result<Tensor> {
+        let (a, r) = (atol.unwrap_or(-1.0), rtol.unwrap_or(-1.0));
+        out1(|o| unsafe { sys::ct_linalg_pinv(self.as_raw(), a, r, o) })
+    }
+
+    /// torch.pinverse: [`Tensor::linalg_pinv`] with the default tolerances.
+    pub fn pinverse(&self) -> Result<Tensor> {
+        self.linalg_pinv(None, None)
+    }
+
+    /// The number (int64) of singular values above [`Tensor::linalg_pinv`]'s tolerance.
+    pub fn linalg_matrix_rank(&self, atol: Option<f64>, rtol: Option<f64>) -> Result<Tensor> {
+        let (a, r) = (atol.unwrap_or(-1.0), rtol.unwrap_or(-1.0));
+        out1(|o| unsafe { sys::ct_linalg_matrix_rank(self.as_raw(), a, r, o) })
+    }
+
+    /// The least-squares solution of `self @ X = b` for full-rank `self` (QR; minimum-norm when wide).
+    pub fn linalg_lstsq(&self, b: &Tensor) -> Result<Tensor> {
+        out1(|o| unsafe { sys::ct_linalg_lstsq(self.as_raw(), b.as_raw(), o) })
     }
 }

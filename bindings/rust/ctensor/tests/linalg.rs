@@ -93,3 +93,29 @@ fn errors_map_to_variants() -> ctensor::Result<()> {
     }
     Ok(())
 }
+
+#[test]
+fn composites() -> ctensor::Result<()> {
+    let a = Tensor::from_slice(&[2.0f64, 1.0, 1.0, 3.0], &[2, 2])?;
+    close(&vals(&a.linalg_matrix_power(2)?), &[5.0, 5.0, 5.0, 10.0], 1e-12);
+    close(&vals(&a.matrix_power(-1)?), &vals(&a.linalg_inv()?), 1e-12);
+    close(&vals(&a.linalg_matrix_power(0)?), &[1.0, 0.0, 0.0, 1.0], 0.0);
+    let x = Tensor::from_slice(&[1.0f64, 0.0, 0.0], &[3])?;
+    let y = Tensor::from_slice(&[0.0f64, 1.0, 0.0], &[3])?;
+    close(&vals(&x.linalg_cross(&y, -1)?), &[0.0, 0.0, 1.0], 0.0);
+    let v = Tensor::from_slice(&[3.0f64, -4.0], &[2])?;
+    close(&vals(&v.linalg_vector_norm(2.0, &[], false)?), &[5.0], 1e-12);
+    close(&vals(&v.linalg_vector_norm(f64::INFINITY, &[0], false)?), &[4.0], 0.0);
+    close(&vals(&a.linalg_matrix_norm("fro", -2, -1, false)?), &[15f64.sqrt()], 1e-12);
+    close(&vals(&a.linalg_matrix_norm("1", -2, -1, false)?), &[4.0], 1e-12);
+    close(&vals(&a.linalg_matrix_norm("inf", -2, -1, false)?), &[4.0], 1e-12);
+    assert!(matches!(a.linalg_matrix_norm("3", -2, -1, false), Err(Error::InvalidArgument(_))));
+    close(&vals(&a.linalg_pinv(None, None)?), &vals(&a.linalg_inv()?), 1e-12);
+    close(&vals(&a.pinverse()?), &vals(&a.linalg_inv()?), 1e-12);
+    let low = Tensor::from_slice(&[1.0f64, 2.0, 2.0, 4.0], &[2, 2])?;
+    assert_eq!(low.linalg_matrix_rank(None, None)?.to_vec::<i64>()?, vec![1]);
+    let tall = Tensor::from_slice(&[1.0f64, 0.0, 0.0, 1.0, 1.0, 1.0], &[3, 2])?;
+    let b = Tensor::from_slice(&[1.0f64, 2.0, 4.0], &[3, 1])?;
+    close(&vals(&tall.linalg_lstsq(&b)?), &[4.0 / 3.0, 7.0 / 3.0], 1e-12); // the normal equations' solution
+    Ok(())
+}

@@ -693,6 +693,25 @@ fn linalg_ops() -> HashMap<&'static str, Op> {
         Box::new(|x, a| x[0].linalg_svd(flag(a, "full_matrices")).map(|(u, s, vh)| vec![u, s, vh])),
     );
     t.insert("linalg_svdvals", Box::new(|x, _| one(x[0].linalg_svdvals())));
+    t.insert("linalg_matrix_power", Box::new(|x, a| one(x[0].linalg_matrix_power(a["n"].as_i64().unwrap()))));
+    t.insert("linalg_cross", Box::new(|x, a| one(x[0].linalg_cross(&x[1], dim(a)))));
+    t.insert(
+        "linalg_vector_norm",
+        Box::new(|x, a| {
+            let dims = if a["dims"].is_null() { vec![] } else { ints(a, "dims") };
+            one(x[0].linalg_vector_norm(decode(&a["ord"]), &dims, flag(a, "keepdim")))
+        }),
+    );
+    t.insert(
+        "linalg_matrix_norm",
+        Box::new(|x, a| {
+            let d = ints(a, "dims");
+            one(x[0].linalg_matrix_norm(a["ord"].as_str().unwrap(), d[0], d[1], flag(a, "keepdim")))
+        }),
+    );
+    t.insert("linalg_pinv", Box::new(|x, a| one(x[0].linalg_pinv(a["atol"].as_f64(), a["rtol"].as_f64()))));
+    t.insert("linalg_matrix_rank", Box::new(|x, a| one(x[0].linalg_matrix_rank(a["atol"].as_f64(), a["rtol"].as_f64()))));
+    t.insert("linalg_lstsq", Box::new(|x, _| one(x[0].linalg_lstsq(&x[1]))));
     t.insert(
         "linalg_solve_triangular",
         Box::new(|x, a| {

@@ -1,5 +1,6 @@
 // Linalg.java - torch.linalg for Java: static methods with torch.linalg's names (inv, det, slogdet, solve, cholesky,
-// qr, eigh, eigvalsh, svd, svdvals, solveTriangular) over the C ABI's ct_linalg_*. LAPACK on the CPU, float32/float64,
+// qr, eigh, eigvalsh, svd, svdvals, solveTriangular, matrixPower, cross, vectorNorm, matrixNorm, pinv, matrixRank,
+// lstsq) over the C ABI's ct_linalg_*. LAPACK on the CPU, float32/float64,
 // batched over the leading dims. A singular or non-positive-definite matrix throws InvalidArgumentException naming
 // the batch element; several results come as small AutoCloseable records (closing one closes its tensors).
 package org.ctensor;
@@ -161,5 +162,47 @@ public final class Linalg {
     public static Tensor solveTriangular(Tensor a, Tensor b, boolean upper, boolean left, boolean unitriangular) {
         return Tensor.own(CT.linalg_solve_triangular(a.handle(), b.handle(), upper ? 1 : 0, left ? 1 : 0,
                 unitriangular ? 1 : 0), a, b);
+    }
+
+    /** A to the power n (square; n < 0 inverts first, n = 0 gives the identity). */
+    @Op("linalg_matrix_power")
+    public static Tensor matrixPower(Tensor a, long n) {
+        return Tensor.own(CT.linalg_matrix_power(a.handle(), n), a);
+    }
+
+    /** The cross product along dim (size 3 there; same rank, broadcast). */
+    @Op("linalg_cross")
+    public static Tensor cross(Tensor a, Tensor b, long dim) {
+        return Tensor.own(CT.linalg_cross(a.handle(), b.handle(), dim), a, b);
+    }
+
+    /** (sum |x|^ord)^(1/ord) over dims (empty: all); infinite ord: max / min |x|; 0: the nonzero count. */
+    @Op("linalg_vector_norm")
+    public static Tensor vectorNorm(Tensor x, double ord, long[] dims, boolean keepdim) {
+        return Tensor.own(CT.linalg_vector_norm(x.handle(), ord, dims, keepdim ? 1 : 0), x);
+    }
+
+    /** A matrix norm over (dim0, dim1): ord "fro", "nuc", "inf", "-inf", "1", "-1", "2" or "-2". */
+    @Op("linalg_matrix_norm")
+    public static Tensor matrixNorm(Tensor x, String ord, long dim0, long dim1, boolean keepdim) {
+        return Tensor.own(CT.linalg_matrix_norm(x.handle(), ord, dim0, dim1, keepdim ? 1 : 0), x);
+    }
+
+    /** The pseudo-inverse; null tolerances are torch's defaults. */
+    @Op("linalg_pinv")
+    public static Tensor pinv(Tensor a, Double atol, Double rtol) {
+        return Tensor.own(CT.linalg_pinv(a.handle(), atol == null ? -1 : atol, rtol == null ? -1 : rtol), a);
+    }
+
+    /** The number (int64) of singular values above pinv's tolerance; null tolerances are torch's defaults. */
+    @Op("linalg_matrix_rank")
+    public static Tensor matrixRank(Tensor a, Double atol, Double rtol) {
+        return Tensor.own(CT.linalg_matrix_rank(a.handle(), atol == null ? -1 : atol, rtol == null ? -1 : rtol), a);
+    }
+
+    /** The least-squares solution of A X = B for full-rank A (QR; minimum-norm when A is wide). */
+    @Op("linalg_lstsq")
+    public static Tensor lstsq(Tensor a, Tensor b) {
+        return Tensor.own(CT.linalg_lstsq(a.handle(), b.handle()), a, b);
     }
 }

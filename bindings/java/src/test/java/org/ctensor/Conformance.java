@@ -154,6 +154,11 @@ public final class Conformance {
         return x instanceof Tensor ? (Tensor) x : Tensor.wrappedScalar((Double) x, false);
     }
 
+    /** args[key] as a Double, null when absent or JSON null. */
+    static Double optDouble(JsonObject a, String key) {
+        return a.has(key) && !a.get(key).isJsonNull() ? a.get(key).getAsDouble() : null;
+    }
+
     static Tensor[] one(Tensor t) {
         return new Tensor[] {t};
     }
@@ -371,6 +376,17 @@ public final class Conformance {
             return new Tensor[] {r.u, r.s, r.vh};
         });
         t.put("linalg_svdvals", (x, a) -> one(Linalg.svdvals((Tensor) x[0])));
+        t.put("linalg_matrix_power", (x, a) -> one(Linalg.matrixPower((Tensor) x[0], a.get("n").getAsLong())));
+        t.put("linalg_cross", (x, a) -> one(Linalg.cross((Tensor) x[0], (Tensor) x[1], dim(a))));
+        t.put("linalg_vector_norm", (x, a) -> one(Linalg.vectorNorm((Tensor) x[0], decode(a.get("ord")),
+                a.get("dims").isJsonNull() ? new long[0] : longs(a.get("dims")), a.get("keepdim").getAsBoolean())));
+        t.put("linalg_matrix_norm", (x, a) -> {
+            long[] d = longs(a.get("dims"));
+            return one(Linalg.matrixNorm((Tensor) x[0], a.get("ord").getAsString(), d[0], d[1], a.get("keepdim").getAsBoolean()));
+        });
+        t.put("linalg_pinv", (x, a) -> one(Linalg.pinv((Tensor) x[0], optDouble(a, "atol"), optDouble(a, "rtol"))));
+        t.put("linalg_matrix_rank", (x, a) -> one(Linalg.matrixRank((Tensor) x[0], optDouble(a, "atol"), optDouble(a, "rtol"))));
+        t.put("linalg_lstsq", (x, a) -> one(Linalg.lstsq((Tensor) x[0], (Tensor) x[1])));
         t.put("linalg_solve_triangular", (x, a) -> one(Linalg.solveTriangular((Tensor) x[0], (Tensor) x[1],
                 a.get("upper").getAsBoolean(), a.get("left").getAsBoolean(), a.get("unitriangular").getAsBoolean())));
         t.put("wrapped_scalar", (x, a) -> one(((Tensor) x[0]).mul(Tensor.wrappedScalar((Double) x[1], a.get("is_integer").getAsBoolean()))));

@@ -72,4 +72,24 @@ class LinalgTest {
             assertThrows(DTypeException.class, () -> Linalg.inv(ints));
         }
     }
+
+    @Test
+    void composites() {
+        try (TensorScope s = new TensorScope()) {
+            Tensor a = t(new double[] {2, 1, 1, 3}, 2, 2);
+            assertArrayEquals(new double[] {5, 5, 5, 10}, Linalg.matrixPower(a, 2).toDoubleArray(), 1e-12);
+            assertArrayEquals(Linalg.inv(a).toDoubleArray(), Linalg.matrixPower(a, -1).toDoubleArray(), 1e-12);
+            assertArrayEquals(new double[] {0, 0, 1},
+                    Linalg.cross(t(new double[] {1, 0, 0}, 3), t(new double[] {0, 1, 0}, 3), -1).toDoubleArray());
+            assertEquals(5.0, Linalg.vectorNorm(t(new double[] {3, -4}, 2), 2, new long[0], false).item(), 1e-12);
+            assertEquals(Math.sqrt(15), Linalg.matrixNorm(a, "fro", -2, -1, false).item(), 1e-12);
+            assertEquals(4.0, Linalg.matrixNorm(a, "inf", -2, -1, false).item(), 1e-12);
+            assertThrows(InvalidArgumentException.class, () -> Linalg.matrixNorm(a, "3", -2, -1, false));
+            assertArrayEquals(Linalg.inv(a).toDoubleArray(), Linalg.pinv(a, null, null).toDoubleArray(), 1e-12);
+            assertEquals(1.0, Linalg.matrixRank(t(new double[] {1, 2, 2, 4}, 2, 2), null, null).item());
+            Tensor tall = t(new double[] {1, 0, 0, 1, 1, 1}, 3, 2);
+            assertArrayEquals(new double[] {4.0 / 3, 7.0 / 3},
+                    Linalg.lstsq(tall, t(new double[] {1, 2, 4}, 3, 1)).toDoubleArray(), 1e-12);
+        }
+    }
 }
