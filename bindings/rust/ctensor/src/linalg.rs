@@ -137,7 +137,14 @@ impl Tensor {
     /// its diagonal is taken as 1). No singularity check (a zero diagonal gives inf/NaN).
     pub fn linalg_solve_triangular(&self, b: &Tensor, upper: bool, left: bool, unitriangular: bool) -> Result<Tensor> {
         out1(|o| unsafe {
-            sys::ct_linalg_solve_triangular(self.as_raw(), b.as_raw(), upper as i32, left as i32, unitriangular as i32, o)
+            sys::ct_linalg_solve_triangular(
+                self.as_raw(),
+                b.as_raw(),
+                upper as i32,
+                left as i32,
+                unitriangular as i32,
+                o,
+            )
         })
     }
 
@@ -158,7 +165,8 @@ impl Tensor {
 
     /// `(sum |x|^ord)^(1/ord)` over `dims` (empty: all); `ord` infinite: max / min of |x|; 0: the nonzero count.
     pub fn linalg_vector_norm(&self, ord: f64, dims: &[i64], keepdim: bool) -> Result<Tensor> {
-        let n = i32::try_from(dims.len()).map_err(|_| Error::InvalidArgument("linalg_vector_norm: too many dims".into()))?;
+        let n = i32::try_from(dims.len())
+            .map_err(|_| Error::InvalidArgument("linalg_vector_norm: too many dims".into()))?;
         out1(|o| unsafe { sys::ct_linalg_vector_norm(self.as_raw(), ord, dims.as_ptr(), n, keepdim as i32, o) })
     }
 

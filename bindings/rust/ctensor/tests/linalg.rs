@@ -24,7 +24,7 @@ fn inverse_determinant_and_solve() -> ctensor::Result<()> {
     close(&vals(&sign), &[1.0], 0.0);
     close(&vals(&logabs), &[10f64.ln()], 1e-12);
     let neg = Tensor::from_slice(&[0.0f64, 1.0, 1.0, 0.0], &[2, 2])?;
-    assert!(vals(&neg.logdet()?)[0].is_nan());  // det -1
+    assert!(vals(&neg.logdet()?)[0].is_nan()); // det -1
     let b = Tensor::from_slice(&[1.0f64, 2.0], &[2])?;
     let x = a.linalg_solve(&b)?;
     close(&vals(&a.matmul(&x)?), &[1.0, 2.0], 1e-12);
@@ -76,7 +76,7 @@ fn gradient_of_logabsdet_is_the_inverse_transpose() -> ctensor::Result<()> {
     let a = Tensor::from_slice(&[4.0f64, 7.0, 2.0, 6.0], &[2, 2])?.requires_grad_(true)?;
     let (_, logabs) = a.linalg_slogdet()?;
     logabs.backward()?;
-    close(&vals(&a.grad().unwrap()), &[0.6, -0.2, -0.7, 0.4], 1e-12);  // A^-T
+    close(&vals(&a.grad().unwrap()), &[0.6, -0.2, -0.7, 0.4], 1e-12); // A^-T
     Ok(())
 }
 

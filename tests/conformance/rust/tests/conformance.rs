@@ -688,10 +688,7 @@ fn linalg_ops() -> HashMap<&'static str, Op> {
     );
     t.insert("linalg_eigh", Box::new(move |x, a| pair(x[0].linalg_eigh(uplo(a)))));
     t.insert("linalg_eigvalsh", Box::new(move |x, a| one(x[0].linalg_eigvalsh(uplo(a)))));
-    t.insert(
-        "linalg_svd",
-        Box::new(|x, a| x[0].linalg_svd(flag(a, "full_matrices")).map(|(u, s, vh)| vec![u, s, vh])),
-    );
+    t.insert("linalg_svd", Box::new(|x, a| x[0].linalg_svd(flag(a, "full_matrices")).map(|(u, s, vh)| vec![u, s, vh])));
     t.insert("linalg_svdvals", Box::new(|x, _| one(x[0].linalg_svdvals())));
     t.insert("linalg_matrix_power", Box::new(|x, a| one(x[0].linalg_matrix_power(a["n"].as_i64().unwrap()))));
     t.insert("linalg_cross", Box::new(|x, a| one(x[0].linalg_cross(&x[1], dim(a)))));
@@ -710,7 +707,10 @@ fn linalg_ops() -> HashMap<&'static str, Op> {
         }),
     );
     t.insert("linalg_pinv", Box::new(|x, a| one(x[0].linalg_pinv(a["atol"].as_f64(), a["rtol"].as_f64()))));
-    t.insert("linalg_matrix_rank", Box::new(|x, a| one(x[0].linalg_matrix_rank(a["atol"].as_f64(), a["rtol"].as_f64()))));
+    t.insert(
+        "linalg_matrix_rank",
+        Box::new(|x, a| one(x[0].linalg_matrix_rank(a["atol"].as_f64(), a["rtol"].as_f64()))),
+    );
     t.insert("linalg_lstsq", Box::new(|x, _| one(x[0].linalg_lstsq(&x[1]))));
     t.insert(
         "linalg_solve_triangular",
