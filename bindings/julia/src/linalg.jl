@@ -101,8 +101,11 @@ function linalg_vector_norm(t::Tensor, ord::Real = 2; dims = :, keepdim::Bool = 
 end
 """A matrix norm over the Julia dims `dims` (ctensor's rows are the first): ord "fro", "nuc", "inf", "-inf", "1",
 "-1", "2" or "-2" as torch.linalg.matrix_norm of the ctensor matrices."""
-linalg_matrix_norm(t::Tensor, ord::AbstractString = "fro"; dims = (2, 1), keepdim::Bool = false) =
-    newtensor(o -> LibCT.ct_linalg_matrix_norm(t, ord, ctdim(t, dims[1]), ctdim(t, dims[2]), Int32(keepdim), o))
+function linalg_matrix_norm(t::Tensor, ord::AbstractString = "fro"; dims = (2, 1), keepdim::Bool = false)
+    # below 2 dims there is no matrix: the library says so (CT_ERR_SHAPE) before any dim is converted
+    d0, d1 = ndims(t) < 2 ? (-2, -1) : (ctdim(t, dims[1]), ctdim(t, dims[2]))
+    newtensor(o -> LibCT.ct_linalg_matrix_norm(t, ord, d0, d1, Int32(keepdim), o))
+end
 "The pseudo-inverse of the ctensor matrices (`nothing`: torch's default tolerance)."
 linalg_pinv(t::Tensor; atol = nothing, rtol = nothing) = newtensor(o -> LibCT.ct_linalg_pinv(t, _tol(atol), _tol(rtol), o))
 linalg_matrix_rank(t::Tensor; atol = nothing, rtol = nothing) =
