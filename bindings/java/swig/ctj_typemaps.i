@@ -294,9 +294,9 @@ CTJ_HOST_DATA(void, dst, 0)
 %typemap(javaout) const char* { return org.ctensor.internal.Callbacks.utf8($jnicall); }
 /* ... while const char* arguments stay Java Strings */
 %typemap(jni) const char* name, const char* message, const char* equation, const char* key, const char* value,
-              const char* path "jstring"
+              const char* path, const char* ord "jstring"
 %typemap(jtype) const char* name, const char* message, const char* equation, const char* key, const char* value,
-                const char* path "String"
+                const char* path, const char* ord "String"
 
 /* ---- DLPack capsules are addresses ---- */
 %define CTJ_DLPACK(TYPE)
