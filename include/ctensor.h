@@ -866,6 +866,63 @@ CT_API ct_status ct_triplet_margin_loss(ct_tensor anchor, ct_tensor positive, ct
 CT_API ct_status ct_ctc_loss(ct_tensor log_probs, ct_tensor targets, const int64_t* input_lengths,
                              const int64_t* target_lengths, int64_t n, int32_t reduction, int64_t blank,
                              int32_t zero_infinity, ct_tensor* out);
+/* ---- torch.linalg: LAPACK-backed linear algebra (issue 14) ----
+ * A is [..., m, n]: the last two dims hold the matrices, the leading dims are a batch (A and B broadcast over
+ * them). float32/float64 only (other dtypes CT_ERR_DTYPE); a wrong rank or non-square input is CT_ERR_SHAPE; a
+ * singular or non-positive-definite matrix is CT_ERR_INVALID_ARGUMENT naming the batch element. CPU only: CUDA
+ * tensors are CT_ERR_NOT_SUPPORTED (they would need cuSOLVER). Differentiable where torch is (for eigh and svd:
+ * distinct eigenvalues / singular values). */
+
+typedef int32_t ct_qr_mode;
+enum {
+    CT_QR_REDUCED = 0,  /* Q [..., m, k], R [..., k, n], k = min(m, n) */
+    CT_QR_COMPLETE = 1, /* Q [..., m, m], R [..., m, n] */
+    CT_QR_R = 2         /* R [..., k, n] only; Q is an empty [0] tensor */
+};
+
+/* out = A^-1 of square A. */
+CT_API ct_status ct_linalg_inv(ct_tensor a, ct_tensor* out);
+/* out = det(A) of square A, shape [...]. */
+CT_API ct_status ct_linalg_det(ct_tensor a, ct_tensor* out);
+/* sign and log|det| of square A (sign 0 and logabsdet -inf for singular A); only logabsdet has a gradient. */
+CT_API ct_status ct_linalg_slogdet(ct_tensor a, ct_tensor* sign, ct_tensor* logabsdet);
+/* out = X with A X = B: B is [..., n, k], or a vector [n] / [..., n] (then X is one too), as torch decides. */
+CT_API ct_status ct_linalg_solve(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* out = L (lower, A = L L^T) or, with upper, U = L^T; reads A's lower triangle. */
+CT_API ct_status ct_linalg_cholesky(ct_tensor a, int32_t upper, ct_tensor* out);
+/* A = Q R in the given ct_qr_mode. */
+CT_API ct_status ct_linalg_qr(ct_tensor a, ct_qr_mode mode, ct_tensor* q, ct_tensor* r);
+/* Ascending eigenvalues [..., n] and eigenvectors (columns) of symmetric A, read from its upper triangle when
+ * upper (torch's UPLO='U'), else the lower. */
+CT_API ct_status ct_linalg_eigh(ct_tensor a, int32_t upper, ct_tensor* eigenvalues, ct_tensor* eigenvectors);
+/* The eigenvalues of ct_linalg_eigh alone. */
+CT_API ct_status ct_linalg_eigvalsh(ct_tensor a, int32_t upper, ct_tensor* out);
+/* A = U diag(S) Vh, S descending: full_matrices gives U [..., m, m] and Vh [..., n, n], else [..., m, k], [..., k, n]. */
+CT_API ct_status ct_linalg_svd(ct_tensor a, int32_t full_matrices, ct_tensor* u, ct_tensor* s, ct_tensor* vh);
+/* The singular values of A, descending, [..., k]. */
+CT_API ct_status ct_linalg_svdvals(ct_tensor a, ct_tensor* out);
+/* out = X with A X = B (left) or X A = B, A triangular (upper or lower triangle read; unitriangular: diagonal taken
+ * as 1); no singularity check (a zero diagonal gives inf/NaN). */
+CT_API ct_status ct_linalg_solve_triangular(ct_tensor a, ct_tensor b, int32_t upper, int32_t left,
+                                            int32_t unitriangular, ct_tensor* out);
+/* out = A^n of square A: n < 0 is (A^-1)^|n| (floating A), n = 0 the identity; any dtype but bool. */
+CT_API ct_status ct_linalg_matrix_power(ct_tensor a, int64_t n, ct_tensor* out);
+/* out = the cross product of a and b along dim (size 3 there); a and b have one rank and broadcast. */
+CT_API ct_status ct_linalg_cross(ct_tensor a, ct_tensor b, int64_t dim, ct_tensor* out);
+/* out = (sum |x|^ord)^(1/ord) over dims (ndims 0: all); ord INFINITY / -INFINITY: max / min |x|; 0: nonzero count. */
+CT_API ct_status ct_linalg_vector_norm(ct_tensor x, double ord, const int64_t* dims, int32_t ndims, int32_t keepdim,
+                                       ct_tensor* out);
+/* out = the matrix norm over dims (dim0, dim1); ord is "fro", "nuc", "inf", "-inf", "1", "-1", "2" or "-2". */
+CT_API ct_status ct_linalg_matrix_norm(ct_tensor x, const char* ord, int64_t dim0, int64_t dim1, int32_t keepdim,
+                                       ct_tensor* out);
+/* out = the pseudo-inverse (SVD) dropping singular values <= max(atol, rtol * largest); atol, rtol < 0: not given,
+ * torch's defaults (rtol = eps * max(m, n) when neither is given, 0 when only atol is). */
+CT_API ct_status ct_linalg_pinv(ct_tensor a, double atol, double rtol, ct_tensor* out);
+/* out = the number (int64) of singular values above ct_linalg_pinv's tolerance. */
+CT_API ct_status ct_linalg_matrix_rank(ct_tensor a, double atol, double rtol, ct_tensor* out);
+/* out = the least-squares solution X of A X = B (B [..., m, k]) for full-rank A [..., m, n] through QR
+ * (the minimum-norm solution when m < n); torch.linalg.lstsq's solution. */
+CT_API ct_status ct_linalg_lstsq(ct_tensor a, ct_tensor b, ct_tensor* out);
 
 #ifdef __cplusplus
 }

@@ -1094,11 +1094,200 @@ def ctc_cases(c):
     c.error("ctc_loss/error/blank", "ctc_loss", [lp, padded], "CT_ERR_INVALID_ARGUMENT", dict(a, blank=5))
     c.error("ctc_loss/error/float_targets", "ctc_loss", [lp, padded.float()], "CT_ERR_DTYPE", a,
             note="torch 1.13 converts floating targets to int64; ctensor wants integer labels")
+SIGN_FREE_NOTE = ("eigenvectors and singular vectors are unique only up to one sign per vector: those outputs are "
+                  "checked by the property abs (|value| as torch's), reconstructions are in the bindings' tests")
+
+
+def sign_free(c, outputs):
+    """Turns the last case's outputs at the given positions into the property check abs (equal up to sign)."""
+    for k in outputs:
+        o = c.cases[-1]["expect"]["outputs"][k]
+        c.cases[-1]["expect"]["outputs"][k] = {"dtype": o["dtype"], "shape": o["shape"],
+                                               "properties": {"abs": o["values"]}}
+
+
+LINALG_F32_NOTE = ("float32 expectations are torch's float64 results rounded to float32: torch's float32 LAPACK results "
+                   "(lstsq's gelsy) differ in the last bits from run to run, and check_generated.py needs exact files")
+
+
+class Float64Runs:
+    """Cases whose float32 runs compute in float64 (in_float64), noted as such; everything else passes through."""
+
+    def __init__(self, cases):
+        self.inner = cases
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def run(self, cid, op, fn, inputs, args=None, differentiable=True, note=None, grad_inputs=None):
+        f32 = "/float32/" in cid
+        self.inner.run(cid, op, in_float64(fn, "float32" if f32 else "float64"), inputs, args, differentiable,
+                       note or (LINALG_F32_NOTE if f32 else None), grad_inputs)
+
+
+def in_float64(fn, dtype):
+    """fn computed in float64 and its floating outputs cast back (LINALG_F32_NOTE) when dtype is float32."""
+    if dtype != "float32":
+        return fn
+
+    def back(o):
+        if isinstance(o, tuple):
+            return type(o)(*map(back, o)) if hasattr(o, "_fields") else tuple(map(back, o))
+        return o.float() if o.dtype == torch.float64 else o
+
+    return lambda *xs: back(fn(*[x.double() if isinstance(x, torch.Tensor) and x.dtype == torch.float32 else x
+                                 for x in xs]))
+
+
+def linalg(c):
+    """torch.linalg's LAPACK-backed ops: values and gradients of well-conditioned, batched and empty inputs,
+    every mode/triangle/side flag, singular and non-positive-definite matrices, and bad shapes and dtypes."""
+    L = torch.linalg
+    c = Float64Runs(c)
+
+    def wc(rng, shape, dtype):  # random plus 3 on the diagonal: well conditioned
+        return rng.tensor(shape, dtype) + 3 * torch.eye(shape[-1], dtype=DTYPES[dtype])
+
+    def spd(rng, shape, dtype):
+        x = rng.tensor(shape, dtype)
+        return x @ x.mT + torch.eye(shape[-1], dtype=DTYPES[dtype])
+
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases))
+        neg = wc(rng, [3, 3], dtype)
+        neg[0] *= -1
+        for name, x in (("3x3", wc(rng, [3, 3], dtype)), ("batch", wc(rng, [2, 2, 2], dtype)), ("negdet", neg),
+                        ("empty", torch.zeros([0, 3, 3], dtype=DTYPES[dtype]))):
+            c.run(f"linalg_inv/{dtype}/{name}", "linalg_inv", L.inv, [x])
+            c.run(f"linalg_det/{dtype}/{name}", "linalg_det", L.det, [x])
+            c.run(f"linalg_slogdet/{dtype}/{name}", "linalg_slogdet", L.slogdet, [x])
+        sing = torch.tensor([[[1.0, 2.0], [2.0, 4.0]], [[2.0, 0.0], [0.0, 1.0]]], dtype=DTYPES[dtype])
+        c.run(f"linalg_det/{dtype}/singular", "linalg_det", L.det, [sing], differentiable=False)
+        c.run(f"linalg_slogdet/{dtype}/singular", "linalg_slogdet", L.slogdet, [sing], differentiable=False)
+        c.run(f"linalg_det/{dtype}/0x0", "linalg_det", L.det, [torch.zeros([2, 0, 0], dtype=DTYPES[dtype])])
+        for name, a, b in (("matrix", wc(rng, [3, 3], dtype), rng.tensor([3, 2], dtype)),
+                           ("vector", wc(rng, [3, 3], dtype), rng.tensor([3], dtype)),
+                           ("batch_vectors", wc(rng, [2, 3, 3], dtype), rng.tensor([2, 3], dtype)),
+                           ("broadcast", wc(rng, [2, 1, 3, 3], dtype), rng.tensor([4, 3, 1], dtype))):
+            c.run(f"linalg_solve/{dtype}/{name}", "linalg_solve", L.solve, [a, b])
+        for upper in (False, True):
+            for name, shape in (("3x3", [3, 3]), ("batch", [2, 4, 4])):
+                c.run(f"linalg_cholesky/{dtype}/{name}/upper{int(upper)}", "linalg_cholesky",
+                      lambda t, u=upper: L.cholesky(t, upper=u), [spd(rng, shape, dtype)], {"upper": upper})
+            for left in (False, True):
+                for unit in (False, True):
+                    a, b = wc(rng, [3, 3], dtype), rng.tensor([2, 3, 2] if left else [2, 2, 3], dtype)
+                    c.run(f"linalg_solve_triangular/{dtype}/u{int(upper)}l{int(left)}d{int(unit)}",
+                          "linalg_solve_triangular", lambda x, y, u=upper, l=left, d=unit:
+                          L.solve_triangular(x, y, upper=u, left=l, unitriangular=d), [a, b],
+                          {"upper": upper, "left": left, "unitriangular": unit})
+        for shape in ([4, 3], [3, 4], [2, 3, 3]):
+            x = rng.tensor(shape, dtype)
+            sid = "x".join(map(str, shape))
+            for mode in ("reduced", "complete", "r"):
+                diff = mode == "reduced" or (mode == "complete" and shape[-2] <= shape[-1])
+                c.run(f"linalg_qr/{dtype}/{sid}/{mode}", "linalg_qr", lambda t, m=mode: L.qr(t, mode=m), [x],
+                      {"mode": mode}, differentiable=diff)
+            for full in (False, True):
+                c.run(f"linalg_svd/{dtype}/{sid}/full{int(full)}", "linalg_svd",
+                      lambda t, f=full: L.svd(t, full_matrices=f), [x], {"full_matrices": full},
+                      differentiable=False, note=SIGN_FREE_NOTE)
+                sign_free(c, [0, 2])
+            c.run(f"linalg_svdvals/{dtype}/{sid}", "linalg_svdvals", L.svdvals, [x])
+        for uplo in ("L", "U"):
+            for name, shape in (("3x3", [3, 3]), ("batch", [2, 4, 4])):
+                x = rng.tensor(shape, dtype)  # not symmetric: only the UPLO triangle is read
+                c.run(f"linalg_eigh/{dtype}/{name}/{uplo}", "linalg_eigh", lambda t, u=uplo: L.eigh(t, UPLO=u), [x],
+                      {"UPLO": uplo}, note=SIGN_FREE_NOTE)
+                sign_free(c, [1])
+                c.run(f"linalg_eigvalsh/{dtype}/{name}/{uplo}", "linalg_eigvalsh",
+                      lambda t, u=uplo: L.eigvalsh(t, UPLO=u), [x], {"UPLO": uplo})
+        c.run(f"linalg_svdvals/{dtype}/empty", "linalg_svdvals", L.svdvals, [torch.zeros([0, 2, 3], dtype=DTYPES[dtype])])
+        c.run(f"linalg_eigvalsh/{dtype}/empty", "linalg_eigvalsh", L.eigvalsh, [torch.zeros([2, 0, 0], dtype=DTYPES[dtype])],
+              {"UPLO": "L"})
+    linalg_composites(c, wc)
+    singular = torch.tensor([[[1.0, 0.0], [0.0, 1.0]], [[1.0, 2.0], [2.0, 4.0]]])
+    c.error("linalg_inv/error/singular", "linalg_inv", [singular], "CT_ERR_INVALID_ARGUMENT")
+    c.error("linalg_solve/error/singular", "linalg_solve", [singular, torch.ones(2, 2)], "CT_ERR_INVALID_ARGUMENT")
+    c.error("linalg_cholesky/error/not_pd", "linalg_cholesky", [torch.tensor([[1.0, 2.0], [2.0, 1.0]])],
+            "CT_ERR_INVALID_ARGUMENT", {"upper": False})
+    for op, args in (("linalg_inv", {}), ("linalg_det", {}), ("linalg_slogdet", {}), ("linalg_cholesky", {"upper": False}),
+                     ("linalg_eigh", {"UPLO": "L"}), ("linalg_eigvalsh", {"UPLO": "L"})):
+        c.error(f"{op}/error/not_square", op, [torch.zeros(2, 3)], "CT_ERR_SHAPE", args)
+        c.error(f"{op}/error/1d", op, [torch.zeros(3)], "CT_ERR_SHAPE", args)
+        c.error(f"{op}/error/dtype", op, [torch.tensor([[1, 0], [0, 1]])], "CT_ERR_DTYPE", args)
+    c.error("linalg_svd/error/dtype", "linalg_svd", [torch.tensor([[1, 0], [0, 1]])], "CT_ERR_DTYPE",
+            {"full_matrices": True})
+    c.error("linalg_qr/error/1d", "linalg_qr", [torch.zeros(3)], "CT_ERR_SHAPE", {"mode": "reduced"})
+    c.error("linalg_svdvals/error/dtype", "linalg_svdvals", [torch.tensor([[1, 0], [0, 1]])], "CT_ERR_DTYPE")
+    c.error("linalg_solve/error/shapes", "linalg_solve", [torch.eye(2), torch.ones(3)], "CT_ERR_SHAPE")
+    c.error("linalg_solve/error/dtypes", "linalg_solve", [torch.eye(2), torch.ones(2, dtype=torch.float64)],
+            "CT_ERR_DTYPE")
+    c.error("linalg_solve_triangular/error/shapes", "linalg_solve_triangular", [torch.eye(2), torch.ones(3, 1)],
+            "CT_ERR_SHAPE", {"upper": True, "left": True, "unitriangular": False})
+
+
+def linalg_composites(c, wc):
+    """matrix_power, cross, vector_norm, matrix_norm, pinv, matrix_rank and lstsq (composites of other ops); c is
+    linalg()'s Float64Runs."""
+    L = torch.linalg
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases))
+        a = wc(rng, [2, 3, 3], dtype)
+        for n in (0, 1, 2, 3, -1, -2):
+            c.run(f"linalg_matrix_power/{dtype}/n{n}", "linalg_matrix_power", lambda t, n=n: L.matrix_power(t, n), [a],
+                  {"n": n})
+        c.run(f"linalg_matrix_power/{dtype}/2d", "linalg_matrix_power", lambda t: L.matrix_power(t, 3), [a[0]], {"n": 3})
+        for name, x, y, dim in (("rows", rng.tensor([4, 3], dtype), rng.tensor([4, 3], dtype), -1),
+                                ("dim0_broadcast", rng.tensor([3, 2], dtype), rng.tensor([3, 1], dtype), 0),
+                                ("1d", rng.tensor([3], dtype), rng.tensor([3], dtype), -1)):
+            c.run(f"linalg_cross/{dtype}/{name}", "linalg_cross", lambda p, q, d=dim: L.cross(p, q, dim=d), [x, y],
+                  {"dim": dim})
+        x = rng.tensor([3, 4], dtype)
+        for ord in (2.0, 1.0, 3.0, float("inf"), float("-inf"), -1.0, 0.0):
+            for dims, keep in ((None, False), ([1], True), ([0, 1], False), ([-2], False)):
+                c.run(f"linalg_vector_norm/{dtype}/{ord}/{dims}/{int(keep)}", "linalg_vector_norm",
+                      lambda t, o=ord, d=dims, k=keep: L.vector_norm(t, o, d, k), [x],
+                      {"ord": encode(ord), "dims": dims, "keepdim": keep}, differentiable=ord != 0.0)
+        m = rng.tensor([2, 3, 4], dtype)
+        for ord in ("fro", "nuc", "inf", "-inf", "1", "-1", "2", "-2"):
+            tord = ord if ord in ("fro", "nuc") else float(ord)
+            for dims, keep in (([-2, -1], False), ([2, 0], True), ([0, 1], False)):
+                c.run(f"linalg_matrix_norm/{dtype}/{ord}/{dims}/{int(keep)}", "linalg_matrix_norm",
+                      lambda t, o=tord, d=dims, k=keep: L.matrix_norm(t, o, d, k), [m],
+                      {"ord": ord, "dims": dims, "keepdim": keep})
+        for shape in ([4, 3], [3, 4], [2, 3, 3]):
+            g = rng.tensor(shape, dtype)
+            sid = "x".join(map(str, shape))
+            c.run(f"linalg_pinv/{dtype}/{sid}", "linalg_pinv", L.pinv, [g], {"atol": None, "rtol": None})
+            c.run(f"linalg_matrix_rank/{dtype}/{sid}", "linalg_matrix_rank", L.matrix_rank, [g],
+                  {"atol": None, "rtol": None}, differentiable=False)
+            c.run(f"linalg_lstsq/{dtype}/{sid}", "linalg_lstsq", lambda p, q: L.lstsq(p, q, driver="gels").solution,
+                  [g, rng.tensor(shape[:-1] + [2], dtype)])
+        low = torch.tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]], dtype=DTYPES[dtype])
+        for atol, rtol in ((None, None), (0.5, None), (None, 0.3), (2.0, 0.1)):
+            c.run(f"linalg_matrix_rank/{dtype}/low/{atol}_{rtol}", "linalg_matrix_rank",
+                  lambda t, a=atol, r=rtol: L.matrix_rank(t, atol=a, rtol=r), [low], {"atol": atol, "rtol": rtol},
+                  differentiable=False)
+            c.run(f"linalg_pinv/{dtype}/low/{atol}_{rtol}", "linalg_pinv",
+                  lambda t, a=atol, r=rtol: L.pinv(t, atol=a, rtol=r), [low], {"atol": atol, "rtol": rtol},
+                  differentiable=False)
+    c.error("linalg_cross/error/size", "linalg_cross", [torch.zeros(2, 4), torch.zeros(2, 4)], "CT_ERR_SHAPE", {"dim": -1})
+    c.error("linalg_matrix_power/error/not_square", "linalg_matrix_power", [torch.zeros(2, 3)], "CT_ERR_SHAPE", {"n": 2})
+    c.error("linalg_vector_norm/error/dtype", "linalg_vector_norm", [torch.tensor([1, 2])], "CT_ERR_DTYPE",
+            {"ord": 2.0, "dims": None, "keepdim": False})
+    c.error("linalg_matrix_norm/error/1d", "linalg_matrix_norm", [torch.zeros(3)], "CT_ERR_SHAPE",
+            {"ord": "fro", "dims": [-2, -1], "keepdim": False})
+    c.error("linalg_pinv/error/dtype", "linalg_pinv", [torch.tensor([[1, 0], [0, 1]])], "CT_ERR_DTYPE",
+            {"atol": None, "rtol": None})
+    c.error("linalg_lstsq/error/shapes", "linalg_lstsq", [torch.zeros(3, 2), torch.zeros(4, 1)], "CT_ERR_SHAPE")
+    c.error("linalg_lstsq/error/vector", "linalg_lstsq", [torch.zeros(3, 2), torch.zeros(3)], "CT_ERR_SHAPE",
+            note="torch 1.13 refuses a 1-D B too (with an IndexError)")
 
 
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,
           "indexing": indexing, "ordering": ordering, "nn": nn_ops, "creation": creation, "random": random_ops,
-          "activations": activations, "losses": losses}
+          "activations": activations, "losses": losses, "linalg": linalg}
 
 
 def main():

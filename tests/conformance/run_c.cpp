@@ -101,6 +101,10 @@ void check_properties(const std::string& what, const std::vector<double>& v, con
             double w = decode(props["zero_or"][i]);
             if (v[i] != 0 && std::fabs(v[i] - w) > atol + rtol * std::fabs(w)) fail(at + ", expected 0 or " + std::to_string(w));
         }
+        if (props.contains("abs")) {  // equal up to sign: singular vectors and eigenvectors (one sign per vector)
+            double w = std::fabs(decode(props["abs"][i]));
+            if (std::fabs(std::fabs(v[i]) - w) > atol + rtol * w) fail(at + ", expected +-" + std::to_string(w));
+        }
     }
     if (props.value("permutation", false)) {
         std::vector<double> sorted = v;
@@ -565,6 +569,65 @@ std::map<std::string, Op> op_table() {
         auto il = a["input_lengths"].get<std::vector<int64_t>>(), tl = a["target_lengths"].get<std::vector<int64_t>>();
         return ct_ctc_loss(x[0].h, x[1].h, il.data(), tl.data(), (int64_t)il.size(), reduction_arg(a),
                            a["blank"].get<int64_t>(), flag(a, "zero_infinity"), out_slot(o));
+    // torch.linalg
+    for (auto& [name, fn] : std::vector<std::pair<const char*, Unary>>{
+             {"linalg_inv", ct_linalg_inv}, {"linalg_det", ct_linalg_det}, {"linalg_svdvals", ct_linalg_svdvals}})
+        t[name] = [fn = fn](const Inputs& x, const Json&, Outs& o) { return fn(x[0].h, out_slot(o)); };
+    auto flag = [](const Json& a, const char* k) { return a[k].get<bool>() ? 1 : 0; };
+    auto upper = [](const Json& a) { return a["UPLO"].get<std::string>() == "U" ? 1 : 0; };
+    t["linalg_slogdet"] = [](const Inputs& x, const Json&, Outs& o) {
+        ct_tensor* s = out_slot(o);
+        return ct_linalg_slogdet(x[0].h, s, out_slot(o));
+    };
+    t["linalg_solve"] = [](const Inputs& x, const Json&, Outs& o) { return ct_linalg_solve(x[0].h, x[1].h, out_slot(o)); };
+    t["linalg_cholesky"] = [flag](const Inputs& x, const Json& a, Outs& o) {
+        return ct_linalg_cholesky(x[0].h, flag(a, "upper"), out_slot(o));
+    };
+    t["linalg_qr"] = [](const Inputs& x, const Json& a, Outs& o) {
+        static const std::map<std::string, ct_qr_mode> modes = {
+            {"reduced", CT_QR_REDUCED}, {"complete", CT_QR_COMPLETE}, {"r", CT_QR_R}};
+        ct_tensor* q = out_slot(o);
+        return ct_linalg_qr(x[0].h, modes.at(a["mode"].get<std::string>()), q, out_slot(o));
+    };
+    t["linalg_eigh"] = [upper](const Inputs& x, const Json& a, Outs& o) {
+        ct_tensor* w = out_slot(o);
+        return ct_linalg_eigh(x[0].h, upper(a), w, out_slot(o));
+    };
+    t["linalg_eigvalsh"] = [upper](const Inputs& x, const Json& a, Outs& o) {
+        return ct_linalg_eigvalsh(x[0].h, upper(a), out_slot(o));
+    };
+    t["linalg_svd"] = [flag](const Inputs& x, const Json& a, Outs& o) {
+        ct_tensor* u = out_slot(o);
+        ct_tensor* s = out_slot(o);
+        return ct_linalg_svd(x[0].h, flag(a, "full_matrices"), u, s, out_slot(o));
+    };
+    t["linalg_matrix_power"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_linalg_matrix_power(x[0].h, a["n"].get<int64_t>(), out_slot(o));
+    };
+    t["linalg_cross"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_linalg_cross(x[0].h, x[1].h, a["dim"].get<int64_t>(), out_slot(o));
+    };
+    t["linalg_vector_norm"] = [flag](const Inputs& x, const Json& a, Outs& o) {
+        std::vector<int64_t> d = dims_of(a);
+        return ct_linalg_vector_norm(x[0].h, decode(a["ord"]), d.data(), (int32_t)d.size(), flag(a, "keepdim"),
+                                     out_slot(o));
+    };
+    t["linalg_matrix_norm"] = [flag](const Inputs& x, const Json& a, Outs& o) {
+        auto d = a["dims"].get<std::vector<int64_t>>();
+        return ct_linalg_matrix_norm(x[0].h, a["ord"].get<std::string>().c_str(), d[0], d[1], flag(a, "keepdim"),
+                                     out_slot(o));
+    };
+    auto tol = [](const Json& a, const char* k) { return a[k].is_null() ? -1.0 : a[k].get<double>(); };
+    t["linalg_pinv"] = [tol](const Inputs& x, const Json& a, Outs& o) {
+        return ct_linalg_pinv(x[0].h, tol(a, "atol"), tol(a, "rtol"), out_slot(o));
+    };
+    t["linalg_matrix_rank"] = [tol](const Inputs& x, const Json& a, Outs& o) {
+        return ct_linalg_matrix_rank(x[0].h, tol(a, "atol"), tol(a, "rtol"), out_slot(o));
+    };
+    t["linalg_lstsq"] = [](const Inputs& x, const Json&, Outs& o) { return ct_linalg_lstsq(x[0].h, x[1].h, out_slot(o)); };
+    t["linalg_solve_triangular"] = [flag](const Inputs& x, const Json& a, Outs& o) {
+        return ct_linalg_solve_triangular(x[0].h, x[1].h, flag(a, "upper"), flag(a, "left"), flag(a, "unitriangular"),
+                                          out_slot(o));
     };
     // input 1 is a wrapped scalar (ct_wrapped_scalar, as {"scalar": v} inputs are made above)
     t["wrapped_scalar"] = [](const Inputs& x, const Json&, Outs& o) { return ct_mul(x[0].h, x[1].h, out_slot(o)); };

@@ -8,7 +8,7 @@
 import Pkg
 using CTensor
 import LinearAlgebra
-using LinearAlgebra: norm
+using LinearAlgebra: norm, det, logabsdet, cholesky, eigen, eigvals, Symmetric, svd, svdvals, pinv, rank, cross
 const C = CTensor
 
 const ELTYPE = Dict("float32" => Float32, "float64" => Float64, "int32" => Int32, "int64" => Int64,
@@ -254,6 +254,36 @@ merge!(OPS, Dict{String,Function}(
                                            blank = a["blank"] + 1, zero_infinity = a["zero_infinity"]),
     "triplet_margin_loss" => (x, p, n, a) -> C.triplet_margin_loss(x, p, n; agg = Symbol(a["reduction"]), margin = a["margin"],
                                                                    p = a["p"], eps = a["eps"], swap = a["swap"]),
+    # torch.linalg: LinearAlgebra's functions on matrices (Julia's orientation: a Julia m×n Tensor is the ctensor
+    # matrix's transpose), torch.linalg's names on batches (the ctensor matrices as the C ABI sees them)
+    # (and on non-square input, which Julia's Symmetric refuses itself with a DimensionMismatch)
+    "linalg_inv" => (x, a) -> ndims(x) == 2 ? inv(x) : C.linalg_inv(x),
+    "linalg_det" => (x, a) -> ndims(x) == 2 ? det(x) : C.linalg_det(x),
+    "linalg_slogdet" => (x, a) -> ndims(x) == 2 ? reverse(logabsdet(x)) : C.linalg_slogdet(x),
+    "linalg_solve" => (x, y, a) -> ndims(x) != 2 ? C.linalg_solve(x, y) :
+        ndims(y) == 1 ? transpose(x) \ y : transpose(transpose(x) \ transpose(y)),
+    "linalg_cholesky" => (x, a) -> ndims(x) != 2 ? C.linalg_cholesky(x; upper = a["upper"]) :
+        a["upper"] ? transpose(cholesky(x).factors) : cholesky(x).factors,
+    "linalg_qr" => (x, a) -> C.linalg_qr(x; mode = Symbol(a["mode"])),
+    "linalg_eigh" => (x, a) -> ndims(x) != 2 || size(x, 1) != size(x, 2) ? C.linalg_eigh(x; uplo = a["UPLO"][1]) :
+        (E = eigen(Symmetric(x, a["UPLO"] == "L" ? :U : :L)); (E.values, transpose(E.vectors))),
+    "linalg_eigvalsh" => (x, a) -> ndims(x) != 2 || size(x, 1) != size(x, 2) ? C.linalg_eigvalsh(x; uplo = a["UPLO"][1]) :
+        eigvals(Symmetric(x, a["UPLO"] == "L" ? :U : :L)),
+    "linalg_svd" => (x, a) -> ndims(x) != 2 ? C.linalg_svd(x; full_matrices = a["full_matrices"]) :
+        (F = svd(x; full = a["full_matrices"]); (F.Vt, F.S, F.U)),
+    "linalg_svdvals" => (x, a) -> ndims(x) == 2 ? svdvals(x) : C.linalg_svdvals(x),
+    "linalg_matrix_power" => (x, a) -> ndims(x) == 2 ? x^a["n"] : C.linalg_matrix_power(x, a["n"]),
+    "linalg_cross" => (x, y, a) -> ndims(x) == 1 ? cross(x, y) : C.linalg_cross(x, y; dims = jdim(a["dim"], ndims(x))),
+    "linalg_vector_norm" => (x, a) -> C.linalg_vector_norm(x, decode(a["ord"]); dims = jdims(get(a, "dims", nothing), ndims(x)),
+                                                           keepdim = a["keepdim"]),
+    "linalg_matrix_norm" => (x, a) -> C.linalg_matrix_norm(x, a["ord"]; dims = Tuple(jdim(d, ndims(x)) for d in a["dims"]),
+                                                           keepdim = a["keepdim"]),
+    "linalg_pinv" => (x, a) -> (ndims(x) == 2 ? pinv : C.linalg_pinv)(x; atol = get(a, "atol", nothing), rtol = get(a, "rtol", nothing)),
+    "linalg_matrix_rank" => (x, a) -> (ndims(x) == 2 ? rank : C.linalg_matrix_rank)(x; atol = get(a, "atol", nothing),
+                                                                                   rtol = get(a, "rtol", nothing)),
+    "linalg_lstsq" => (x, y, a) -> C.linalg_lstsq(x, y),
+    "linalg_solve_triangular" => (x, y, a) -> C.linalg_solve_triangular(x, y; upper = a["upper"], left = a["left"],
+                                                                      unitriangular = a["unitriangular"]),
 ))
 const POSITION_OUTPUTS = Set(["sort", "topk", "kthvalue", "max_pool2d_ex", "adaptive_max_pool2d", "unique"])
 
@@ -303,6 +333,10 @@ function check_properties(what, v, props, atol, rtol)
         if haskey(props, "zero_or")
             w = decode(props["zero_or"][i])
             x == 0 || abs(x - w) <= atol + rtol * abs(w) || throw(Problem("$at, expected 0 or $w"))
+        end
+        if haskey(props, "abs")  # equal up to sign: singular vectors and eigenvectors (one sign per vector)
+            w = abs(decode(props["abs"][i]))
+            abs(abs(x) - w) <= atol + rtol * w || throw(Problem("$at, expected +-$w"))
         end
     end
     get(props, "permutation", false) && sort(v) != 0:length(v) - 1 &&

@@ -203,6 +203,26 @@ def op_table():
                                              a["reduction"], a["zero_infinity"]),
         "triplet_margin_loss": lambda xs, a: F.triplet_margin_loss(xs[0], xs[1], xs[2], a["margin"], a["p"], a["eps"],
                                                                    a["swap"], reduction=a["reduction"]),
+        # torch.linalg
+        "linalg_inv": lambda xs, a: ct.linalg.inv(xs[0]), "linalg_det": lambda xs, a: ct.linalg.det(xs[0]),
+        "linalg_slogdet": lambda xs, a: tuple(ct.linalg.slogdet(xs[0])),
+        "linalg_solve": lambda xs, a: ct.linalg.solve(xs[0], xs[1]),
+        "linalg_cholesky": lambda xs, a: ct.linalg.cholesky(xs[0], upper=a["upper"]),
+        "linalg_qr": lambda xs, a: tuple(ct.linalg.qr(xs[0], mode=a["mode"])),
+        "linalg_eigh": lambda xs, a: tuple(ct.linalg.eigh(xs[0], UPLO=a["UPLO"])),
+        "linalg_eigvalsh": lambda xs, a: ct.linalg.eigvalsh(xs[0], UPLO=a["UPLO"]),
+        "linalg_svd": lambda xs, a: tuple(ct.linalg.svd(xs[0], full_matrices=a["full_matrices"])),
+        "linalg_svdvals": lambda xs, a: ct.linalg.svdvals(xs[0]),
+        "linalg_matrix_power": lambda xs, a: ct.linalg.matrix_power(xs[0], a["n"]),
+        "linalg_cross": lambda xs, a: ct.linalg.cross(xs[0], xs[1], dim=a["dim"]),
+        "linalg_vector_norm": lambda xs, a: ct.linalg.vector_norm(xs[0], decode(a["ord"]), a["dims"], a["keepdim"]),
+        "linalg_matrix_norm": lambda xs, a: ct.linalg.matrix_norm(
+            xs[0], a["ord"] if a["ord"] in ("fro", "nuc") else float(a["ord"]), tuple(a["dims"]), a["keepdim"]),
+        "linalg_pinv": lambda xs, a: ct.linalg.pinv(xs[0], atol=a["atol"], rtol=a["rtol"]),
+        "linalg_matrix_rank": lambda xs, a: ct.linalg.matrix_rank(xs[0], atol=a["atol"], rtol=a["rtol"]),
+        "linalg_lstsq": lambda xs, a: ct.linalg.lstsq(xs[0], xs[1]).solution,
+        "linalg_solve_triangular": lambda xs, a: ct.linalg.solve_triangular(
+            xs[0], xs[1], upper=a["upper"], left=a["left"], unitriangular=a["unitriangular"]),
     })
     # in-place writes through a view of a clone of input 0; the output is the clone
     writes = {
@@ -272,6 +292,10 @@ def property_mismatch(what, values, props, tolerance):
             w = decode(props["zero_or"][i])
             if v != 0 and abs(v - w) > atol + rtol * abs(w):
                 return f"{what}: element {i} is {v!r}, expected 0 or {w!r}"
+        if "abs" in props:  # equal up to sign: singular vectors and eigenvectors (one sign per vector)
+            w = abs(decode(props["abs"][i]))
+            if abs(abs(v) - w) > atol + rtol * w:
+                return f"{what}: element {i} is {v!r}, expected +-{w!r}"
     if props.get("permutation") and sorted(values) != list(range(len(values))):
         return f"{what}: not a permutation of 0..{len(values) - 1}"
     n = len(values)

@@ -465,10 +465,37 @@ void pools(Input& in, Pool& p, uint8_t which) {
     }
 }
 
+// torch.linalg (LAPACK): any pool tensor as A and B, every flag and mode (a bad mode must fail).
+void linalg(Input& in, Pool& p, ct_tensor a, bool ok) {
+    bool ok_b = ok;
+    ct_tensor b = p.pick(in, &ok_b);
+    int32_t f1 = in.flag(), f2 = in.flag(), f3 = in.flag();
+    switch (in.u8() % 11) {
+    case 0: call(in, p, "linalg_inv", !ok, 1, 0, [&](ct_tensor* o) { return ct_linalg_inv(a, o); }); break;
+    case 1: call(in, p, "linalg_det", !ok, 1, 0, [&](ct_tensor* o) { return ct_linalg_det(a, o); }); break;
+    case 2: call(in, p, "linalg_slogdet", !ok, 2, 0, [&](ct_tensor* o) { return ct_linalg_slogdet(a, o, o + 1); }); break;
+    case 3: call(in, p, "linalg_solve", !ok_b, 1, 0, [&](ct_tensor* o) { return ct_linalg_solve(a, b, o); }); break;
+    case 4: call(in, p, "linalg_cholesky", !ok, 1, 0, [&](ct_tensor* o) { return ct_linalg_cholesky(a, f1, o); }); break;
+    case 5: {
+        int32_t mode = in.u8() % 4;  // 3 is not a mode
+        call(in, p, "linalg_qr", !ok || mode == 3, 2, 0, [&](ct_tensor* o) { return ct_linalg_qr(a, mode, o, o + 1); });
+        break;
+    }
+    case 6: call(in, p, "linalg_eigh", !ok, 2, 0, [&](ct_tensor* o) { return ct_linalg_eigh(a, f1, o, o + 1); }); break;
+    case 7: call(in, p, "linalg_eigvalsh", !ok, 1, 0, [&](ct_tensor* o) { return ct_linalg_eigvalsh(a, f1, o); }); break;
+    case 8: call(in, p, "linalg_svd", !ok, 3, 0, [&](ct_tensor* o) { return ct_linalg_svd(a, f1, o, o + 1, o + 2); }); break;
+    case 9: call(in, p, "linalg_svdvals", !ok, 1, 0, [&](ct_tensor* o) { return ct_linalg_svdvals(a, o); }); break;
+    default:
+        call(in, p, "linalg_solve_triangular", !ok_b, 1, 0,
+             [&](ct_tensor* o) { return ct_linalg_solve_triangular(a, b, f1, f2, f3, o); });
+    }
+}
+
 void misc(Input& in, Pool& p, uint8_t which) {
     bool ok = true;
     ct_tensor x = p.pick(in, &ok);
-    switch (which % 3) {
+    switch (which % 4) {
+    case 2: linalg(in, p, x, ok); break;
     case 0: {  // unique with any subset of its optional outputs
         int32_t sorted = in.flag();
         unsigned mask = in.u8() & 6;  // values are required; inverse, counts optional

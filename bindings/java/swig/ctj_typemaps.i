@@ -230,6 +230,16 @@ CTJ_OPT_OUT(ct_tensor, indices, CTJ_FROM_TENSOR)
 CTJ_OPT_OUT(ct_tensor, inverse, CTJ_FROM_TENSOR)
 CTJ_OPT_OUT(ct_tensor, counts, CTJ_FROM_TENSOR)
 CTJ_OPT_OUT(ct_tensor, indices_out, CTJ_FROM_TENSOR)
+/* torch.linalg's several outputs (ct_linalg_slogdet, _qr, _eigh, _svd) */
+CTJ_OPT_OUT(ct_tensor, sign, CTJ_FROM_TENSOR)
+CTJ_OPT_OUT(ct_tensor, logabsdet, CTJ_FROM_TENSOR)
+CTJ_OPT_OUT(ct_tensor, q, CTJ_FROM_TENSOR)
+CTJ_OPT_OUT(ct_tensor, r, CTJ_FROM_TENSOR)
+CTJ_OPT_OUT(ct_tensor, eigenvalues, CTJ_FROM_TENSOR)
+CTJ_OPT_OUT(ct_tensor, eigenvectors, CTJ_FROM_TENSOR)
+CTJ_OPT_OUT(ct_tensor, u, CTJ_FROM_TENSOR)
+CTJ_OPT_OUT(ct_tensor, s, CTJ_FROM_TENSOR)
+CTJ_OPT_OUT(ct_tensor, vh, CTJ_FROM_TENSOR)
 CTJ_OPT_OUT(int64_t, allocated, CTJ_FROM_INT64)
 CTJ_OPT_OUT(int64_t, reserved, CTJ_FROM_INT64)
 CTJ_OPT_OUT(int64_t, peak, CTJ_FROM_INT64)
@@ -308,9 +318,9 @@ CTJ_HOST_DATA(void, dst, 0)
 %typemap(javaout) const char* { return org.ctensor.internal.Callbacks.utf8($jnicall); }
 /* ... while const char* arguments stay Java Strings */
 %typemap(jni) const char* name, const char* message, const char* equation, const char* key, const char* value,
-              const char* path "jstring"
+              const char* path, const char* ord "jstring"
 %typemap(jtype) const char* name, const char* message, const char* equation, const char* key, const char* value,
-                const char* path "String"
+                const char* path, const char* ord "String"
 
 /* ---- DLPack capsules are addresses ---- */
 %define CTJ_DLPACK(TYPE)

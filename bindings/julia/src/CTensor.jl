@@ -18,6 +18,7 @@ include("random.jl")
 include("nn.jl")
 include("activations.jl")
 include("losses.jl")
+include("linalg.jl")
 include("optim.jl")
 include("safetensors.jl")
 include("show.jl")
@@ -29,7 +30,10 @@ export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, t
        requires_grad!, backward!, grad, no_grad, custom_function, Generator, manual_seed,
        sigmoid, relu, gelu, silu, softplus, hardsigmoid, hardswish, mish, logsigmoid, softsign, tanhshrink,
        elu, selu, celu, leakyrelu, hardtanh, relu6, softshrink, hardshrink, trelu, glu, prelu, rrelu, Linear, Conv2d, MaxPool, MeanPool, BatchNorm, Dropout, Embedding,
-       Chain, Sequential, SGD, Adam, AdamW, step!, zero_grad!, item
+       Chain, Sequential, SGD, Adam, AdamW, step!, zero_grad!, item,
+       linalg_inv, linalg_det, linalg_slogdet, linalg_solve, linalg_cholesky, linalg_qr, linalg_eigh, linalg_eigvalsh,
+       linalg_svd, linalg_svdvals, linalg_solve_triangular, linalg_matrix_power, linalg_cross, linalg_vector_norm,
+       linalg_matrix_norm, linalg_pinv, linalg_matrix_rank, linalg_lstsq
 
 function __init__()
     LibCT.load!()

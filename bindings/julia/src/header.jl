@@ -26,6 +26,7 @@ const C_BASE_TYPES = Dict{String,Any}(
     "double" => Cdouble, "size_t" => Csize_t, "ct_status" => Int32, "ct_dtype" => Int32,
     "ct_tensor" => Ptr{Cvoid}, "ct_generator" => Ptr{Cvoid}, "ct_optimizer" => Ptr{Cvoid}, "ct_safetensors" => Ptr{Cvoid},
     "ct_process_group" => Ptr{Cvoid}, "ct_work" => Ptr{Cvoid}, "ct_reduce_op" => Int32, "ct_data_parallel" => Ptr{Cvoid},
+    "ct_qr_mode" => Int32,
     "ct_deleter_fn" => Ptr{Cvoid}, "ct_backward_fn" => Ptr{Cvoid}, "ct_ctx_release_fn" => Ptr{Cvoid},
     "ct_tensor_hook_fn" => Ptr{Cvoid}, "DLManagedTensor" => Cvoid, "DLManagedTensorVersioned" => Cvoid)
 

@@ -52,4 +52,11 @@ const OPS = Dict{String,Any}(
     "adaptive_avg_pool2d" => adaptive_meanpool2d, "adaptive_max_pool2d" => adaptive_maxpool2d,
     "sort" => sort, "argsort" => argsort, "topk" => topk, "kthvalue" => kthvalue, "unique" => unique,
     "cumprod" => cumprod, "flip" => reverse, "roll" => circshift, "tril" => LinearAlgebra.tril,
-    "triu" => LinearAlgebra.triu, "einsum" => einsum)
+    "triu" => LinearAlgebra.triu, "einsum" => einsum,
+    "linalg_inv" => LinearAlgebra.inv, "linalg_det" => LinearAlgebra.det, "linalg_slogdet" => LinearAlgebra.logabsdet,
+    "linalg_solve" => (\), "linalg_cholesky" => LinearAlgebra.cholesky, "linalg_qr" => linalg_qr,
+    "linalg_eigh" => LinearAlgebra.eigen, "linalg_eigvalsh" => LinearAlgebra.eigvals, "linalg_svd" => LinearAlgebra.svd,
+    "linalg_svdvals" => LinearAlgebra.svdvals, "linalg_solve_triangular" => linalg_solve_triangular,
+    "linalg_matrix_power" => ^, "linalg_cross" => LinearAlgebra.cross, "linalg_vector_norm" => linalg_vector_norm,
+    "linalg_matrix_norm" => LinearAlgebra.opnorm, "linalg_pinv" => LinearAlgebra.pinv,
+    "linalg_matrix_rank" => LinearAlgebra.rank, "linalg_lstsq" => linalg_lstsq)

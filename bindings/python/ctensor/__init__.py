@@ -27,6 +27,8 @@ from .safetensors import load_file, load_metadata, save_file
 from . import testing
 from ._dlpack import from_dlpack
 from . import distributed, nn, optim, utils  # noqa: E402
+from . import linalg  # noqa: E402
+from .linalg import det, inverse, logdet, matrix_power, pinverse, slogdet  # noqa: E402,F401  (torch's aliases)
 
 Generator = _C.Generator
 __version__ = "%d.%d.%d" % (_C.version() // 10000, _C.version() // 100 % 100, _C.version() % 100)

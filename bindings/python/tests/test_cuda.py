@@ -198,3 +198,19 @@ def test_losses_on_cuda_match_cpu(k):
     yb.sum().backward()
     np.testing.assert_allclose(yb.detach().cpu().numpy(), ya.detach().numpy(), rtol=1e-12)
     np.testing.assert_allclose(b.grad.cpu().numpy(), a.grad.numpy(), rtol=1e-12)
+LINALG = {"inv": lambda L, a: L.inv(a), "det": lambda L, a: L.det(a), "slogdet": lambda L, a: L.slogdet(a),
+          "solve": lambda L, a: L.solve(a, a), "cholesky": lambda L, a: L.cholesky(a), "qr": lambda L, a: L.qr(a),
+          "eigh": lambda L, a: L.eigh(a), "eigvalsh": lambda L, a: L.eigvalsh(a), "svd": lambda L, a: L.svd(a),
+          "svdvals": lambda L, a: L.svdvals(a),
+          "solve_triangular": lambda L, a: L.solve_triangular(a, a, upper=True), "lstsq": lambda L, a: L.lstsq(a, a),
+          "pinv": lambda L, a: L.pinv(a), "matrix_rank": lambda L, a: L.matrix_rank(a),
+          "matrix_norm": lambda L, a: L.matrix_norm(a), "vector_norm": lambda L, a: L.vector_norm(a),
+          "matrix_power": lambda L, a: L.matrix_power(a, 2), "cross": lambda L, a: L.cross(a, a)}
+
+
+@pytest.mark.parametrize("name", sorted(LINALG))
+def test_linalg_is_cpu_only(name):
+    """torch.linalg would need cuSOLVER: every op refuses a CUDA tensor cleanly, naming itself."""
+    a = ct.eye(3, dtype=ct.float64, device="cuda")
+    with pytest.raises(NotImplementedError, match="linalg.%s" % name):
+        LINALG[name](ct.linalg, a)

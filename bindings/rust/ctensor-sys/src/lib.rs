@@ -127,6 +127,13 @@ pub const CT_REDUCE_MAX: ct_reduce_op = 2;
 pub const CT_REDUCE_MIN: ct_reduce_op = 3;
 pub const CT_REDUCE_PRODUCT: ct_reduce_op = 4;
 
+// ---- torch.linalg QR modes -----------------------------------------------------------------------
+
+pub type ct_qr_mode = i32;
+pub const CT_QR_REDUCED: ct_qr_mode = 0;
+pub const CT_QR_COMPLETE: ct_qr_mode = 1;
+pub const CT_QR_R: ct_qr_mode = 2;
+
 // ---- Callback types ------------------------------------------------------------------------------
 
 /// Called once when a wrapped external buffer is no longer used (from any thread).
@@ -775,4 +782,47 @@ extern "C" {
         margin: f64, p: f64, eps: f64, swap: i32, out: *mut ct_tensor) -> ct_status;
     pub fn ct_ctc_loss(log_probs: ct_tensor, targets: ct_tensor, input_lengths: *const i64, target_lengths: *const i64,
         n: i64, reduction: i32, blank: i64, zero_infinity: i32, out: *mut ct_tensor) -> ct_status;
+
+    // ---- torch.linalg (LAPACK-backed) ----
+    pub fn ct_linalg_inv(a: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_det(a: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_slogdet(a: ct_tensor, sign: *mut ct_tensor, logabsdet: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_solve(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_cholesky(a: ct_tensor, upper: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_qr(a: ct_tensor, mode: ct_qr_mode, q: *mut ct_tensor, r: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_eigh(a: ct_tensor, upper: i32, eigenvalues: *mut ct_tensor, eigenvectors: *mut ct_tensor)
+        -> ct_status;
+    pub fn ct_linalg_eigvalsh(a: ct_tensor, upper: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_svd(a: ct_tensor, full_matrices: i32, u: *mut ct_tensor, s: *mut ct_tensor, vh: *mut ct_tensor)
+        -> ct_status;
+    pub fn ct_linalg_svdvals(a: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_solve_triangular(
+        a: ct_tensor,
+        b: ct_tensor,
+        upper: i32,
+        left: i32,
+        unitriangular: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_linalg_matrix_power(a: ct_tensor, n: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_cross(a: ct_tensor, b: ct_tensor, dim: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_vector_norm(
+        x: ct_tensor,
+        ord: f64,
+        dims: *const i64,
+        ndims: i32,
+        keepdim: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_linalg_matrix_norm(
+        x: ct_tensor,
+        ord: *const c_char,
+        dim0: i64,
+        dim1: i64,
+        keepdim: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_linalg_pinv(a: ct_tensor, atol: f64, rtol: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_matrix_rank(a: ct_tensor, atol: f64, rtol: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_lstsq(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
 }

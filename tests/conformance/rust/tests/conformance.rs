@@ -111,6 +111,13 @@ fn check_properties(what: &str, v: &[f64], props: &Value, atol: f64, rtol: f64) 
                 return problem(format!("{what}: element {i} is {x}, expected 0 or {w}"));
             }
         }
+        if let Some(a) = props.get("abs") {
+            // equal up to sign: singular vectors and eigenvectors (one sign per vector)
+            let w = decode(&a[i]).abs();
+            if (x.abs() - w).abs() > atol + rtol * w {
+                return problem(format!("{what}: element {i} is {x}, expected +-{w}"));
+            }
+        }
     }
     if flag("permutation") {
         let mut sorted = v.to_vec();
@@ -294,6 +301,7 @@ fn op_table() -> HashMap<&'static str, Op> {
     t.extend(nn_ops());
     t.extend(creation_ops());
     t.extend(loss_ops());
+    t.extend(linalg_ops());
     // in-place writes through a view of a clone of input 0; the output is the clone
     type Write = fn(&mut Tensor, &[Tensor], &Value) -> ctensor::Result<()>;
     let writes: [(&'static str, Write); 8] = [
@@ -726,4 +734,60 @@ fn main() {
         std::fs::write(PathBuf::from(out).join("rust.json"), result.to_string() + "\n").unwrap();
     }
     std::process::exit(if failures.is_empty() && leaked == 0 { 0 } else { 1 });
+}
+
+/// torch.linalg (tch-rs's linalg_* method names).
+fn linalg_ops() -> HashMap<&'static str, Op> {
+    use ctensor::{QrMode, Uplo};
+    let uplo = |a: &Value| if a["UPLO"].as_str() == Some("U") { Uplo::Upper } else { Uplo::Lower };
+    let mut t: HashMap<&'static str, Op> = HashMap::new();
+    t.insert("linalg_inv", Box::new(|x, _| one(x[0].linalg_inv())));
+    t.insert("linalg_det", Box::new(|x, _| one(x[0].linalg_det())));
+    t.insert("linalg_slogdet", Box::new(|x, _| pair(x[0].linalg_slogdet())));
+    t.insert("linalg_solve", Box::new(|x, _| one(x[0].linalg_solve(&x[1]))));
+    t.insert("linalg_cholesky", Box::new(|x, a| one(x[0].linalg_cholesky(flag(a, "upper")))));
+    t.insert(
+        "linalg_qr",
+        Box::new(|x, a| {
+            let mode = match a["mode"].as_str() {
+                Some("complete") => QrMode::Complete,
+                Some("r") => QrMode::R,
+                _ => QrMode::Reduced,
+            };
+            pair(x[0].linalg_qr(mode))
+        }),
+    );
+    t.insert("linalg_eigh", Box::new(move |x, a| pair(x[0].linalg_eigh(uplo(a)))));
+    t.insert("linalg_eigvalsh", Box::new(move |x, a| one(x[0].linalg_eigvalsh(uplo(a)))));
+    t.insert("linalg_svd", Box::new(|x, a| x[0].linalg_svd(flag(a, "full_matrices")).map(|(u, s, vh)| vec![u, s, vh])));
+    t.insert("linalg_svdvals", Box::new(|x, _| one(x[0].linalg_svdvals())));
+    t.insert("linalg_matrix_power", Box::new(|x, a| one(x[0].linalg_matrix_power(a["n"].as_i64().unwrap()))));
+    t.insert("linalg_cross", Box::new(|x, a| one(x[0].linalg_cross(&x[1], dim(a)))));
+    t.insert(
+        "linalg_vector_norm",
+        Box::new(|x, a| {
+            let dims = if a["dims"].is_null() { vec![] } else { ints(a, "dims") };
+            one(x[0].linalg_vector_norm(decode(&a["ord"]), &dims, flag(a, "keepdim")))
+        }),
+    );
+    t.insert(
+        "linalg_matrix_norm",
+        Box::new(|x, a| {
+            let d = ints(a, "dims");
+            one(x[0].linalg_matrix_norm(a["ord"].as_str().unwrap(), d[0], d[1], flag(a, "keepdim")))
+        }),
+    );
+    t.insert("linalg_pinv", Box::new(|x, a| one(x[0].linalg_pinv(a["atol"].as_f64(), a["rtol"].as_f64()))));
+    t.insert(
+        "linalg_matrix_rank",
+        Box::new(|x, a| one(x[0].linalg_matrix_rank(a["atol"].as_f64(), a["rtol"].as_f64()))),
+    );
+    t.insert("linalg_lstsq", Box::new(|x, _| one(x[0].linalg_lstsq(&x[1]))));
+    t.insert(
+        "linalg_solve_triangular",
+        Box::new(|x, a| {
+            one(x[0].linalg_solve_triangular(&x[1], flag(a, "upper"), flag(a, "left"), flag(a, "unitriangular")))
+        }),
+    );
+    t
 }

@@ -131,6 +131,10 @@ public final class Conformance {
                 double w = decode(props.getAsJsonArray("zero_or").get(i));
                 if (v[i] != 0 && Math.abs(v[i] - w) > atol + rtol * Math.abs(w)) throw new Problem(at + ", expected 0 or " + w);
             }
+            if (props.has("abs")) {  // equal up to sign: singular vectors and eigenvectors (one sign per vector)
+                double w = Math.abs(decode(props.getAsJsonArray("abs").get(i)));
+                if (Math.abs(Math.abs(v[i]) - w) > atol + rtol * w) throw new Problem(at + ", expected +-" + w);
+            }
         }
         if (props.has("permutation") && props.get("permutation").getAsBoolean()) {
             double[] sorted = v.clone();
@@ -149,6 +153,11 @@ public final class Conformance {
 
     static Tensor tensor(Object x) {
         return x instanceof Tensor ? (Tensor) x : Tensor.wrappedScalar((Double) x, false);
+    }
+
+    /** args[key] as a Double, null when absent or JSON null. */
+    static Double optDouble(JsonObject a, String key) {
+        return a.has(key) && !a.get(key).isJsonNull() ? a.get(key).getAsDouble() : null;
     }
 
     static Tensor[] one(Tensor t) {
@@ -369,6 +378,42 @@ public final class Conformance {
         t.put("ctc_loss", (x, a) -> one(Functional.ctcLoss((Tensor) x[0], (Tensor) x[1], longs(a.get("input_lengths")),
                                                            longs(a.get("target_lengths")), arg(a, "blank"), reduction(a),
                                                            bool(a, "zero_infinity"))));
+        // torch.linalg (org.ctensor.Linalg)
+        t.put("linalg_inv", (x, a) -> one(Linalg.inv((Tensor) x[0])));
+        t.put("linalg_det", (x, a) -> one(Linalg.det((Tensor) x[0])));
+        t.put("linalg_slogdet", (x, a) -> {
+            Linalg.SignLogDet r = Linalg.slogdet((Tensor) x[0]);
+            return new Tensor[] {r.sign, r.logabsdet};
+        });
+        t.put("linalg_solve", (x, a) -> one(Linalg.solve((Tensor) x[0], (Tensor) x[1])));
+        t.put("linalg_cholesky", (x, a) -> one(Linalg.cholesky((Tensor) x[0], a.get("upper").getAsBoolean())));
+        t.put("linalg_qr", (x, a) -> {
+            Linalg.QR r = Linalg.qr((Tensor) x[0], Linalg.QrMode.valueOf(a.get("mode").getAsString().toUpperCase(java.util.Locale.ROOT)));
+            return new Tensor[] {r.q, r.r};
+        });
+        t.put("linalg_eigh", (x, a) -> {
+            Linalg.Eigh r = Linalg.eigh((Tensor) x[0], a.get("UPLO").getAsString().equals("U"));
+            return new Tensor[] {r.eigenvalues, r.eigenvectors};
+        });
+        t.put("linalg_eigvalsh", (x, a) -> one(Linalg.eigvalsh((Tensor) x[0], a.get("UPLO").getAsString().equals("U"))));
+        t.put("linalg_svd", (x, a) -> {
+            Linalg.SVD r = Linalg.svd((Tensor) x[0], a.get("full_matrices").getAsBoolean());
+            return new Tensor[] {r.u, r.s, r.vh};
+        });
+        t.put("linalg_svdvals", (x, a) -> one(Linalg.svdvals((Tensor) x[0])));
+        t.put("linalg_matrix_power", (x, a) -> one(Linalg.matrixPower((Tensor) x[0], a.get("n").getAsLong())));
+        t.put("linalg_cross", (x, a) -> one(Linalg.cross((Tensor) x[0], (Tensor) x[1], dim(a))));
+        t.put("linalg_vector_norm", (x, a) -> one(Linalg.vectorNorm((Tensor) x[0], decode(a.get("ord")),
+                a.get("dims").isJsonNull() ? new long[0] : longs(a.get("dims")), a.get("keepdim").getAsBoolean())));
+        t.put("linalg_matrix_norm", (x, a) -> {
+            long[] d = longs(a.get("dims"));
+            return one(Linalg.matrixNorm((Tensor) x[0], a.get("ord").getAsString(), d[0], d[1], a.get("keepdim").getAsBoolean()));
+        });
+        t.put("linalg_pinv", (x, a) -> one(Linalg.pinv((Tensor) x[0], optDouble(a, "atol"), optDouble(a, "rtol"))));
+        t.put("linalg_matrix_rank", (x, a) -> one(Linalg.matrixRank((Tensor) x[0], optDouble(a, "atol"), optDouble(a, "rtol"))));
+        t.put("linalg_lstsq", (x, a) -> one(Linalg.lstsq((Tensor) x[0], (Tensor) x[1])));
+        t.put("linalg_solve_triangular", (x, a) -> one(Linalg.solveTriangular((Tensor) x[0], (Tensor) x[1],
+                a.get("upper").getAsBoolean(), a.get("left").getAsBoolean(), a.get("unitriangular").getAsBoolean())));
         t.put("wrapped_scalar", (x, a) -> one(((Tensor) x[0]).mul(Tensor.wrappedScalar((Double) x[1], a.get("is_integer").getAsBoolean()))));
         // in-place writes through a view of a clone of input 0; the output is the clone
         Map<String, Write> writes = Map.of(

@@ -30,7 +30,8 @@ class CoverageTest {
         for (String line : Files.readAllLines(opsTsv())) if (!line.startsWith("#") && !line.isBlank()) rows.add(line.split("\t"));
         assertTrue(rows.size() > 100, "ops.tsv has " + rows.size() + " ops");
         Set<String> annotated = new HashSet<>();
-        Class<?>[] api = {Tensor.class, TensorCore.class, TensorFactories.class, Function.class, Autograd.class, org.ctensor.nn.Functional.class};
+        Class<?>[] api = {Tensor.class, TensorCore.class, TensorFactories.class, Function.class, Autograd.class, org.ctensor.nn.Functional.class,
+                Linalg.class};
         for (Class<?> c : api)
             for (Method m : c.getDeclaredMethods()) {
                 Op op = m.getAnnotation(Op.class);

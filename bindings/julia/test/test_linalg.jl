@@ -1,0 +1,62 @@
+# test_linalg.jl - LinearAlgebra's functions on Tensor matrices agree with the same functions on Julia matrices
+# (inv, det, logabsdet, logdet, \, cholesky, svd, svdvals, eigen/eigvals of Symmetric), torch.linalg's names on
+# batches, a gradient against finite differences, and error kinds.
+@testset "linalg" begin
+    A = [4.0 1.0 0.5; 2.0 5.0 1.0; 0.0 1.0 3.0]
+    b = [1.0, 2.0, 3.0]
+    B = [1.0 2.0; 3.0 4.0; 5.0 6.0]
+    t = tensor(A)
+    @test Array(inv(t)) ≈ inv(A)
+    @test det(t)[] ≈ det(A)
+    la, s = logabsdet(t)
+    @test la[] ≈ logabsdet(A)[1] && s[] == logabsdet(A)[2]
+    @test logdet(t)[] ≈ logdet(A)
+    @test isnan(logdet(tensor([0.0 1.0; 1.0 0.0]))[])
+    @test Array(t \ tensor(b)) ≈ A \ b
+    @test Array(t \ tensor(B)) ≈ A \ B
+    S = A * A' + I
+    F = cholesky(tensor(S))
+    @test Array(F.factors) ≈ cholesky(S).U
+    @test Array(svdvals(tensor(B))) ≈ svdvals(B)
+    G = svd(tensor(B))
+    @test Array(G.U) * Diagonal(Array(G.S)) * Array(G.Vt) ≈ B
+    @test size(G.U) == (3, 2) && size(G.Vt) == (2, 2)
+    E = eigen(Symmetric(tensor(S)))
+    @test Array(E.values) ≈ eigen(Symmetric(S)).values
+    @test S * Array(E.vectors) ≈ Array(E.vectors) * Diagonal(Array(E.values))
+    for uplo in (:U, :L)  # only the named triangle is read, as for a Julia Matrix
+        M = [2.0 1.0; 99.0 3.0]
+        uplo == :L && (M = collect(M'))
+        @test Array(eigvals(Symmetric(tensor(M), uplo))) ≈ eigvals(Symmetric(M, uplo))
+    end
+    # torch.linalg's names on a batch (Julia's trailing dim; the ctensor matrices are the Julia ones transposed)
+    batch = tensor(cat(A, 2A; dims = 3))
+    @test Array(C.linalg_det(batch)) ≈ [det(A), det(2A)]
+    q, r = C.linalg_qr(tensor(B); mode = :reduced)
+    @test Array(r) * Array(q) ≈ B   # ctensor's Q R of B' is, transposed, R' Q' = B
+    l = C.linalg_cholesky(tensor(S))
+    @test Array(l)' * Array(l) ≈ S
+    # d logdet(A) / dA = inv(A)'
+    x = requires_grad!(tensor(A))
+    backward!(logdet(x))
+    @test Array(grad(x)) ≈ inv(A)'
+    # the composites
+    @test Array(t^3) ≈ A^3
+    @test Array(t^-2) ≈ inv(A)^2
+    @test Array(pinv(tensor(B))) ≈ pinv(B)
+    @test rank(tensor([1.0 2.0; 2.0 4.0]))[] == 1
+    @test Array(cross(tensor([1.0, 0.0, 0.0]), tensor([0.0, 1.0, 0.0]))) == [0.0, 0.0, 1.0]
+    for p in (1, 2, Inf)
+        @test opnorm(t, p)[] ≈ opnorm(A, p)
+    end
+    @test C.linalg_vector_norm(t, 3; dims = 1)[2] ≈ norm(A[:, 2], 3)
+    @test vec(Array(C.linalg_lstsq(tensor(collect(B')), tensor([1.0 2.0 4.0])))) ≈ B \ [1.0, 2.0, 4.0]
+    # errors
+    @test_throws CTensorError inv(tensor([1.0 2.0; 2.0 4.0]))
+    e = try cholesky(tensor([1.0 2.0; 2.0 1.0])) catch err; err end
+    @test e isa CTensorError && e.kind == C.ERR_INVALID_ARGUMENT && occursin("not positive-definite", e.message)
+    e = try det(tensor([1 0; 0 1])) catch err; err end
+    @test e isa CTensorError && e.kind == C.ERR_DTYPE
+    e = try det(tensor(B)) catch err; err end
+    @test e isa CTensorError && e.kind == C.ERR_SHAPE
+end

@@ -1,0 +1,86 @@
+// lapack.h - the LAPACK routines ctensor calls, from OpenBLAS's bundled LAPACK (its Fortran symbols: Debian's
+// OpenBLAS ships no lapacke.h), and one dtype-generic face Lapack<T> over the s/d pairs. Matrices are
+// column-major; every integer argument is a 32-bit LAPACK int (callers check their sizes fit, Note [LAPACK ints]).
+#pragma once
+#include <climits>
+#include <cstdint>
+
+namespace ct {
+
+// Note [LAPACK ints]: OpenBLAS's LAPACK takes 32-bit ints, so every dimension and leading dimension passed in
+// must be at most INT_MAX; linalg_kernels.cpp refuses larger matrices with CT_ERR_NOT_SUPPORTED.
+using lapack_int = int;
+
+extern "C" {
+void sgetrf_(const lapack_int* m, const lapack_int* n, float* a, const lapack_int* lda, lapack_int* ipiv,
+             lapack_int* info);
+void dgetrf_(const lapack_int* m, const lapack_int* n, double* a, const lapack_int* lda, lapack_int* ipiv,
+             lapack_int* info);
+void sgetrs_(const char* trans, const lapack_int* n, const lapack_int* nrhs, const float* a, const lapack_int* lda,
+             const lapack_int* ipiv, float* b, const lapack_int* ldb, lapack_int* info);
+void dgetrs_(const char* trans, const lapack_int* n, const lapack_int* nrhs, const double* a, const lapack_int* lda,
+             const lapack_int* ipiv, double* b, const lapack_int* ldb, lapack_int* info);
+void spotrf_(const char* uplo, const lapack_int* n, float* a, const lapack_int* lda, lapack_int* info);
+void dpotrf_(const char* uplo, const lapack_int* n, double* a, const lapack_int* lda, lapack_int* info);
+void sgeqrf_(const lapack_int* m, const lapack_int* n, float* a, const lapack_int* lda, float* tau, float* work,
+             const lapack_int* lwork, lapack_int* info);
+void dgeqrf_(const lapack_int* m, const lapack_int* n, double* a, const lapack_int* lda, double* tau, double* work,
+             const lapack_int* lwork, lapack_int* info);
+void sorgqr_(const lapack_int* m, const lapack_int* n, const lapack_int* k, float* a, const lapack_int* lda,
+             const float* tau, float* work, const lapack_int* lwork, lapack_int* info);
+void dorgqr_(const lapack_int* m, const lapack_int* n, const lapack_int* k, double* a, const lapack_int* lda,
+             const double* tau, double* work, const lapack_int* lwork, lapack_int* info);
+void ssyevd_(const char* jobz, const char* uplo, const lapack_int* n, float* a, const lapack_int* lda, float* w,
+             float* work, const lapack_int* lwork, lapack_int* iwork, const lapack_int* liwork, lapack_int* info);
+void dsyevd_(const char* jobz, const char* uplo, const lapack_int* n, double* a, const lapack_int* lda, double* w,
+             double* work, const lapack_int* lwork, lapack_int* iwork, const lapack_int* liwork, lapack_int* info);
+void sgesdd_(const char* jobz, const lapack_int* m, const lapack_int* n, float* a, const lapack_int* lda, float* s,
+             float* u, const lapack_int* ldu, float* vt, const lapack_int* ldvt, float* work, const lapack_int* lwork,
+             lapack_int* iwork, lapack_int* info);
+void dgesdd_(const char* jobz, const lapack_int* m, const lapack_int* n, double* a, const lapack_int* lda, double* s,
+             double* u, const lapack_int* ldu, double* vt, const lapack_int* ldvt, double* work,
+             const lapack_int* lwork, lapack_int* iwork, lapack_int* info);
+}
+
+// Lapack<float> / Lapack<double>: the same routine names without the type letter.
+template <typename T> struct Lapack;
+
+#define CT_LAPACK_TRAITS(T, p)                                                                                     \
+    template <> struct Lapack<T> {                                                                                 \
+        static void getrf(const lapack_int* m, const lapack_int* n, T* a, const lapack_int* lda, lapack_int* ipiv, \
+                          lapack_int* info) {                                                                      \
+            p##getrf_(m, n, a, lda, ipiv, info);                                                                   \
+        }                                                                                                          \
+        static void getrs(const char* tr, const lapack_int* n, const lapack_int* nrhs, const T* a,                 \
+                          const lapack_int* lda, const lapack_int* ipiv, T* b, const lapack_int* ldb,              \
+                          lapack_int* info) {                                                                      \
+            p##getrs_(tr, n, nrhs, a, lda, ipiv, b, ldb, info);                                                    \
+        }                                                                                                          \
+        static void potrf(const char* uplo, const lapack_int* n, T* a, const lapack_int* lda, lapack_int* info) {  \
+            p##potrf_(uplo, n, a, lda, info);                                                                      \
+        }                                                                                                          \
+        static void geqrf(const lapack_int* m, const lapack_int* n, T* a, const lapack_int* lda, T* tau, T* work,  \
+                          const lapack_int* lwork, lapack_int* info) {                                             \
+            p##geqrf_(m, n, a, lda, tau, work, lwork, info);                                                       \
+        }                                                                                                          \
+        static void orgqr(const lapack_int* m, const lapack_int* n, const lapack_int* k, T* a,                     \
+                          const lapack_int* lda, const T* tau, T* work, const lapack_int* lwork,                   \
+                          lapack_int* info) {                                                                      \
+            p##orgqr_(m, n, k, a, lda, tau, work, lwork, info);                                                    \
+        }                                                                                                          \
+        static void syevd(const char* jobz, const char* uplo, const lapack_int* n, T* a, const lapack_int* lda,     \
+                          T* w, T* work, const lapack_int* lwork, lapack_int* iwork, const lapack_int* liwork,     \
+                          lapack_int* info) {                                                                      \
+            p##syevd_(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info);                                 \
+        }                                                                                                          \
+        static void gesdd(const char* jobz, const lapack_int* m, const lapack_int* n, T* a, const lapack_int* lda, \
+                          T* s, T* u, const lapack_int* ldu, T* vt, const lapack_int* ldvt, T* work,               \
+                          const lapack_int* lwork, lapack_int* iwork, lapack_int* info) {                          \
+            p##gesdd_(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, iwork, info);                          \
+        }                                                                                                          \
+    };
+CT_LAPACK_TRAITS(float, s)
+CT_LAPACK_TRAITS(double, d)
+#undef CT_LAPACK_TRAITS
+
+}  // namespace ct

@@ -1,0 +1,346 @@
+// linalg_kernels.cpp - torch.linalg's CPU kernels over OpenBLAS's LAPACK (cpu/lapack.h) and BLAS trsm: each op
+// copies its input into fresh column-major (or row-major, for trsm) buffers that LAPACK may overwrite, runs one
+// dtype-generic loop over the batch (split over the thread pool, each call single-threaded), and reads the
+// factorisation's info codes after the loop, so that a failure names the first bad batch element.
+#include "ops/linalg_kernels.h"
+#include <cblas.h>
+#include <cmath>
+#include <string>
+#include <vector>
+#include "autograd/grad_mode.h"
+#include "cpu/kernels.h"
+#include "cpu/lapack.h"
+#include "cpu/parallel.h"
+#include "ops/ops.h"
+
+namespace ct {
+namespace {
+
+int64_t batch_count(const Tensor& a) {
+    int64_t b = 1;
+    for (int64_t i = 0; i + 2 < a.dim(); ++i) b *= a.size(i);
+    return b;
+}
+
+Shape batch_shape_of(const Tensor& a) { return Shape(a.sizes().begin(), a.sizes().end() - 2); }
+
+Shape with_tail(Shape s, std::initializer_list<int64_t> tail) {
+    s.insert(s.end(), tail.begin(), tail.end());
+    return s;
+}
+
+// A contiguous copy of t in fresh storage (never an alias of t: LAPACK overwrites it).
+Tensor fresh_copy(const Tensor& t) {
+    Tensor c = empty_tensor(t.sizes(), t.dtype(), t.device());
+    cpu_copy(c, t);
+    return c;
+}
+
+// Column-major buffer of a's matrices: [..., n, m] row-major, so batch element b is A_b (m x n) with ld m.
+Tensor colmajor(const Tensor& a) {
+    NoGradGuard no_grad;
+    return fresh_copy(transpose(a, -2, -1));
+}
+// The row-major matrices of a column-major buffer (the inverse of colmajor).
+Tensor from_colmajor(const Tensor& buf) { return colmajor(buf); }
+
+// Note [LAPACK ints] in cpu/lapack.h.
+lapack_int lapack_dim(int64_t d, const char* op) {
+    if (d > INT_MAX) fail(CT_ERR_NOT_SUPPORTED, op, ": matrix dimension ", d, " exceeds LAPACK's int range");
+    return (lapack_int)d;
+}
+
+// Runs f(b0, b1) over the batch [0, batch) on the thread pool, LAPACK single-threaded in each range. cost is
+// about the flops of one matrix: small problems stay on one thread. f must not throw (it records info codes).
+template <typename F> void for_each_matrix(int64_t batch, double cost, F f) {
+    int64_t grain = std::max<int64_t>(1, (int64_t)((double)(int64_t(1) << 18) / std::max(cost, 1.0)));
+    parallel_for(batch, grain, [&](int64_t b0, int64_t b1) {
+        SingleThreadedBlas single;
+        f(b0, b1);
+    });
+}
+
+// "(Batch element b): " for a batched input, as torch words it; "" for a single matrix.
+std::string batch_prefix(const Tensor& a, int64_t b) {
+    return a.dim() > 2 ? "(Batch element " + std::to_string(b) + "): " : "";
+}
+
+// The first batch element with a nonzero info, or -1.
+int64_t first_failure(const std::vector<lapack_int>& infos) {
+    for (size_t b = 0; b < infos.size(); ++b)
+        if (infos[b] != 0) return (int64_t)b;
+    return -1;
+}
+
+void fill_identity(Tensor& t, int64_t n) {  // t: contiguous [..., n, n]
+    cpu_fill(t, 0.0);
+    dispatch_float(t.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* p = t.data<T>();
+        for (int64_t b = 0, batch = t.numel() / std::max<int64_t>(n * n, 1); b < batch && n > 0; ++b)
+            for (int64_t i = 0; i < n; ++i) p[b * n * n + i * n + i] = T(1);
+    });
+}
+
+}  // namespace
+
+Tensor inv_kernel(const Tensor& a, const char* op) {
+    const int64_t batch = batch_count(a), n = a.size(-1);
+    lapack_int ln = lapack_dim(n, op);
+    Tensor lu = colmajor(a), x = empty_tensor(a.sizes(), a.dtype(), a.device());
+    fill_identity(x, n);
+    if (batch == 0 || n == 0) return x;
+    std::vector<lapack_int> infos((size_t)batch, 0);
+    dispatch_float(a.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T *pl = lu.data<T>(), *px = x.data<T>();
+        for_each_matrix(batch, 2.0 * n * n * n, [&](int64_t b0, int64_t b1) {
+            std::vector<lapack_int> ipiv((size_t)n);
+            for (int64_t b = b0; b < b1; ++b) {
+                Lapack<T>::getrf(&ln, &ln, pl + b * n * n, &ln, ipiv.data(), &infos[b]);
+                lapack_int info = 0;
+                if (infos[b] == 0) Lapack<T>::getrs("N", &ln, &ln, pl + b * n * n, &ln, ipiv.data(), px + b * n * n, &ln, &info);
+            }
+        });
+    });
+    int64_t bad = first_failure(infos);
+    if (bad >= 0)
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The diagonal element ", infos[bad],
+             " is zero, the inversion could not be completed because the input matrix is singular.");
+    return from_colmajor(x);  // x holds (A^-1) column-major, i.e. the buffer of A^-1 transposed
+}
+
+std::tuple<Tensor, Tensor, Tensor> lu_det_kernel(const Tensor& a) {
+    const int64_t batch = batch_count(a), n = a.size(-1);
+    lapack_int ln = lapack_dim(n, "linalg.det");
+    Shape bs = batch_shape_of(a);
+    Tensor sign = empty_tensor(bs, a.dtype(), a.device()), logabs = empty_tensor(bs, a.dtype(), a.device()),
+           det = empty_tensor(bs, a.dtype(), a.device());
+    if (batch == 0) return {sign, logabs, det};
+    Tensor lu = colmajor(a);
+    dispatch_float(a.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T *pl = lu.data<T>(), *ps = sign.data<T>(), *pla = logabs.data<T>(), *pd = det.data<T>();
+        for_each_matrix(batch, 2.0 / 3.0 * n * n * n, [&](int64_t b0, int64_t b1) {
+            std::vector<lapack_int> ipiv((size_t)std::max<int64_t>(n, 1));
+            for (int64_t b = b0; b < b1; ++b) {
+                T* m = pl + b * n * n;
+                lapack_int info = 0;
+                if (n > 0) Lapack<T>::getrf(&ln, &ln, m, &ln, ipiv.data(), &info);
+                // det = prod(diag U) * (-1)^(row swaps); a zero pivot (info > 0) is a zero diagonal element
+                T d = T(1), s = T(1), la = T(0);
+                for (int64_t i = 0; i < n; ++i) {
+                    T u = m[i * n + i];
+                    if (ipiv[i] != i + 1) d = -d, s = -s;
+                    d *= u;
+                    s *= u > 0 ? T(1) : u < 0 ? T(-1) : u;  // NaN stays NaN, 0 gives sign 0
+                    la += std::log(std::abs(u));
+                }
+                pd[b] = d;
+                ps[b] = s;
+                pla[b] = la;
+            }
+        });
+    });
+    return {sign, logabs, det};
+}
+
+Tensor solve_kernel(const Tensor& a, const Tensor& b, const char* op) {
+    const int64_t batch = batch_count(a), n = a.size(-1), k = b.size(-1);
+    lapack_int ln = lapack_dim(n, op), lk = lapack_dim(k, op);
+    Tensor lu = colmajor(a), x = colmajor(b);
+    if (batch == 0 || n == 0) return from_colmajor(x);
+    std::vector<lapack_int> infos((size_t)batch, 0);
+    dispatch_float(a.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T *pl = lu.data<T>(), *px = x.data<T>();
+        for_each_matrix(batch, 2.0 / 3.0 * n * n * n + 2.0 * n * n * k, [&](int64_t b0, int64_t b1) {
+            std::vector<lapack_int> ipiv((size_t)n);
+            for (int64_t i = b0; i < b1; ++i) {
+                Lapack<T>::getrf(&ln, &ln, pl + i * n * n, &ln, ipiv.data(), &infos[i]);
+                lapack_int info = 0;
+                if (infos[i] == 0 && k > 0)
+                    Lapack<T>::getrs("N", &ln, &lk, pl + i * n * n, &ln, ipiv.data(), px + i * n * k, &ln, &info);
+            }
+        });
+    });
+    int64_t bad = first_failure(infos);
+    if (bad >= 0)
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The diagonal element ", infos[bad],
+             " is zero, the solve could not be completed because the input matrix is singular.");
+    return from_colmajor(x);
+}
+
+Tensor cholesky_kernel(const Tensor& a, const char* op) {
+    const int64_t batch = batch_count(a), n = a.size(-1);
+    lapack_int ln = lapack_dim(n, op);
+    Tensor l = colmajor(a);
+    if (batch == 0 || n == 0) return from_colmajor(l);
+    std::vector<lapack_int> infos((size_t)batch, 0);
+    dispatch_float(a.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* pl = l.data<T>();
+        for_each_matrix(batch, 1.0 / 3.0 * n * n * n, [&](int64_t b0, int64_t b1) {
+            for (int64_t b = b0; b < b1; ++b) {
+                T* m = pl + b * n * n;
+                Lapack<T>::potrf("L", &ln, m, &ln, &infos[b]);
+                for (int64_t j = 1; j < n; ++j)  // column j's entries above the diagonal: the strict upper part
+                    for (int64_t i = 0; i < j; ++i) m[j * n + i] = T(0);
+            }
+        });
+    });
+    int64_t bad = first_failure(infos);
+    if (bad >= 0)
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The factorization could not be completed ",
+             "because the input is not positive-definite (the leading minor of order ", infos[bad],
+             " is not positive-definite).");
+    return from_colmajor(l);
+}
+
+Tensor triangular_solve_kernel(const Tensor& a, const Tensor& b, bool upper, bool left, bool trans, bool unit) {
+    const int64_t batch = batch_count(a), n = a.size(-1), rows = b.size(-2), cols = b.size(-1);
+    const char* op = "linalg.solve_triangular";
+    lapack_dim(n, op), lapack_dim(rows, op), lapack_dim(cols, op);
+    Tensor ra = fresh_copy(a), x = fresh_copy(b);  // row-major: cblas takes the layout
+    if (x.numel() == 0) return x;
+    dispatch_float(a.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T* pa = ra.data<T>();
+        T* px = x.data<T>();
+        for_each_matrix(batch, (double)n * n * (left ? cols : rows), [&](int64_t b0, int64_t b1) {
+            for (int64_t i = b0; i < b1; ++i) {
+                auto side = left ? CblasLeft : CblasRight;
+                auto uplo = upper ? CblasUpper : CblasLower;
+                auto tr = trans ? CblasTrans : CblasNoTrans;
+                auto diag = unit ? CblasUnit : CblasNonUnit;
+                int m = (int)rows, nn = (int)cols, lda = (int)std::max<int64_t>(n, 1), ldb = (int)std::max<int64_t>(cols, 1);
+                if constexpr (std::is_same<T, float>::value)
+                    cblas_strsm(CblasRowMajor, side, uplo, tr, diag, m, nn, 1.0f, pa + i * n * n, lda, px + i * rows * cols, ldb);
+                else
+                    cblas_dtrsm(CblasRowMajor, side, uplo, tr, diag, m, nn, 1.0, pa + i * n * n, lda, px + i * rows * cols, ldb);
+            }
+        });
+    });
+    return x;
+}
+
+std::pair<Tensor, Tensor> qr_kernel(const Tensor& a, QrMode mode) {
+    const char* op = "linalg.qr";
+    const int64_t batch = batch_count(a), m = a.size(-2), n = a.size(-1), k = std::min(m, n);
+    lapack_int lm = lapack_dim(m, op), ln = lapack_dim(n, op), lk = (lapack_int)k;
+    const int64_t qcols = mode == QrMode::Complete ? m : k, rrows = mode == QrMode::Complete ? m : k;
+    Shape bs = batch_shape_of(a);
+    Tensor f = colmajor(a);  // geqrf's output: R above the diagonal, reflectors below
+    Tensor q = empty_tensor(mode == QrMode::ROnly ? Shape{0} : with_tail(bs, {qcols, m}), a.dtype(), a.device());
+    Tensor r = empty_tensor(with_tail(bs, {n, rrows}), a.dtype(), a.device());  // column-major R
+    cpu_fill(r, 0.0);
+    if (mode != QrMode::ROnly) fill_identity(q, m == qcols ? m : 0);  // m x 0 or m x m when k == 0
+    if (batch == 0 || k == 0) return {mode == QrMode::ROnly ? q : from_colmajor(q), from_colmajor(r)};
+    dispatch_float(a.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T *pf = f.data<T>(), *pr = r.data<T>();
+        T* pq = mode == QrMode::ROnly ? nullptr : q.data<T>();
+        lapack_int lq = (lapack_int)qcols, lwork = -1, info = 0;
+        T query = 0, query2 = 0;
+        Lapack<T>::geqrf(&lm, &ln, pf, &lm, nullptr, &query, &lwork, &info);
+        if (pq) Lapack<T>::orgqr(&lm, &lq, &lk, pq, &lm, nullptr, &query2, &lwork, &info);
+        const int64_t work_size = std::max<int64_t>((int64_t)std::max(query, query2), 1);
+        for_each_matrix(batch, 2.0 * m * n * k, [&](int64_t b0, int64_t b1) {
+            std::vector<T> tau((size_t)k), work((size_t)work_size);
+            lapack_int lw = (lapack_int)work_size, inf = 0;
+            for (int64_t b = b0; b < b1; ++b) {
+                T* fa = pf + b * m * n;
+                Lapack<T>::geqrf(&lm, &ln, fa, &lm, tau.data(), work.data(), &lw, &inf);
+                T* rb = pr + b * n * rrows;
+                for (int64_t j = 0; j < n; ++j)  // R(i, j) for i <= min(j, k - 1)
+                    for (int64_t i = 0; i <= std::min(j, k - 1); ++i) rb[j * rrows + i] = fa[j * m + i];
+                if (!pq) continue;
+                T* qb = pq + b * m * qcols;
+                for (int64_t j = 0; j < k; ++j)  // the k reflectors (columns beyond k stay from the identity)
+                    for (int64_t i = 0; i < m; ++i) qb[j * m + i] = fa[j * m + i];
+                Lapack<T>::orgqr(&lm, &lq, &lk, qb, &lm, tau.data(), work.data(), &lw, &inf);
+            }
+        });
+    });
+    return {mode == QrMode::ROnly ? q : from_colmajor(q), from_colmajor(r)};
+}
+
+std::pair<Tensor, Tensor> eigh_kernel(const Tensor& a, bool upper, bool vectors, const char* op) {
+    const int64_t batch = batch_count(a), n = a.size(-1);
+    lapack_int ln = lapack_dim(n, op);
+    Tensor v = colmajor(a), w = empty_tensor(with_tail(batch_shape_of(a), {n}), a.dtype(), a.device());
+    if (batch == 0 || n == 0) return {w, vectors ? from_colmajor(v) : Tensor()};
+    std::vector<lapack_int> infos((size_t)batch, 0);
+    const char* jobz = vectors ? "V" : "N";
+    const char* uplo = upper ? "U" : "L";
+    dispatch_float(a.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T *pv = v.data<T>(), *pw = w.data<T>();
+        lapack_int lwork = -1, liwork = -1, info = 0, iquery = 0;
+        T query = 0;
+        Lapack<T>::syevd(jobz, uplo, &ln, pv, &ln, pw, &query, &lwork, &iquery, &liwork, &info);
+        const lapack_int work_size = std::max<lapack_int>((lapack_int)query, 1), iwork_size = std::max(iquery, 1);
+        for_each_matrix(batch, 9.0 * n * n * n, [&](int64_t b0, int64_t b1) {
+            std::vector<T> work((size_t)work_size);
+            std::vector<lapack_int> iwork((size_t)iwork_size);
+            lapack_int lw = work_size, liw = iwork_size;
+            for (int64_t b = b0; b < b1; ++b)
+                Lapack<T>::syevd(jobz, uplo, &ln, pv + b * n * n, &ln, pw + b * n, work.data(), &lw, iwork.data(), &liw,
+                                 &infos[b]);
+        });
+    });
+    int64_t bad = first_failure(infos);
+    if (bad >= 0)
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The algorithm failed to converge because the ",
+             "input matrix is ill-conditioned or has too many repeated eigenvalues (error code: ", infos[bad], ").");
+    return {w, vectors ? from_colmajor(v) : Tensor()};
+}
+
+std::tuple<Tensor, Tensor, Tensor> svd_kernel(const Tensor& a, bool full, bool vectors, const char* op) {
+    const int64_t batch = batch_count(a), m = a.size(-2), n = a.size(-1), k = std::min(m, n);
+    lapack_int lm = lapack_dim(m, op), ln = lapack_dim(n, op);
+    const int64_t ucols = full ? m : k, vrows = full ? n : k;
+    Shape bs = batch_shape_of(a);
+    Tensor f = colmajor(a), s = empty_tensor(with_tail(bs, {k}), a.dtype(), a.device()), u, vt;
+    if (vectors) {  // column-major buffers; the identity where k == 0 (LAPACK returns early then)
+        u = empty_tensor(with_tail(bs, {ucols, m}), a.dtype(), a.device());
+        vt = empty_tensor(with_tail(bs, {n, vrows}), a.dtype(), a.device());
+        fill_identity(u, ucols == m ? m : 0);
+        fill_identity(vt, vrows == n ? n : 0);
+    }
+    auto result = [&] {
+        return std::make_tuple(vectors ? from_colmajor(u) : Tensor(), s, vectors ? from_colmajor(vt) : Tensor());
+    };
+    if (batch == 0 || k == 0) return result();
+    std::vector<lapack_int> infos((size_t)batch, 0);
+    const char* jobz = !vectors ? "N" : full ? "A" : "S";
+    dispatch_float(a.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T *pf = f.data<T>(), *ps = s.data<T>();
+        T* pu = vectors ? u.data<T>() : nullptr;
+        T* pv = vectors ? vt.data<T>() : nullptr;
+        lapack_int ldvt = (lapack_int)std::max<int64_t>(vrows, 1), lwork = -1, info = 0;
+        std::vector<lapack_int> iwork0((size_t)(8 * k));
+        T query = 0, dummy = 0;
+        Lapack<T>::gesdd(jobz, &lm, &ln, pf, &lm, ps, pu ? pu : &dummy, &lm, pv ? pv : &dummy, &ldvt, &query, &lwork,
+                         iwork0.data(), &info);
+        const lapack_int work_size = std::max<lapack_int>((lapack_int)query, 1);
+        for_each_matrix(batch, 6.0 * m * n * k, [&](int64_t b0, int64_t b1) {
+            std::vector<T> work((size_t)work_size);
+            std::vector<lapack_int> iwork((size_t)(8 * k));
+            lapack_int lw = work_size;
+            T d1 = 0, d2 = 0;
+            for (int64_t b = b0; b < b1; ++b)
+                Lapack<T>::gesdd(jobz, &lm, &ln, pf + b * m * n, &lm, ps + b * k, pu ? pu + b * m * ucols : &d1, &lm,
+                                 pv ? pv + b * vrows * n : &d2, &ldvt, work.data(), &lw, iwork.data(), &infos[b]);
+        });
+    });
+    int64_t bad = first_failure(infos);
+    if (bad >= 0)
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The algorithm failed to converge because the ",
+             "input matrix is ill-conditioned or has too many repeated singular values (error code: ", infos[bad],
+             ").");
+    return result();
+}
+
+}  // namespace ct

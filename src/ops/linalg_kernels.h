@@ -1,0 +1,33 @@
+// linalg_kernels.h - the LAPACK-backed CPU kernels of torch.linalg (linalg_kernels.cpp): plain computations on
+// float32/float64 CPU tensors of shape [..., m, n] (any strides), batched over the leading dims, with no
+// autograd. Callers (linalg_ops.cpp) have checked dtype, device and shapes; failures of the factorisation
+// (a singular or non-positive-definite matrix) are thrown here, naming op and the batch element.
+#pragma once
+#include <tuple>
+#include "ops/linalg_ops.h"
+
+namespace ct {
+
+// A^-1 of square A; a singular matrix is CT_ERR_INVALID_ARGUMENT.
+Tensor inv_kernel(const Tensor& a, const char* op);
+// (sign, log|det|, det) of square A from its LU factorisation, each of A's batch shape.
+std::tuple<Tensor, Tensor, Tensor> lu_det_kernel(const Tensor& a);
+// X with A X = B for square A [..., n, n] and B [..., n, k] of the same batch shape; singular A is an error.
+Tensor solve_kernel(const Tensor& a, const Tensor& b, const char* op);
+// Lower-triangular L with A = L L^T (reads A's lower triangle); not positive-definite is CT_ERR_INVALID_ARGUMENT.
+Tensor cholesky_kernel(const Tensor& a, const char* op);
+// X with op(A) X = B (left) or X op(A) = B (right), A triangular [..., n, n] (only its upper or lower triangle is
+// read; unit: its diagonal is taken as 1), B of the same batch shape; op(A) = A^T when trans. No singularity check
+// (a zero diagonal gives inf/NaN, as torch).
+Tensor triangular_solve_kernel(const Tensor& a, const Tensor& b, bool upper, bool left, bool trans, bool unit);
+// Q and R of A = QR: reduced (Q [m, k], R [k, n], k = min(m, n)), complete (Q [m, m], R [m, n]) or r_only (R
+// reduced, Q an empty [0] tensor).
+std::pair<Tensor, Tensor> qr_kernel(const Tensor& a, QrMode mode);
+// Eigenvalues (ascending, [..., n]) and, when vectors, eigenvectors (columns, [..., n, n]; undefined otherwise) of
+// symmetric A read from its upper (upper) or lower triangle.
+std::pair<Tensor, Tensor> eigh_kernel(const Tensor& a, bool upper, bool vectors, const char* op);
+// U, S (descending) and Vh of A = U diag(S) Vh: full (U [m, m], Vh [n, n]) or reduced (U [m, k], Vh [k, n]);
+// U and Vh undefined when !vectors.
+std::tuple<Tensor, Tensor, Tensor> svd_kernel(const Tensor& a, bool full, bool vectors, const char* op);
+
+}  // namespace ct

@@ -1,0 +1,33 @@
+// linalg_ops.h - torch.linalg's ops in C++ (linalg_decomp.cpp: LAPACK-backed with autograd; linalg_composite.cpp:
+// composed of other ops). Matrices are the last two dims of [..., m, n], batched over the rest; float32/float64.
+#pragma once
+#include <optional>
+#include <string>
+#include <tuple>
+#include "ops/ops.h"
+
+namespace ct {
+
+enum class QrMode : int32_t { Reduced = 0, Complete = 1, ROnly = 2 };
+
+Tensor linalg_inv(const Tensor& a);
+Tensor linalg_det(const Tensor& a);
+std::pair<Tensor, Tensor> linalg_slogdet(const Tensor& a);  // (sign, logabsdet)
+Tensor linalg_solve(const Tensor& a, const Tensor& b);      // A X = B; B a vector or matrix (batch-broadcast)
+Tensor linalg_cholesky(const Tensor& a, bool upper);
+Tensor linalg_solve_triangular(const Tensor& a, const Tensor& b, bool upper, bool left, bool unitriangular);
+std::pair<Tensor, Tensor> linalg_qr(const Tensor& a, QrMode mode);  // (Q, R); Q is an empty [0] tensor for ROnly
+std::pair<Tensor, Tensor> linalg_eigh(const Tensor& a, bool upper);  // (ascending eigenvalues, eigenvectors)
+Tensor linalg_eigvalsh(const Tensor& a, bool upper);
+std::tuple<Tensor, Tensor, Tensor> linalg_svd(const Tensor& a, bool full_matrices);  // (U, S, Vh)
+Tensor linalg_svdvals(const Tensor& a);
+// linalg_composite.cpp. pinv/matrix_rank: atol, rtol < 0 mean "not given" (torch's None and its default rule).
+Tensor linalg_matrix_power(const Tensor& a, int64_t n);
+Tensor linalg_cross(const Tensor& a, const Tensor& b, int64_t dim);
+Tensor linalg_vector_norm(const Tensor& x, double ord, const IntList& dims, bool keepdim);  // dims empty = all
+Tensor linalg_matrix_norm(const Tensor& x, const std::string& ord, int64_t dim0, int64_t dim1, bool keepdim);
+Tensor linalg_pinv(const Tensor& a, double atol, double rtol);
+Tensor linalg_matrix_rank(const Tensor& a, double atol, double rtol);  // int64
+Tensor linalg_lstsq(const Tensor& a, const Tensor& b);  // the solution of full-rank A (QR based)
+
+}  // namespace ct
