@@ -206,6 +206,10 @@ TEST(LinalgLapack, Gradients) {
     EXPECT_TRUE(gradcheck(f1(ct_linalg_det), {well_conditioned({2, 3, 3}, 61)}));
     EXPECT_TRUE(gradgradcheck(f1(ct_linalg_inv), {well_conditioned({3, 3}, 62)}));
     EXPECT_TRUE(gradgradcheck(f1(ct_linalg_det), {well_conditioned({3, 3}, 63)}));
+    // det at singular matrices (rank 2 and rank 1 of 3, in one batch with an invertible one): the cofactors
+    H sing = make({1, 2, 3, 2, 4, 6, 0, 1, 5, 1, 2, 3, 2, 4, 6, 3, 6, 9, 2, 0, 1, 0, 3, 1, 1, 1, 4}, {3, 3, 3}, CT_FLOAT64,
+                  true);
+    EXPECT_TRUE(gradcheck(f1(ct_linalg_det), {sing}));
     auto logabs = [](const std::vector<H>& v) { H s, l; ok(ct_linalg_slogdet(v[0].get(), s.out(), l.out())); return l; };
     EXPECT_TRUE(gradcheck(logabs, {well_conditioned({2, 3, 3}, 64)}));
     auto solve = [](const std::vector<H>& v) { H r; ok(ct_linalg_solve(v[0].get(), v[1].get(), r.out())); return r; };

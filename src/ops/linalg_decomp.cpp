@@ -8,7 +8,7 @@
 namespace ct {
 
 // Note [Linalg gradients]: the formulas are torch 1.13's (FunctionsManual.cpp), for real matrices:
-//   inv:   gA = -X^T g X^T (X = A^-1)              det:  gA = g det(A) A^-T (A must be invertible)
+//   inv:   gA = -X^T g X^T (X = A^-1)              det:  gA = g det(A) A^-T (the SVD's cofactors where det is 0)
 //   slogdet: gA = g_logabsdet A^-T                   solve: gB = A^-T g, gA = -gB X^T
 //   cholesky (Murray 2016): gA = L^-T Phi L^-1, Phi = (tril(L^T gL) + tril(L^T gL, -1)^T) / 2
 //   solve_triangular: gB = op(A)^-T g, gA = -gB X^T (left) or -X^T gB (right), masked to A's triangle
@@ -80,6 +80,28 @@ Tensor inv_op(const Tensor& a) {
 // A^-T g for g [..., n, n] or scaled: the shared part of det's and slogdet's backward.
 Tensor inv_transpose_times(const Tensor& a, const Tensor& scale) {
     return mul(unsqueeze(unsqueeze(scale, -1), -1), mT(inv_op(a)));
+}
+
+std::tuple<Tensor, Tensor, Tensor> svd_op(const Tensor& a, bool full);
+
+// det's gradient g * cof(A), cof(A) = det(A) A^-T. Note [Singular det]: where some det(A) is 0 the cofactor matrix
+// still exists; it is taken from the SVD A = U S Vh for every batch element then: cof(A) = det(U) det(Vh) U
+// diag(c) Vh with c_i the product of the singular values other than s_i (prefix times suffix products, no division).
+Tensor det_backward(const Tensor& a, const Tensor& g, const Tensor& det) {
+    const int64_t n = a.size(-1);
+    bool singular = false;
+    if (n > 0 && det.numel() > 0) {
+        NoGradGuard no_grad;
+        singular = item(any(eq(det, wrapped_scalar(0.0, false)), {}, false)) != 0;
+    }
+    if (!singular) return inv_transpose_times(a, mul(g, det));
+    auto [u, s, vh] = svd_op(a, false);
+    auto excl_cumprod = [n](const Tensor& v) {  // [1, v_0, v_0 v_1, ...] along the last dim
+        return cumprod(cat({ones_like(narrow(v, -1, 0, 1)), narrow(v, -1, 0, n - 1)}, -1), -1);
+    };
+    Tensor c = mul(excl_cumprod(s), flip(excl_cumprod(flip(s, {-1})), {-1}));
+    Tensor sign = mul(linalg_det(u), linalg_det(vh));
+    return mul(unsqueeze(unsqueeze(mul(g, sign), -1), -1), matmul(mul(u, unsqueeze(c, -2)), vh));
 }
 
 Tensor solve_op(const Tensor& a, const Tensor& b) {
@@ -293,7 +315,7 @@ Tensor linalg_det(const Tensor& a) {
     }
     if (!requires_grad(a)) return det;
     auto node = make_node("LinalgDetBackward", {a}, [](BackwardCtx& c) -> TensorList {
-        return {inv_transpose_times(c.saved(0), mul(c.grads[0], c.saved(1)))};
+        return {det_backward(c.saved(0), c.grads[0], c.saved(1))};
     });
     node->save(a);
     set_history(det, node);

@@ -67,6 +67,20 @@ def test_inv_det_slogdet_solve(shape):
     _compare(lambda m, x, b: _mat(m).solve(x, b, left=False), [a, rng.standard_normal(shape[:-2] + (2, shape[-1]))], rng)
 
 
+def test_det_gradient_at_singular_matrices():
+    a = np.array([[[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 1.0, 5.0]],    # rank 2
+                  [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [3.0, 6.0, 9.0]],    # rank 1: a zero gradient
+                  [[2.0, 0.0, 1.0], [0.0, 3.0, 1.0], [1.0, 1.0, 4.0]]])
+    # torch 1.13 gives 0 for the rank-2 matrix; the gradient of det is its cofactor matrix wherever A is
+    x = ct.tensor(a, requires_grad=True)
+    d = LA.det(x)
+    np.testing.assert_allclose(d.detach().numpy(), np.linalg.det(a), atol=1e-12)
+    d.sum().backward()
+    cof = np.array([[[(-1) ** (i + j) * np.linalg.det(np.delete(np.delete(m, i, 0), j, 1)) for j in range(3)]
+                     for i in range(3)] for m in a])
+    np.testing.assert_allclose(x.grad.numpy(), cof, rtol=1e-9, atol=1e-9)
+
+
 def test_solve_broadcasts_batches():
     rng = np.random.default_rng(2)
     _compare(lambda m, x, b: _mat(m).solve(x, b), [_wc(rng, 3, 3), rng.standard_normal((2, 3, 1))], rng)
