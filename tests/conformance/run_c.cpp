@@ -569,11 +569,11 @@ std::map<std::string, Op> op_table() {
         auto il = a["input_lengths"].get<std::vector<int64_t>>(), tl = a["target_lengths"].get<std::vector<int64_t>>();
         return ct_ctc_loss(x[0].h, x[1].h, il.data(), tl.data(), (int64_t)il.size(), reduction_arg(a),
                            a["blank"].get<int64_t>(), flag(a, "zero_infinity"), out_slot(o));
+    };
     // torch.linalg
     for (auto& [name, fn] : std::vector<std::pair<const char*, Unary>>{
              {"linalg_inv", ct_linalg_inv}, {"linalg_det", ct_linalg_det}, {"linalg_svdvals", ct_linalg_svdvals}})
         t[name] = [fn = fn](const Inputs& x, const Json&, Outs& o) { return fn(x[0].h, out_slot(o)); };
-    auto flag = [](const Json& a, const char* k) { return a[k].get<bool>() ? 1 : 0; };
     auto upper = [](const Json& a) { return a["UPLO"].get<std::string>() == "U" ? 1 : 0; };
     t["linalg_slogdet"] = [](const Inputs& x, const Json&, Outs& o) {
         ct_tensor* s = out_slot(o);

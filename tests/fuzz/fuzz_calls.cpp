@@ -1,5 +1,6 @@
 // fuzz_calls.cpp - the op action of the fuzz targets: every non-creation op of abi/ops.tsv, reached through
 // tables by signature, with tensors from the pool and dims, indices, dtypes and options from the input.
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -470,7 +471,7 @@ void linalg(Input& in, Pool& p, ct_tensor a, bool ok) {
     bool ok_b = ok;
     ct_tensor b = p.pick(in, &ok_b);
     int32_t f1 = in.flag(), f2 = in.flag(), f3 = in.flag();
-    switch (in.u8() % 11) {
+    switch (in.u8() % 18) {
     case 0: call(in, p, "linalg_inv", !ok, 1, 0, [&](ct_tensor* o) { return ct_linalg_inv(a, o); }); break;
     case 1: call(in, p, "linalg_det", !ok, 1, 0, [&](ct_tensor* o) { return ct_linalg_det(a, o); }); break;
     case 2: call(in, p, "linalg_slogdet", !ok, 2, 0, [&](ct_tensor* o) { return ct_linalg_slogdet(a, o, o + 1); }); break;
@@ -485,6 +486,45 @@ void linalg(Input& in, Pool& p, ct_tensor a, bool ok) {
     case 7: call(in, p, "linalg_eigvalsh", !ok, 1, 0, [&](ct_tensor* o) { return ct_linalg_eigvalsh(a, f1, o); }); break;
     case 8: call(in, p, "linalg_svd", !ok, 3, 0, [&](ct_tensor* o) { return ct_linalg_svd(a, f1, o, o + 1, o + 2); }); break;
     case 9: call(in, p, "linalg_svdvals", !ok, 1, 0, [&](ct_tensor* o) { return ct_linalg_svdvals(a, o); }); break;
+    case 10: {
+        int64_t n = in.u8() == 0xff ? in.edge() : (int64_t)(in.u8() % 7) - 3;  // negative powers invert
+        call(in, p, "linalg_matrix_power", !ok, 1, 0, [&](ct_tensor* o) { return ct_linalg_matrix_power(a, n, o); });
+        break;
+    }
+    case 11: {
+        int64_t dim = in.u8() == 0xff ? in.edge() : (int64_t)(in.u8() % 5) - 2;
+        call(in, p, "linalg_cross", !ok_b, 1, 0, [&](ct_tensor* o) { return ct_linalg_cross(a, b, dim, o); });
+        break;
+    }
+    case 12: {
+        static const double kOrds[] = {2.0, 1.0, 0.0, 3.5, -1.0, INFINITY, -INFINITY, NAN};
+        double ord = kOrds[in.u8() % 8];
+        int64_t dims[2] = {(int64_t)(in.u8() % 5) - 2, in.u8() == 0xff ? in.edge() : (int64_t)(in.u8() % 5) - 2};
+        int32_t nd = in.u8() % 3;
+        call(in, p, "linalg_vector_norm", !ok, 1, 0,
+             [&](ct_tensor* o) { return ct_linalg_vector_norm(a, ord, nd ? dims : nullptr, nd, f1, o); });
+        break;
+    }
+    case 13: {
+        static const char* kOrds[] = {"fro", "nuc", "inf", "-inf", "1", "-1", "2", "-2", "3", ""};
+        const char* ord = in.u8() == 0xff ? nullptr : kOrds[in.u8() % 10];  // "3", "" and NULL are not norms
+        int64_t d0 = (int64_t)(in.u8() % 5) - 2, d1 = in.u8() == 0xff ? in.edge() : (int64_t)(in.u8() % 5) - 2;
+        call(in, p, "linalg_matrix_norm", !ok, 1, 0,
+             [&](ct_tensor* o) { return ct_linalg_matrix_norm(a, ord, d0, d1, f1, o); });
+        break;
+    }
+    case 14:
+    case 15: {
+        static const double kTols[] = {-1.0, 0.0, 0.5, 1e-12, INFINITY, NAN};
+        double atol = kTols[in.u8() % 6], rtol = kTols[in.u8() % 6];
+        if (in.u8() % 2)
+            call(in, p, "linalg_pinv", !ok, 1, 0, [&](ct_tensor* o) { return ct_linalg_pinv(a, atol, rtol, o); });
+        else
+            call(in, p, "linalg_matrix_rank", !ok, 1, 0,
+                 [&](ct_tensor* o) { return ct_linalg_matrix_rank(a, atol, rtol, o); });
+        break;
+    }
+    case 16: call(in, p, "linalg_lstsq", !ok_b, 1, 0, [&](ct_tensor* o) { return ct_linalg_lstsq(a, b, o); }); break;
     default:
         call(in, p, "linalg_solve_triangular", !ok_b, 1, 0,
              [&](ct_tensor* o) { return ct_linalg_solve_triangular(a, b, f1, f2, f3, o); });
