@@ -819,7 +819,8 @@ CT_API ct_status ct_process_group_set_checks(ct_process_group pg, int32_t enable
 
 /* |input - target| (broadcast together). */
 CT_API ct_status ct_l1_loss(ct_tensor input, ct_tensor target, int32_t reduction, ct_tensor* out);
-/* d = input - target: 0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (beta >= 0; 0 is l1_loss). */
+/* d = input - target: 0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (beta >= 0; at 0, |d| with torch's
+ * gradient -1 at d == 0 for input and target). */
 CT_API ct_status ct_smooth_l1_loss(ct_tensor input, ct_tensor target, int32_t reduction, double beta, ct_tensor* out);
 /* d = input - target: 0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta) (delta > 0). */
 CT_API ct_status ct_huber_loss(ct_tensor input, ct_tensor target, int32_t reduction, double delta, ct_tensor* out);

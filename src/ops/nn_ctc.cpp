@@ -20,11 +20,14 @@ namespace {
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
-// log(exp(a) + exp(b) + exp(c)), -inf when all are -inf (torch's max-shifted form).
+// log(exp(a) + exp(b) + exp(c)), -inf when all are -inf (torch's max-shifted form; -inf terms cost no exp).
 double log_sum3(double a, double b, double c) {
     double m = std::max(a, std::max(b, c));
     if (m == kNegInf) return kNegInf;
-    return std::log(std::exp(a - m) + std::exp(b - m) + std::exp(c - m)) + m;
+    double sum = 0;
+    for (double v : {a, b, c})
+        if (v != kNegInf) sum += std::exp(v - m);
+    return std::log(sum) + m;
 }
 
 // The checked problem: log-probabilities [T, N, C] as float64 on the host, and per sample its input length and
@@ -34,12 +37,17 @@ struct CtcProblem {
     std::vector<double> lp;                   // [T, N, C] row-major
     std::vector<int64_t> input_lengths;       // [N]
     std::vector<std::vector<int64_t>> labels;  // N label sequences
+    std::vector<std::vector<int64_t>> ext;     // N extended sequences l': blank, l1, blank, l2, ..., blank (2L + 1)
     double at(int64_t t, int64_t n, int64_t c) const { return lp[(size_t)((t * N + n) * C + c)]; }
 };
 
-// The extended label sequence l' of sample n at position s (0 <= s <= 2L): blank at even s, label s/2 at odd s.
-int64_t prime(const CtcProblem& p, int64_t n, int64_t s) {
-    return s % 2 == 0 ? p.blank : p.labels[(size_t)n][(size_t)(s / 2)];
+// The extended label sequences of p's labels.
+void extend_labels(CtcProblem& p) {
+    p.ext.assign(p.labels.size(), {});
+    for (size_t n = 0; n < p.labels.size(); ++n) {
+        p.ext[n].push_back(p.blank);
+        for (int64_t l : p.labels[n]) p.ext[n].insert(p.ext[n].end(), {l, p.blank});
+    }
 }
 
 // The labels of each sample from targets [N, S] (padded) or [sum(target_lengths)] (concatenated), checked.
@@ -85,14 +93,15 @@ double ctc_alpha(const CtcProblem& p, int64_t n, std::vector<double>& alpha) {
     const int64_t Tn = p.input_lengths[(size_t)n], L = (int64_t)p.labels[(size_t)n].size(), S = 2 * L + 1;
     if (Tn == 0) return L == 0 ? 0.0 : std::numeric_limits<double>::infinity();  // only the empty alignment
     alpha.assign((size_t)(Tn * S), kNegInf);
+    const int64_t* e = p.ext[(size_t)n].data();
     alpha[0] = p.at(0, n, p.blank);
-    if (L > 0) alpha[1] = p.at(0, n, prime(p, n, 1));
+    if (L > 0) alpha[1] = p.at(0, n, e[1]);
     for (int64_t t = 1; t < Tn; ++t)
         for (int64_t s = 0; s < S; ++s) {
             const double* prev = &alpha[(size_t)((t - 1) * S)];
-            const int64_t l = prime(p, n, s);
+            const int64_t l = e[s];
             double a2 = s > 0 ? prev[s - 1] : kNegInf;
-            double a3 = s > 1 && l != prime(p, n, s - 2) ? prev[s - 2] : kNegInf;
+            double a3 = s > 1 && l != e[s - 2] ? prev[s - 2] : kNegInf;
             double v = log_sum3(prev[s], a2, a3);
             alpha[(size_t)(t * S + s)] = v == kNegInf ? kNegInf : v + p.at(t, n, l);
         }
@@ -105,21 +114,22 @@ double ctc_alpha(const CtcProblem& p, int64_t n, std::vector<double>& alpha) {
 void ctc_grad(const CtcProblem& p, int64_t n, const std::vector<double>& alpha, double nll, double g, double* grad) {
     const int64_t Tn = p.input_lengths[(size_t)n], L = (int64_t)p.labels[(size_t)n].size(), S = 2 * L + 1;
     if (Tn == 0) return;
+    const int64_t* e = p.ext[(size_t)n].data();
     std::vector<double> beta((size_t)(Tn * S), kNegInf), lcab((size_t)(Tn * p.C), kNegInf);
     beta[(size_t)((Tn - 1) * S + S - 1)] = p.at(Tn - 1, n, p.blank);
-    if (L > 0) beta[(size_t)((Tn - 1) * S + S - 2)] = p.at(Tn - 1, n, prime(p, n, S - 2));
+    if (L > 0) beta[(size_t)((Tn - 1) * S + S - 2)] = p.at(Tn - 1, n, e[S - 2]);
     for (int64_t t = Tn - 2; t >= 0; --t)
         for (int64_t s = 0; s < S; ++s) {
             const double* next = &beta[(size_t)((t + 1) * S)];
-            const int64_t l = prime(p, n, s);
+            const int64_t l = e[s];
             double b2 = s < S - 1 ? next[s + 1] : kNegInf;
-            double b3 = s < S - 2 && l != prime(p, n, s + 2) ? next[s + 2] : kNegInf;
+            double b3 = s < S - 2 && l != e[s + 2] ? next[s + 2] : kNegInf;
             double v = log_sum3(next[s], b2, b3);
             beta[(size_t)(t * S + s)] = v == kNegInf ? kNegInf : v + p.at(t, n, l);
         }
     for (int64_t t = 0; t < Tn; ++t)
         for (int64_t s = 0; s < S; ++s) {
-            double& acc = lcab[(size_t)(t * p.C + prime(p, n, s))];
+            double& acc = lcab[(size_t)(t * p.C + e[s])];
             acc = log_sum3(acc, alpha[(size_t)(t * S + s)] + beta[(size_t)(t * S + s)], kNegInf);
         }
     for (int64_t t = 0; t < Tn; ++t)
@@ -195,6 +205,7 @@ Tensor ctc_loss(const Tensor& log_probs0, const Tensor& targets, const IntList& 
             fail(CT_ERR_SHAPE, op, ": input lengths must be in [0, ", p->T, "] (the time steps), got ", len);
     p->input_lengths = input_lengths;
     p->labels = read_labels(op, targets, target_lengths, p->N, p->C);
+    extend_labels(*p);
     {
         NoGradGuard no_grad;
         Tensor lp = to_dtype(contiguous(log_probs.device().is_cpu() ? log_probs : to_device(log_probs, Device{})),
