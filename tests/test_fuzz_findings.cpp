@@ -357,3 +357,15 @@ TEST(FuzzFindings, EmptyReductionOverAStridedEmptyTensorReadsNothing) {
     ok(ct_sum(t.get(), &dim, 1, 0, out.out()));
     EXPECT_TRUE(allclose(out, {0, 0}));
 }
+
+// fuzz_ops (UBSan: reference binding to null in std::vector::operator[]): ct_linalg_cross of two 0-d tensors wrapped
+// dim 0 against an empty shape and read its size. 0-d inputs are now CT_ERR_SHAPE, as in torch.
+TEST(FuzzFindings, LinalgCrossOfZeroDimTensorsIsAShapeError) {
+    H a, b, out;
+    ok(ct_scalar_tensor(1.0, CT_FLOAT32, ct_cpu(), a.out()));
+    ok(ct_scalar_tensor(2.0, CT_FLOAT32, ct_cpu(), b.out()));
+    for (int64_t dim : {0, -1}) {
+        EXPECT_EQ(ct_linalg_cross(a.get(), b.get(), dim, out.out()), CT_ERR_SHAPE);
+        EXPECT_NE(std::string(ct_last_error()).find("at least one dimension"), std::string::npos) << ct_last_error();
+    }
+}

@@ -76,6 +76,7 @@ Tensor linalg_cross(const Tensor& a, const Tensor& b, int64_t dim) {
     if (a.dtype() == DType::Bool) fail(CT_ERR_DTYPE, op, ": bool tensors are not supported");
     if (a.dim() != b.dim())
         fail(CT_ERR_SHAPE, op, ": inputs must have the same number of dimensions, got ", a.dim(), " and ", b.dim());
+    if (a.dim() == 0) fail(CT_ERR_SHAPE, op, ": inputs must have at least one dimension (of size 3), got 0-d tensors");
     Shape s = broadcast_shapes(op, a.sizes(), b.sizes());
     const int64_t d = wrap_dim(dim, (int64_t)s.size(), op);
     if (s[d] != 3)
