@@ -247,19 +247,26 @@ def hessian(func: Callable[..., "Tensor"], inputs: _Tensors, create_graph: bool 
     return _unpack2(res, in_tuple, in_tuple)
 
 
+def _scalar_jacobian(func, inputs, v, create_graph, strict, fn_name):
+    """The common start of vhp and hvp (call under enable_grad): checked inputs and v, func's single scalar output,
+    and its gradient w.r.t. the inputs with a graph (for the second differentiation)."""
+    in_tuple, inputs = _as_tuple(inputs, "inputs", fn_name)
+    inputs = _prepare(inputs, create_graph, need_graph=True)
+    v = _prepare_v(v, inputs, in_tuple, fn_name, create_graph, "The vector v can only be None if the input to "
+                   "the user-provided function is a single Tensor with a single element.")
+    out_tuple, outputs = _as_tuple(func(*inputs), "outputs of the user-provided function", fn_name)
+    _check_requires_grad(outputs, "outputs", strict)
+    _single_scalar_output(outputs, out_tuple, fn_name)
+    jac = _grad(outputs, inputs, create_graph=True)
+    _check_requires_grad(jac, "jacobian", strict)
+    return in_tuple, inputs, v, out_tuple, outputs, jac
+
+
 def vhp(func: Callable[..., "Tensor"], inputs: _Tensors, v: Optional[_Tensors] = None, create_graph: bool = False,
         strict: bool = False) -> Tuple["Tensor", _Tensors]:
     """(func(inputs), v^T H) of a scalar func."""
     with enable_grad():
-        in_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
-        inputs = _prepare(inputs, create_graph, need_graph=True)
-        v = _prepare_v(v, inputs, in_tuple, "vhp", create_graph, "The vector v can only be None if the input to "
-                       "the user-provided function is a single Tensor with a single element.")
-        out_tuple, outputs = _as_tuple(func(*inputs), "outputs of the user-provided function", "vhp")
-        _check_requires_grad(outputs, "outputs", strict)
-        _single_scalar_output(outputs, out_tuple, "vhp")
-        jac = _grad(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict)
+        in_tuple, inputs, v, out_tuple, outputs, jac = _scalar_jacobian(func, inputs, v, create_graph, strict, "vhp")
     with set_grad_enabled(create_graph or is_grad_enabled()):
         res = _fill_zeros(_grad(jac, inputs, v, create_graph), inputs, strict, create_graph,
                           "jacobian of the user-provided function")
@@ -270,15 +277,7 @@ def hvp(func: Callable[..., "Tensor"], inputs: _Tensors, v: Optional[_Tensors] =
         strict: bool = False) -> Tuple["Tensor", _Tensors]:
     """(func(inputs), H v) of a scalar func, by the double-backward trick (equal to vhp for a symmetric H)."""
     with enable_grad():
-        in_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
-        inputs = _prepare(inputs, create_graph, need_graph=True)
-        v = _prepare_v(v, inputs, in_tuple, "hvp", create_graph, "The vector v can only be None if the input to "
-                       "the user-provided function is a single Tensor with a single element.")
-        out_tuple, outputs = _as_tuple(func(*inputs), "outputs of the user-provided function", "hvp")
-        _check_requires_grad(outputs, "outputs", strict)
-        _single_scalar_output(outputs, out_tuple, "hvp")
-        jac = _grad(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict)
+        in_tuple, inputs, v, out_tuple, outputs, jac = _scalar_jacobian(func, inputs, v, create_graph, strict, "hvp")
         grad_jac = tuple(zeros_like(t, requires_grad=True) for t in inputs)
         double_back = _grad(jac, inputs, grad_jac, create_graph=True)
         _check_requires_grad(jac, "hessian", strict)
