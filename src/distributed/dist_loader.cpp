@@ -25,6 +25,21 @@ std::string library_dir() {
     return slash == std::string::npos ? "" : path.substr(0, slash + 1);
 }
 
+// The table entry(version) returns, if it is this interface version for device_type (a device backend must also
+// make communicators); otherwise the reason, naming the table as what.
+LoadedDist checked_table(ct_dist_backend_entry_fn entry, int32_t device_type, const std::string& what) {
+    LoadedDist r;
+    const ct_dist_backend* t = entry(CT_DIST_BACKEND_VERSION);
+    if (!t || t->version != CT_DIST_BACKEND_VERSION || t->struct_size < sizeof(ct_dist_backend) ||
+        t->device_type != device_type || (device_type != CT_DEVICE_CPU && !t->comm_init)) {
+        r.reason = what + " does not provide interface version " + std::to_string(CT_DIST_BACKEND_VERSION) +
+                   " (mismatched ctensor installation?)";
+        return r;
+    }
+    r.table = t;
+    return r;
+}
+
 LoadedDist load_mpi() {
     LoadedDist r;
     const char* env = std::getenv("CTENSOR_MPI_BACKEND");
@@ -46,15 +61,7 @@ LoadedDist load_mpi() {
         r.reason = "cannot load the MPI backend: " + path + " does not export " CT_MPI_BACKEND_ENTRY;
         return r;
     }
-    const ct_dist_backend* t = entry(CT_DIST_BACKEND_VERSION);
-    if (!t || t->version != CT_DIST_BACKEND_VERSION || t->struct_size < sizeof(ct_dist_backend) ||
-        t->device_type != CT_DEVICE_CPU) {
-        r.reason = "cannot load the MPI backend: " + path + " does not provide interface version " +
-                   std::to_string(CT_DIST_BACKEND_VERSION) + " (mismatched ctensor installation?)";
-        return r;
-    }
-    r.table = t;
-    return r;
+    return checked_table(entry, CT_DEVICE_CPU, "cannot load the MPI backend: " + path);
 }
 
 const LoadedDist& mpi() {
@@ -75,15 +82,7 @@ LoadedDist load_nccl() {
         r.reason = "the CUDA backend was built without NCCL (it does not export " CT_NCCL_BACKEND_ENTRY ")";
         return r;
     }
-    const ct_dist_backend* t = entry(CT_DIST_BACKEND_VERSION);
-    if (!t || t->version != CT_DIST_BACKEND_VERSION || t->struct_size < sizeof(ct_dist_backend) ||
-        t->device_type != CT_DEVICE_CUDA || !t->comm_init) {
-        r.reason = "the CUDA backend's NCCL table does not provide interface version " +
-                   std::to_string(CT_DIST_BACKEND_VERSION) + " (mismatched ctensor installation?)";
-        return r;
-    }
-    r.table = t;
-    return r;
+    return checked_table(entry, CT_DEVICE_CUDA, "the CUDA backend's NCCL table");
 }
 
 const LoadedDist& nccl() {
