@@ -925,6 +925,31 @@ CT_API ct_status ct_linalg_matrix_rank(ct_tensor a, double atol, double rtol, ct
  * (the minimum-norm solution when m < n); torch.linalg.lstsq's solution. */
 CT_API ct_status ct_linalg_lstsq(ct_tensor a, ct_tensor b, ct_tensor* out);
 
+/* ---- attention and transformers (issue 14) ---- */
+/* out = softmax(q k^T * scale + mask) v [..., L, Ev] for q [..., L, E], k [..., S, E], v [..., S, Ev] (leading dims
+ * broadcast); attn_mask NULL, bool (nonzero = attend) or floating (added), broadcastable to [..., L, S]; is_causal
+ * also masks key j > query i; dropout_p of the probabilities dropped, drawn from gen (NULL: the default
+ * generator); scale NaN or <= 0: 1 / sqrt(E). CPU: blocked kernel (no [L, S] matrix); CUDA: per query block. */
+CT_API ct_status ct_scaled_dot_product_attention(ct_tensor q, ct_tensor k, ct_tensor v, ct_tensor attn_mask,
+                                                 double dropout_p, int32_t is_causal, double scale, ct_generator gen,
+                                                 ct_tensor* out);
+/* torch.nn.functional.multi_head_attention_forward, seq-first: query [L, N, E] (or unbatched [L, E]), key [S, N, kdim],
+ * value [S, N, vdim]. Projection: in_proj_weight [3E, E] (kdim = vdim = E) or, when it is NULL, q_proj_weight
+ * [E, E], k_proj_weight [E, kdim], v_proj_weight [E, vdim]; in_proj_bias [3E] or NULL; bias_k, bias_v [1, 1, E] or
+ * NULL. Masks (NULL, bool: nonzero = not allowed, or floating: added): key_padding_mask [N, S], attn_mask [L, S] or
+ * [N * num_heads, L, S]; is_causal also masks key j > query i. dropout_p applies when training. out [L, N, E];
+ * with need_weights, *out_weights = the attention probabilities [N, L, S] (averaged over heads) or [N, num_heads, L,
+ * S]; without, *out_weights = NULL (out_weights may then be NULL). */
+CT_API ct_status ct_multi_head_attention_forward(ct_tensor query, ct_tensor key, ct_tensor value, int64_t num_heads,
+                                                 ct_tensor in_proj_weight, ct_tensor in_proj_bias, ct_tensor bias_k,
+                                                 ct_tensor bias_v, int32_t add_zero_attn, double dropout_p,
+                                                 ct_tensor out_proj_weight, ct_tensor out_proj_bias, int32_t training,
+                                                 ct_tensor key_padding_mask, int32_t need_weights, ct_tensor attn_mask,
+                                                 ct_tensor q_proj_weight, ct_tensor k_proj_weight,
+                                                 ct_tensor v_proj_weight, int32_t average_attn_weights,
+                                                 int32_t is_causal, ct_generator gen, ct_tensor* out,
+                                                 ct_tensor* out_weights);
+
 #ifdef __cplusplus
 }
 #endif

@@ -77,6 +77,8 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "multi_margin_loss", "cosine_embedding_loss", "triplet_margin_loss",
         // ctc_loss: its recursions run on a host copy, results copied back (Note [CTC on the host] in ops/nn_ctc.cpp)
         "ctc_loss",
+        // attention (ops/attention.cpp: composites of the CUDA ops above, one query block of scores at a time)
+        "scaled_dot_product_attention", "multi_head_attention_forward",
     };
     return ops;
 }

@@ -386,6 +386,37 @@ void losses(Input& in, Pool& p, ct_tensor x, ct_tensor w, ct_tensor opt, bool ok
     }
 }
 
+// Attention (issue 14): sdpa on x, w, opt (the mask optional) and multi_head_attention_forward with the rest of its
+// tensors drawn from the pool (each optional one NULL half the time); the weights out-parameter may be NULL.
+void attention(Input& in, Pool& p, ct_tensor x, ct_tensor w, ct_tensor opt, bool ok, bool ok_opt) {
+    bool ok_v = true;
+    ct_tensor v = p.pick(in, &ok_v);
+    double drop = in.scalar(), scale = in.scalar();
+    int32_t f1 = in.flag(), f2 = in.flag();
+    ct_generator g = (in.u8() & 1) ? p.gen : nullptr;
+    if (in.u8() & 1) {
+        call(in, p, "scaled_dot_product_attention", !ok || !ok_v || !ok_opt, 1, 0,
+             [&](ct_tensor* o) { return ct_scaled_dot_product_attention(x, w, v, opt, drop, f1, scale, g, o); });
+        return;
+    }
+    bool ok_all = ok && ok_v && ok_opt;
+    auto optional = [&]() -> ct_tensor {
+        if (in.u8() & 1) return nullptr;
+        bool ok_t = true;
+        ct_tensor t = p.pick(in, &ok_t);
+        ok_all = ok_all && ok_t;
+        return t;
+    };
+    ct_tensor in_w = optional(), in_b = optional(), bk = optional(), bv = optional(), out_b = optional();
+    ct_tensor kpm = optional(), qw = optional(), kw = optional(), vw = optional();
+    int64_t heads = in.u8() < 0xe0 ? in.count() : in.edge();
+    int32_t need = in.flag(), zero_attn = in.flag(), avg = in.flag();
+    call(in, p, "multi_head_attention_forward", !ok_all, 2, need ? 0u : 2u, [&](ct_tensor* o) {
+        return ct_multi_head_attention_forward(x, w, v, heads, in_w, in_b, bk, bv, zero_attn, drop, opt, out_b, f2, kpm,
+                                               need, nullptr, qw, kw, vw, avg, f1, g, o, need ? o + 1 : nullptr);
+    });
+}
+
 void nn(Input& in, Pool& p, uint8_t which) {
     bool ok_x = true;
     ct_tensor x = p.pick(in, &ok_x);
@@ -397,7 +428,8 @@ void nn(Input& in, Pool& p, uint8_t which) {
     bool must_fail = !ok || !ok_opt;
     int32_t red = in.int32();
     int64_t ignore = in.u8() < 0xe0 ? in.dim() : in.edge();
-    switch (which % 9) {
+    switch (which % 10) {
+    case 8: attention(in, p, x, w, opt, ok, ok_opt); break;
     case 0: call(in, p, "linear", must_fail, 1, 0, [&](ct_tensor* o) { return ct_linear(x, w, opt, o); }); break;
     case 1: {
         auto& f = pick_entry(in, kLoss);
