@@ -109,6 +109,7 @@ int init_data_parallel(PyObject* m);
 /* The handle of a ctensor._C.ProcessGroup (borrowed); NULL with TypeError for anything else. */
 ct_process_group group_handle(PyObject* o);
 int init_linalg(PyObject* m);
+int init_attention(PyObject* m);
 int add_functions(PyObject* m, PyMethodDef* defs);
 
 #endif

@@ -17,4 +17,6 @@ from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d
                       ConstantPad3d, ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d,
                       ReplicationPad2d, ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d)
 from .parameter import Parameter  # noqa: F401
+from .transformer import (MultiheadAttention, Transformer, TransformerDecoder,  # noqa: F401
+                          TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer)
 from .parameter_containers import ParameterDict, ParameterList  # noqa: F401

@@ -12,6 +12,7 @@ import numpy as np
 from .. import _C
 from ..autograd import no_grad
 from .._functions import gelu, log_softmax, softmax, softplus  # noqa: F401  (re-exported)
+from ._functional_attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: F401
 from ._functional_loss import (_reduction, binary_cross_entropy,  # noqa: F401  (re-exported)
                                binary_cross_entropy_with_logits, cosine_similarity, cross_entropy, huber_loss,
                                kl_div, l1_loss, mse_loss, nll_loss, pairwise_distance, smooth_l1_loss)
