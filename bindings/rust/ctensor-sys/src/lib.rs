@@ -825,4 +825,43 @@ extern "C" {
     pub fn ct_linalg_pinv(a: ct_tensor, atol: f64, rtol: f64, out: *mut ct_tensor) -> ct_status;
     pub fn ct_linalg_matrix_rank(a: ct_tensor, atol: f64, rtol: f64, out: *mut ct_tensor) -> ct_status;
     pub fn ct_linalg_lstsq(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+
+    // ---- attention and transformers (issue 14) ----
+    pub fn ct_scaled_dot_product_attention(
+        q: ct_tensor,
+        k: ct_tensor,
+        v: ct_tensor,
+        attn_mask: ct_tensor,
+        dropout_p: f64,
+        is_causal: i32,
+        scale: f64,
+        gen: ct_generator,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_multi_head_attention_forward(
+        query: ct_tensor,
+        key: ct_tensor,
+        value: ct_tensor,
+        num_heads: i64,
+        in_proj_weight: ct_tensor,
+        in_proj_bias: ct_tensor,
+        bias_k: ct_tensor,
+        bias_v: ct_tensor,
+        add_zero_attn: i32,
+        dropout_p: f64,
+        out_proj_weight: ct_tensor,
+        out_proj_bias: ct_tensor,
+        training: i32,
+        key_padding_mask: ct_tensor,
+        need_weights: i32,
+        attn_mask: ct_tensor,
+        q_proj_weight: ct_tensor,
+        k_proj_weight: ct_tensor,
+        v_proj_weight: ct_tensor,
+        average_attn_weights: i32,
+        is_causal: i32,
+        gen: ct_generator,
+        out: *mut ct_tensor,
+        out_weights: *mut ct_tensor,
+    ) -> ct_status;
 }

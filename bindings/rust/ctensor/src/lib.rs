@@ -37,6 +37,7 @@
 #![allow(clippy::should_implement_trait)] // PyTorch names: add, sub, mul, div, neg, eq ... as methods
 
 mod activations;
+mod attention;
 mod autograd;
 mod class_losses;
 mod data_parallel;
@@ -59,6 +60,10 @@ mod tensor;
 mod types;
 mod views;
 
+pub use attention::{
+    multi_head_attention_forward, FeedForwardActivation, LayerNorm, MhaOptions, MultiheadAttention, TransformerEncoder,
+    TransformerEncoderLayer,
+};
 pub use autograd::{custom_function, grad, is_grad_enabled, no_grad, set_grad_enabled, BackwardFn, GradModeGuard};
 pub use ctensor_sys as sys;
 pub use dlpack::{DLManagedTensor, DLManagedTensorVersioned};
