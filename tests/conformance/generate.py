@@ -1285,9 +1285,66 @@ def linalg_composites(c, wc):
             note="torch 1.13 refuses a 1-D B too (with an IndexError)")
 
 
+def attention(c):
+    """scaled_dot_product_attention (torch 1.13 has no fused op: softmax(q k^T * scale + mask) v, in float64 and
+    rounded) with bool / float masks, causal and scale (0 = 1/sqrt(E)); multi_head_attention_forward with packed
+    weights, a key padding mask and the head-averaged weights; their errors."""
+    F = torch.nn.functional
+
+    def sdpa(q, k, v, mask=None, causal=False, scale=0.0):
+        q64, k64, v64 = q.double(), k.double(), v.double()
+        s = q64 @ k64.transpose(-2, -1) * (scale if scale > 0 else 1 / math.sqrt(q.shape[-1]))
+        if mask is not None:
+            s = s + (torch.zeros(mask.shape, dtype=torch.float64).masked_fill(~mask, -math.inf)
+                     if mask.dtype == torch.bool else mask.double())
+        if causal:
+            s = s + torch.full(s.shape[-2:], -math.inf, dtype=torch.float64).triu(1)
+        return (torch.softmax(s, -1) @ v64).to(q.dtype)
+
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases) + 7)
+        q, k, v = rng.tensor([2, 3, 4], dtype), rng.tensor([2, 5, 4], dtype), rng.tensor([2, 5, 3], dtype)
+        a = {"dropout_p": 0.0, "is_causal": False, "scale": 0.0}
+        c.run(f"scaled_dot_product_attention/{dtype}/plain", "scaled_dot_product_attention", sdpa, [q, k, v], a)
+        q4, k4, v4 = rng.tensor([1, 2, 6, 4], dtype), rng.tensor([1, 2, 6, 4], dtype), rng.tensor([1, 2, 6, 2], dtype)
+        a = {"dropout_p": 0.0, "is_causal": True, "scale": 0.3}
+        c.run(f"scaled_dot_product_attention/{dtype}/causal_scale", "scaled_dot_product_attention",
+              lambda *t: sdpa(*t, causal=True, scale=0.3), [q4, k4, v4], a)
+        bool_mask = rng.tensor([3, 5], "bool")
+        bool_mask[:, 0] = True  # every query attends to something
+        a = {"dropout_p": 0.0, "is_causal": False, "scale": 0.0}
+        c.run(f"scaled_dot_product_attention/{dtype}/bool_mask", "scaled_dot_product_attention",
+              lambda q, k, v, m: sdpa(q, k, v, m), [q, k, v, bool_mask], a)
+        c.run(f"scaled_dot_product_attention/{dtype}/float_mask", "scaled_dot_product_attention",
+              lambda q, k, v, m: sdpa(q, k, v, m), [q, k, v, rng.tensor([2, 1, 5], dtype)], a)
+        c.error(f"scaled_dot_product_attention/{dtype}/error/key_dim", "scaled_dot_product_attention",
+                [q, rng.tensor([2, 5, 3], dtype), v], "CT_ERR_SHAPE", a)
+        c.error(f"scaled_dot_product_attention/{dtype}/error/mask_dtype", "scaled_dot_product_attention",
+                [q, k, v, torch.zeros(3, 5, dtype=torch.int64)], "CT_ERR_DTYPE", a)
+        query, key, value = rng.tensor([4, 2, 8], dtype), rng.tensor([5, 2, 8], dtype), rng.tensor([5, 2, 8], dtype)
+        w_in, b_in = rng.tensor([24, 8], dtype, -0.5, 0.5), rng.tensor([24], dtype)
+        w_out, b_out = rng.tensor([8, 8], dtype, -0.5, 0.5), rng.tensor([8], dtype)
+        kpm = torch.tensor([[False] * 5, [False, False, False, True, True]])
+        a = {"num_heads": 2, "need_weights": True}
+
+        def mha(*t):
+            t64 = [x.double() if x.is_floating_point() else x for x in t]
+            out, w = F.multi_head_attention_forward(t64[0], t64[1], t64[2], 8, 2, t64[3], t64[4], None, None, False,
+                                                    0.0, t64[5], t64[6], training=False,
+                                                    key_padding_mask=t64[7] if len(t64) > 7 else None)
+            return out.to(t[0].dtype), w.to(t[0].dtype)
+        c.run(f"multi_head_attention_forward/{dtype}/packed", "multi_head_attention_forward", mha,
+              [query, key, value, w_in, b_in, w_out, b_out], a)
+        c.run(f"multi_head_attention_forward/{dtype}/key_padding_mask", "multi_head_attention_forward", mha,
+              [query, key, value, w_in, b_in, w_out, b_out, kpm], a)
+        c.error(f"multi_head_attention_forward/{dtype}/error/heads", "multi_head_attention_forward",
+                [query, key, value, w_in, b_in, w_out, b_out], "CT_ERR_INVALID_ARGUMENT", dict(a, num_heads=3))
+
+
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,
           "indexing": indexing, "ordering": ordering, "nn": nn_ops, "creation": creation, "random": random_ops,
-          "activations": activations, "losses": losses, "linalg": linalg}
+          "activations": activations, "losses": losses, "linalg": linalg,
+          "attention": attention}
 
 
 def main():

@@ -570,6 +570,18 @@ std::map<std::string, Op> op_table() {
         return ct_ctc_loss(x[0].h, x[1].h, il.data(), tl.data(), (int64_t)il.size(), reduction_arg(a),
                            a["blank"].get<int64_t>(), flag(a, "zero_infinity"), out_slot(o));
     };
+    t["scaled_dot_product_attention"] = [num, flag](const Inputs& x, const Json& a, Outs& o) {
+        return ct_scaled_dot_product_attention(x[0].h, x[1].h, x[2].h, x.size() > 3 ? x[3].h : nullptr,
+                                               num(a, "dropout_p"), flag(a, "is_causal"), num(a, "scale"), nullptr,
+                                               out_slot(o));
+    };
+    t["multi_head_attention_forward"] = [flag](const Inputs& x, const Json& a, Outs& o) {
+        ct_tensor* out = out_slot(o);
+        return ct_multi_head_attention_forward(x[0].h, x[1].h, x[2].h, a["num_heads"].get<int64_t>(), x[3].h, x[4].h,
+                                               nullptr, nullptr, 0, 0.0, x[5].h, x[6].h, 0,
+                                               x.size() > 7 ? x[7].h : nullptr, flag(a, "need_weights"), nullptr,
+                                               nullptr, nullptr, nullptr, 1, 0, nullptr, out, out_slot(o));
+    };
     // torch.linalg
     for (auto& [name, fn] : std::vector<std::pair<const char*, Unary>>{
              {"linalg_inv", ct_linalg_inv}, {"linalg_det", ct_linalg_det}, {"linalg_svdvals", ct_linalg_svdvals}})

@@ -94,6 +94,13 @@ const OPS = Dict{String,Function}(
     "matmul" => (x, y, a) -> ndims(x) == 2 && ndims(y) == 2 ? y * x : C.matmul(y, x),
     "dot" => (x, y, a) -> LinearAlgebra.dot(x, y), "outer" => (x, y, a) -> C.outer(y, x),
     "linear" => (xs...) -> C.linear(xs[1:end-1]...),
+    # attention: the wrappers pass tensors through (Julia's reversed dims are ctensor's own)
+    "scaled_dot_product_attention" => (xs...) -> (a = xs[end]; t = xs[1:end-1];
+        C.scaled_dot_product_attention(t[1], t[2], t[3]; mask = length(t) > 3 ? t[4] : nothing, dropout_p = a["dropout_p"],
+                                       causal = a["is_causal"], scale = a["scale"] > 0 ? a["scale"] : nothing)),
+    "multi_head_attention_forward" => (xs...) -> (a = xs[end]; t = xs[1:end-1];
+        C.multi_head_attention_forward(t[1:3]..., a["num_heads"], t[4:7]...; key_padding_mask = length(t) > 7 ? t[8] : nothing,
+                                       need_weights = a["need_weights"], training = false)),
     "softmax" => (x, a) -> C.softmax(x; dims = jdim(a["dim"], ndims(x))),
     "log_softmax" => (x, a) -> C.logsoftmax(x; dims = jdim(a["dim"], ndims(x))),
     # indexing: 1-based indices

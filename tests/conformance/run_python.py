@@ -91,6 +91,11 @@ def op_table():
         # linear algebra, nn, indexing
         "matmul": lambda xs, a: xs[0] @ xs[1], "dot": plain(ct.dot), "outer": plain(ct.outer),
         "linear": lambda xs, a: F.linear(*xs),
+        "scaled_dot_product_attention": lambda xs, a: F.scaled_dot_product_attention(
+            xs[0], xs[1], xs[2], xs[3] if len(xs) > 3 else None, a["dropout_p"], a["is_causal"], a["scale"] or None),
+        "multi_head_attention_forward": lambda xs, a: F.multi_head_attention_forward(
+            xs[0], xs[1], xs[2], xs[0].shape[-1], a["num_heads"], xs[3], xs[4], None, None, False, 0.0, xs[5], xs[6],
+            training=False, key_padding_mask=xs[7] if len(xs) > 7 else None, need_weights=a["need_weights"]),
         "softmax": lambda xs, a: F.softmax(xs[0], a["dim"]),
         "log_softmax": lambda xs, a: F.log_softmax(xs[0], a["dim"]),
         "index_select": lambda xs, a: ct.index_select(xs[0], a["dim"], xs[1]),

@@ -240,6 +240,8 @@ CTJ_OPT_OUT(ct_tensor, eigenvectors, CTJ_FROM_TENSOR)
 CTJ_OPT_OUT(ct_tensor, u, CTJ_FROM_TENSOR)
 CTJ_OPT_OUT(ct_tensor, s, CTJ_FROM_TENSOR)
 CTJ_OPT_OUT(ct_tensor, vh, CTJ_FROM_TENSOR)
+/* ct_multi_head_attention_forward's attention weights (NULL without need_weights) */
+CTJ_OPT_OUT(ct_tensor, out_weights, CTJ_FROM_TENSOR)
 CTJ_OPT_OUT(int64_t, allocated, CTJ_FROM_INT64)
 CTJ_OPT_OUT(int64_t, reserved, CTJ_FROM_INT64)
 CTJ_OPT_OUT(int64_t, peak, CTJ_FROM_INT64)

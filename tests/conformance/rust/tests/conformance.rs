@@ -445,6 +445,27 @@ fn nn_ops() -> HashMap<&'static str, Op> {
     );
     t.insert("embedding", Box::new(|x, _| one(x[0].embedding(&x[1]))));
     t.insert(
+        "scaled_dot_product_attention",
+        Box::new(|x, a| {
+            let scale = a["scale"].as_f64().unwrap();
+            let (p, causal) = (a["dropout_p"].as_f64().unwrap(), flag(a, "is_causal"));
+            let scale = Some(scale).filter(|s| *s > 0.0);
+            one(x[0].scaled_dot_product_attention(&x[1], &x[2], x.get(3), p, causal, scale, None))
+        }),
+    );
+    t.insert(
+        "multi_head_attention_forward",
+        Box::new(|x, a| {
+            let need_weights = flag(a, "need_weights");
+            let opts = ctensor::MhaOptions { key_padding_mask: x.get(7), need_weights, ..Default::default() };
+            let (heads, bias_in, bias_out) = (int(a, "num_heads"), Some(&x[4]), Some(&x[6]));
+            let (out, w) = ctensor::multi_head_attention_forward(
+                &x[0], &x[1], &x[2], heads, &x[3], bias_in, &x[5], bias_out, opts,
+            )?;
+            Ok(std::iter::once(out).chain(w).collect())
+        }),
+    );
+    t.insert(
         "einsum",
         Box::new(|x, a| one(Tensor::einsum(a["equation"].as_str().unwrap(), &x.iter().collect::<Vec<_>>()))),
     );

@@ -303,6 +303,12 @@ public final class Conformance {
         t.put("binary_cross_entropy_with_logits", (x, a) -> one(org.ctensor.nn.Functional.binaryCrossEntropyWithLogits(
                 (Tensor) x[0], (Tensor) x[1], reduction(a))));
         t.put("embedding", (x, a) -> one(org.ctensor.nn.Functional.embedding((Tensor) x[0], (Tensor) x[1])));
+        t.put("scaled_dot_product_attention", (x, a) -> one(org.ctensor.nn.Functional.scaledDotProductAttention(
+                (Tensor) x[0], (Tensor) x[1], (Tensor) x[2], x.length > 3 ? (Tensor) x[3] : null, num(a, "dropout_p"),
+                a.get("is_causal").getAsBoolean(), num(a, "scale"), null)));
+        t.put("multi_head_attention_forward", (x, a) -> org.ctensor.nn.Functional.multiHeadAttentionForward(
+                (Tensor) x[0], (Tensor) x[1], (Tensor) x[2], arg(a, "num_heads"), (Tensor) x[3], (Tensor) x[4], (Tensor) x[5],
+                (Tensor) x[6], x.length > 7 ? (Tensor) x[7] : null, null, a.get("need_weights").getAsBoolean(), 0, false, null));
         t.put("einsum", (x, a) -> one(Tensor.einsum(a.get("equation").getAsString(), Arrays.copyOf(x, x.length, Tensor[].class))));
         t.put("split", (x, a) -> ((Tensor) x[0]).split(arg(a, "split_size"), dim(a)));
         t.put("chunk", (x, a) -> ((Tensor) x[0]).chunk(arg(a, "chunks"), dim(a)));

@@ -232,4 +232,38 @@ public final class Functional {
         java.lang.ref.Reference.reachabilityFence(x);
         return new Tensor[] {own(out), own(idx[0])};
     }
+    /**
+     * softmax(q k^T * scale + mask) v for q [..., L, E], k [..., S, E], v [..., S, Ev]; attnMask null, bool (true =
+     * attend) or floating (added), broadcastable to [..., L, S]; isCausal masks key j &gt; query i; scale NaN = 1/sqrt(E);
+     * dropoutP of the probabilities dropped, drawn from gen (null: the default generator).
+     */
+    @Op("scaled_dot_product_attention")
+    public static Tensor scaledDotProductAttention(Tensor q, Tensor k, Tensor v, Tensor attnMask, double dropoutP,
+                                                   boolean isCausal, double scale, Generator gen) {
+        return own(CT.scaled_dot_product_attention(q.handle(), k.handle(), v.handle(), h(attnMask), dropoutP,
+                                                   isCausal ? 1 : 0, scale, gen == null ? 0 : gen.handle()),
+                   q, k, v, attnMask, gen);
+    }
+
+    /**
+     * torch's multi_head_attention_forward with a packed in-projection: query [L, N, E], key/value [S, N, E],
+     * inProjWeight [3E, E], outProjWeight [E, E] (biases and masks may be null; masks bool = not allowed, or floating
+     * = added). Returns {output [L, N, E], weights [N, L, S] averaged over heads, or null without needWeights}.
+     */
+    @Op("multi_head_attention_forward")
+    public static Tensor[] multiHeadAttentionForward(Tensor query, Tensor key, Tensor value, long numHeads,
+                                                     Tensor inProjWeight, Tensor inProjBias, Tensor outProjWeight,
+                                                     Tensor outProjBias, Tensor keyPaddingMask, Tensor attnMask,
+                                                     boolean needWeights, double dropoutP, boolean training,
+                                                     Generator gen) {
+        long[] w = new long[1];
+        long out = CT.multi_head_attention_forward(query.handle(), key.handle(), value.handle(), numHeads,
+                                                   inProjWeight.handle(), h(inProjBias), 0, 0, 0, dropoutP,
+                                                   outProjWeight.handle(), h(outProjBias), training ? 1 : 0,
+                                                   h(keyPaddingMask), needWeights ? 1 : 0, h(attnMask), 0, 0, 0, 1, 0,
+                                                   gen == null ? 0 : gen.handle(), w);
+        Tensor o = own(out, query, key, value, inProjWeight, inProjBias, outProjWeight, outProjBias, keyPaddingMask,
+                       attnMask, gen);
+        return new Tensor[] {o, w[0] == 0 ? null : Tensor.fromHandle(w[0])};
+    }
 }
