@@ -34,18 +34,24 @@ void block_scores(const AttentionProblem<T>& p, int64_t b, const T* qb, const T*
     }
 }
 
-// Multiplies row r of P (cols values from key j0) by the dropout keep-scale of Note [Attention dropout].
-template <typename T> void apply_dropout(const AttentionProblem<T>& p, int64_t b, int64_t i, int64_t j0, int64_t cols,
-                                         T* row) {
+// The dropout factors of row i's cols scores from key j0 (Note [Attention dropout]): keep-scale or 0.
+template <typename T> void dropout_factors(const AttentionProblem<T>& p, int64_t b, int64_t i, int64_t j0, int64_t cols,
+                                           T* z) {
     const float keep_below = (float)(1.0 - p.dropout_p);
     const T keep_scale = p.dropout_p < 1.0 ? (T)(1.0 / (1.0 - p.dropout_p)) : T(0);
-    uint64_t f = (uint64_t)((b * p.L + i) * p.S + j0);
-    uint64_t counter = f >> 2;
-    PhiloxWords w = p.dropout_stream.block(counter);
-    for (int64_t c = 0; c < cols; ++c, ++f) {
-        if ((f >> 2) != counter) counter = f >> 2, w = p.dropout_stream.block(counter);
-        row[c] = uniform24(w[f & 3]) < keep_below ? row[c] * keep_scale : T(0);
+    const uint64_t f0 = (uint64_t)((b * p.L + i) * p.S + j0), f1 = f0 + (uint64_t)cols;
+    for (uint64_t counter = f0 >> 2; counter <= (f1 - 1) >> 2; ++counter) {  // four scores per Philox block
+        const PhiloxWords w = p.dropout_stream.block(counter);
+        for (uint64_t f = std::max(counter << 2, f0); f < std::min((counter << 2) + 4, f1); ++f)
+            z[f - f0] = uniform24(w[f & 3]) < keep_below ? keep_scale : T(0);
     }
+}
+
+// Multiplies a row of P by its dropout factors (z: scratch of cols values).
+template <typename T> void apply_dropout(const AttentionProblem<T>& p, int64_t b, int64_t i, int64_t j0, int64_t cols,
+                                         T* row, T* z) {
+    dropout_factors(p, b, i, j0, cols, z);
+    for (int64_t c = 0; c < cols; ++c) row[c] *= z[c];
 }
 
 // The key columns a query block sees: all S, or up to its last row when causal.
@@ -55,7 +61,8 @@ template <typename T> int64_t key_end(const AttentionProblem<T>& p, int64_t i0, 
 
 template <typename T>
 void forward_task(const AttentionProblem<T>& p, int64_t b, int64_t i0, const T* q, const T* k, const T* v, T* out,
-                  T* lse, std::vector<T>& blk, std::vector<T>& acc, std::vector<T>& mx, std::vector<T>& sum) {
+                  T* lse, std::vector<T>& blk, std::vector<T>& acc, std::vector<T>& mx, std::vector<T>& sum,
+                  std::vector<T>& z) {
     const T ninf = -std::numeric_limits<T>::infinity();
     const int64_t rows = std::min(kBlockQ, p.L - i0);
     const T *qb = q + b * p.L * p.E, *kb = k + b * p.S * p.E, *vb = v + b * p.S * p.Ev;
@@ -83,7 +90,7 @@ void forward_task(const AttentionProblem<T>& p, int64_t b, int64_t i0, const T* 
                 T* a = acc.data() + r * p.Ev;
                 for (int64_t c = 0; c < p.Ev; ++c) a[c] *= alpha;
             }
-            if (p.dropout_p > 0) apply_dropout(p, b, i0 + r, j0, cols, s);
+            if (p.dropout_p > 0) apply_dropout(p, b, i0 + r, j0, cols, s, z.data());
         }
         gemm(false, false, rows, p.Ev, cols, T(1), blk.data(), kBlockK, vb + j0 * p.Ev, p.Ev, T(1), acc.data(), p.Ev);
     }
@@ -117,14 +124,14 @@ void backward_task(const AttentionProblem<T>& p, int64_t b, const T* q, const T*
     std::fill(dkb, dkb + S * E, T(0));
     std::fill(dvb, dvb + S * Ev, T(0));
     // D_i = dout_i . out_i (= sum_j P_ij dP_ij, FlashAttention-2's D; it holds with dropout too).
-    std::vector<T> D((size_t)L), P((size_t)(kBlockQ * kBlockK)), Pd, dP((size_t)(kBlockQ * kBlockK));
+    std::vector<T> D((size_t)L), P((size_t)(kBlockQ * kBlockK)), Pd, Z, dP((size_t)(kBlockQ * kBlockK));
     for (int64_t i = 0; i < L; ++i) {
         T d = 0;
         if (!std::isinf(lb[i]))
             for (int64_t c = 0; c < Ev; ++c) d += dob[i * Ev + c] * ob[i * Ev + c];
         D[(size_t)i] = d;
     }
-    if (p.dropout_p > 0) Pd.resize(P.size());
+    if (p.dropout_p > 0) Pd.resize(P.size()), Z.resize(P.size());  // Z: the block's dropout factors, drawn once
     for (int64_t j0 = 0; j0 < S; j0 += kBlockK) {
         const int64_t cols = std::min(kBlockK, S - j0);
         for (int64_t i0 = p.causal ? j0 / kBlockQ * kBlockQ : 0; i0 < L; i0 += kBlockQ) {
@@ -134,8 +141,9 @@ void backward_task(const AttentionProblem<T>& p, int64_t b, const T* q, const T*
             const T* pv = P.data();  // the probabilities that multiplied V (after dropout)
             if (p.dropout_p > 0) {
                 for (int64_t r = 0; r < rows; ++r) {
-                    std::copy(P.data() + r * kBlockK, P.data() + r * kBlockK + cols, Pd.data() + r * kBlockK);
-                    apply_dropout(p, b, i0 + r, j0, cols, Pd.data() + r * kBlockK);
+                    T *z = Z.data() + r * kBlockK, *pr = P.data() + r * kBlockK, *pd = Pd.data() + r * kBlockK;
+                    dropout_factors(p, b, i0 + r, j0, cols, z);
+                    for (int64_t c = 0; c < cols; ++c) pd[c] = pr[c] * z[c];
                 }
                 pv = Pd.data();
             }
@@ -143,7 +151,8 @@ void backward_task(const AttentionProblem<T>& p, int64_t b, const T* q, const T*
             gemm(false, true, rows, cols, Ev, T(1), dob + i0 * Ev, Ev, vb + j0 * Ev, Ev, T(0), dP.data(), kBlockK);
             for (int64_t r = 0; r < rows; ++r) {
                 T *dp = dP.data() + r * kBlockK, *pr = P.data() + r * kBlockK;
-                if (p.dropout_p > 0) apply_dropout(p, b, i0 + r, j0, cols, dp);  // dP = dPd * keep-scale
+                if (p.dropout_p > 0)  // dP = dPd * keep-scale
+                    for (int64_t c = 0; c < cols; ++c) dp[c] *= Z[(size_t)(r * kBlockK + c)];
                 const T d = D[(size_t)(i0 + r)];
                 for (int64_t c = 0; c < cols; ++c) dp[c] = pr[c] * (dp[c] - d);  // dS
                 if (dscores) std::copy(dp, dp + cols, dscores + (b * L + i0 + r) * S + j0);
@@ -161,9 +170,9 @@ void flash_attention_forward(const AttentionProblem<T>& p, const T* q, const T* 
     const int64_t qblocks = (p.L + kBlockQ - 1) / kBlockQ;
     parallel_for(p.B * qblocks, 1, [&](int64_t t0, int64_t t1) {
         std::vector<T> blk((size_t)(kBlockQ * kBlockK)), acc((size_t)(kBlockQ * p.Ev)), mx((size_t)kBlockQ),
-            sum((size_t)kBlockQ);
+            sum((size_t)kBlockQ), z((size_t)kBlockK);
         for (int64_t t = t0; t < t1; ++t)
-            forward_task(p, t / qblocks, t % qblocks * kBlockQ, q, k, v, out, lse, blk, acc, mx, sum);
+            forward_task(p, t / qblocks, t % qblocks * kBlockQ, q, k, v, out, lse, blk, acc, mx, sum, z);
     });
 }
 
