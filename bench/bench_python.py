@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench_python.py - ctensor vs PyTorch from Python, measured in one process with the same thread count: tiny-op
 overhead, large elementwise throughput, matmul throughput and one MLP training epoch, each as a ratio against the
-Python issue's target, then a PASS/MISS summary. A report, not a test: always exits 0. Takes about 2-3 minutes.
+Python issue's target, a TransformerEncoderLayer training step (issue 14), then a PASS/MISS summary. A report, not a test: always exits 0. Takes about 2-3 minutes.
 
     python bench/bench_python.py [--quick]
 """
@@ -30,6 +30,7 @@ TARGETS = {
     "elementwise": ("speed>=", 1.0),
     "matmul": ("speed>=", 1.0),
     "mlp": ("speed>=", 1.0),
+    "transformer": ("speed>=", 1.2),
 }
 
 
@@ -229,9 +230,32 @@ def bench_mlp(report, samples, repeat, budget=40.0):
                "  (%s; %d epoch(s) each)" % (losses, len(runs[0])))
 
 
+def transformer_step(lib, data_x, d_model, nhead):
+    """A zero-argument training step of a TransformerEncoderLayer (torch's defaults: dim_feedforward 2048, dropout
+    0.1, relu, post-norm; batch_first) with Adam on a mean-square loss."""
+    lib.manual_seed(0)
+    layer = lib.nn.TransformerEncoderLayer(d_model, nhead, batch_first=True)
+    optimizer = lib.optim.Adam(layer.parameters(), lr=1e-4)
+    x = lib.from_numpy(data_x)
+
+    def step():
+        optimizer.zero_grad()
+        loss = layer(x).pow(2).mean()
+        loss.backward()
+        optimizer.step()
+    return step
+
+
+def bench_transformer(report, batch=16, seq=128, d_model=256, nhead=4, repeat=7):
+    data_x = np.random.default_rng(3).standard_normal((batch, seq, d_model), dtype=np.float32)
+    both(lambda lib: transformer_step(lib, data_x, d_model, nhead), report, "transformer",
+         "enc layer d%d h%d seq%d batch%d step" % (d_model, nhead, seq, batch), min_run=0.3, repeat=repeat)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes and a shorter epoch (smoke run)")
+    parser.add_argument("--only", default=None, help="run one section (tiny, elementwise, matmul, mlp, transformer)")
     parser.add_argument("--threads", type=int, default=None, help="thread count for both (default: ctensor's)")
     args = parser.parse_args()
 
@@ -254,8 +278,11 @@ def main():
         (bench_elementwise, ([10 ** 5] if args.quick else [10 ** 6, 10 ** 7],)),
         (bench_matmul, ([256] if args.quick else [256, 512, 1024, 2048],)),
         (bench_mlp, (6000 if args.quick else 60000, 1 if args.quick else 3)),
+        (bench_transformer, ()),
     ]
     for section, section_args in sections:
+        if args.only and section.__name__ != "bench_" + args.only:
+            continue
         try:
             section(report, *section_args)
         except Exception as error:  # a report: show what failed, keep going, never fail the caller
