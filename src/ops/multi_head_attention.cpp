@@ -40,8 +40,9 @@ void expect_shape(const Tensor& t, const Shape& want, const char* what) {
 }
 
 // q, k, v after the in-projection ([L, N, E], [S, N, E], [S, N, E]).
+// self_attention: query, key and value are one tensor (then one [3E, E] product is split, as torch does).
 std::array<Tensor, 3> in_projection(const MhaArgs& a, const Tensor& query, const Tensor& key, const Tensor& value,
-                                    int64_t E) {
+                                    int64_t E, bool self_attention) {
     Tensor bq, bk, bv;
     if (a.in_proj_bias.defined()) {
         expect_shape(a.in_proj_bias, {3 * E}, "in_proj_bias");
@@ -54,6 +55,10 @@ std::array<Tensor, 3> in_projection(const MhaArgs& a, const Tensor& query, const
             fail(CT_ERR_SHAPE, kOp, ": key ", shape_str(key.sizes()), " and value ", shape_str(value.sizes()),
                  " must have embed_dim ", E, " with a packed in_proj_weight (use q/k/v_proj_weight for kdim/vdim)");
         const Tensor& w = a.in_proj_weight;
+        if (self_attention) {
+            Tensor qkv = linear(query, w, a.in_proj_bias);
+            return {narrow(qkv, -1, 0, E), narrow(qkv, -1, E, E), narrow(qkv, -1, 2 * E, E)};
+        }
         return {linear(query, narrow(w, 0, 0, E), bq), linear(key, narrow(w, 0, E, E), bk),
                 linear(value, narrow(w, 0, 2 * E, E), bv)};
     }
@@ -91,7 +96,8 @@ std::pair<Tensor, Tensor> multi_head_attention_forward(const MhaArgs& a) {
     if (!(a.dropout_p >= 0.0 && a.dropout_p <= 1.0))
         fail(CT_ERR_INVALID_ARGUMENT, kOp, ": dropout_p must be in [0, 1], got ", a.dropout_p);
     const int64_t hd = E / H;
-    auto [q, k, v] = in_projection(a, query, key, value, E);
+    const bool self_attention = a.query.is_same(a.key) && a.key.is_same(a.value);
+    auto [q, k, v] = in_projection(a, query, key, value, E, self_attention);
     Tensor mask = a.attn_mask;
     if (mask.defined()) {
         if (mask.dim() == 2) expect_shape(mask, {L, S0}, "a 2-D attn_mask [L, S]");

@@ -156,6 +156,23 @@ def test_multihead_attention_matches_torch(kind, need_weights):
         np.testing.assert_allclose(_np(cparams[name].grad), p.grad.numpy(), rtol=1e-9, atol=1e-10, err_msg=name)
 
 
+@pytest.mark.parametrize("batch_first", [False, True])
+def test_self_attention_one_projection_matches_torch_grads(batch_first):
+    tm = _torch_mha("batch_first" if batch_first else "packed")
+    cm = _ct_module_from(tm, nn.MultiheadAttention(8, 2, batch_first=batch_first, dtype=ct.float64))
+    x = torch.randn(3, 5, 8, dtype=torch.float64, generator=torch.Generator().manual_seed(6))
+    tx, cx = x.clone().requires_grad_(), _ct(x, True)
+    ref, _ = tm(tx, tx, tx, need_weights=False)
+    out, _ = cm(cx, cx, cx, need_weights=False)
+    np.testing.assert_allclose(_np(out), ref.detach().numpy(), rtol=1e-10, atol=1e-10)
+    ref.pow(2).sum().backward()
+    out.pow(2).sum().backward()
+    np.testing.assert_allclose(_np(cx.grad), tx.grad.numpy(), rtol=1e-9, atol=1e-10)
+    cparams = dict(cm.named_parameters())
+    for name, p in tm.named_parameters():
+        np.testing.assert_allclose(_np(cparams[name].grad), p.grad.numpy(), rtol=1e-9, atol=1e-10, err_msg=name)
+
+
 def test_multihead_attention_per_head_weights_unbatched_and_bool_3d_mask():
     tm = _torch_mha("packed")
     cm = _ct_module_from(tm, nn.MultiheadAttention(8, 2, dtype=ct.float64))

@@ -83,7 +83,10 @@ class MultiheadAttention(Module):
                 average_attn_weights=True, is_causal=False):
         is_batched = query.dim() == 3
         if self.batch_first and is_batched:
-            query, key, value = (_C.transpose(x, 1, 0) for x in (query, key, value))
+            if query is key and key is value:  # self-attention stays one tensor (one in-projection product)
+                query = key = value = _C.transpose(query, 1, 0)
+            else:
+                query, key, value = (_C.transpose(x, 1, 0) for x in (query, key, value))
         out, weights = F.multi_head_attention_forward(
             query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias, self.bias_k,
             self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight, self.out_proj.bias,
