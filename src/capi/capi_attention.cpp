@@ -51,17 +51,7 @@ ct_status ct_multi_head_attention_forward(ct_tensor query, ct_tensor key, ct_ten
         std::shared_ptr<Generator> g = generator_arg(gen, op);
         a.gen = g.get();
         std::pair<Tensor, Tensor> r = multi_head_attention_forward(a);
-        ct_tensor o = new_tensor_handle(r.first), w = nullptr;
-        if (r.second.defined()) {
-            try {
-                w = new_tensor_handle(r.second);
-            } catch (...) {
-                ct_tensor_release(o);
-                throw;
-            }
-        }
-        *out = o;
-        if (out_weights) *out_weights = w;
+        set_tensor_outs({{r.first, out}, {r.second, out_weights}});  // weights undefined -> NULL
     });
 }
 
