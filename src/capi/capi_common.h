@@ -5,6 +5,7 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <utility>
 #include "capi/handles.h"
 #include "core/tensor.h"
 #include "ctensor.h"
@@ -104,6 +105,9 @@ struct Device device_arg(ct_device device, const char* op);
 std::shared_ptr<class Generator> generator_arg(ct_generator g, const char* op);
 // Handles array -> tensors (n >= 0, array non-NULL when n > 0).
 std::vector<Tensor> tensor_list_arg(const ct_tensor* hs, int32_t n, const char* op, const char* arg);
+// *out = res.first and, when indices_out is not NULL, *indices_out = res.second (both handles made before
+// either is stored, so a failure leaks nothing). Defined in capi_nn.cpp.
+void return_pair(const std::pair<Tensor, Tensor>& res, ct_tensor* out, ct_tensor* indices_out);
 // A CT_REDUCTION_* code as the engine's Reduction (none, mean, sum; CT_REDUCTION_BATCHMEAN only when
 // batchmean_ok); anything else is CT_ERR_INVALID_ARGUMENT naming op. Defined in capi_nn.cpp.
 enum class Reduction : int32_t;

@@ -77,6 +77,12 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "multi_margin_loss", "cosine_embedding_loss", "triplet_margin_loss",
         // ctc_loss: its recursions run on a host copy, results copied back (Note [CTC on the host] in ops/nn_ctc.cpp)
         "ctc_loss",
+        // ---- N-d convolution, pooling, unfold/fold (issue 14) ----
+        // ct_convolution under each user-facing name (im2col_nd/col2im_nd kernels + cuBLAS); N-d pooling (the 2-d
+        // kernels, Note [Separable pooling]); unfold/fold (the same kernels); pixel_(un)shuffle (views + copies)
+        "convolution", "conv_transpose", "conv1d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+        "conv_transpose3d", "max_pool_nd", "avg_pool_nd", "adaptive_avg_pool_nd", "adaptive_max_pool_nd", "unfold",
+        "fold", "pixel_shuffle", "pixel_unshuffle",
     };
     return ops;
 }

@@ -30,21 +30,6 @@ Pool2dParams pool_args(const int64_t* kernel, const int64_t* stride, const int64
     return p;
 }
 
-// *out = values and, when indices_out is not NULL, *indices_out = indices (both handles made before either is
-// stored, so a failure leaks nothing).
-void return_pair(const std::pair<Tensor, Tensor>& res, ct_tensor* out, ct_tensor* indices_out) {
-    ct_tensor v = new_tensor_handle(res.first);
-    if (indices_out) {
-        try {
-            *indices_out = new_tensor_handle(res.second);
-        } catch (...) {
-            ct_tensor_release(v);
-            throw;
-        }
-    }
-    *out = v;
-}
-
 // The shared shape of the loss entry points: (input, target, reduction) -> out.
 template <typename F>
 ct_status loss_call(const char* op, ct_tensor input, ct_tensor target, int32_t reduction, ct_tensor* out, F f) {
@@ -56,6 +41,19 @@ ct_status loss_call(const char* op, ct_tensor input, ct_tensor target, int32_t r
 }
 
 }  // namespace
+
+void ct::return_pair(const std::pair<Tensor, Tensor>& res, ct_tensor* out, ct_tensor* indices_out) {
+    ct_tensor v = new_tensor_handle(res.first);
+    if (indices_out) {
+        try {
+            *indices_out = new_tensor_handle(res.second);
+        } catch (...) {
+            ct_tensor_release(v);
+            throw;
+        }
+    }
+    *out = v;
+}
 
 extern "C" {
 
