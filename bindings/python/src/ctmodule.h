@@ -110,5 +110,7 @@ int init_data_parallel(PyObject* m);
 ct_process_group group_handle(PyObject* o);
 int init_linalg(PyObject* m);
 int add_functions(PyObject* m, PyMethodDef* defs);
+/* N-d convolution, pooling, unfold/fold (issue 14), conv_nd.c. */
+int init_conv_nd(PyObject* m);
 
 #endif
