@@ -39,6 +39,7 @@
 mod activations;
 mod autograd;
 mod class_losses;
+mod conv;
 mod data_parallel;
 pub mod distributed;
 mod dlpack;
@@ -51,6 +52,7 @@ mod operators;
 mod ops;
 pub mod optim;
 mod optim_state;
+mod pool_nd;
 mod pooling;
 mod random;
 pub mod safetensors;
