@@ -130,6 +130,7 @@ TEST(PoolNd, MaxAndAvgMatchDirectLoops) {
                 EXPECT_EQ(shape(a), os_avg) << "case " << seed;
                 EXPECT_TRUE(allclose(m, mx, 1e-6)) << "case " << seed;
                 EXPECT_TRUE(allclose(idx, ix, 0)) << "case " << seed;
+                EXPECT_EQ(dtype(idx), CT_INT64) << "case " << seed;
                 EXPECT_TRUE(allclose(a, av, 1e-6)) << "case " << seed;
             }
         }

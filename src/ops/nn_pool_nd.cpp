@@ -135,7 +135,7 @@ std::pair<Tensor, Tensor> pool_batched(Kind kind, const Tensor& xb, const PoolNd
     Tensor Dt = scalar_tensor((double)D, DType::Int64, ib.device());
     Tensor d = remainder(ib, Dt);
     Tensor hw = gather(reshape(a.second, {N, C, D, OH * OW}), 2, d);
-    Tensor flat = add(mul_scalar(d, (double)(H * W)), hw, 1.0);
+    Tensor flat = add(mul(d, scalar_tensor((double)(H * W), DType::Int64, ib.device())), hw, 1.0);  // int64
     Tensor none = full({}, -1.0, DType::Int64, ib.device());
     Tensor miss = lt(ib, scalar_tensor(0.0, DType::Int64, ib.device()));
     Tensor hw_miss = lt(hw, scalar_tensor(0.0, DType::Int64, ib.device()));

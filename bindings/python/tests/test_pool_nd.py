@@ -43,6 +43,7 @@ def test_matches_torch(case, device, rng):
     y, ty = getattr(F, name)(cx, **kw), getattr(torch.nn.functional, name)(tx, **kw)
     if kw.get("return_indices"):
         (y, iy), (ty, ity) = y, ty
+        assert iy.dtype == ct.int64
         np.testing.assert_array_equal(iy.cpu().numpy(), ity.numpy())
     assert tuple(y.shape) == tuple(ty.shape)
     np.testing.assert_allclose(y.detach().cpu().numpy(), ty.detach().numpy(), rtol=1e-12, atol=1e-12)
