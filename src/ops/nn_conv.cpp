@@ -231,9 +231,10 @@ void check_conv_args(const Tensor& x, const Tensor& w, const Tensor& b, const Co
     const char* op = conv_op_name(p.nd, p.transposed);
     check_same_device(op, x, w);
     if (b.defined()) check_same_device(op, x, b);
+    static const char* dims[4] = {"", "L", "H, W", "D, H, W"};  // spatial dims by rank
     if (x.dim() != p.nd + 2 && x.dim() != p.nd + 1)
-        fail(CT_ERR_SHAPE, op, ": expected input with ", p.nd + 2, " dims [N, C, spatial...] (or ", p.nd + 1,
-             " dims [C, spatial...]), got ", shape_str(x.sizes()));
+        fail(CT_ERR_SHAPE, op, ": expected input with ", p.nd + 2, " dims [N, C, ", dims[p.nd], "] (or ", p.nd + 1,
+             " dims [C, ", dims[p.nd], "]), got ", shape_str(x.sizes()));
     check_floating(op, x);
     if (w.dtype() != x.dtype() || (b.defined() && b.dtype() != x.dtype()))
         fail(CT_ERR_DTYPE, op, ": input (", dtype_name(x.dtype()), "), weight (", dtype_name(w.dtype()),
