@@ -6,6 +6,17 @@
 #include "ops/nn_common.h"
 
 namespace ct {
+namespace {
+
+// The output columns [*lo, *hi) whose tap iw = ow * s + c lies inside [0, W) (lo <= hi <= O).
+inline void inside_columns(int64_t c, int64_t s, int64_t W, int64_t O, int64_t* lo, int64_t* hi) {
+    const int64_t first = c < 0 ? (-c - 1) / s + 1 : 0;  // ceil(-c / s) without overflow
+    const int64_t end = W - 1 - c < 0 ? 0 : (W - 1 - c) / s + 1;
+    *lo = std::min(first, O);
+    *hi = std::max(*lo, std::min(end, O));
+}
+
+}  // namespace
 
 // Row r = c * taps + (kd * K1 + kh) * K2 + kw; column p = (od * O1 + oh) * O2 + ow; value
 // x[c][od * s0 - p0 + kd * d0][oh * s1 - p1 + kh * d1][ow * s2 - p2 + kw * d2], 0 outside. Threads own rows.
@@ -18,6 +29,9 @@ template <typename T> void im2col_nd(const T* x, T* col, const ConvGeom& g) {
             const int64_t kd = t / (g.k[1] * g.k[2]), kh = t / g.k[2] % g.k[1], kw = t % g.k[2];
             const T* xc = x + c * g.in_plane();
             T* o = col + r * P;
+            const int64_t s2 = g.stride[2], c2 = kw * g.dilation[2] - g.padding[2];  // iw = ow * s2 + c2
+            int64_t lo, hi;
+            inside_columns(c2, s2, g.in[2], O2, &lo, &hi);
             for (int64_t od = 0; od < g.out[0]; ++od) {
                 const int64_t id = od * g.stride[0] - g.padding[0] + kd * g.dilation[0];
                 if (id < 0 || id >= g.in[0]) {
@@ -32,10 +46,10 @@ template <typename T> void im2col_nd(const T* x, T* col, const ConvGeom& g) {
                         continue;
                     }
                     const T* row = xc + (id * g.in[1] + ih) * g.in[2];
-                    for (int64_t ow = 0; ow < O2; ++ow) {
-                        const int64_t iw = ow * g.stride[2] - g.padding[2] + kw * g.dilation[2];
-                        o[ow] = (iw >= 0 && iw < g.in[2]) ? row[iw] : T(0);
-                    }
+                    std::fill(o, o + lo, T(0));  // taps in the left padding, the inside run, the right padding
+                    if (s2 == 1) std::copy(row + lo + c2, row + hi + c2, o + lo);
+                    else for (int64_t ow = lo; ow < hi; ++ow) o[ow] = row[ow * s2 + c2];
+                    std::fill(o + hi, o + O2, T(0));
                 }
             }
         }
@@ -52,6 +66,9 @@ template <typename T> void col2im_nd(const T* col, T* x, const ConvGeom& g) {
             for (int64_t t = 0; t < taps; ++t) {
                 const int64_t kd = t / (g.k[1] * g.k[2]), kh = t / g.k[2] % g.k[1], kw = t % g.k[2];
                 const T* in = col + (c * taps + t) * P;
+                const int64_t s2 = g.stride[2], c2 = kw * g.dilation[2] - g.padding[2];  // iw = ow * s2 + c2
+                int64_t lo, hi;
+                inside_columns(c2, s2, g.in[2], O2, &lo, &hi);
                 for (int64_t od = 0; od < g.out[0]; ++od) {
                     const int64_t id = od * g.stride[0] - g.padding[0] + kd * g.dilation[0];
                     if (id < 0 || id >= g.in[0]) continue;
@@ -60,10 +77,7 @@ template <typename T> void col2im_nd(const T* col, T* x, const ConvGeom& g) {
                         if (ih < 0 || ih >= g.in[1]) continue;
                         T* row = xc + (id * g.in[1] + ih) * g.in[2];
                         const T* src = in + (od * O1 + oh) * O2;
-                        for (int64_t ow = 0; ow < O2; ++ow) {
-                            const int64_t iw = ow * g.stride[2] - g.padding[2] + kw * g.dilation[2];
-                            if (iw >= 0 && iw < g.in[2]) row[iw] += src[ow];
-                        }
+                        for (int64_t ow = lo; ow < hi; ++ow) row[ow * s2 + c2] += src[ow];
                     }
                 }
             }
