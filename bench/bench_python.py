@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """bench_python.py - ctensor vs PyTorch from Python, measured in one process with the same thread count: tiny-op
 overhead, large elementwise throughput, matmul throughput and one MLP training epoch, each as a ratio against the
-Python issue's target, a TransformerEncoderLayer training step (issue 14), then a PASS/MISS summary. A report, not a test: always exits 0. Takes about 2-3 minutes.
+Python issue's target, then a PASS/MISS summary. Also a TransformerEncoderLayer training step, conv1d / conv3d
+forward + backward and a small CNN training step (issue 14). A report, not a test: always exits 0. Takes about 3-4
+minutes.
 
     python bench/bench_python.py [--quick]
 """
@@ -31,6 +33,8 @@ TARGETS = {
     "matmul": ("speed>=", 1.0),
     "mlp": ("speed>=", 1.0),
     "transformer": ("speed>=", 1.2),
+    "conv": ("speed>=", 1.0),
+    "cnn": ("speed>=", 1.3),
 }
 
 
@@ -250,6 +254,54 @@ def bench_transformer(report, batch=16, seq=128, d_model=256, nhead=4, repeat=7)
     data_x = np.random.default_rng(3).standard_normal((batch, seq, d_model), dtype=np.float32)
     both(lambda lib: transformer_step(lib, data_x, d_model, nhead), report, "transformer",
          "enc layer d%d h%d seq%d batch%d step" % (d_model, nhead, seq, batch), min_run=0.3, repeat=repeat)
+def bench_conv(report, quick):
+    """conv1d and conv3d forward + backward (input, weight and bias gradients), float32."""
+    rng = np.random.default_rng(3)
+    cases = [("conv1d", (16, 32, 256 if quick else 1024), (64, 32, 5), dict(padding=2)),
+             ("conv3d", (4, 8, 8 if quick else 16, 16, 16), (16, 8, 3, 3, 3), dict(padding=1))]
+    for name, xs, ws, kw in cases:
+        data_x = rng.standard_normal(xs, dtype=np.float32)
+        data_w = rng.standard_normal(ws, dtype=np.float32) * 0.1
+        data_b = rng.standard_normal(ws[0], dtype=np.float32)
+
+        def case(lib, name=name, kw=kw, data_x=data_x, data_w=data_w, data_b=data_b):
+            x, w, b = (lib.from_numpy(d.copy()).requires_grad_() for d in (data_x, data_w, data_b))
+            fn = getattr(lib.nn.functional, name)
+
+            def step():
+                x.grad = w.grad = b.grad = None
+                fn(x, w, b, **kw).sum().backward()
+            return step
+        both(case, report, "conv", "%s fwd+bwd x%s w%s" % (name, list(xs), list(ws)), min_run=0.2, repeat=7)
+
+
+def cnn_model(lib):
+    lib.manual_seed(0)
+    nn = lib.nn
+    return nn.Sequential(nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                         nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                         nn.Flatten(), nn.Linear(32 * 7 * 7, 10))
+
+
+def bench_cnn(report, quick):
+    """One SGD training step of a small MNIST-sized CNN (two 3x3 conv + ReLU + max-pool, a linear head), batch 64."""
+    rng = np.random.default_rng(4)
+    data_x = rng.standard_normal((64, 1, 28, 28), dtype=np.float32)
+    data_y = rng.integers(0, 10, 64).astype(np.int64)
+
+    def case(lib):
+        model = cnn_model(lib)
+        optimizer = lib.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+        loss_fn = lib.nn.CrossEntropyLoss()
+        x, y = lib.from_numpy(data_x.copy()), lib.from_numpy(data_y.copy())
+
+        def step():
+            optimizer.zero_grad()
+            loss_fn(model(x), y).backward()
+            optimizer.step()
+        return step
+    both(case, report, "cnn", "small CNN step, batch 64 (median of runs)", min_run=0.2 if quick else 0.5,
+         repeat=5 if quick else 9)
 
 
 def main():
@@ -279,6 +331,8 @@ def main():
         (bench_matmul, ([256] if args.quick else [256, 512, 1024, 2048],)),
         (bench_mlp, (6000 if args.quick else 60000, 1 if args.quick else 3)),
         (bench_transformer, ()),
+        (bench_conv, (args.quick,)),
+        (bench_cnn, (args.quick,)),
     ]
     for section, section_args in sections:
         if args.only and section.__name__ != "bench_" + args.only:

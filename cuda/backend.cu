@@ -149,6 +149,8 @@ const ct_cuda_backend kTable = {
     &adam, &im2col, &col2im, &pool2d,
     // ---- pooling options and adaptive pooling (pool-options) ----
     &pool2d_ex,
+    // ---- N-d convolution (issue 14) ----
+    &im2col_nd, &col2im_nd,
 };
 
 }  // namespace

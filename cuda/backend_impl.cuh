@@ -91,6 +91,11 @@ int32_t pool2d(int32_t device, int32_t dtype, int32_t op, const ct_cuda_pool2d* 
 // pooling options and adaptive pooling (pool-options), implemented in conv.cu.
 int32_t pool2d_ex(int32_t device, int32_t dtype, int32_t op, const ct_cuda_pool2d_ex* geom, const void* in,
                   const int64_t* idx, void* out, int64_t* out_idx);
+// N-d convolution (issue 14), implemented in conv_nd.cu.
+int32_t im2col_nd(int32_t device, int32_t dtype, const ct_cuda_conv_nd* geom, int64_t count, const void* x,
+                  void* col, const int64_t col_strides[3]);
+int32_t col2im_nd(int32_t device, int32_t dtype, const ct_cuda_conv_nd* geom, int64_t count, const void* col,
+                  void* x);
 
 // Runs body (returning a status) and turns any C++ exception into a status: nothing crosses the C table.
 template <typename Body> int32_t guarded(Body&& body) noexcept {

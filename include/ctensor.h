@@ -949,6 +949,39 @@ CT_API ct_status ct_multi_head_attention_forward(ct_tensor query, ct_tensor key,
                                                  ct_tensor v_proj_weight, int32_t average_attn_weights,
                                                  int32_t is_causal, ct_generator gen, ct_tensor* out,
                                                  ct_tensor* out_weights);
+/* ---- N-d convolution, pooling, unfold/fold (issue 14) ---- */
+/* N-d (transposed when transposed != 0) convolution over ndim_spatial = 1, 2 or 3 dims: input [N, C, in...] or
+ * [C, in...]; weight [O, C/groups, k...] (transposed: [C, O/groups, k...]); bias [O] or NULL; stride, padding,
+ * dilation and output_padding hold ndim_spatial values (output_padding: transposed only, NULL = zeros). */
+CT_API ct_status ct_convolution(ct_tensor x, ct_tensor weight, ct_tensor bias, const int64_t* stride,
+                                const int64_t* padding, const int64_t* dilation, int32_t ndim_spatial,
+                                int32_t transposed, const int64_t* output_padding, int64_t groups, ct_tensor* out);
+/* N-d max pooling over ndim_spatial = 1, 2 or 3 dims of [N, C, in...] or [C, in...]; kernel, stride, padding,
+ * dilation hold ndim_spatial values; ceil_mode as ct_max_pool2d_ex; *indices_out (when not NULL) gets the int64
+ * argmax as a flat row-major index into each input plane (torch's return_indices), -1 for padding only. */
+CT_API ct_status ct_max_pool_nd(ct_tensor x, int32_t ndim_spatial, const int64_t* kernel, const int64_t* stride,
+                                const int64_t* padding, const int64_t* dilation, int32_t ceil_mode, ct_tensor* out,
+                                ct_tensor* indices_out);
+/* N-d average pooling (arrays of ndim_spatial values; options as ct_avg_pool2d_ex). */
+CT_API ct_status ct_avg_pool_nd(ct_tensor x, int32_t ndim_spatial, const int64_t* kernel, const int64_t* stride,
+                                const int64_t* padding, int32_t ceil_mode, int32_t count_include_pad,
+                                int64_t divisor_override, ct_tensor* out);
+/* N-d adaptive average pooling to output_size (ndim_spatial values; windows as ct_adaptive_avg_pool2d). */
+CT_API ct_status ct_adaptive_avg_pool_nd(ct_tensor x, int32_t ndim_spatial, const int64_t* output_size, ct_tensor* out);
+/* N-d adaptive max pooling; *indices_out (when not NULL) as ct_max_pool_nd. */
+CT_API ct_status ct_adaptive_max_pool_nd(ct_tensor x, int32_t ndim_spatial, const int64_t* output_size, ct_tensor* out,
+                                         ct_tensor* indices_out);
+/* Sliding blocks (torch's F.unfold): x [N, C, H, W] or [C, H, W] -> [N, C * kh * kw, L] (L blocks, row-major over
+ * their positions); kernel, dilation, padding and stride are {h, w}. */
+CT_API ct_status ct_unfold(ct_tensor x, const int64_t* kernel, const int64_t* dilation, const int64_t* padding,
+                           const int64_t* stride, ct_tensor* out);
+/* The adjoint of ct_unfold (torch's F.fold): blocks [N, C * kh * kw, L] or 2 dims summed into [N, C, output_size]. */
+CT_API ct_status ct_fold(ct_tensor x, const int64_t* output_size, const int64_t* kernel, const int64_t* dilation,
+                         const int64_t* padding, const int64_t* stride, ct_tensor* out);
+/* [*, C * r * r, H, W] -> [*, C, H * r, W * r] (r = upscale_factor). */
+CT_API ct_status ct_pixel_shuffle(ct_tensor x, int64_t upscale_factor, ct_tensor* out);
+/* [*, C, H * r, W * r] -> [*, C * r * r, H, W] (r = downscale_factor). */
+CT_API ct_status ct_pixel_unshuffle(ct_tensor x, int64_t downscale_factor, ct_tensor* out);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 #include "cuda/reduce.cuh"
 #include "cuda/unary.cuh"
 #include "cuda/conv.cuh"
+#include "cuda/conv_nd.cuh"
 #include "cuda/optim.cuh"
 #include <atomic>
 #include <cstdlib>
@@ -267,6 +268,18 @@ int32_t pool2d_ex_entry(int32_t device, int32_t dtype, int32_t op, const ct_cuda
     return finish(launch_pool2d_ex(kLaunch, nullptr, dtype, op, geom, in, idx, out, out_idx), "pool2d_ex");
 }
 
+// ---- N-d convolution (issue 14) ----
+int32_t im2col_nd_entry(int32_t device, int32_t dtype, const ct_cuda_conv_nd* geom, int64_t count, const void* x,
+                        void* col, const int64_t col_strides[3]) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_im2col_nd(kLaunch, nullptr, dtype, geom, count, x, col, col_strides), "im2col_nd");
+}
+int32_t col2im_nd_entry(int32_t device, int32_t dtype, const ct_cuda_conv_nd* geom, int64_t count, const void* col,
+                        void* x) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_col2im_nd(kLaunch, nullptr, dtype, geom, count, col, x), "col2im_nd");
+}
+
 const ct_cuda_backend kTable = {
     sizeof(ct_cuda_backend), CT_CUDA_BACKEND_VERSION, &init, &last_error, &malloc_entry, &free_entry,
     &stats_entry, &empty_cache_entry, &synchronize_entry, &memcpy_entry, &copy_entry, &fill_entry,
@@ -280,6 +293,8 @@ const ct_cuda_backend kTable = {
     &adam_entry, &im2col_entry, &col2im_entry, &pool2d_entry,
     // ---- pooling options and adaptive pooling (pool-options) ----
     &pool2d_ex_entry,
+    // ---- N-d convolution (issue 14) ----
+    &im2col_nd_entry, &col2im_nd_entry,
 };
 
 }  // namespace

@@ -34,9 +34,11 @@ if [ -z "$EMULATED" ]; then
     done
 fi
 if [ -n "$EMULATED" ] && [ -z "${CTENSOR_CUDA_BACKEND:-}" ]; then
-    echo "== tests/test_cuda.py and the CUDA tests of test_nn_extras.py, test_ddp.py and test_attention.py again on the emulated CUDA backend: $EMULATED"
+    # the test files whose CUDA tests run again on the emulated backend
+    EMULATED_TESTS="test_cuda.py test_nn_extras.py test_ddp.py test_attention.py test_conv_nd.py test_pool_nd.py test_fold.py"
+    echo "== the CUDA tests of $EMULATED_TESTS again on the emulated CUDA backend: $EMULATED"
     CTENSOR_CUDA_BACKEND="$EMULATED" CTENSOR_EMULATED_CUDA_MEMORY=${CTENSOR_EMULATED_CUDA_MEMORY:-268435456} \
-        "$VENV/bin/python" -m pytest -q -rfEs test_cuda.py test_nn_extras.py test_ddp.py test_attention.py -k cuda
+        "$VENV/bin/python" -m pytest -q -rfEs $EMULATED_TESTS -k cuda
 else
     echo "== no emulated CUDA backend found (build the ctensor_cuda_emulated target): CUDA tests ran once"
 fi

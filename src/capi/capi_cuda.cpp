@@ -79,6 +79,12 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "ctc_loss",
         // attention (ops/attention.cpp: composites of the CUDA ops above, one query block of scores at a time)
         "scaled_dot_product_attention", "multi_head_attention_forward",
+        // ---- N-d convolution, pooling, unfold/fold (issue 14) ----
+        // ct_convolution under each user-facing name (im2col_nd/col2im_nd kernels + cuBLAS); N-d pooling (the 2-d
+        // kernels, Note [Separable pooling]); unfold/fold (the same kernels); pixel_(un)shuffle (views + copies)
+        "convolution", "conv_transpose", "conv1d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+        "conv_transpose3d", "max_pool_nd", "avg_pool_nd", "adaptive_avg_pool_nd", "adaptive_max_pool_nd", "unfold",
+        "fold", "pixel_shuffle", "pixel_unshuffle",
     };
     return ops;
 }

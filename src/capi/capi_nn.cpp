@@ -30,7 +30,6 @@ Pool2dParams pool_args(const int64_t* kernel, const int64_t* stride, const int64
     return p;
 }
 
-
 // The shared shape of the loss entry points: (input, target, reduction) -> out.
 template <typename F>
 ct_status loss_call(const char* op, ct_tensor input, ct_tensor target, int32_t reduction, ct_tensor* out, F f) {

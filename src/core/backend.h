@@ -182,6 +182,15 @@ typedef struct ct_cuda_layout {
 
 /* Every int32_t result is a ct_status value (0 = CT_OK); on failure last_error() has the message.
    dtype arguments are ct_dtype values; device arguments are CUDA device indices. */
+/* ---- N-d convolution (issue 14) ---- */
+/* One N-d convolution sample normalised to 3 spatial dims (ops/conv_geom.h Note [Conv rank]): input
+   [C, in[0], in[1], in[2]], weight [O, C/groups, k[0], k[1], k[2]], output [out[0], out[1], out[2]]. */
+typedef struct ct_cuda_conv_nd {
+    int64_t C, groups;
+    int64_t in[3], k[3], out[3];
+    int64_t stride[3], padding[3], dilation[3];
+} ct_cuda_conv_nd;
+
 typedef struct ct_cuda_backend {
     uint32_t struct_size; /* sizeof(ct_cuda_backend) as the backend was built */
     uint32_t version;     /* CT_CUDA_BACKEND_VERSION */
@@ -282,6 +291,16 @@ typedef struct ct_cuda_backend {
        holding no input element gives -inf and idx -1 for max; idx -1 is skipped by the backward and gather. */
     int32_t (*pool2d_ex)(int32_t device, int32_t dtype, int32_t op, const ct_cuda_pool2d_ex* geom, const void* in,
                          const int64_t* idx, void* out, int64_t* out_idx);
+
+    /* ---- N-d convolution (issue 14) ---- */
+    /* im2col with ct_cuda_conv_nd geometry: sample n, channel c = g * (C/groups) + cl, tap t (row-major over k)
+       and output position p (row-major over out) go to col[n * col_strides[0] + g * col_strides[1] +
+       (cl * taps + t) * col_strides[2] + p]; 0 where the tap is in the padding. */
+    int32_t (*im2col_nd)(int32_t device, int32_t dtype, const ct_cuda_conv_nd* geom, int64_t count, const void* x,
+                         void* col, const int64_t col_strides[3]);
+    /* The adjoint of im2col_nd with the sample-major layout (col contiguous [count, C * taps, out plane]). */
+    int32_t (*col2im_nd)(int32_t device, int32_t dtype, const ct_cuda_conv_nd* geom, int64_t count, const void* col,
+                         void* x);
 } ct_cuda_backend;
 
 /* The one symbol the backend exports: the table for the requested version, or NULL if unsupported. */

@@ -18,4 +18,7 @@ Tensor apply_reduction(const Tensor& loss, Reduction r);
 // Checks a loss's input and target: one device, floating input, shapes that broadcast (errors name op).
 void check_loss_pair(const char* op, const Tensor& input, const Tensor& target);
 
+// Output size of pooling one axis of size in (PyTorch's pooling_output_shape; nn_pool.cpp), overflow-checked.
+int64_t pooled_size(const char* op, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode);
+
 }  // namespace ct

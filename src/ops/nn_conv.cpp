@@ -1,216 +1,150 @@
-// nn_conv.cpp - conv2d (NCHW; stride, padding, dilation, groups) by im2col + OpenBLAS gemm (CUDA tensors:
-// im2col kernels + cuBLAS, ops/device_conv.cpp). The input and
-// weight gradients are ops of their own (conv2d_input_grad, conv2d_weight_grad) whose backward passes are
-// conv2d and each other, so the three form a closed, twice-differentiable family.
-#include <cstring>
+// nn_conv.cpp - N-d convolution and transposed convolution (spatial rank 1-3; stride, padding, dilation, groups,
+// output_padding) by im2col + gemm (CPU: nn_conv_cpu.cpp; CUDA: im2col kernels + cuBLAS, ops/device_conv.cpp).
+// Note [Conv family]: the input and weight gradients are ops of their own (conv_input_grad, conv_weight_grad)
+// whose backward passes are conv and each other, so the three form a closed, twice-differentiable family. A
+// transposed convolution is conv_input_grad (plus bias); its gradients are conv and conv_weight_grad.
 #include "autograd/grad_mode.h"
-#include "cpu/nn_blas.h"
+#include "ops/conv_geom.h"
 #include "ops/device_conv.h"
 #include "ops/nn_common.h"
 
 namespace ct {
-namespace {
 
-// Sizes of one convolution: input [N, C, H, W], weight [O, C/groups, KH, KW], output [N, O, OH, OW].
-struct ConvGeom {
-    int64_t N, C, H, W, O, KH, KW, OH, OW, G, Cg, Og;
-    Conv2dParams p;
-    int64_t col_rows() const { return Cg * KH * KW; }
-    int64_t out_plane() const { return OH * OW; }
-    bool is_pointwise() const {  // 1x1, stride 1, no padding: the input is its own im2col matrix
-        return KH == 1 && KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 && p.padding[1] == 0;
-    }
-};
-
-void check_params(const Conv2dParams& p) {
-    for (int i = 0; i < 2; ++i) {
-        if (p.stride[i] <= 0) fail(CT_ERR_INVALID_ARGUMENT, "conv2d: stride must be positive, got ", p.stride[i]);
-        if (p.padding[i] < 0) fail(CT_ERR_INVALID_ARGUMENT, "conv2d: padding must be non-negative, got ", p.padding[i]);
-        if (p.dilation[i] <= 0) fail(CT_ERR_INVALID_ARGUMENT, "conv2d: dilation must be positive, got ", p.dilation[i]);
-    }
-    if (p.groups <= 0) fail(CT_ERR_INVALID_ARGUMENT, "conv2d: groups must be positive, got ", p.groups);
+const char* conv_op_name(int32_t nd, bool transposed) {
+    static const char* direct[] = {"convolution", "conv1d", "conv2d", "conv3d"};
+    static const char* transp[] = {"conv_transpose", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"};
+    const int i = nd >= 1 && nd <= 3 ? nd : 0;
+    return transposed ? transp[i] : direct[i];
 }
 
-ConvGeom conv_geom(const Shape& x, const Shape& w, const Conv2dParams& p) {
-    if (w.size() != 4)
-        fail(CT_ERR_SHAPE, "conv2d: expected weight with 4 dims [out_channels, in_channels/groups, kH, kW], got ",
-             shape_str(w));
-    ConvGeom g{x[0], x[1], x[2], x[3], w[0], w[2], w[3], 0, 0, p.groups, 0, 0, p};
-    if (g.C % g.G != 0) fail(CT_ERR_SHAPE, "conv2d: input channels ", g.C, " are not divisible by groups ", g.G);
-    if (g.O % g.G != 0) fail(CT_ERR_SHAPE, "conv2d: out_channels ", g.O, " are not divisible by groups ", g.G);
+ConvGeom conv_geom(const Shape& x, const Shape& w, const ConvNdParams& p, const int64_t* out_sizes) {
+    const char* op = conv_op_name(p.nd, p.transposed);
+    const size_t want = (size_t)p.nd + 2;
+    if (w.size() != want)
+        fail(CT_ERR_SHAPE, op, ": expected weight with ", want, " dims [", p.transposed ? "in" : "out",
+             "_channels, ", p.transposed ? "out" : "in", "_channels/groups, kernel...], got ", shape_str(w));
+    ConvGeom g{};
+    g.op = op;
+    g.nd = p.nd;
+    g.N = x[0], g.C = x[1], g.O = w[0], g.G = p.groups;
+    if (g.C % g.G != 0) fail(CT_ERR_SHAPE, op, ": input channels ", g.C, " are not divisible by groups ", g.G);
+    if (g.O % g.G != 0) fail(CT_ERR_SHAPE, op, ": output channels ", g.O, " are not divisible by groups ", g.G);
     g.Cg = g.C / g.G;
     g.Og = g.O / g.G;
     if (w[1] != g.Cg)
-        fail(CT_ERR_SHAPE, "conv2d: input has ", g.C, " channels but weight ", shape_str(w), " expects ", w[1] * g.G,
+        fail(CT_ERR_SHAPE, op, ": input has ", g.C, " channels but weight ", shape_str(w), " expects ", w[1] * g.G,
              " (", w[1], " per group x ", g.G, " groups)");
-    if (g.KH <= 0 || g.KW <= 0)
-        fail(CT_ERR_SHAPE, "conv2d: kernel size ", g.KH, "x", g.KW, " must be positive (weight ", shape_str(w), ")");
-    // padded size - kernel span, overflow-checked: padding and dilation may be near int64's limits
-    auto room = [&](int64_t in, int64_t k, int64_t pad, int64_t dil) {
-        int64_t span = checked_add(checked_mul(dil, k - 1, "conv2d", "dilation * (kernel - 1)"), 1, "conv2d", "kernel span");
-        return checked_add(in, checked_mul(2, pad, "conv2d", "padding"), "conv2d", "padded size") - span;
-    };
-    int64_t nh = room(g.H, g.KH, p.padding[0], p.dilation[0]), nw = room(g.W, g.KW, p.padding[1], p.dilation[1]);
-    g.OH = nh < 0 ? 0 : nh / p.stride[0] + 1;
-    g.OW = nw < 0 ? 0 : nw / p.stride[1] + 1;
-    if (nh < 0 || nw < 0)
-        fail(CT_ERR_SHAPE, "conv2d: output size would be <= 0 for input ", shape_str(x), ", kernel ", g.KH, "x", g.KW,
-             ", padding ", p.padding[0], "x", p.padding[1], ", dilation ", p.dilation[0], "x", p.dilation[1]);
-    checked_numel({g.N, g.O, g.OH, g.OW}, "conv2d");  // the output, before any buffer is sized from it
+    const int lead = kConvMaxRank - p.nd;
+    bool empty = false;
+    for (int d = 0; d < kConvMaxRank; ++d) {
+        const bool used = d >= lead;
+        g.in[d] = used ? x[2 + d - lead] : 1;
+        g.k[d] = used ? w[2 + d - lead] : 1;
+        g.stride[d] = used ? p.stride[d - lead] : 1;
+        g.padding[d] = used ? p.padding[d - lead] : 0;
+        g.dilation[d] = used ? p.dilation[d - lead] : 1;
+        if (g.k[d] <= 0) fail(CT_ERR_SHAPE, op, ": kernel sizes must be positive, got weight ", shape_str(w));
+        // padded size - kernel span, overflow-checked: padding and dilation may be near int64's limits
+        const int64_t span = checked_add(checked_mul(g.dilation[d], g.k[d] - 1, op, "dilation * (kernel - 1)"), 1,
+                                         op, "kernel span");
+        const int64_t room =
+            checked_add(g.in[d], checked_mul(2, g.padding[d], op, "padding"), op, "padded size") - span;
+        if (room < 0) empty = true;
+        g.out[d] = room < 0 ? 0 : room / g.stride[d] + 1;
+        if (out_sizes && used) {
+            const int64_t want_out = out_sizes[d - lead];
+            if (want_out < 0 || want_out > g.out[d])
+                fail(CT_ERR_SHAPE, op, ": output size ", want_out, " in spatial dim ", d - lead,
+                     " exceeds the convolution's ", g.out[d]);
+            g.out[d] = want_out;
+        }
+    }
+    if (empty && !out_sizes)
+        fail(CT_ERR_SHAPE, op, ": output size would be <= 0 for input ", shape_str(x), ", weight ", shape_str(w),
+             " (padding, dilation and kernel larger than the padded input)");
+    checked_numel(g.out_shape(), op);  // the output, before any buffer is sized from it
+    checked_numel(g.x_shape(), op);
     return g;
 }
 
+namespace {
+
+// Checks the user's arrays and options for op.
+void check_params(const ConvNdParams& p) {
+    const char* op = conv_op_name(p.nd, p.transposed);
+    if (p.nd < 1 || p.nd > kConvMaxRank)
+        fail(CT_ERR_INVALID_ARGUMENT, "convolution: spatial rank must be 1, 2 or 3, got ", p.nd);
+    for (int i = 0; i < p.nd; ++i) {
+        if (p.stride[i] <= 0) fail(CT_ERR_INVALID_ARGUMENT, op, ": stride must be positive, got ", p.stride[i]);
+        if (p.padding[i] < 0) fail(CT_ERR_INVALID_ARGUMENT, op, ": padding must be non-negative, got ", p.padding[i]);
+        if (p.dilation[i] <= 0) fail(CT_ERR_INVALID_ARGUMENT, op, ": dilation must be positive, got ", p.dilation[i]);
+        const int64_t op_ = p.transposed ? p.output_padding[i] : 0;
+        if (op_ < 0) fail(CT_ERR_INVALID_ARGUMENT, op, ": output_padding must be non-negative, got ", op_);
+        if (op_ >= p.stride[i] && op_ >= p.dilation[i])
+            fail(CT_ERR_INVALID_ARGUMENT, op, ": output_padding ", op_, " must be smaller than either stride ",
+                 p.stride[i], " or dilation ", p.dilation[i]);
+    }
+    if (!p.transposed)
+        for (int i = 0; i < p.nd; ++i)
+            if (p.output_padding[i] != 0)
+                fail(CT_ERR_INVALID_ARGUMENT, op, ": output_padding is only valid for a transposed convolution");
+    if (p.groups <= 0) fail(CT_ERR_INVALID_ARGUMENT, op, ": groups must be positive, got ", p.groups);
+}
+
+// The CUDA geometry: the same normalised dims.
 CudaConv cuda_conv(const ConvGeom& g) {
-    const Conv2dParams& p = g.p;
-    ct_cuda_conv2d c{g.C, g.H, g.W, g.KH, g.KW, g.OH, g.OW, {p.stride[0], p.stride[1]}, {p.padding[0], p.padding[1]},
-                     {p.dilation[0], p.dilation[1]}, g.G};
-    return CudaConv{c, g.N, g.O};
+    ct_cuda_conv_nd c{g.C, g.G, {}, {}, {}, {}, {}, {}};
+    for (int d = 0; d < kConvMaxRank; ++d) {
+        c.in[d] = g.in[d], c.k[d] = g.k[d], c.out[d] = g.out[d];
+        c.stride[d] = g.stride[d], c.padding[d] = g.padding[d], c.dilation[d] = g.dilation[d];
+    }
+    return CudaConv{c, g.N, g.O, g.x_shape(), g.w_shape(), g.out_shape()};
 }
 
-// col[(c*KH + i)*KW + j][oh*OW + ow] = x[c][oh*sh - ph + i*dh][ow*sw - pw + j*dw] (0 outside): one sample, one group.
-template <typename T> void im2col(const T* x, T* col, const ConvGeom& g) {
-    const Conv2dParams& p = g.p;
-    const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, g.out_plane()));
-    parallel_for(g.col_rows(), grain, [&](int64_t r0, int64_t r1) {
-        for (int64_t r = r0; r < r1; ++r) {
-            const int64_t c = r / (g.KH * g.KW), i = r / g.KW % g.KH, j = r % g.KW;
-            const T* xc = x + c * g.H * g.W;
-            T* out = col + r * g.out_plane();
-            for (int64_t oh = 0; oh < g.OH; ++oh) {
-                const int64_t ih = oh * p.stride[0] - p.padding[0] + i * p.dilation[0];
-                T* o = out + oh * g.OW;
-                if (ih < 0 || ih >= g.H) {
-                    std::fill(o, o + g.OW, T(0));
-                    continue;
-                }
-                for (int64_t ow = 0; ow < g.OW; ++ow) {
-                    const int64_t iw = ow * p.stride[1] - p.padding[1] + j * p.dilation[1];
-                    o[ow] = (iw >= 0 && iw < g.W) ? xc[ih * g.W + iw] : T(0);
-                }
-            }
-        }
-    });
+Tensor forward_kernel(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeom& g) {
+    if (g.N == 0 || g.O == 0 || g.out_plane() == 0)  // an empty output: no im2col buffer, no loop
+        return empty_tensor(g.out_shape(), x.dtype(), x.device(), g.op);
+    if (!x.device().is_cpu()) return cuda_conv_forward(x, w, b, cuda_conv(g));
+    return conv_forward_cpu(x, w, b, g);
 }
 
-// The adjoint of im2col: x[c][ih][iw] += col[...] (x zero-initialised by the caller). Threads own channels.
-template <typename T> void col2im(const T* col, T* x, const ConvGeom& g) {
-    const Conv2dParams& p = g.p;
-    const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, g.KH * g.KW * g.out_plane()));
-    parallel_for(g.Cg, grain, [&](int64_t c0, int64_t c1) {
-        for (int64_t c = c0; c < c1; ++c) {
-            T* xc = x + c * g.H * g.W;
-            for (int64_t i = 0; i < g.KH; ++i)
-                for (int64_t j = 0; j < g.KW; ++j) {
-                    const T* in = col + ((c * g.KH + i) * g.KW + j) * g.out_plane();
-                    for (int64_t oh = 0; oh < g.OH; ++oh) {
-                        const int64_t ih = oh * p.stride[0] - p.padding[0] + i * p.dilation[0];
-                        if (ih < 0 || ih >= g.H) continue;
-                        for (int64_t ow = 0; ow < g.OW; ++ow) {
-                            const int64_t iw = ow * p.stride[1] - p.padding[1] + j * p.dilation[1];
-                            if (iw >= 0 && iw < g.W) xc[ih * g.W + iw] += in[oh * g.OW + ow];
-                        }
-                    }
-                }
-        }
-    });
+Tensor input_grad_kernel(const Tensor& go, const Tensor& w, const ConvGeom& g) {
+    if (!go.device().is_cpu()) return cuda_conv_input_grad(go, w, cuda_conv(g));
+    return conv_input_grad_cpu(go, w, g);
 }
 
-// A raw 2-D matrix view [rows, cols] at element pointer offset `off` of contiguous t (for gemm_into).
-Tensor mat(const Tensor& t, int64_t off, int64_t rows, int64_t cols) {
-    return make_view(t, {rows, cols}, {cols, 1}, t.offset() + off);
-}
-Tensor mat_t(const Tensor& t, int64_t off, int64_t rows, int64_t cols) {  // transpose of mat(t, off, cols, rows)
-    return make_view(t, {rows, cols}, {1, rows}, t.offset() + off);
+Tensor weight_grad_kernel(const Tensor& go, const Tensor& x, const ConvGeom& g) {
+    if (!go.device().is_cpu()) return cuda_conv_weight_grad(go, x, cuda_conv(g));
+    return conv_weight_grad_cpu(go, x, g);
 }
 
-// out[n, g] = W_g @ im2col(x[n, g]) + bias.
-Tensor conv_forward_kernel(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeom& g) {
-    if (g.N == 0 || g.O == 0 || g.OH == 0 || g.OW == 0)  // an empty output: no im2col buffer, no loop
-        return empty_tensor({g.N, g.O, g.OH, g.OW}, x.dtype(), x.device(), "conv2d");
-    if (!x.device().is_cpu()) return cuda_conv2d_forward(x, w, b, cuda_conv(g));
-    Tensor out = empty_tensor({g.N, g.O, g.OH, g.OW}, x.dtype(), x.device());
-    const int64_t K = g.col_rows(), P = g.out_plane();
-    Tensor col = g.is_pointwise() ? Tensor() : empty_tensor({K, P}, x.dtype(), x.device());
-    dispatch_float(x.dtype(), [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        Tensor bc = b.defined() ? contiguous_nograd(b) : Tensor();
-        for (int64_t n = 0; n < g.N; ++n)
-            for (int64_t gi = 0; gi < g.G; ++gi) {
-                const int64_t xoff = (n * g.C + gi * g.Cg) * g.H * g.W, ooff = (n * g.O + gi * g.Og) * P;
-                Tensor cm = col.defined() ? col : mat(x, xoff, K, P);
-                if (col.defined()) im2col<T>(x.data<T>() + xoff, col.data<T>(), g);
-                T* po = out.data<T>() + ooff;
-                if (bc.defined())
-                    for (int64_t o = 0; o < g.Og; ++o)
-                        std::fill(po + o * P, po + (o + 1) * P, bc.data<T>()[gi * g.Og + o]);
-                gemm_into<T>(mat(out, ooff, g.Og, P), mat(w, gi * g.Og * K, g.Og, K), cm, bc.defined() ? T(1) : T(0));
-            }
-    });
-    return out;
-}
+// The spatial sizes of go (its dims after [N, O]).
+Shape spatial(const Shape& s) { return Shape(s.begin() + 2, s.end()); }
 
-// grad_x[n, g] = col2im(W_g^T @ g[n, g]).
-Tensor conv_input_grad_kernel(const Tensor& go, const Tensor& w, const ConvGeom& g) {
-    if (!go.device().is_cpu()) return cuda_conv2d_input_grad(go, w, cuda_conv(g));
-    Tensor gx = zeros({g.N, g.C, g.H, g.W}, go.dtype(), go.device());
-    const int64_t K = g.col_rows(), P = g.out_plane();
-    Tensor col = g.is_pointwise() ? Tensor() : empty_tensor({K, P}, go.dtype(), go.device());
-    dispatch_float(go.dtype(), [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        for (int64_t n = 0; n < g.N; ++n)
-            for (int64_t gi = 0; gi < g.G; ++gi) {
-                const int64_t xoff = (n * g.C + gi * g.Cg) * g.H * g.W, ooff = (n * g.O + gi * g.Og) * P;
-                Tensor dst = col.defined() ? col : mat(gx, xoff, K, P);
-                gemm_into<T>(dst, mat_t(w, gi * g.Og * K, K, g.Og), mat(go, ooff, g.Og, P), T(0));
-                if (col.defined()) col2im<T>(col.data<T>(), gx.data<T>() + xoff, g);
-            }
-    });
-    return gx;
-}
-
-// grad_w[g] = sum over n of g[n, g] @ im2col(x[n, g])^T.
-Tensor conv_weight_grad_kernel(const Tensor& go, const Tensor& x, const ConvGeom& g) {
-    if (!go.device().is_cpu()) return cuda_conv2d_weight_grad(go, x, cuda_conv(g));
-    Tensor gw = zeros({g.O, g.Cg, g.KH, g.KW}, go.dtype(), go.device());
-    const int64_t K = g.col_rows(), P = g.out_plane();
-    Tensor col = g.is_pointwise() ? Tensor() : empty_tensor({K, P}, go.dtype(), go.device());
-    dispatch_float(go.dtype(), [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        for (int64_t n = 0; n < g.N; ++n)
-            for (int64_t gi = 0; gi < g.G; ++gi) {
-                const int64_t xoff = (n * g.C + gi * g.Cg) * g.H * g.W, ooff = (n * g.O + gi * g.Og) * P;
-                if (col.defined()) im2col<T>(x.data<T>() + xoff, col.data<T>(), g);
-                Tensor colT = col.defined() ? mat_t(col, 0, P, K) : mat_t(x, xoff, P, K);
-                gemm_into<T>(mat(gw, gi * g.Og * K, g.Og, K), mat(go, ooff, g.Og, P), colT, T(1));
-            }
-    });
-    return gw;
-}
-
-Tensor conv2d_4d(const Tensor& x, const Tensor& w, const Tensor& b, const Conv2dParams& p);
-
-// The bias gradient: go summed over [N, OH, OW] per channel. On CUDA as products with ones (cuBLAS), so no
-// reduction kernel is needed; differentiable either way.
+// The bias gradient: go summed over every dim but 1. On CUDA as products with ones (cuBLAS), so no reduction
+// kernel is needed; differentiable either way.
 Tensor conv_bias_grad(const Tensor& go) {
-    if (go.device().is_cpu()) return sum(go, {0, 2, 3}, false);
-    const int64_t N = go.sizes()[0], O = go.sizes()[1], P = go.sizes()[2] * go.sizes()[3];
+    const int64_t N = go.sizes()[0], O = go.sizes()[1], P = go.numel() / std::max<int64_t>(1, N * O);
+    if (go.device().is_cpu() || N * O == 0) return sum(reshape(go, {N, O, P}), {0, 2}, false);
     Tensor per_sample = matmul(reshape(go, {N, O, P}), ones({P}, go.dtype(), go.device()));  // [N, O]
     return matmul(ones({N}, go.dtype(), go.device()), per_sample);
 }
 
-// The input gradient as a differentiable op of (g, w): its adjoints are conv2d and conv2d_weight_grad.
-Tensor conv2d_input_grad(const Tensor& go, const Tensor& w, const Shape& x_shape, const Conv2dParams& p);
+Tensor conv_fwd(const Tensor& x, const Tensor& w, const Tensor& b, const ConvNdParams& p, const Shape& out_sp);
+Tensor conv_input_grad(const Tensor& go, const Tensor& w, const Shape& x_shape, const ConvNdParams& p);
 
-Tensor conv2d_weight_grad(const Tensor& go, const Tensor& x, const Shape& w_shape, const Conv2dParams& p) {
-    ConvGeom g = conv_geom(x.sizes(), w_shape, p);
-    Tensor out = conv_weight_grad_kernel(contiguous_nograd(go), contiguous_nograd(x), g);
+// grad_w of conv(x, w) for output gradient go (Note [Conv family]).
+Tensor conv_weight_grad(const Tensor& go, const Tensor& x, const Shape& w_shape, const ConvNdParams& p) {
+    const Shape out_sp = spatial(go.sizes());
+    ConvGeom g = conv_geom(x.sizes(), w_shape, p, out_sp.data());
+    Tensor out = weight_grad_kernel(contiguous_nograd(go), contiguous_nograd(x), g);
     if (!any_requires_grad({go, x})) return out;
     Shape x_shape = x.sizes();
-    auto node = make_node("Conv2dWeightGradBackward", {go, x}, [p, x_shape](BackwardCtx& c) -> TensorList {
+    auto node = make_node("ConvWeightGradBackward", {go, x}, [p, x_shape, out_sp](BackwardCtx& c) -> TensorList {
         const Tensor& ggw = c.grads[0];
         Tensor go = c.saved(0), x = c.saved(1), d_go, d_x;
-        if (c.needs(0)) d_go = conv2d_4d(x, ggw, Tensor(), p);
-        if (c.needs(1)) d_x = conv2d_input_grad(go, ggw, x_shape, p);
+        if (c.needs(0)) d_go = conv_fwd(x, ggw, Tensor(), p, out_sp);
+        if (c.needs(1)) d_x = conv_input_grad(go, ggw, x_shape, p);
         return {d_go, d_x};
     });
     node->save(go);
@@ -219,16 +153,18 @@ Tensor conv2d_weight_grad(const Tensor& go, const Tensor& x, const Shape& w_shap
     return out;
 }
 
-Tensor conv2d_input_grad(const Tensor& go, const Tensor& w, const Shape& x_shape, const Conv2dParams& p) {
-    ConvGeom g = conv_geom(x_shape, w.sizes(), p);
-    Tensor out = conv_input_grad_kernel(contiguous_nograd(go), contiguous_nograd(w), g);
+// grad_x of conv(x, w) for output gradient go; also the transposed convolution's forward.
+Tensor conv_input_grad(const Tensor& go, const Tensor& w, const Shape& x_shape, const ConvNdParams& p) {
+    const Shape out_sp = spatial(go.sizes());
+    ConvGeom g = conv_geom(x_shape, w.sizes(), p, out_sp.data());
+    Tensor out = input_grad_kernel(contiguous_nograd(go), contiguous_nograd(w), g);
     if (!any_requires_grad({go, w})) return out;
     Shape w_shape = w.sizes();
-    auto node = make_node("Conv2dInputGradBackward", {go, w}, [p, w_shape](BackwardCtx& c) -> TensorList {
+    auto node = make_node("ConvInputGradBackward", {go, w}, [p, w_shape, out_sp](BackwardCtx& c) -> TensorList {
         const Tensor& ggx = c.grads[0];
         Tensor go = c.saved(0), w = c.saved(1), d_go, d_w;
-        if (c.needs(0)) d_go = conv2d_4d(ggx, w, Tensor(), p);
-        if (c.needs(1)) d_w = conv2d_weight_grad(go, ggx, w_shape, p);
+        if (c.needs(0)) d_go = conv_fwd(ggx, w, Tensor(), p, out_sp);
+        if (c.needs(1)) d_w = conv_weight_grad(go, ggx, w_shape, p);
         return {d_go, d_w};
     });
     node->save(go);
@@ -237,16 +173,17 @@ Tensor conv2d_input_grad(const Tensor& go, const Tensor& w, const Shape& x_shape
     return out;
 }
 
-Tensor conv2d_4d(const Tensor& x, const Tensor& w, const Tensor& b, const Conv2dParams& p) {
-    ConvGeom g = conv_geom(x.sizes(), w.sizes(), p);
-    Tensor out = conv_forward_kernel(contiguous_nograd(x), contiguous_nograd(w), b, g);
+// conv(x, w) + b with output spatial sizes out_sp (empty: the natural sizes).
+Tensor conv_fwd(const Tensor& x, const Tensor& w, const Tensor& b, const ConvNdParams& p, const Shape& out_sp) {
+    ConvGeom g = conv_geom(x.sizes(), w.sizes(), p, out_sp.empty() ? nullptr : out_sp.data());
+    Tensor out = forward_kernel(contiguous_nograd(x), contiguous_nograd(w), b, g);
     if (!any_requires_grad({x, w, b})) return out;
-    Shape x_shape = x.sizes(), w_shape = w.sizes(), b_shape = b.defined() ? b.sizes() : Shape{};
-    auto node = make_node("Conv2dBackward", {x, w, b}, [=](BackwardCtx& c) -> TensorList {
+    Shape x_shape = x.sizes(), w_shape = w.sizes();
+    auto node = make_node("ConvolutionBackward", {x, w, b}, [=](BackwardCtx& c) -> TensorList {
         const Tensor& go = c.grads[0];
         Tensor x = c.saved(0), w = c.saved(1), gx, gw, gb;
-        if (c.needs(0)) gx = conv2d_input_grad(go, w, x_shape, p);
-        if (c.needs(1)) gw = conv2d_weight_grad(go, x, w_shape, p);
+        if (c.needs(0)) gx = conv_input_grad(go, w, x_shape, p);
+        if (c.needs(1)) gw = conv_weight_grad(go, x, w_shape, p);
         if (c.needs(2)) gb = conv_bias_grad(go);
         return {gx, gw, gb};
     });
@@ -256,28 +193,81 @@ Tensor conv2d_4d(const Tensor& x, const Tensor& w, const Tensor& b, const Conv2d
     return out;
 }
 
-void check_conv_args(const Tensor& x, const Tensor& w, const Tensor& b) {
-    check_same_device("conv2d", x, w);
-    if (b.defined()) check_same_device("conv2d", x, b);
-    if (x.dim() != 4 && x.dim() != 3)
-        fail(CT_ERR_SHAPE, "conv2d: expected input with 4 dims [N, C, H, W] (or 3 dims [C, H, W]), got ",
-             shape_str(x.sizes()));
-    check_floating("conv2d", x);
+// The transposed convolution of batched x [N, C, in...] with w [C, O/groups, k...]: conv_input_grad of a
+// direct convolution whose input is the result, plus the bias over dim 1.
+Tensor conv_transposed(const Tensor& x, const Tensor& w, const Tensor& b, const ConvNdParams& p) {
+    const char* op = conv_op_name(p.nd, true);
+    if (w.dim() != p.nd + 2)
+        fail(CT_ERR_SHAPE, op, ": expected weight with ", p.nd + 2,
+             " dims [in_channels, out_channels/groups, kernel...], got ", shape_str(w.sizes()));
+    if (w.sizes()[0] != x.sizes()[1])
+        fail(CT_ERR_SHAPE, op, ": input has ", x.sizes()[1], " channels but weight ", shape_str(w.sizes()),
+             " expects ", w.sizes()[0]);
+    if (w.sizes()[0] % p.groups != 0)
+        fail(CT_ERR_SHAPE, op, ": input channels ", w.sizes()[0], " are not divisible by groups ", p.groups);
+    Shape y{x.sizes()[0], checked_mul(w.sizes()[1], p.groups, op, "out_channels")};
+    for (int d = 0; d < p.nd; ++d) {
+        const int64_t in = x.sizes()[2 + d], k = w.sizes()[2 + d];
+        if (k <= 0) fail(CT_ERR_SHAPE, op, ": kernel sizes must be positive, got weight ", shape_str(w.sizes()));
+        // (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1, overflow-checked
+        int64_t s = checked_mul(in - 1, p.stride[d], op, "(input - 1) * stride");
+        s = checked_add(s, checked_mul(p.dilation[d], k - 1, op, "dilation * (kernel - 1)"), op, "output size");
+        s = checked_add(s, p.output_padding[d] + 1, op, "output size") - checked_mul(2, p.padding[d], op, "padding");
+        if (s <= 0)
+            fail(CT_ERR_SHAPE, op, ": output size ", s, " in spatial dim ", d, " is not positive for input ",
+                 shape_str(x.sizes()), ", weight ", shape_str(w.sizes()), " and padding ", p.padding[d]);
+        y.push_back(s);
+    }
+    ConvNdParams direct = p;
+    direct.transposed = false;
+    Tensor out = conv_input_grad(x, w, y, direct);
+    if (!b.defined()) return out;
+    Shape bshape(y.size(), 1);
+    bshape[1] = y[1];
+    return add(out, reshape(b, bshape), 1.0);
+}
+
+void check_conv_args(const Tensor& x, const Tensor& w, const Tensor& b, const ConvNdParams& p) {
+    const char* op = conv_op_name(p.nd, p.transposed);
+    check_same_device(op, x, w);
+    if (b.defined()) check_same_device(op, x, b);
+    static const char* dims[4] = {"", "L", "H, W", "D, H, W"};  // spatial dims by rank
+    if (x.dim() != p.nd + 2 && x.dim() != p.nd + 1)
+        fail(CT_ERR_SHAPE, op, ": expected input with ", p.nd + 2, " dims [N, C, ", dims[p.nd], "] (or ", p.nd + 1,
+             " dims [C, ", dims[p.nd], "]), got ", shape_str(x.sizes()));
+    check_floating(op, x);
     if (w.dtype() != x.dtype() || (b.defined() && b.dtype() != x.dtype()))
-        fail(CT_ERR_DTYPE, "conv2d: input (", dtype_name(x.dtype()), "), weight (", dtype_name(w.dtype()),
+        fail(CT_ERR_DTYPE, op, ": input (", dtype_name(x.dtype()), "), weight (", dtype_name(w.dtype()),
              ") and bias must have the same dtype");
-    if (b.defined() && (b.dim() != 1 || w.dim() < 1 || b.sizes()[0] != w.sizes()[0]))
-        fail(CT_ERR_SHAPE, "conv2d: bias of shape ", shape_str(b.sizes()), " does not match weight ",
+    const int64_t out_channels = w.dim() < 2 ? -1 : p.transposed ? w.sizes()[1] * p.groups : w.sizes()[0];
+    if (b.defined() && (b.dim() != 1 || b.sizes()[0] != out_channels))
+        fail(CT_ERR_SHAPE, op, ": bias of shape ", shape_str(b.sizes()), " does not match weight ",
              shape_str(w.sizes()), " (expected [out_channels])");
+}
+
+Tensor convolution_batched(const Tensor& x, const Tensor& w, const Tensor& b, const ConvNdParams& p) {
+    return p.transposed ? conv_transposed(x, w, b, p) : conv_fwd(x, w, b, p, Shape{});
 }
 
 }  // namespace
 
-Tensor conv2d(const Tensor& x, const Tensor& weight, const Tensor& bias, const Conv2dParams& p) {
+Tensor convolution(const Tensor& x, const Tensor& weight, const Tensor& bias, const ConvNdParams& p) {
     check_params(p);
-    check_conv_args(x, weight, bias);
-    if (x.dim() == 3) return squeeze(conv2d_4d(unsqueeze(x, 0), weight, bias, p), 0);
-    return conv2d_4d(x, weight, bias, p);
+    check_conv_args(x, weight, bias, p);
+    if (x.dim() == p.nd + 1) return squeeze(convolution_batched(unsqueeze(x, 0), weight, bias, p), 0);
+    return convolution_batched(x, weight, bias, p);
+}
+
+Tensor conv2d(const Tensor& x, const Tensor& weight, const Tensor& bias, const Conv2dParams& p2) {
+    ConvNdParams p;
+    p.nd = 2;
+    for (int i = 0; i < 2; ++i) {
+        p.stride[i] = p2.stride[i];
+        p.padding[i] = p2.padding[i];
+        p.dilation[i] = p2.dilation[i];
+    }
+    p.groups = p2.groups;
+    return convolution(x, weight, bias, p);
 }
 
 }  // namespace ct

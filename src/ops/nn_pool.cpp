@@ -44,6 +44,8 @@ PoolGeom geom_of(const Tensor& x) {
     return pg;
 }
 
+}  // namespace
+
 // PyTorch's pooling_output_shape: floor (or ceil) division, and with ceil_mode the last window must start
 // inside the input or its left padding. Overflow-checked: the kernel span, the padded size and the stride may
 // each be near int64's limits.
@@ -57,6 +59,8 @@ int64_t pooled_size(const char* op, int64_t in, int64_t k, int64_t s, int64_t p,
     if (ceil_mode && (!mul_fits(out - 1, s, &last_start) || last_start >= in + p)) --out;
     return out;
 }
+
+namespace {
 
 PoolGeom pool_geom(const char* op, const Tensor& x, const Pool2dParams& p) {
     check_pool_input(op, x);

@@ -231,6 +231,19 @@ struct Conv2dParams {
     int64_t groups = 1;
 };
 Tensor conv2d(const Tensor& x, const Tensor& weight, const Tensor& bias, const Conv2dParams& p);
+// N-d convolution (Note [Conv rank]): input [N, C, in...] (or unbatched [C, in...]), nd = 1, 2 or 3 spatial dims;
+// arrays hold nd values. Direct: weight [O, C/groups, k...]. Transposed (the direct one's input gradient):
+// weight [C, O/groups, k...], output size (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1.
+struct ConvNdParams {
+    int32_t nd = 2;
+    int64_t stride[3] = {1, 1, 1};
+    int64_t padding[3] = {0, 0, 0};
+    int64_t dilation[3] = {1, 1, 1};
+    int64_t output_padding[3] = {0, 0, 0};  // transposed only
+    int64_t groups = 1;
+    bool transposed = false;
+};
+Tensor convolution(const Tensor& x, const Tensor& weight, const Tensor& bias, const ConvNdParams& p);
 struct Pool2dParams {
     int64_t kernel[2] = {1, 1};
     int64_t stride[2] = {1, 1};
@@ -247,6 +260,23 @@ Tensor avg_pool2d(const Tensor& x, const Pool2dParams& p);
 // Adaptive pooling to output_size {oh, ow}: output i covers [floor(i * H / oh), ceil((i + 1) * H / oh)).
 Tensor adaptive_avg_pool2d(const Tensor& x, const int64_t output_size[2]);
 std::pair<Tensor, Tensor> adaptive_max_pool2d(const Tensor& x, const int64_t output_size[2]);
+// N-d pooling (nd = 1, 2 or 3 spatial dims; arrays hold nd values) with the options of Pool2dParams; input
+// [N, C, spatial...] or [C, spatial...]. Indices are flat positions within each input plane (row-major over the
+// nd spatial dims), like torch's return_indices. (nn_pool_nd.cpp: composed of the 2-d pooling above.)
+struct PoolNdParams {
+    int32_t nd = 2;
+    int64_t kernel[3] = {1, 1, 1};
+    int64_t stride[3] = {1, 1, 1};
+    int64_t padding[3] = {0, 0, 0};
+    int64_t dilation[3] = {1, 1, 1};  // max pooling only
+    bool ceil_mode = false;
+    bool count_include_pad = true;    // avg pooling only
+    int64_t divisor_override = 0;     // avg pooling only; 0 = none
+};
+std::pair<Tensor, Tensor> max_pool_nd(const Tensor& x, const PoolNdParams& p);
+Tensor avg_pool_nd(const Tensor& x, const PoolNdParams& p);
+Tensor adaptive_avg_pool_nd(const Tensor& x, int32_t nd, const int64_t* output_size);
+std::pair<Tensor, Tensor> adaptive_max_pool_nd(const Tensor& x, int32_t nd, const int64_t* output_size);
 
 // ---- ordering, scans, reordering, einsum (sort.cpp, cumprod.cpp, reorder.cpp, einsum.cpp) ----
 // Sorted values and int64 positions along dim (stable; NaN sorts last ascending, first descending).

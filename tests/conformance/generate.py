@@ -1339,12 +1339,96 @@ def attention(c):
               [query, key, value, w_in, b_in, w_out, b_out, kpm], a)
         c.error(f"multi_head_attention_forward/{dtype}/error/heads", "multi_head_attention_forward",
                 [query, key, value, w_in, b_in, w_out, b_out], "CT_ERR_INVALID_ARGUMENT", dict(a, num_heads=3))
+def conv_nd(c):
+    """Issue 14: N-d (transposed) convolution, N-d pooling, unfold / fold, pixel_shuffle / pixel_unshuffle."""
+    F = torch.nn.functional
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases))
+        for nd, xs, ws, stride, padding, dilation, out_pad, groups, transposed in (
+                (1, [2, 4, 7], [6, 2, 3], [2], [1], [1], [0], 2, False),
+                (3, [1, 2, 4, 3, 5], [3, 2, 2, 2, 3], [1, 1, 2], [1, 0, 1], [1, 2, 1], [0, 0, 0], 1, False),
+                (1, [2, 3, 4], [3, 2, 3], [2], [1], [1], [1], 1, True),
+                (2, [1, 4, 3, 4], [4, 1, 3, 2], [2, 1], [1, 0], [1, 2], [1, 1], 2, True),
+                (3, [1, 2, 2, 3, 2], [2, 2, 2, 2, 3], [2, 1, 2], [0, 1, 1], [1, 1, 1], [1, 0, 0], 1, True)):
+            x, w = rng.tensor(xs, dtype), rng.tensor(ws, dtype)
+            out_ch = ws[1] * groups if transposed else ws[0]
+            inputs = [x, w, rng.tensor([out_ch], dtype)]
+            a = {"stride": stride, "padding": padding, "dilation": dilation, "ndim_spatial": nd,
+                 "transposed": transposed, "output_padding": out_pad, "groups": groups}
+
+            def conv(*t, a=a, nd=nd):  # in float64 and rounded, like conv2d's cases (reproducible float32)
+                t64 = [v.double() for v in t]
+                if a["transposed"]:
+                    fn = getattr(F, "conv_transpose%dd" % nd)
+                    y = fn(t64[0], t64[1], t64[2], a["stride"], a["padding"], a["output_padding"], a["groups"],
+                           a["dilation"])
+                else:
+                    fn = getattr(F, "conv%dd" % nd)
+                    y = fn(t64[0], t64[1], t64[2], a["stride"], a["padding"], a["dilation"], a["groups"])
+                return y.to(t[0].dtype)
+            kind = "transpose" if transposed else "conv"
+            c.run(f"convolution/{dtype}/{kind}{nd}d/{ws}/s{stride}/p{padding}/d{dilation}/op{out_pad}/g{groups}",
+                  "convolution", conv, inputs, a)
+        x1, x3 = rng.tensor([2, 3, 9], dtype), rng.tensor([1, 2, 5, 4, 6], dtype)
+        for x, nd, kernel, stride, padding, dilation, ceil_mode in (
+                (x1, 1, [3], [2], [1], [1], False), (x1, 1, [2], [3], [1], [2], True),
+                (x3, 3, [2, 3, 2], [1, 2, 2], [1, 1, 0], [1, 1, 2], False), (x3, 3, [3, 2, 2], [2, 2, 2], [1, 0, 1],
+                                                                             [1, 1, 1], True)):
+            a = {"ndim_spatial": nd, "kernel": kernel, "stride": stride, "padding": padding, "dilation": dilation,
+                 "ceil_mode": ceil_mode}
+            fn = getattr(F, "max_pool%dd" % nd)
+            c.run(f"max_pool_nd/{dtype}/{nd}d/k{kernel}/s{stride}/p{padding}/d{dilation}/ceil{int(ceil_mode)}",
+                  "max_pool_nd", lambda t, a=a, fn=fn: fn(t, a["kernel"], a["stride"], a["padding"], a["dilation"],
+                                                          a["ceil_mode"], return_indices=True), [x], a)
+        for x, nd, kernel, stride, padding, ceil_mode, include, divisor in (
+                (x1, 1, [3], [2], [1], True, False, 0), (x3, 3, [3, 2, 3], [2, 1, 2], [1, 1, 1], False, True, 0),
+                (x3, 3, [2, 2, 2], [2, 2, 2], [1, 0, 1], True, True, 5)):
+            a = {"ndim_spatial": nd, "kernel": kernel, "stride": stride, "padding": padding, "ceil_mode": ceil_mode,
+                 "count_include_pad": include, "divisor_override": divisor}
+
+            def avg(t, a=a, nd=nd):
+                args = [t, a["kernel"], a["stride"], a["padding"], a["ceil_mode"], a["count_include_pad"]]
+                return getattr(F, "avg_pool%dd" % nd)(*args, *([a["divisor_override"] or None] if nd == 3 else []))
+            c.run(f"avg_pool_nd/{dtype}/{nd}d/k{kernel}/ceil{int(ceil_mode)}/inc{int(include)}/div{divisor}",
+                  "avg_pool_nd", avg, [x], a)
+        for x, nd, size in ((x1, 1, [4]), (x3, 3, [3, 2, 4])):
+            a = {"ndim_spatial": nd, "output_size": size}
+            c.run(f"adaptive_avg_pool_nd/{dtype}/{nd}d/{size}", "adaptive_avg_pool_nd",
+                  lambda t, a=a, nd=nd: getattr(F, "adaptive_avg_pool%dd" % nd)(t, a["output_size"]), [x], a)
+            c.run(f"adaptive_max_pool_nd/{dtype}/{nd}d/{size}", "adaptive_max_pool_nd",
+                  lambda t, a=a, nd=nd: getattr(F, "adaptive_max_pool%dd" % nd)(t, a["output_size"], True), [x], a)
+        img = rng.tensor([2, 3, 5, 4], dtype)
+        a = {"kernel": [2, 3], "dilation": [2, 1], "padding": [1, 1], "stride": [1, 2]}
+        c.run(f"unfold/{dtype}", "unfold", lambda t, a=a: F.unfold(t, a["kernel"], a["dilation"], a["padding"],
+                                                                   a["stride"]), [img], a)
+        cols = rng.tensor([2, 3 * 6, 10], dtype)
+        a = {"output_size": [5, 4], "kernel": [2, 3], "dilation": [2, 1], "padding": [1, 1], "stride": [1, 2]}
+        c.run(f"fold/{dtype}", "fold", lambda t, a=a: F.fold(t, a["output_size"], a["kernel"], a["dilation"],
+                                                             a["padding"], a["stride"]), [cols], a)
+        ps = rng.tensor([2, 8, 2, 4], dtype)
+        c.run(f"pixel_shuffle/{dtype}", "pixel_shuffle", lambda t: F.pixel_shuffle(t, 2), [ps], {"upscale_factor": 2})
+        c.run(f"pixel_unshuffle/{dtype}", "pixel_unshuffle", lambda t: F.pixel_unshuffle(t, 2), [ps],
+              {"downscale_factor": 2})
+    x = torch.zeros(1, 4, 5)
+    c.error("convolution/error/groups", "convolution", [x, torch.zeros(3, 4, 3)], "CT_ERR_SHAPE",
+            {"stride": [1], "padding": [0], "dilation": [1], "ndim_spatial": 1, "transposed": False,
+             "output_padding": [0], "groups": 3})
+    c.error("convolution/error/output_padding", "convolution", [x, torch.zeros(4, 2, 3)], "CT_ERR_INVALID_ARGUMENT",
+            {"stride": [2], "padding": [0], "dilation": [1], "ndim_spatial": 1, "transposed": True,
+             "output_padding": [2], "groups": 1})
+    c.error("max_pool_nd/error/padding", "max_pool_nd", [x], "CT_ERR_INVALID_ARGUMENT",
+            {"ndim_spatial": 1, "kernel": [2], "stride": [1], "padding": [2], "dilation": [1], "ceil_mode": False})
+    c.error("fold/error/blocks", "fold", [torch.zeros(1, 8, 5)], "CT_ERR_SHAPE",
+            {"output_size": [3, 3], "kernel": [2, 2], "dilation": [1, 1], "padding": [0, 0], "stride": [1, 1]})
+    c.error("pixel_shuffle/error/channels", "pixel_shuffle", [torch.zeros(1, 3, 2, 2)], "CT_ERR_SHAPE",
+            {"upscale_factor": 2})
 
 
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,
           "indexing": indexing, "ordering": ordering, "nn": nn_ops, "creation": creation, "random": random_ops,
           "activations": activations, "losses": losses, "linalg": linalg,
           "attention": attention}
+          "activations": activations, "losses": losses, "linalg": linalg, "conv_nd": conv_nd}
 
 
 def main():

@@ -60,8 +60,14 @@ def exposed(lang, ops):
         for args in re.findall(r"@Op\(([^)]*)\)", read("bindings/java/src/main/java/**/*.java")):
             found.update(re.findall(r'"(\w+)"', args))
         return found & names
-    if lang == "julia":
-        return set(re.findall(r'"(\w+)"\s*=>', read("bindings/julia/src/oplist.jl"))) & names
+    if lang == "julia":  # the OPS dict of oplist.jl and the files that merge! into it (e.g. conv_nd.jl)
+        found = set()
+        for path in sorted(glob.glob(os.path.join(REPO, "bindings/julia/src/*.jl"))):
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            if "const OPS" in text or "merge!(OPS" in text:
+                found.update(re.findall(r'"(\w+)"\s*=>', text))
+        return found & names
     raise ValueError(lang)
 
 

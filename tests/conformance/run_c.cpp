@@ -384,6 +384,51 @@ std::map<std::string, Op> op_table() {
         ct_tensor* i = out_slot(o);
         return ct_adaptive_max_pool2d(x[0].h, s.data(), v, i);
     };
+    // issue 14: N-d convolution and pooling, unfold / fold, pixel_shuffle
+    t["convolution"] = [pair2](const Inputs& x, const Json& a, Outs& o) {
+        auto s = pair2(a, "stride"), p = pair2(a, "padding"), d = pair2(a, "dilation"), op = pair2(a, "output_padding");
+        return ct_convolution(x[0].h, x[1].h, x.size() > 2 ? x[2].h : nullptr, s.data(), p.data(), d.data(),
+                              a["ndim_spatial"].get<int32_t>(), a["transposed"].get<bool>(), op.data(),
+                              a["groups"].get<int64_t>(), out_slot(o));
+    };
+    t["max_pool_nd"] = [pair2](const Inputs& x, const Json& a, Outs& o) {
+        auto k = pair2(a, "kernel"), s = pair2(a, "stride"), p = pair2(a, "padding"), d = pair2(a, "dilation");
+        ct_tensor* v = out_slot(o);
+        ct_tensor* i = out_slot(o);
+        return ct_max_pool_nd(x[0].h, a["ndim_spatial"].get<int32_t>(), k.data(), s.data(), p.data(), d.data(),
+                              a["ceil_mode"].get<bool>(), v, i);
+    };
+    t["avg_pool_nd"] = [pair2](const Inputs& x, const Json& a, Outs& o) {
+        auto k = pair2(a, "kernel"), s = pair2(a, "stride"), p = pair2(a, "padding");
+        return ct_avg_pool_nd(x[0].h, a["ndim_spatial"].get<int32_t>(), k.data(), s.data(), p.data(),
+                              a["ceil_mode"].get<bool>(), a["count_include_pad"].get<bool>(),
+                              a["divisor_override"].get<int64_t>(), out_slot(o));
+    };
+    t["adaptive_avg_pool_nd"] = [pair2](const Inputs& x, const Json& a, Outs& o) {
+        auto s = pair2(a, "output_size");
+        return ct_adaptive_avg_pool_nd(x[0].h, a["ndim_spatial"].get<int32_t>(), s.data(), out_slot(o));
+    };
+    t["adaptive_max_pool_nd"] = [pair2](const Inputs& x, const Json& a, Outs& o) {
+        auto s = pair2(a, "output_size");
+        ct_tensor* v = out_slot(o);
+        ct_tensor* i = out_slot(o);
+        return ct_adaptive_max_pool_nd(x[0].h, a["ndim_spatial"].get<int32_t>(), s.data(), v, i);
+    };
+    t["unfold"] = [pair2](const Inputs& x, const Json& a, Outs& o) {
+        auto k = pair2(a, "kernel"), d = pair2(a, "dilation"), p = pair2(a, "padding"), s = pair2(a, "stride");
+        return ct_unfold(x[0].h, k.data(), d.data(), p.data(), s.data(), out_slot(o));
+    };
+    t["fold"] = [pair2](const Inputs& x, const Json& a, Outs& o) {
+        auto os = pair2(a, "output_size"), k = pair2(a, "kernel"), d = pair2(a, "dilation"), p = pair2(a, "padding"),
+             s = pair2(a, "stride");
+        return ct_fold(x[0].h, os.data(), k.data(), d.data(), p.data(), s.data(), out_slot(o));
+    };
+    t["pixel_shuffle"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_pixel_shuffle(x[0].h, a["upscale_factor"].get<int64_t>(), out_slot(o));
+    };
+    t["pixel_unshuffle"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_pixel_unshuffle(x[0].h, a["downscale_factor"].get<int64_t>(), out_slot(o));
+    };
     t["cross_entropy"] = [](const Inputs& x, const Json& a, Outs& o) {
         return ct_cross_entropy(x[0].h, x[1].h, reduction_arg(a), a["ignore_index"].get<int64_t>(), out_slot(o));
     };

@@ -292,7 +292,30 @@ merge!(OPS, Dict{String,Function}(
     "linalg_solve_triangular" => (x, y, a) -> C.linalg_solve_triangular(x, y; upper = a["upper"], left = a["left"],
                                                                       unitriangular = a["unitriangular"]),
 ))
-const POSITION_OUTPUTS = Set(["sort", "topk", "kthvalue", "max_pool2d_ex", "adaptive_max_pool2d", "unique"])
+# issue 14: N-d arrays given as Julia tuples (reversed); argmax outputs 1-based
+jtuple(v) = Tuple(reverse(Int.(v)))
+merge!(OPS, Dict{String,Function}(
+    "convolution" => (xs...) -> C.convolution(xs[1], xs[2], length(xs) > 3 ? xs[3] : nothing;
+                                              transposed = xs[end]["transposed"], stride = jtuple(xs[end]["stride"]),
+                                              pad = jtuple(xs[end]["padding"]), dilation = jtuple(xs[end]["dilation"]),
+                                              groups = xs[end]["groups"],
+                                              (xs[end]["transposed"] ? (output_pad = jtuple(xs[end]["output_padding"]),) : ())...),
+    "max_pool_nd" => (x, a) -> C.maxpool(x, jtuple(a["kernel"]); stride = jtuple(a["stride"]), pad = jtuple(a["padding"]),
+                                         dilation = jtuple(a["dilation"]), ceil_mode = a["ceil_mode"], with_indices = true),
+    "avg_pool_nd" => (x, a) -> C.meanpool(x, jtuple(a["kernel"]); stride = jtuple(a["stride"]), pad = jtuple(a["padding"]),
+                                          ceil_mode = a["ceil_mode"], count_include_pad = a["count_include_pad"],
+                                          divisor = a["divisor_override"]),
+    "adaptive_avg_pool_nd" => (x, a) -> C.adaptive_meanpool(x, jtuple(a["output_size"])),
+    "adaptive_max_pool_nd" => (x, a) -> C.adaptive_maxpool(x, jtuple(a["output_size"]); with_indices = true),
+    "unfold" => (x, a) -> C.unfold(x, jpair(a["kernel"]); dilation = jpair(a["dilation"]), pad = jpair(a["padding"]),
+                                   stride = jpair(a["stride"])),
+    "fold" => (x, a) -> C.fold(x, jpair(a["output_size"]), jpair(a["kernel"]); dilation = jpair(a["dilation"]),
+                               pad = jpair(a["padding"]), stride = jpair(a["stride"])),
+    "pixel_shuffle" => (x, a) -> C.pixel_shuffle(x, a["upscale_factor"]),
+    "pixel_unshuffle" => (x, a) -> C.pixel_unshuffle(x, a["downscale_factor"]),
+))
+const POSITION_OUTPUTS = Set(["sort", "topk", "kthvalue", "max_pool2d_ex", "adaptive_max_pool2d", "unique",
+                              "max_pool_nd", "adaptive_max_pool_nd"])
 
 # in-place writes through a view of a copy of input 1; the result is the copy
 const WRITES = Dict{String,Function}(

@@ -131,6 +131,27 @@ def op_table():
                                                     a["count_include_pad"], a["divisor_override"] or None),
         "adaptive_avg_pool2d": lambda xs, a: F.adaptive_avg_pool2d(xs[0], a["output_size"]),
         "adaptive_max_pool2d": lambda xs, a: tuple(F.adaptive_max_pool2d(xs[0], a["output_size"], return_indices=True)),
+        # issue 14: N-d convolution and pooling, unfold / fold, pixel_shuffle
+        "convolution": lambda xs, a: (
+            getattr(F, "conv_transpose%dd" % a["ndim_spatial"])(xs[0], xs[1], xs[2] if len(xs) > 2 else None,
+                                                                 a["stride"], a["padding"], a["output_padding"],
+                                                                 a["groups"], a["dilation"])
+            if a["transposed"] else
+            getattr(F, "conv%dd" % a["ndim_spatial"])(xs[0], xs[1], xs[2] if len(xs) > 2 else None, a["stride"],
+                                                      a["padding"], a["dilation"], a["groups"])),
+        "max_pool_nd": lambda xs, a: tuple(getattr(F, "max_pool%dd" % a["ndim_spatial"])(
+            xs[0], a["kernel"], a["stride"], a["padding"], a["dilation"], a["ceil_mode"], return_indices=True)),
+        "avg_pool_nd": lambda xs, a: getattr(F, "avg_pool%dd" % a["ndim_spatial"])(
+            xs[0], a["kernel"], a["stride"], a["padding"], a["ceil_mode"], a["count_include_pad"],
+            *([a["divisor_override"] or None] if a["ndim_spatial"] > 1 else [])),
+        "adaptive_avg_pool_nd": lambda xs, a: getattr(F, "adaptive_avg_pool%dd" % a["ndim_spatial"])(
+            xs[0], a["output_size"]),
+        "adaptive_max_pool_nd": lambda xs, a: tuple(getattr(F, "adaptive_max_pool%dd" % a["ndim_spatial"])(
+            xs[0], a["output_size"], return_indices=True)),
+        "unfold": lambda xs, a: F.unfold(xs[0], a["kernel"], a["dilation"], a["padding"], a["stride"]),
+        "fold": lambda xs, a: F.fold(xs[0], a["output_size"], a["kernel"], a["dilation"], a["padding"], a["stride"]),
+        "pixel_shuffle": lambda xs, a: F.pixel_shuffle(xs[0], a["upscale_factor"]),
+        "pixel_unshuffle": lambda xs, a: F.pixel_unshuffle(xs[0], a["downscale_factor"]),
         "cross_entropy": lambda xs, a: F.cross_entropy(xs[0], xs[1], reduction=a["reduction"],
                                                        ignore_index=a["ignore_index"]),
         "nll_loss": lambda xs, a: F.nll_loss(xs[0], xs[1], reduction=a["reduction"], ignore_index=a["ignore_index"]),

@@ -456,9 +456,65 @@ void nn(Input& in, Pool& p, uint8_t which) {
     default: {
         Pair st = pair(in), pad = pair(in), dil = pair(in);
         int64_t groups = in.u8() < 0xe0 ? in.count() : in.edge();
-        call(in, p, "conv2d", must_fail, 1, 0,
-             [&](ct_tensor* o) { return ct_conv2d(x, w, opt, st.get(), pad.get(), dil.get(), groups, o); });
+        if (in.u8() & 1) {
+            call(in, p, "conv2d", must_fail, 1, 0,
+                 [&](ct_tensor* o) { return ct_conv2d(x, w, opt, st.get(), pad.get(), dil.get(), groups, o); });
+            break;
+        }
+        // N-d (issue 14): rank 1..3 (4 and 0 must fail), transposed or not; arrays of 3 hostile values
+        int32_t rank = (int32_t)(in.u8() % 5), transposed = in.flag();
+        Pair st2 = pair(in), pad2 = pair(in), dil2 = pair(in), op2 = pair(in);
+        int64_t s3[3] = {st.v[0], st.v[1], st2.v[0]}, p3[3] = {pad.v[0], pad.v[1], pad2.v[0]};
+        int64_t d3[3] = {dil.v[0], dil.v[1], dil2.v[0]}, o3[3] = {op2.v[0], op2.v[1], in.count()};
+        call(in, p, "convolution", must_fail || rank == 0 || rank == 4, 1, 0, [&](ct_tensor* o) {
+            return ct_convolution(x, w, opt, st.null ? nullptr : s3, pad.null ? nullptr : p3, dil.null ? nullptr : d3,
+                                  rank, transposed, op2.null ? nullptr : o3, groups, o);
+        });
     }
+    }
+}
+
+// Issue 14: N-d pooling (rank 0..4: 0 and 4 must fail), unfold / fold and pixel_(un)shuffle with hostile sizes.
+void pools_nd(Input& in, Pool& p, ct_tensor x, bool ok, uint8_t which) {
+    Pair k = pair(in), st = pair(in), pad = pair(in), dil = pair(in), extra = pair(in), os = pair(in);
+    const int64_t k3[3] = {k.v[0], k.v[1], extra.v[0]}, s3[3] = {st.v[0], st.v[1], extra.v[1]};
+    const int64_t p3[3] = {pad.v[0], pad.v[1], in.count()}, d3[3] = {dil.v[0], dil.v[1], in.count()};
+    const int64_t o3[3] = {os.v[0], os.v[1], in.u8() < 0xe0 ? in.count() : in.edge()};
+    const int32_t rank = (int32_t)(in.u8() % 5), ceil = in.flag(), cip = in.flag();
+    const bool bad_rank = rank == 0 || rank == 4;
+    const int64_t div = in.u8() < 0xe0 ? in.count() : in.edge(), factor = in.u8() < 0xe0 ? in.count() : in.edge();
+    const unsigned want_idx = in.u8() & 1, null_mask = want_idx ? 0 : 2;
+    const int64_t* kk = k.null ? nullptr : k3;
+    switch ((which / 8) % 8) {
+    case 0:
+        call(in, p, "max_pool_nd", !ok || bad_rank, 2, null_mask, [&](ct_tensor* o) {
+            return ct_max_pool_nd(x, rank, kk, s3, p3, d3, ceil, o, want_idx ? o + 1 : nullptr);
+        });
+        break;
+    case 1:
+        call(in, p, "avg_pool_nd", !ok || bad_rank, 1, 0,
+             [&](ct_tensor* o) { return ct_avg_pool_nd(x, rank, kk, s3, p3, ceil, cip, div, o); });
+        break;
+    case 2:
+        call(in, p, "adaptive_avg_pool_nd", !ok || bad_rank, 1, 0,
+             [&](ct_tensor* o) { return ct_adaptive_avg_pool_nd(x, rank, os.null ? nullptr : o3, o); });
+        break;
+    case 3:
+        call(in, p, "adaptive_max_pool_nd", !ok || bad_rank, 2, null_mask, [&](ct_tensor* o) {
+            return ct_adaptive_max_pool_nd(x, rank, os.null ? nullptr : o3, o, want_idx ? o + 1 : nullptr);
+        });
+        break;
+    case 4:
+        call(in, p, "unfold", !ok, 1, 0,
+             [&](ct_tensor* o) { return ct_unfold(x, k.get(), dil.get(), pad.get(), st.get(), o); });
+        break;
+    case 5:
+        call(in, p, "fold", !ok, 1, 0,
+             [&](ct_tensor* o) { return ct_fold(x, os.get(), k.get(), dil.get(), pad.get(), st.get(), o); });
+        break;
+    case 6: call(in, p, "pixel_shuffle", !ok, 1, 0, [&](ct_tensor* o) { return ct_pixel_shuffle(x, factor, o); }); break;
+    default:
+        call(in, p, "pixel_unshuffle", !ok, 1, 0, [&](ct_tensor* o) { return ct_pixel_unshuffle(x, factor, o); });
     }
 }
 
@@ -470,7 +526,7 @@ void pools(Input& in, Pool& p, uint8_t which) {
     int64_t div = in.u8() < 0xe0 ? in.count() : in.edge();
     unsigned want_idx = in.u8() & 1;
     unsigned null_mask = want_idx ? 0 : 2;
-    switch (which % 6) {
+    switch (which % 8) {
     case 0: call(in, p, "max_pool2d", !ok, 1, 0, [&](ct_tensor* o) { return ct_max_pool2d(x, k.get(), st.get(), pad.get(), o); }); break;
     case 1: call(in, p, "avg_pool2d", !ok, 1, 0, [&](ct_tensor* o) { return ct_avg_pool2d(x, k.get(), st.get(), pad.get(), o); }); break;
     case 2:
@@ -489,12 +545,14 @@ void pools(Input& in, Pool& p, uint8_t which) {
         call(in, p, "adaptive_avg_pool2d", !ok, 1, 0, [&](ct_tensor* o) { return ct_adaptive_avg_pool2d(x, os.get(), o); });
         break;
     }
-    default: {
+    case 5: {
         Pair os = pair(in);
         if (in.u8() == 0xff) os.v[1] = in.edge();
         call(in, p, "adaptive_max_pool2d", !ok, 2, null_mask,
              [&](ct_tensor* o) { return ct_adaptive_max_pool2d(x, os.get(), o, want_idx ? o + 1 : nullptr); });
+        break;
     }
+    default: pools_nd(in, p, x, ok, which); break;
     }
 }
 

@@ -7,6 +7,7 @@
 %{
 #include <ctensor.h>
 #include "ctj_support.h"
+#include "ctj_conv_nd.h"
 %}
 
 %pragma(java) jniclasscode=%{
@@ -27,6 +28,12 @@
 %ignore ct_tensor_register_hook;
 %ignore ct_tensor_from_blob;
 %ignore ct_autograd_grad;
+/* Issue 14's rank-N arrays: replaced by ctj_conv_nd.h's packed-array wrappers. */
+%ignore ct_convolution;
+%ignore ct_max_pool_nd;
+%ignore ct_avg_pool_nd;
+%ignore ct_adaptive_avg_pool_nd;
+%ignore ct_adaptive_max_pool_nd;
 
 #define CT_API
 %include <ctensor.h>
@@ -41,3 +48,14 @@ ct_status ctj_autograd_grad(JNIEnv* env, jlongArray outputs, jlongArray grad_out
                             int32_t retain_graph, int32_t create_graph, int32_t allow_unused, jlongArray grads_out);
 void ctj_dlpack_delete(int64_t managed);
 void ctj_dlpack_versioned_delete(int64_t managed);
+
+/* ---- issue 14: N-d convolution and pooling with packed arrays (ctj_conv_nd.h) ---- */
+ct_status ctj_convolution(ct_tensor x, ct_tensor weight, ct_tensor bias, const int64_t* dims, int32_t ndims,
+                          int32_t transposed, int64_t groups, ct_tensor* out);
+ct_status ctj_max_pool_nd(ct_tensor x, const int64_t* dims, int32_t ndims, int32_t ceil_mode, ct_tensor* out,
+                          ct_tensor* indices_out);
+ct_status ctj_avg_pool_nd(ct_tensor x, const int64_t* dims, int32_t ndims, int32_t ceil_mode,
+                          int32_t count_include_pad, int64_t divisor_override, ct_tensor* out);
+ct_status ctj_adaptive_avg_pool_nd(ct_tensor x, const int64_t* shape, int32_t ndim, ct_tensor* out);
+ct_status ctj_adaptive_max_pool_nd(ct_tensor x, const int64_t* shape, int32_t ndim, ct_tensor* out,
+                                   ct_tensor* indices_out);

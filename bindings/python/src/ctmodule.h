@@ -111,5 +111,7 @@ ct_process_group group_handle(PyObject* o);
 int init_linalg(PyObject* m);
 int init_attention(PyObject* m);
 int add_functions(PyObject* m, PyMethodDef* defs);
+/* N-d convolution, pooling, unfold/fold (issue 14), conv_nd.c. */
+int init_conv_nd(PyObject* m);
 
 #endif

@@ -323,4 +323,14 @@
 #pragma weak ct_zero_
 #pragma weak ct_zeros
 #pragma weak ct_zeros_like
+/* N-d convolution, pooling, unfold/fold (issue 14) */
+#pragma weak ct_convolution
+#pragma weak ct_max_pool_nd
+#pragma weak ct_avg_pool_nd
+#pragma weak ct_adaptive_avg_pool_nd
+#pragma weak ct_adaptive_max_pool_nd
+#pragma weak ct_unfold
+#pragma weak ct_fold
+#pragma weak ct_pixel_shuffle
+#pragma weak ct_pixel_unshuffle
 #endif

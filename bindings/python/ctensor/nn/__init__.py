@@ -3,9 +3,12 @@ from . import functional, init, parallel, utils  # noqa: F401
 from .activation import (CELU, ELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh,  # noqa: F401
                          LogSigmoid, Mish, PReLU, RReLU, SELU, Softmin, Softshrink, Softsign, Tanhshrink,
                          Threshold)
-from .layers import (AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, Conv2d, Dropout, Dropout1d,  # noqa: F401
+from .layers import (AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, Dropout, Dropout1d,  # noqa: F401
                      Dropout2d, Dropout3d, Embedding, Flatten, GELU, Identity, LayerNorm, LeakyReLU, Linear,
                      LogSoftmax, MaxPool2d, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softplus, Tanh, Unflatten)
+from .conv import (Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d,  # noqa: F401
+                   ConvTranspose3d)
+from .fold import Fold, PixelShuffle, PixelUnshuffle, Unfold  # noqa: F401
 from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CosineSimilarity,  # noqa: F401
                    CrossEntropyLoss, CTCLoss, GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
                    MarginRankingLoss, MSELoss, MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PairwiseDistance,
@@ -19,4 +22,6 @@ from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d
 from .parameter import Parameter  # noqa: F401
 from .transformer import (MultiheadAttention, Transformer, TransformerDecoder,  # noqa: F401
                           TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer)
+from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool3d, AdaptiveMaxPool1d, AdaptiveMaxPool3d,  # noqa: F401
+                      AvgPool1d, AvgPool3d, MaxPool1d, MaxPool3d)
 from .parameter_containers import ParameterDict, ParameterList  # noqa: F401

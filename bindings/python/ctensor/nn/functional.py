@@ -20,6 +20,13 @@ from ._functional_margin import (cosine_embedding_loss, ctc_loss, gaussian_nll_l
                                  hinge_embedding_loss, margin_ranking_loss, multi_margin_loss,
                                  multilabel_soft_margin_loss, poisson_nll_loss, soft_margin_loss,
                                  triplet_margin_loss)
+from ._functional_conv import (conv1d, conv2d, conv3d, conv_transpose1d,  # noqa: F401  (re-exported)
+                               conv_transpose2d, conv_transpose3d)
+from ._functional_fold import fold, pixel_shuffle, pixel_unshuffle, unfold  # noqa: F401  (re-exported)
+from ._functional_pool import (adaptive_avg_pool1d, adaptive_avg_pool3d,  # noqa: F401  (re-exported)
+                               adaptive_max_pool1d, adaptive_max_pool1d_with_indices, adaptive_max_pool3d,
+                               adaptive_max_pool3d_with_indices, avg_pool1d, avg_pool3d, max_pool1d,
+                               max_pool1d_with_indices, max_pool3d, max_pool3d_with_indices)
 
 if TYPE_CHECKING:
     from .. import Tensor
@@ -144,21 +151,6 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False, ge
 
 def linear(input, weight, bias=None):
     return _C.linear(input, weight, bias)
-
-
-def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    if isinstance(padding, str):
-        if padding == "valid":
-            padding = 0
-        elif padding == "same":
-            kh, kw = tuple(weight.shape)[2:]
-            dh, dw = _pair(dilation)
-            if (dh * (kh - 1)) % 2 or (dw * (kw - 1)) % 2:
-                raise NotImplementedError("padding='same' needs an odd effective kernel size here")
-            padding = (dh * (kh - 1) // 2, dw * (kw - 1) // 2)
-        else:
-            raise ValueError("Invalid padding string '%s'" % padding)
-    return _C.conv2d(input, weight, bias, _pair(stride), _pair(padding), _pair(dilation), groups)
 
 
 def _constant_pad(input, pad, value):

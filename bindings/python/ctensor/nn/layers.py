@@ -1,6 +1,6 @@
-"""ctensor.nn layers: Linear, Conv2d, pooling, activations, Dropout (and channel Dropout1d/2d/3d),
+"""ctensor.nn layers: Linear, pooling, activations, Dropout (and channel Dropout1d/2d/3d),
 Embedding, LayerNorm and Flatten/Unflatten/Identity, each a thin wrapper over ctensor.nn.functional.
-(Normalisation layers live in normalization.py, padding layers in padding.py, losses in loss.py.)"""
+(Convolutions live in conv.py, normalisation layers in normalization.py, padding layers in padding.py, losses in loss.py.)"""
 import math
 
 from .. import _C
@@ -41,44 +41,6 @@ class Linear(Module):
     def extra_repr(self):
         return "in_features=%d, out_features=%d, bias=%s" % (self.in_features, self.out_features,
                                                              self.bias is not None)
-
-
-class Conv2d(Module):
-    """2-D convolution over NCHW input; weight [out, in/groups, kh, kw]."""
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
-                 bias=True, padding_mode="zeros", device=None, dtype=None):
-        super().__init__()
-        if padding_mode != "zeros":
-            raise NotImplementedError("Conv2d: only padding_mode='zeros' is supported")
-        if in_channels % groups or out_channels % groups:
-            raise ValueError("in_channels and out_channels must be divisible by groups")
-        self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size, self.stride = F._pair(kernel_size), F._pair(stride)
-        self.padding = padding if isinstance(padding, str) else F._pair(padding)
-        self.dilation, self.groups = F._pair(dilation), groups
-        kh, kw = self.kernel_size
-        self.weight = Parameter(empty(out_channels, in_channels // groups, kh, kw, device=device, dtype=dtype))
-        self.bias = Parameter(empty(out_channels, device=device, dtype=dtype)) if bias else None
-        self.reset_parameters()
-
-    def reset_parameters(self):
-        fan_in = (self.in_channels // self.groups) * self.kernel_size[0] * self.kernel_size[1]
-        bound = 1.0 / math.sqrt(fan_in) if fan_in > 0 else 0.0
-        init.uniform_(self.weight, -bound, bound)
-        if self.bias is not None:
-            init.uniform_(self.bias, -bound, bound)
-
-    def forward(self, input):
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
-
-    def extra_repr(self):
-        s = "%d, %d, kernel_size=%s, stride=%s" % (self.in_channels, self.out_channels, self.kernel_size, self.stride)
-        if self.padding not in ((0, 0), "valid"):
-            s += ", padding=%s" % (self.padding,)
-        if self.groups != 1:
-            s += ", groups=%d" % self.groups
-        return s + ("" if self.bias is not None else ", bias=False")
 
 
 class MaxPool2d(Module):

@@ -864,4 +864,72 @@ extern "C" {
         out: *mut ct_tensor,
         out_weights: *mut ct_tensor,
     ) -> ct_status;
+    // ---- N-d convolution, pooling, unfold/fold (issue 14) ----
+    pub fn ct_convolution(
+        x: ct_tensor,
+        weight: ct_tensor,
+        bias: ct_tensor,
+        stride: *const i64,
+        padding: *const i64,
+        dilation: *const i64,
+        ndim_spatial: i32,
+        transposed: i32,
+        output_padding: *const i64,
+        groups: i64,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_max_pool_nd(
+        x: ct_tensor,
+        ndim_spatial: i32,
+        kernel: *const i64,
+        stride: *const i64,
+        padding: *const i64,
+        dilation: *const i64,
+        ceil_mode: i32,
+        out: *mut ct_tensor,
+        indices_out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_avg_pool_nd(
+        x: ct_tensor,
+        ndim_spatial: i32,
+        kernel: *const i64,
+        stride: *const i64,
+        padding: *const i64,
+        ceil_mode: i32,
+        count_include_pad: i32,
+        divisor_override: i64,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_adaptive_avg_pool_nd(
+        x: ct_tensor,
+        ndim_spatial: i32,
+        output_size: *const i64,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_adaptive_max_pool_nd(
+        x: ct_tensor,
+        ndim_spatial: i32,
+        output_size: *const i64,
+        out: *mut ct_tensor,
+        indices_out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_unfold(
+        x: ct_tensor,
+        kernel: *const i64,
+        dilation: *const i64,
+        padding: *const i64,
+        stride: *const i64,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_fold(
+        x: ct_tensor,
+        output_size: *const i64,
+        kernel: *const i64,
+        dilation: *const i64,
+        padding: *const i64,
+        stride: *const i64,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_pixel_shuffle(x: ct_tensor, upscale_factor: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_pixel_unshuffle(x: ct_tensor, downscale_factor: i64, out: *mut ct_tensor) -> ct_status;
 }

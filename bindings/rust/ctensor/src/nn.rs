@@ -12,6 +12,9 @@ use crate::types::{DType, Reduction};
 
 pub use crate::activations::{Activation, PRelu};
 pub use crate::class_losses::{CrossEntropyLoss, NllLoss};
+pub use crate::conv::{
+    Conv1d, Conv3d, ConvNd, ConvOptions, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, ConvTransposeNd,
+};
 pub use crate::data_parallel::DistributedDataParallel;
 pub use crate::losses::{
     cosine_embedding_loss, ctc_loss, gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div, kl_div_batchmean,
@@ -20,6 +23,7 @@ pub use crate::losses::{
     HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MultiLabelSoftMarginLoss, MultiMarginLoss, PoissonNllLoss,
     SmoothL1Loss, SoftMarginLoss, TripletMarginLoss,
 };
+pub use crate::pool_nd::PoolOptions;
 pub use crate::pooling::{AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, MaxPool2d};
 
 impl Tensor {
@@ -138,7 +142,7 @@ pub trait Module {
 }
 
 /// A parameter of `shape` drawn uniformly from `[-bound, bound)`, requiring grad.
-fn uniform_param(shape: &[i64], bound: f64, dtype: DType, gen: Option<&mut Generator>) -> Result<Tensor> {
+pub(crate) fn uniform_param(shape: &[i64], bound: f64, dtype: DType, gen: Option<&mut Generator>) -> Result<Tensor> {
     let u = Tensor::rand(shape, dtype, gen)?;
     let scaled = (&u * (2.0 * bound))?;
     (&scaled - bound)?.requires_grad_(true)

@@ -302,6 +302,7 @@ fn op_table() -> HashMap<&'static str, Op> {
     t.extend(creation_ops());
     t.extend(loss_ops());
     t.extend(linalg_ops());
+    t.extend(conv_nd_ops());
     // in-place writes through a view of a clone of input 0; the output is the clone
     type Write = fn(&mut Tensor, &[Tensor], &Value) -> ctensor::Result<()>;
     let writes: [(&'static str, Write); 8] = [
@@ -610,7 +611,9 @@ fn loss_ops() -> HashMap<&'static str, Op> {
     );
     t.insert(
         "gaussian_nll_loss",
-        Box::new(move |x, a| one(nn::gaussian_nll_loss(&x[0], &x[1], &x[2], flag(a, "full"), f(a, "eps"), reduction(a)))),
+        Box::new(move |x, a| {
+            one(nn::gaussian_nll_loss(&x[0], &x[1], &x[2], flag(a, "full"), f(a, "eps"), reduction(a)))
+        }),
     );
     t.insert(
         "hinge_embedding_loss",
@@ -810,5 +813,97 @@ fn linalg_ops() -> HashMap<&'static str, Op> {
             one(x[0].linalg_solve_triangular(&x[1], flag(a, "upper"), flag(a, "left"), flag(a, "unitriangular")))
         }),
     );
+    t
+}
+
+/// `N` values of an array argument.
+fn arr<const N: usize>(a: &Value, key: &str) -> [i64; N] {
+    ints(a, key).try_into().expect("an array of the spatial rank")
+}
+
+fn conv_nd<const N: usize>(x: &[Tensor], a: &Value) -> ctensor::Result<Vec<Tensor>> {
+    let o = ctensor::nn::ConvOptions::<N> {
+        stride: arr(a, "stride"),
+        padding: arr(a, "padding"),
+        dilation: arr(a, "dilation"),
+        output_padding: arr(a, "output_padding"),
+        groups: int(a, "groups"),
+    };
+    if flag(a, "transposed") {
+        return one(x[0].conv_transpose(&x[1], x.get(2), &o));
+    }
+    let (s, p, d) = (o.stride.to_vec(), o.padding.to_vec(), o.dilation.to_vec());
+    match N {
+        1 => one(x[0].conv1d(&x[1], x.get(2), s[0], p[0], d[0], o.groups)),
+        2 => one(x[0].conv2d(&x[1], x.get(2), [s[0], s[1]], [p[0], p[1]], [d[0], d[1]], o.groups)),
+        _ => one(x[0].conv3d(&x[1], x.get(2), [s[0], s[1], s[2]], [p[0], p[1], p[2]], [d[0], d[1], d[2]], o.groups)),
+    }
+}
+
+fn pool_options<const N: usize>(a: &Value) -> ctensor::nn::PoolOptions<N> {
+    let mut o = ctensor::nn::PoolOptions::new(arr(a, "kernel"));
+    o.stride = arr(a, "stride");
+    o.padding = arr(a, "padding");
+    if a.get("dilation").is_some() {
+        o.dilation = arr(a, "dilation");
+    }
+    o.ceil_mode = flag(a, "ceil_mode");
+    if a.get("count_include_pad").is_some() {
+        o.count_include_pad = flag(a, "count_include_pad");
+        o.divisor_override = int(a, "divisor_override");
+    }
+    o
+}
+
+fn pool_nd<const N: usize>(op: &str, x: &[Tensor], a: &Value) -> ctensor::Result<Vec<Tensor>> {
+    match op {
+        "max_pool_nd" => pair(x[0].max_pool_nd(&pool_options::<N>(a))),
+        "avg_pool_nd" => one(x[0].avg_pool_nd(&pool_options::<N>(a))),
+        "adaptive_avg_pool_nd" => one(x[0].adaptive_avg_pool_nd::<N>(arr(a, "output_size"))),
+        _ => pair(x[0].adaptive_max_pool_nd::<N>(arr(a, "output_size"))),
+    }
+}
+
+/// Issue 14: N-d convolution and pooling (dispatched on `ndim_spatial`), unfold / fold, pixel_shuffle.
+fn conv_nd_ops() -> HashMap<&'static str, Op> {
+    let mut t: HashMap<&'static str, Op> = HashMap::new();
+    t.insert(
+        "convolution",
+        Box::new(|x, a| match int(a, "ndim_spatial") {
+            1 => conv_nd::<1>(x, a),
+            2 => conv_nd::<2>(x, a),
+            _ => conv_nd::<3>(x, a),
+        }),
+    );
+    for op in ["max_pool_nd", "avg_pool_nd", "adaptive_avg_pool_nd", "adaptive_max_pool_nd"] {
+        t.insert(
+            op,
+            Box::new(move |x, a| match int(a, "ndim_spatial") {
+                1 => pool_nd::<1>(op, x, a),
+                2 => pool_nd::<2>(op, x, a),
+                _ => pool_nd::<3>(op, x, a),
+            }),
+        );
+    }
+    t.insert(
+        "unfold",
+        Box::new(|x, a| {
+            one(x[0].unfold_blocks(pair2(a, "kernel"), pair2(a, "dilation"), pair2(a, "padding"), pair2(a, "stride")))
+        }),
+    );
+    t.insert(
+        "fold",
+        Box::new(|x, a| {
+            one(x[0].fold_blocks(
+                pair2(a, "output_size"),
+                pair2(a, "kernel"),
+                pair2(a, "dilation"),
+                pair2(a, "padding"),
+                pair2(a, "stride"),
+            ))
+        }),
+    );
+    t.insert("pixel_shuffle", Box::new(|x, a| one(x[0].pixel_shuffle(int(a, "upscale_factor")))));
+    t.insert("pixel_unshuffle", Box::new(|x, a| one(x[0].pixel_unshuffle(int(a, "downscale_factor")))));
     t
 }

@@ -293,6 +293,23 @@ public final class Conformance {
                 a.get("count_include_pad").getAsBoolean(), arg(a, "divisor_override"))));
         t.put("adaptive_avg_pool2d", (x, a) -> one(org.ctensor.nn.Functional.adaptiveAvgPool2d((Tensor) x[0], longs(a.get("output_size")))));
         t.put("adaptive_max_pool2d", (x, a) -> org.ctensor.nn.Functional.adaptiveMaxPool2d((Tensor) x[0], longs(a.get("output_size"))));
+        // issue 14: N-d convolution and pooling, unfold / fold, pixel_shuffle
+        t.put("convolution", (x, a) -> one(org.ctensor.nn.ConvNd.convolution((Tensor) x[0], (Tensor) x[1], x.length > 2 ? (Tensor) x[2] : null,
+                longs(a.get("stride")), longs(a.get("padding")), longs(a.get("dilation")), a.get("transposed").getAsBoolean(),
+                longs(a.get("output_padding")), arg(a, "groups"))));
+        t.put("max_pool_nd", (x, a) -> org.ctensor.nn.ConvNd.maxPool((Tensor) x[0], longs(a.get("kernel")), longs(a.get("stride")),
+                longs(a.get("padding")), longs(a.get("dilation")), a.get("ceil_mode").getAsBoolean()));
+        t.put("avg_pool_nd", (x, a) -> one(org.ctensor.nn.ConvNd.avgPool((Tensor) x[0], longs(a.get("kernel")), longs(a.get("stride")),
+                longs(a.get("padding")), a.get("ceil_mode").getAsBoolean(), a.get("count_include_pad").getAsBoolean(),
+                arg(a, "divisor_override"))));
+        t.put("adaptive_avg_pool_nd", (x, a) -> one(org.ctensor.nn.ConvNd.adaptiveAvgPool((Tensor) x[0], longs(a.get("output_size")))));
+        t.put("adaptive_max_pool_nd", (x, a) -> org.ctensor.nn.ConvNd.adaptiveMaxPool((Tensor) x[0], longs(a.get("output_size"))));
+        t.put("unfold", (x, a) -> one(org.ctensor.nn.ConvNd.unfold((Tensor) x[0], longs(a.get("kernel")), longs(a.get("dilation")),
+                longs(a.get("padding")), longs(a.get("stride")))));
+        t.put("fold", (x, a) -> one(org.ctensor.nn.ConvNd.fold((Tensor) x[0], longs(a.get("output_size")), longs(a.get("kernel")),
+                longs(a.get("dilation")), longs(a.get("padding")), longs(a.get("stride")))));
+        t.put("pixel_shuffle", (x, a) -> one(org.ctensor.nn.ConvNd.pixelShuffle((Tensor) x[0], arg(a, "upscale_factor"))));
+        t.put("pixel_unshuffle", (x, a) -> one(org.ctensor.nn.ConvNd.pixelUnshuffle((Tensor) x[0], arg(a, "downscale_factor"))));
         t.put("cross_entropy", (x, a) -> one(org.ctensor.nn.Functional.crossEntropy((Tensor) x[0], (Tensor) x[1], reduction(a), arg(a, "ignore_index"))));
         t.put("nll_loss", (x, a) -> one(org.ctensor.nn.Functional.nllLoss((Tensor) x[0], (Tensor) x[1], reduction(a), arg(a, "ignore_index"))));
         t.put("cross_entropy_ex", (x, a) -> one(org.ctensor.nn.Functional.crossEntropy((Tensor) x[0], (Tensor) x[1], (Tensor) x[2],

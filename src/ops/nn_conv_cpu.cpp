@@ -1,0 +1,164 @@
+// nn_conv_cpu.cpp - CPU kernels of the N-d convolution family (conv_geom.h): im2col / col2im over the normalised
+// 3 spatial dims (Note [Conv rank]) and the per-sample, per-group OpenBLAS gemms around them.
+#include <algorithm>
+#include "cpu/nn_blas.h"
+#include "ops/conv_geom.h"
+#include "ops/nn_common.h"
+
+namespace ct {
+namespace {
+
+// The output columns [*lo, *hi) whose tap iw = ow * s + c lies inside [0, W) (lo <= hi <= O).
+inline void inside_columns(int64_t c, int64_t s, int64_t W, int64_t O, int64_t* lo, int64_t* hi) {
+    const int64_t first = c < 0 ? (-c - 1) / s + 1 : 0;  // ceil(-c / s) without overflow
+    const int64_t end = W - 1 - c < 0 ? 0 : (W - 1 - c) / s + 1;
+    *lo = std::min(first, O);
+    *hi = std::max(*lo, std::min(end, O));
+}
+
+}  // namespace
+
+// Row r = c * taps + (kd * K1 + kh) * K2 + kw; column p = (od * O1 + oh) * O2 + ow; value
+// x[c][od * s0 - p0 + kd * d0][oh * s1 - p1 + kh * d1][ow * s2 - p2 + kw * d2], 0 outside. Threads own rows.
+template <typename T> void im2col_nd(const T* x, T* col, const ConvGeom& g) {
+    const int64_t taps = g.taps(), P = g.out_plane(), O1 = g.out[1], O2 = g.out[2];
+    const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, P));
+    parallel_for(g.col_rows(), grain, [&](int64_t r0, int64_t r1) {
+        for (int64_t r = r0; r < r1; ++r) {
+            const int64_t c = r / taps, t = r % taps;
+            const int64_t kd = t / (g.k[1] * g.k[2]), kh = t / g.k[2] % g.k[1], kw = t % g.k[2];
+            const T* xc = x + c * g.in_plane();
+            T* o = col + r * P;
+            const int64_t s2 = g.stride[2], c2 = kw * g.dilation[2] - g.padding[2];  // iw = ow * s2 + c2
+            int64_t lo, hi;
+            inside_columns(c2, s2, g.in[2], O2, &lo, &hi);
+            for (int64_t od = 0; od < g.out[0]; ++od) {
+                const int64_t id = od * g.stride[0] - g.padding[0] + kd * g.dilation[0];
+                if (id < 0 || id >= g.in[0]) {
+                    std::fill(o, o + O1 * O2, T(0));
+                    o += O1 * O2;
+                    continue;
+                }
+                for (int64_t oh = 0; oh < O1; ++oh, o += O2) {
+                    const int64_t ih = oh * g.stride[1] - g.padding[1] + kh * g.dilation[1];
+                    if (ih < 0 || ih >= g.in[1]) {
+                        std::fill(o, o + O2, T(0));
+                        continue;
+                    }
+                    const T* row = xc + (id * g.in[1] + ih) * g.in[2];
+                    std::fill(o, o + lo, T(0));  // taps in the left padding, the inside run, the right padding
+                    if (s2 == 1) std::copy(row + lo + c2, row + hi + c2, o + lo);
+                    else for (int64_t ow = lo; ow < hi; ++ow) o[ow] = row[ow * s2 + c2];
+                    std::fill(o + hi, o + O2, T(0));
+                }
+            }
+        }
+    });
+}
+
+// The adjoint of im2col_nd: x[c][...] += col[...] for every tap that reads it. Threads own channels.
+template <typename T> void col2im_nd(const T* col, T* x, const ConvGeom& g) {
+    const int64_t taps = g.taps(), P = g.out_plane(), O1 = g.out[1], O2 = g.out[2];
+    const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, taps * P));
+    parallel_for(g.Cg, grain, [&](int64_t c0, int64_t c1) {
+        for (int64_t c = c0; c < c1; ++c) {
+            T* xc = x + c * g.in_plane();
+            for (int64_t t = 0; t < taps; ++t) {
+                const int64_t kd = t / (g.k[1] * g.k[2]), kh = t / g.k[2] % g.k[1], kw = t % g.k[2];
+                const T* in = col + (c * taps + t) * P;
+                const int64_t s2 = g.stride[2], c2 = kw * g.dilation[2] - g.padding[2];  // iw = ow * s2 + c2
+                int64_t lo, hi;
+                inside_columns(c2, s2, g.in[2], O2, &lo, &hi);
+                for (int64_t od = 0; od < g.out[0]; ++od) {
+                    const int64_t id = od * g.stride[0] - g.padding[0] + kd * g.dilation[0];
+                    if (id < 0 || id >= g.in[0]) continue;
+                    for (int64_t oh = 0; oh < O1; ++oh) {
+                        const int64_t ih = oh * g.stride[1] - g.padding[1] + kh * g.dilation[1];
+                        if (ih < 0 || ih >= g.in[1]) continue;
+                        T* row = xc + (id * g.in[1] + ih) * g.in[2];
+                        const T* src = in + (od * O1 + oh) * O2;
+                        for (int64_t ow = lo; ow < hi; ++ow) row[ow * s2 + c2] += src[ow];
+                    }
+                }
+            }
+        }
+    });
+}
+
+template void im2col_nd<float>(const float*, float*, const ConvGeom&);
+template void im2col_nd<double>(const double*, double*, const ConvGeom&);
+template void col2im_nd<float>(const float*, float*, const ConvGeom&);
+template void col2im_nd<double>(const double*, double*, const ConvGeom&);
+
+namespace {
+
+// A raw 2-D matrix view [rows, cols] at element offset `off` of contiguous t (for gemm_into).
+Tensor mat(const Tensor& t, int64_t off, int64_t rows, int64_t cols) {
+    return make_view(t, {rows, cols}, {cols, 1}, t.offset() + off);
+}
+Tensor mat_t(const Tensor& t, int64_t off, int64_t rows, int64_t cols) {  // transpose of mat(t, off, cols, rows)
+    return make_view(t, {rows, cols}, {1, rows}, t.offset() + off);
+}
+
+}  // namespace
+
+// out[n, g] = W_g @ im2col(x[n, g]) + bias.
+Tensor conv_forward_cpu(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeom& g) {
+    Tensor out = empty_tensor(g.out_shape(), x.dtype(), x.device());
+    const int64_t K = g.col_rows(), P = g.out_plane(), X = g.in_plane();
+    Tensor col = g.is_pointwise() ? Tensor() : empty_tensor({K, P}, x.dtype(), x.device());
+    dispatch_float(x.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        Tensor bc = b.defined() ? contiguous_nograd(b) : Tensor();
+        for (int64_t n = 0; n < g.N; ++n)
+            for (int64_t gi = 0; gi < g.G; ++gi) {
+                const int64_t xoff = (n * g.C + gi * g.Cg) * X, ooff = (n * g.O + gi * g.Og) * P;
+                Tensor cm = col.defined() ? col : mat(x, xoff, K, P);
+                if (col.defined()) im2col_nd<T>(x.data<T>() + xoff, col.data<T>(), g);
+                T* po = out.data<T>() + ooff;
+                if (bc.defined())
+                    for (int64_t o = 0; o < g.Og; ++o)
+                        std::fill(po + o * P, po + (o + 1) * P, bc.data<T>()[gi * g.Og + o]);
+                gemm_into<T>(mat(out, ooff, g.Og, P), mat(w, gi * g.Og * K, g.Og, K), cm, bc.defined() ? T(1) : T(0));
+            }
+    });
+    return out;
+}
+
+// grad_x[n, g] = col2im(W_g^T @ go[n, g]).
+Tensor conv_input_grad_cpu(const Tensor& go, const Tensor& w, const ConvGeom& g) {
+    Tensor gx = zeros(g.x_shape(), go.dtype(), go.device());
+    const int64_t K = g.col_rows(), P = g.out_plane(), X = g.in_plane();
+    Tensor col = g.is_pointwise() ? Tensor() : empty_tensor({K, P}, go.dtype(), go.device());
+    dispatch_float(go.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        for (int64_t n = 0; n < g.N; ++n)
+            for (int64_t gi = 0; gi < g.G; ++gi) {
+                const int64_t xoff = (n * g.C + gi * g.Cg) * X, ooff = (n * g.O + gi * g.Og) * P;
+                Tensor dst = col.defined() ? col : mat(gx, xoff, K, P);
+                gemm_into<T>(dst, mat_t(w, gi * g.Og * K, K, g.Og), mat(go, ooff, g.Og, P), T(0));
+                if (col.defined()) col2im_nd<T>(col.data<T>(), gx.data<T>() + xoff, g);
+            }
+    });
+    return gx;
+}
+
+// grad_w[g] = sum over n of go[n, g] @ im2col(x[n, g])^T.
+Tensor conv_weight_grad_cpu(const Tensor& go, const Tensor& x, const ConvGeom& g) {
+    Tensor gw = zeros(g.w_shape(), go.dtype(), go.device());
+    const int64_t K = g.col_rows(), P = g.out_plane(), X = g.in_plane();
+    Tensor col = g.is_pointwise() ? Tensor() : empty_tensor({K, P}, go.dtype(), go.device());
+    dispatch_float(go.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        for (int64_t n = 0; n < g.N; ++n)
+            for (int64_t gi = 0; gi < g.G; ++gi) {
+                const int64_t xoff = (n * g.C + gi * g.Cg) * X, ooff = (n * g.O + gi * g.Og) * P;
+                if (col.defined()) im2col_nd<T>(x.data<T>() + xoff, col.data<T>(), g);
+                Tensor colT = col.defined() ? mat_t(col, 0, P, K) : mat_t(x, xoff, P, K);
+                gemm_into<T>(mat(gw, gi * g.Og * K, g.Og, K), mat(go, ooff, g.Og, P), colT, T(1));
+            }
+    });
+    return gw;
+}
+
+}  // namespace ct
