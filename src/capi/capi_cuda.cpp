@@ -77,6 +77,9 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "multi_margin_loss", "cosine_embedding_loss", "triplet_margin_loss",
         // ctc_loss: its recursions run on a host copy, results copied back (Note [CTC on the host] in ops/nn_ctc.cpp)
         "ctc_loss",
+        // recurrent nets: the fused layer runs on a host copy, results copied back (Note [RNN on the host] in
+        // ops/rnn_layer.cpp)
+        "rnn", "rnn_cell",
     };
     return ops;
 }
