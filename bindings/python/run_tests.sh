@@ -7,7 +7,7 @@
 # CTENSOR_REQUIRE_ALL=1 (fail instead of skip when the library lacks an op family),
 # CTENSOR_EMULATED_BACKEND (the emulated CUDA backend module; default: the first of
 # $CTENSOR_LIB_DIR/tests/, <repo>/build/tests/ holding libctensor_cuda_emulated.so). When one is found and the
-# real CUDA backend is not in use, the CUDA tests (test_cuda.py, test_nn_extras.py -k cuda) run a second time
+# real CUDA backend is not in use, the CUDA tests (test_cuda.py, test_nn_extras.py and test_rnn.py -k cuda) run a second time
 # against it, so CI executes them without a GPU (the module must be built from the same sources as the library).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -34,9 +34,9 @@ if [ -z "$EMULATED" ]; then
     done
 fi
 if [ -n "$EMULATED" ] && [ -z "${CTENSOR_CUDA_BACKEND:-}" ]; then
-    echo "== tests/test_cuda.py and the CUDA tests of test_nn_extras.py again on the emulated CUDA backend: $EMULATED"
+    echo "== tests/test_cuda.py and the CUDA tests of test_nn_extras.py and test_rnn.py again on the emulated CUDA backend: $EMULATED"
     CTENSOR_CUDA_BACKEND="$EMULATED" CTENSOR_EMULATED_CUDA_MEMORY=${CTENSOR_EMULATED_CUDA_MEMORY:-268435456} \
-        "$VENV/bin/python" -m pytest -q -rfEs test_cuda.py test_nn_extras.py -k cuda
+        "$VENV/bin/python" -m pytest -q -rfEs test_cuda.py test_nn_extras.py test_rnn.py -k cuda
 else
     echo "== no emulated CUDA backend found (build the ctensor_cuda_emulated target): CUDA tests ran once"
 fi
