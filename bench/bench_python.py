@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench_python.py - ctensor vs PyTorch from Python, measured in one process with the same thread count: tiny-op
-overhead, large elementwise throughput, matmul throughput and one MLP training epoch, each as a ratio against the
-Python issue's target, then a PASS/MISS summary. A report, not a test: always exits 0. Takes about 2-3 minutes.
+overhead, large elementwise throughput, matmul throughput, one MLP training epoch and an LSTM training step, each as
+a ratio against the issue's target, then a PASS/MISS summary. A report, not a test: always exits 0. Takes about 2-3 minutes.
 
     python bench/bench_python.py [--quick]
 """
@@ -30,6 +30,7 @@ TARGETS = {
     "elementwise": ("speed>=", 1.0),
     "matmul": ("speed>=", 1.0),
     "mlp": ("speed>=", 1.0),
+    "lstm": ("speed>=", 1.2),
 }
 
 
@@ -229,6 +230,30 @@ def bench_mlp(report, samples, repeat, budget=40.0):
                "  (%s; %d epoch(s) each)" % (losses, len(runs[0])))
 
 
+def lstm_step(lib, seq=64, batch=32, inputs=256, hidden=256, layers=2):
+    """A training step of a 2-layer LSTM (issue 14's benchmark): forward over seq x batch, a loss on the outputs,
+    backward and an SGD update; returns the zero-argument callable."""
+    lib.manual_seed(0)
+    model = lib.nn.LSTM(inputs, hidden, num_layers=layers)
+    optimizer = lib.optim.SGD(model.parameters(), lr=0.01)
+    x = lib.from_numpy(np.random.default_rng(3).standard_normal((seq, batch, inputs), dtype=np.float32))
+
+    def step():
+        optimizer.zero_grad()
+        out, (h, c) = model(x)
+        loss = (out * out).mean() + (h * h).mean()
+        loss.backward()
+        optimizer.step()
+    return step
+
+
+def bench_lstm(report, quick):
+    """LSTM 2 layers, hidden 256, seq 64, batch 32, input 256: one training step (forward + backward + SGD)."""
+    shape = dict(seq=16, batch=8) if quick else {}
+    label = "LSTM step 2x256, seq %d, batch %d" % (shape.get("seq", 64), shape.get("batch", 32))
+    both(lambda lib: lstm_step(lib, **shape), report, "lstm", label, min_run=0.2, repeat=7)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes and a shorter epoch (smoke run)")
@@ -254,6 +279,7 @@ def main():
         (bench_elementwise, ([10 ** 5] if args.quick else [10 ** 6, 10 ** 7],)),
         (bench_matmul, ([256] if args.quick else [256, 512, 1024, 2048],)),
         (bench_mlp, (6000 if args.quick else 60000, 1 if args.quick else 3)),
+        (bench_lstm, (args.quick,)),
     ]
     for section, section_args in sections:
         try:

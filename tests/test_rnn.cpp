@@ -31,7 +31,8 @@ void ref_cell(int mode, const std::vector<double>& x, const std::vector<double>&
                    o = sig(xi[3 * H + j] + hh[3 * H + j]);
             c2[j] = f * c[j] + i * g, h2[j] = o * std::tanh(c2[j]);
         } else if (mode == CT_RNN_GRU) {
-            double r = sig(xi[j] + hh[j]), z = sig(xi[H + j] + hh[H + j]), n = std::tanh(xi[2 * H + j] + r * hh[2 * H + j]);
+            double r = sig(xi[j] + hh[j]), z = sig(xi[H + j] + hh[H + j]);
+            double n = std::tanh(xi[2 * H + j] + r * hh[2 * H + j]);
             h2[j] = (1 - z) * n + z * h[j];
         } else {
             double p = xi[j] + hh[j];
@@ -98,7 +99,8 @@ void check_stack_grad(const Cfg& c, int64_t T, int64_t B, int64_t I, int64_t Hs,
     H x = c.bs ? randt({rows, I}, 1) : randt(c.batch_first ? Shape{B, T, I} : Shape{T, B, I}, 1);
     std::vector<H> in{x};
     const int64_t b0 = c.bs ? (*c.bs)[0] : B;
-    H hx = states ? randt({c.L * D, b0, Hout}, 2) : H(), cx = states && c.mode == CT_RNN_LSTM ? randt({c.L * D, b0, Hs}, 3) : H();
+    H hx = states ? randt({c.L * D, b0, Hout}, 2) : H();
+    H cx = states && c.mode == CT_RNN_LSTM ? randt({c.L * D, b0, Hs}, 3) : H();
     if (hx) in.push_back(hx);
     if (cx) in.push_back(cx);
     const size_t nfix = in.size();
@@ -131,7 +133,8 @@ TEST(Rnn, CellsMatchTheClosedForm) {
             for (int64_t r = 0; r < B; ++r) {
                 std::vector<double> h2, c2;
                 ref_cell(mode, {xv.begin() + r * I, xv.begin() + (r + 1) * I},
-                         {hv.begin() + r * Hs, hv.begin() + (r + 1) * Hs}, {cv.begin() + r * Hs, cv.begin() + (r + 1) * Hs},
+                         {hv.begin() + r * Hs, hv.begin() + (r + 1) * Hs},
+                         {cv.begin() + r * Hs, cv.begin() + (r + 1) * Hs},
                          values(wih), values(whh), values(bih), values(bhh), I, Hs, h2, c2);
                 expect_h.insert(expect_h.end(), h2.begin(), h2.end());
                 expect_c.insert(expect_c.end(), c2.begin(), c2.end());
@@ -197,7 +200,8 @@ TEST(Rnn, PackedRowsEqualEachSequenceAlone) {
             const int64_t Dh = (bidir ? 2 : 1) * Hs, LD = 2 * (bidir ? 2 : 1);
             for (int64_t b = 0; b < 3; ++b) {
                 std::vector<double> xs;
-                for (int64_t t = 0; t < len[b]; ++t) xs.insert(xs.end(), xv.begin() + (off[t] + b) * I, xv.begin() + (off[t] + b + 1) * I);
+                for (int64_t t = 0; t < len[b]; ++t)
+                    xs.insert(xs.end(), xv.begin() + (off[t] + b) * I, xv.begin() + (off[t] + b + 1) * I);
                 H xb = make(xs, {len[b], 1, I}), ob, hb, cb;
                 CT_ASSERT_OK(ct_rnn(mode, xb.get(), nullptr, nullptr, hs.data(), (int32_t)hs.size(), 1, 2, 0.0, 0,
                                     bidir, 0, 0, nullptr, 0, nullptr, ob.out(), hb.out(), cb.out()));

@@ -7,6 +7,7 @@
 #include "autograd/grad_mode.h"
 #include "cpu/gemm.h"
 #include "cpu/parallel.h"
+#include "cpu/vec_math.h"
 #include "core/rnn_math.h"
 #include "ops/device_ops.h"
 #include "ops/nn_common.h"
@@ -37,7 +38,7 @@ struct LayerSaved {
     Tensor hprev;  // [N, Hout] the hidden state entering each row's step
     Tensor cprev;  // [N, H] the cell state entering it (LSTM)
     Tensor gates;  // [N, G*H] activated gates (LSTM i f g o; GRU r z n; RNN the new h)
-    Tensor cell;   // [N, H] the new cell state (LSTM)
+    Tensor cell;   // [N, H] tanh of the new cell state (LSTM)
     Tensor hn;     // [N, H] W_hn h + b_hn (GRU)
     Tensor hraw;   // [N, H] o * tanh(c) before the projection (LSTM with proj)
 };
@@ -58,35 +59,56 @@ template <typename Fn> void over_rows(int64_t b, int64_t work_per_row, Fn&& fn) 
     parallel_for(b, std::max<int64_t>(1, (int64_t(1) << 15) / std::max<int64_t>(work_per_row, 1)), fn);
 }
 
+// The biases as the step kernels add them: bias[G*H] joins b_ih and b_hh (for GRU's n gate b_in only), bhn[H] is
+// GRU's b_hn (added inside r * (W_hn h + b_hn)); zeros without biases.
+template <typename T> struct StepBias {
+    std::vector<T> bias, bhn;
+    StepBias(const LayerDims& d, const T* b_ih, const T* b_hh) : bias((size_t)(d.G * d.H)), bhn((size_t)d.H) {
+        const int64_t GH = d.G * d.H, joined = d.mode == RnnMode::Gru ? 2 * d.H : GH;
+        for (int64_t k = 0; k < GH; ++k) bias[k] = at(b_ih, k) + (k < joined ? at(b_hh, k) : T(0));
+        if (d.mode == RnnMode::Gru)
+            for (int64_t j = 0; j < d.H; ++j) bhn[j] = at(b_hh, 2 * d.H + j);
+    }
+};
+
 // Forward gate kernel of one step: rows [r0, r1) of gates (x @ w_ih^T in, activations out), hw = h @ w_hh^T,
-// the running states h [B, Hout] / c [B, H], writing the new hidden state to hdst (row o + r, H wide).
+// the running states h [B, Hout] / c [B, H], writing the new hidden state to hdst (row o + r, H wide). The
+// activations run vectorised over each row's gate blocks (cpu/vec_math.h); the rest is core/rnn_math.h.
 template <typename T>
-void step_forward(const LayerDims& d, int64_t o, int64_t r0, int64_t r1, T* gates, const T* hw, const T* b_ih,
-                  const T* b_hh, const T* h, T* c, T* cell, T* hn, T* hdst) {
+void step_forward(const LayerDims& d, int64_t o, int64_t r0, int64_t r1, T* gates, const T* hw, const StepBias<T>& b,
+                  const T* h, T* c, T* cell, T* hn, T* hdst) {
     const int64_t H = d.H, GH = d.G * H;
+    const T* bias = b.bias.data();
     for (int64_t r = r0; r < r1; ++r) {
         T* g = gates + (o + r) * GH;
         const T* w = hw + r * GH;
         T* hd = hdst + (o + r) * H;
-        auto pre = [&](int64_t k) { return g[k] + w[k] + at(b_ih, k) + at(b_hh, k); };
         if (d.mode == RnnMode::Lstm) {
+            for (int64_t k = 0; k < GH; ++k) g[k] += w[k] + bias[k];
+            vec::sigmoid(g, g, 2 * H);
+            vec::tanh(g + 2 * H, g + 2 * H, H);
+            vec::sigmoid(g + 3 * H, g + 3 * H, H);
             T* cr = c + r * H;
-            for (int64_t j = 0; j < H; ++j) {
-                T i = pre(j), f = pre(H + j), gg = pre(2 * H + j), og = pre(3 * H + j);
-                cr[j] = cell[(o + r) * H + j] = math::LstmGates::forward(i, f, gg, og, cr[j], hd[j]);
-                g[j] = i, g[H + j] = f, g[2 * H + j] = gg, g[3 * H + j] = og;
-            }
+            T* tc = cell + (o + r) * H;
+            for (int64_t j = 0; j < H; ++j) cr[j] = math::LstmGates::cell(g[j], g[H + j], g[2 * H + j], cr[j]);
+            vec::tanh(cr, tc, H);
+            for (int64_t j = 0; j < H; ++j) hd[j] = g[3 * H + j] * tc[j];
         } else if (d.mode == RnnMode::Gru) {
             const T* hr = h + r * H;
+            T* hnr = hn + (o + r) * H;
+            for (int64_t k = 0; k < 2 * H; ++k) g[k] += w[k] + bias[k];
+            vec::sigmoid(g, g, 2 * H);
             for (int64_t j = 0; j < H; ++j) {
-                T rg = pre(j), z = pre(H + j), n;
-                T hnj = w[2 * H + j] + at(b_hh, 2 * H + j);
-                hd[j] = math::GruGates::forward(rg, z, g[2 * H + j] + at(b_ih, 2 * H + j), hnj, hr[j], n);
-                g[j] = rg, g[H + j] = z, g[2 * H + j] = n;
-                hn[(o + r) * H + j] = hnj;
+                hnr[j] = w[2 * H + j] + b.bhn[j];
+                g[2 * H + j] = math::GruGates::n_pre(g[2 * H + j] + bias[2 * H + j], g[j], hnr[j]);
             }
+            vec::tanh(g + 2 * H, g + 2 * H, H);
+            for (int64_t j = 0; j < H; ++j) hd[j] = math::GruGates::hidden(g[H + j], g[2 * H + j], hr[j]);
         } else {
-            for (int64_t j = 0; j < H; ++j) g[j] = hd[j] = math::PlainGates::forward(d.mode == RnnMode::RnnRelu, pre(j));
+            for (int64_t k = 0; k < H; ++k) g[k] += w[k] + bias[k];
+            if (d.mode == RnnMode::RnnTanh) vec::tanh(g, g, H);
+            else for (int64_t k = 0; k < H; ++k) g[k] = math::PlainGates::relu(g[k]);
+            std::copy(g, g + H, hd);
         }
     }
 }
@@ -103,6 +125,7 @@ void layer_forward(const LayerDims& d, const Tensor& x, const Tensor& h0, const 
     T* c = cy.defined() ? cy.data<T>() : nullptr;
     if (c) std::copy(c0.data<T>(), c0.data<T>() + B * H, c);
     std::vector<T> hw((size_t)(B * GH));
+    const StepBias<T> bias(d, ptr<T>(b_ih), ptr<T>(b_hh));
     T* outp = out.data<T>();
     T* hraw = d.proj ? s.hraw.data<T>() : nullptr;
     for (int64_t st = 0; st < d.steps(); ++st) {
@@ -112,8 +135,8 @@ void layer_forward(const LayerDims& d, const Tensor& x, const Tensor& h0, const 
         if (c) std::copy(c, c + b * H, s.cprev.data<T>() + o * H);
         gemm(false, true, b, GH, Hout, T(1), h, Hout, w_hh.data<T>(), Hout, T(0), hw.data(), GH);
         over_rows(b, GH, [&](int64_t r0, int64_t r1) {
-            step_forward<T>(d, o, r0, r1, gates, hw.data(), ptr<T>(b_ih), ptr<T>(b_hh), h, c, mptr<T>(s.cell),
-                            mptr<T>(s.hn), d.proj ? hraw : outp);
+            step_forward<T>(d, o, r0, r1, gates, hw.data(), bias, h, c, mptr<T>(s.cell), mptr<T>(s.hn),
+                            d.proj ? hraw : outp);
         });
         if (d.proj)
             gemm(false, true, b, Hout, H, T(1), hraw + o * H, H, w_hr.data<T>(), H, T(0), outp + o * Hout, Hout);
@@ -133,11 +156,11 @@ void step_backward(const LayerDims& d, const LayerSaved& s, int64_t o, int64_t r
         T* gx = dg + (o + r) * GH;
         const T* dhr = dhsrc + r * H;
         if (d.mode == RnnMode::Lstm) {
-            const T* cn = s.cell.data<T>() + (o + r) * H;
+            const T* tc = s.cell.data<T>() + (o + r) * H;
             const T* cp = s.cprev.data<T>() + (o + r) * H;
             T* dcr = dc + r * H;
             for (int64_t j = 0; j < H; ++j)
-                math::LstmGates::backward(g[j], g[H + j], g[2 * H + j], g[3 * H + j], cn[j], cp[j], dhr[j], dcr[j],
+                math::LstmGates::backward(g[j], g[H + j], g[2 * H + j], g[3 * H + j], tc[j], cp[j], dhr[j], dcr[j],
                                           gx[j], gx[H + j], gx[2 * H + j], gx[3 * H + j]);
         } else if (d.mode == RnnMode::Gru) {
             const T* hp = s.hprev.data<T>() + (o + r) * H;
@@ -156,6 +179,11 @@ void step_backward(const LayerDims& d, const LayerSaved& s, int64_t o, int64_t r
     }
 }
 
+// Which gradients a backward computes (the rest are undefined): the input's, h0's, the weights' (all or none).
+struct LayerNeeds {
+    bool x = true, h0 = true, w = true;
+};
+
 // Column sums of m [n, k] into out [k].
 template <typename T> void col_sums(const T* m, int64_t n, int64_t k, T* out) {
     std::fill(out, out + k, T(0));
@@ -167,14 +195,16 @@ template <typename T> void col_sums(const T* m, int64_t n, int64_t k, T* out) {
 // the outputs (dout [N, Hout], dhy [B, Hout], dcy [B, H]); host tensors of dtype T.
 template <typename T>
 TensorList layer_backward(const LayerSaved& s, const Tensor& x, const Tensor& w_ih, const Tensor& w_hh,
-                          const Tensor& w_hr, bool has_bias, const Tensor& dout, const Tensor& dhy, const Tensor& dcy) {
+                          const Tensor& w_hr, bool has_bias, const Tensor& dout, const Tensor& dhy, const Tensor& dcy,
+                          const LayerNeeds& needs) {
     const LayerDims& d = s.d;
     const int64_t H = d.H, GH = d.G * H, Hout = d.Hout, B = d.B, N = d.N;
     const DType dt = x.dtype();
     const bool gru = d.mode == RnnMode::Gru, lstm = d.mode == RnnMode::Lstm;
     Tensor dh = clone(dhy), dc = lstm ? clone(dcy) : Tensor();
-    Tensor dg = zeros({N, GH}, dt, Device{}), dgh = gru ? zeros({N, GH}, dt, Device{}) : dg;
-    Tensor dhp = d.proj ? zeros({N, Hout}, dt, Device{}) : Tensor();
+    // every row belongs to one step, which writes its rows of dg, dgh and dhp whole: no zero fill needed
+    Tensor dg = empty_tensor({N, GH}, dt, Device{}), dgh = gru ? empty_tensor({N, GH}, dt, Device{}) : dg;
+    Tensor dhp = d.proj ? empty_tensor({N, Hout}, dt, Device{}) : Tensor();
     std::vector<T> dhr(d.proj ? (size_t)(B * H) : 0);
     T* dhd = dh.data<T>();
     const T* doutp = dout.data<T>();
@@ -191,29 +221,37 @@ TensorList layer_backward(const LayerSaved& s, const Tensor& x, const Tensor& w_
         over_rows(b, GH, [&](int64_t r0, int64_t r1) {
             step_backward<T>(d, s, o, r0, r1, src, dhd, mptr<T>(dc), dg.data<T>(), dgh.data<T>());
         });
-        gemm(false, false, b, Hout, GH, T(1), dgh.data<T>() + o * GH, GH, w_hh.data<T>(), Hout, gru ? T(1) : T(0),
-             dhd, Hout);
+        if (st > 0 || needs.h0)  // the first step's product is only h0's gradient
+            gemm(false, false, b, Hout, GH, T(1), dgh.data<T>() + o * GH, GH, w_hh.data<T>(), Hout,
+                 gru ? T(1) : T(0), dhd, Hout);
     }
-    Tensor dx = zeros({N, d.I}, dt, Device{}), dwih = zeros(w_ih.sizes(), dt, Device{});
-    Tensor dwhh = zeros(w_hh.sizes(), dt, Device{});
+    // the gemms below write these whole (beta 0) when there are rows; zeros otherwise
+    auto grad_buffer = [&](const Shape& shape) {
+        return N > 0 ? empty_tensor(shape, dt, Device{}) : zeros(shape, dt, Device{});
+    };
+    Tensor dx, dwih, dwhh, dbih, dbhh, dwhr;
+    if (needs.x) {
+        dx = grad_buffer({N, d.I});
+        if (N > 0) gemm(false, false, N, d.I, GH, T(1), dg.data<T>(), GH, w_ih.data<T>(), d.I, T(0), dx.data<T>(), d.I);
+    }
+    if (!needs.w) return {dx, needs.h0 ? dh : Tensor(), dc, dwih, dwhh, dbih, dbhh, dwhr};
+    dwih = grad_buffer(w_ih.sizes()), dwhh = grad_buffer(w_hh.sizes());
     if (N > 0) {
-        gemm(false, false, N, d.I, GH, T(1), dg.data<T>(), GH, w_ih.data<T>(), d.I, T(0), dx.data<T>(), d.I);
         gemm(true, false, GH, d.I, N, T(1), dg.data<T>(), GH, x.data<T>(), d.I, T(0), dwih.data<T>(), d.I);
         gemm(true, false, GH, Hout, N, T(1), dgh.data<T>(), GH, s.hprev.data<T>(), Hout, T(0), dwhh.data<T>(),
              Hout);
     }
-    Tensor dbih, dbhh, dwhr;
     if (has_bias) {
         dbih = empty_tensor({GH}, dt, Device{}), dbhh = empty_tensor({GH}, dt, Device{});
         col_sums(dg.data<T>(), N, GH, dbih.data<T>());
         col_sums(dgh.data<T>(), N, GH, dbhh.data<T>());
     }
     if (d.proj) {
-        dwhr = zeros(w_hr.sizes(), dt, Device{});
+        dwhr = grad_buffer(w_hr.sizes());
         if (N > 0)
             gemm(true, false, Hout, H, N, T(1), dhp.data<T>(), Hout, s.hraw.data<T>(), H, T(0), dwhr.data<T>(), H);
     }
-    return {dx, dh, dc, dwih, dwhh, dbih, dbhh, dwhr};
+    return {dx, needs.h0 ? dh : Tensor(), dc, dwih, dwhh, dbih, dbhh, dwhr};
 }
 
 // Marks grads as results of a node whose backward refuses (the second derivative, as torch's cudnn RNN).
@@ -272,9 +310,12 @@ TensorList rnn_layer(RnnMode mode, const Tensor& x, const Tensor& h0, const Tens
             Tensor dcy = c.grads.size() > 2 ? host(c.grads[2], dt) : Tensor();
             g = dispatch_float(dt, [&](auto tag) {
                 using T = typename decltype(tag)::type;
+                LayerNeeds needs;
+                needs.x = c.needs(0), needs.h0 = c.needs(1);
+                needs.w = c.needs(3) || c.needs(4) || c.needs(5) || c.needs(6) || c.needs(7);
                 return layer_backward<T>(*s, host(c.saved(0), dt), host(c.saved(1), dt), host(c.saved(2), dt),
                                          host(c.saved(3), dt), has_bias, host(c.grads[0], dt), host(c.grads[1], dt),
-                                         dcy);
+                                         dcy, needs);
             });
             for (Tensor& t : g)
                 if (t.defined() && !dev.is_cpu()) t = copy_to_device(t, dev);
