@@ -53,6 +53,7 @@ pub mod optim;
 mod optim_state;
 mod pooling;
 mod random;
+pub mod rnn;
 pub mod safetensors;
 mod sorting;
 mod tensor;

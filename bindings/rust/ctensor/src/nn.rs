@@ -138,7 +138,7 @@ pub trait Module {
 }
 
 /// A parameter of `shape` drawn uniformly from `[-bound, bound)`, requiring grad.
-fn uniform_param(shape: &[i64], bound: f64, dtype: DType, gen: Option<&mut Generator>) -> Result<Tensor> {
+pub(crate) fn uniform_param(shape: &[i64], bound: f64, dtype: DType, gen: Option<&mut Generator>) -> Result<Tensor> {
     let u = Tensor::rand(shape, dtype, gen)?;
     let scaled = (&u * (2.0 * bound))?;
     (&scaled - bound)?.requires_grad_(true)
