@@ -928,10 +928,12 @@ CT_API ct_status ct_linalg_lstsq(ct_tensor a, ct_tensor b, ct_tensor* out);
 
 /* ---- recurrent nets (issue 14) ---- */
 /* Recurrent modes of ct_rnn / ct_rnn_cell (torch's cudnn numbering). */
-#define CT_RNN_RELU 0
-#define CT_RNN_TANH 1
-#define CT_RNN_LSTM 2
-#define CT_RNN_GRU 3
+enum {
+    CT_RNN_RELU = 0, /* h' = relu(W_ih x + b_ih + W_hh h + b_hh) */
+    CT_RNN_TANH = 1, /* h' = tanh(W_ih x + b_ih + W_hh h + b_hh) */
+    CT_RNN_LSTM = 2, /* gates i, f, g, o */
+    CT_RNN_GRU = 3   /* gates r, z, n */
+};
 /* torch's _VF.rnn_relu / rnn_tanh / lstm / gru: a stack of num_layers fused layers (bidirectional: 2 directions) over
  * x [T, B, I] ([B, T, I] when batch_first) or, with batch_sizes (num_batch_sizes steps, non-increasing), packed rows
  * [sum(batch_sizes), I]. weights: num_weights tensors in torch's _flat_weights order (per layer and direction:
