@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """bench_python.py - ctensor vs PyTorch from Python, measured in one process with the same thread count: tiny-op
-overhead, large elementwise throughput, matmul throughput and one MLP training epoch, each as a ratio against the
-Python issue's target, then a PASS/MISS summary. Also a TransformerEncoderLayer training step, conv1d / conv3d
-forward + backward and a small CNN training step (issue 14). A report, not a test: always exits 0. Takes about 3-4
-minutes.
+overhead, large elementwise throughput, matmul throughput, one MLP training epoch and an LSTM training step, each as
+a ratio against the issue's target, then a PASS/MISS summary. Also a TransformerEncoderLayer training step, conv1d /
+conv3d forward + backward and a small CNN training step (issue 14). A report, not a test: always exits 0. Takes
+about 3-4 minutes.
 
     python bench/bench_python.py [--quick]
 """
@@ -35,6 +35,7 @@ TARGETS = {
     "transformer": ("speed>=", 1.2),
     "conv": ("speed>=", 1.0),
     "cnn": ("speed>=", 1.3),
+    "lstm": ("speed>=", 1.2),
 }
 
 
@@ -250,10 +251,29 @@ def transformer_step(lib, data_x, d_model, nhead):
     return step
 
 
+def lstm_step(lib, seq=64, batch=32, inputs=256, hidden=256, layers=2):
+    """A training step of a 2-layer LSTM (issue 14's benchmark): forward over seq x batch, a loss on the outputs,
+    backward and an SGD update; returns the zero-argument callable."""
+    lib.manual_seed(0)
+    model = lib.nn.LSTM(inputs, hidden, num_layers=layers)
+    optimizer = lib.optim.SGD(model.parameters(), lr=0.01)
+    x = lib.from_numpy(np.random.default_rng(3).standard_normal((seq, batch, inputs), dtype=np.float32))
+
+    def step():
+        optimizer.zero_grad()
+        out, (h, c) = model(x)
+        loss = (out * out).mean() + (h * h).mean()
+        loss.backward()
+        optimizer.step()
+    return step
+
+
 def bench_transformer(report, batch=16, seq=128, d_model=256, nhead=4, repeat=7):
     data_x = np.random.default_rng(3).standard_normal((batch, seq, d_model), dtype=np.float32)
     both(lambda lib: transformer_step(lib, data_x, d_model, nhead), report, "transformer",
          "enc layer d%d h%d seq%d batch%d step" % (d_model, nhead, seq, batch), min_run=0.3, repeat=repeat)
+
+
 def bench_conv(report, quick):
     """conv1d and conv3d forward + backward (input, weight and bias gradients), float32."""
     rng = np.random.default_rng(3)
@@ -302,12 +322,17 @@ def bench_cnn(report, quick):
         return step
     both(case, report, "cnn", "small CNN step, batch 64 (median of runs)", min_run=0.2 if quick else 0.5,
          repeat=5 if quick else 9)
+def bench_lstm(report, quick):
+    """LSTM 2 layers, hidden 256, seq 64, batch 32, input 256: one training step (forward + backward + SGD)."""
+    shape = dict(seq=16, batch=8) if quick else {}
+    label = "LSTM step 2x256, seq %d, batch %d" % (shape.get("seq", 64), shape.get("batch", 32))
+    both(lambda lib: lstm_step(lib, **shape), report, "lstm", label, min_run=0.2, repeat=7)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes and a shorter epoch (smoke run)")
-    parser.add_argument("--only", default=None, help="run one section (tiny, elementwise, matmul, mlp, transformer)")
+    parser.add_argument("--only", default=None, help="run one section (tiny, elementwise, matmul, mlp, transformer, conv, cnn, lstm)")
     parser.add_argument("--threads", type=int, default=None, help="thread count for both (default: ctensor's)")
     args = parser.parse_args()
 
@@ -333,6 +358,7 @@ def main():
         (bench_transformer, ()),
         (bench_conv, (args.quick,)),
         (bench_cnn, (args.quick,)),
+        (bench_lstm, (args.quick,)),
     ]
     for section, section_args in sections:
         if args.only and section.__name__ != "bench_" + args.only:

@@ -983,6 +983,30 @@ CT_API ct_status ct_pixel_shuffle(ct_tensor x, int64_t upscale_factor, ct_tensor
 /* [*, C, H * r, W * r] -> [*, C * r * r, H, W] (r = downscale_factor). */
 CT_API ct_status ct_pixel_unshuffle(ct_tensor x, int64_t downscale_factor, ct_tensor* out);
 
+/* ---- recurrent nets (issue 14) ---- */
+/* Recurrent modes of ct_rnn / ct_rnn_cell (torch's cudnn numbering). */
+enum {
+    CT_RNN_RELU = 0, /* h' = relu(W_ih x + b_ih + W_hh h + b_hh) */
+    CT_RNN_TANH = 1, /* h' = tanh(W_ih x + b_ih + W_hh h + b_hh) */
+    CT_RNN_LSTM = 2, /* gates i, f, g, o */
+    CT_RNN_GRU = 3   /* gates r, z, n */
+};
+/* torch's _VF.rnn_relu / rnn_tanh / lstm / gru: a stack of num_layers fused layers (bidirectional: 2 directions) over
+ * x [T, B, I] ([B, T, I] when batch_first) or, with batch_sizes (num_batch_sizes steps, non-increasing), packed rows
+ * [sum(batch_sizes), I]. weights: num_weights tensors in torch's _flat_weights order (per layer and direction:
+ * w_ih, w_hh, then b_ih, b_hh when has_biases, then w_hr when proj_size > 0 (LSTM only)). hx [L*D, B, Hout] and cx
+ * [L*D, B, H] (LSTM) may be NULL (zeros). dropout between layers when train, from gen (NULL: default). out
+ * [T, B, D*Hout] (packed: [sum(batch_sizes), D*Hout]), hy [L*D, B, Hout], cy [L*D, B, H] for LSTM (cy may be NULL
+ * otherwise, and is set to NULL). One autograd node per layer-direction; no second derivative (as torch's cudnn). */
+CT_API ct_status ct_rnn(int32_t mode, ct_tensor x, ct_tensor hx, ct_tensor cx, const ct_tensor* weights,
+                        int32_t num_weights, int32_t has_biases, int64_t num_layers, double dropout, int32_t train,
+                        int32_t bidirectional, int32_t batch_first, int64_t proj_size, const int64_t* batch_sizes,
+                        int64_t num_batch_sizes, ct_generator gen, ct_tensor* out, ct_tensor* hy, ct_tensor* cy);
+/* One step of a cell (torch's rnn_relu_cell / rnn_tanh_cell / lstm_cell / gru_cell): x [B, I] or [I], hx (and cx
+ * for LSTM) [B, H] or [H] or NULL (zeros), b_ih / b_hh both or neither NULL. hy, and cy for LSTM (else NULL). */
+CT_API ct_status ct_rnn_cell(int32_t mode, ct_tensor x, ct_tensor hx, ct_tensor cx, ct_tensor w_ih, ct_tensor w_hh,
+                             ct_tensor b_ih, ct_tensor b_hh, ct_tensor* hy, ct_tensor* cy);
+
 #ifdef __cplusplus
 }
 #endif

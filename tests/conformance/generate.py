@@ -1339,6 +1339,8 @@ def attention(c):
               [query, key, value, w_in, b_in, w_out, b_out, kpm], a)
         c.error(f"multi_head_attention_forward/{dtype}/error/heads", "multi_head_attention_forward",
                 [query, key, value, w_in, b_in, w_out, b_out], "CT_ERR_INVALID_ARGUMENT", dict(a, num_heads=3))
+
+
 def conv_nd(c):
     """Issue 14: N-d (transposed) convolution, N-d pooling, unfold / fold, pixel_shuffle / pixel_unshuffle."""
     F = torch.nn.functional
@@ -1422,13 +1424,99 @@ def conv_nd(c):
             {"output_size": [3, 3], "kernel": [2, 2], "dilation": [1, 1], "padding": [0, 0], "stride": [1, 1]})
     c.error("pixel_shuffle/error/channels", "pixel_shuffle", [torch.zeros(1, 3, 2, 2)], "CT_ERR_SHAPE",
             {"upscale_factor": 2})
+RNN_VF = {"rnn_relu": "rnn_relu", "rnn_tanh": "rnn_tanh", "lstm": "lstm", "gru": "gru"}
+RNN_GATES = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}
+
+
+def rnn_weights(rng, mode, dtype, I, H, layers, dirs, bias, proj):
+    """Weights of a stack in torch's _flat_weights order, values in [-0.6, 0.6)."""
+    G, Hout, ws = RNN_GATES[mode], proj or H, []
+    for layer in range(layers):
+        for _ in range(dirs):
+            shapes = [[G * H, I if layer == 0 else dirs * Hout], [G * H, Hout]]
+            shapes += [[G * H], [G * H]] if bias else []
+            shapes += [[proj, H]] if proj else []
+            ws += [rng.tensor(s, dtype, -0.6, 0.6) for s in shapes]
+    return ws
+
+
+def rnn_stack(mode, a, x, h, c, ws):
+    """torch's fused stack (_VF) for the case's args: (out, hy), or (out, hy, cy) for LSTM."""
+    hx = (h, c) if mode == "lstm" else h
+    fn = getattr(torch._VF, RNN_VF[mode])
+    common = (a["has_biases"], a["num_layers"], 0.0, False, a["bidirectional"])
+    if "batch_sizes" in a:
+        res = fn(x, torch.tensor(a["batch_sizes"]), hx, ws, *common)
+    else:
+        res = fn(x, hx, ws, *common, a["batch_first"])
+    return tuple(res)
+
+
+def recurrent(c):
+    """rnn (the fused stack) and rnn_cell for every mode: one layer and two bidirectional batch_first layers, no
+    biases, LSTM's projection, packed rows (batch_sizes), cells batched and unbatched, and bad input. Inputs are
+    [x, hx, (cx for LSTM), weights...]; gradients are of the output sequence."""
+    for dtype in FLOATS:
+        for mode in RNN_GATES:
+            lstm = mode == "lstm"
+            configs = [("l1", dict(num_layers=1, bidirectional=False, batch_first=False, has_biases=True), 0, None),
+                       ("l2_bidir_bf", dict(num_layers=2, bidirectional=True, batch_first=True, has_biases=True), 0, None),
+                       ("packed_bidir", dict(num_layers=2, bidirectional=True, batch_first=False, has_biases=True), 0,
+                        [3, 3, 2, 1]),
+                       ("nobias", dict(num_layers=1, bidirectional=False, batch_first=False, has_biases=False), 0, None)]
+            if lstm:
+                configs.append(("proj_bidir", dict(num_layers=2, bidirectional=True, batch_first=False,
+                                                   has_biases=True), 2, None))
+            for name, cfg, proj, bs in configs:
+                rng = Rng(len(c.cases) + 31)
+                T, B, I, H = 4, 3, 3, 4
+                dirs, Hout = 2 if cfg["bidirectional"] else 1, proj or H
+                a = dict(cfg, mode=mode, proj_size=proj)
+                if bs:
+                    a["batch_sizes"] = bs
+                    x = rng.tensor([sum(bs), I], dtype, -1.0, 1.0)
+                    B = bs[0]
+                else:
+                    x = rng.tensor([B, T, I] if cfg["batch_first"] else [T, B, I], dtype, -1.0, 1.0)
+                h = rng.tensor([cfg["num_layers"] * dirs, B, Hout], dtype, -1.0, 1.0)
+                cs = [rng.tensor([cfg["num_layers"] * dirs, B, H], dtype, -1.0, 1.0)] if lstm else []
+                ws = rnn_weights(rng, mode, dtype, I, H, cfg["num_layers"], dirs, cfg["has_biases"], proj)
+                c.run(f"rnn/{dtype}/{mode}/{name}", "rnn",
+                      lambda x, h, *r, mode=mode, a=a, lstm=lstm: rnn_stack(
+                          mode, a, x, h, r[0] if lstm else None, list(r[1:] if lstm else r)),
+                      [x, h, *cs, *ws], a)
+            for name, xs, hs in (("batched", [2, 3], [2, 4]), ("unbatched", [3], [4])):
+                if name == "unbatched" and dtype == "float32":
+                    continue
+                rng = Rng(len(c.cases) + 37)
+                x, h = rng.tensor(xs, dtype, -1.0, 1.0), rng.tensor(hs, dtype, -1.0, 1.0)
+                cs = [rng.tensor(hs, dtype, -1.0, 1.0)] if lstm else []
+                ws = rnn_weights(rng, mode, dtype, 3, 4, 1, 1, True, 0)
+                cell = getattr(torch._VF, RNN_VF[mode] + "_cell")
+
+                def step(x, h, *r, cell=cell, lstm=lstm, one=len(xs) == 1):
+                    """torch's cell (batched only; an unbatched step is the module's unsqueeze / squeeze)."""
+                    x, h, r = (x[None], h[None], [r[0][None], *r[1:]] if lstm else r) if one else (x, h, r)
+                    out = cell(x, (h, r[0]), *r[1:]) if lstm else (cell(x, h, *r),)
+                    return tuple(o[0] for o in out) if one else tuple(out)
+                c.run(f"rnn_cell/{dtype}/{mode}/{name}", "rnn_cell", step, [x, h, *cs, *ws], {"mode": mode})
+    rng = Rng(41)
+    x, h = rng.tensor([4, 3, 3], "float32"), rng.tensor([1, 3, 4], "float32")
+    ws = rnn_weights(rng, "gru", "float32", 3, 4, 1, 1, True, 0)
+    a = dict(mode="gru", num_layers=1, bidirectional=False, batch_first=False, has_biases=True, proj_size=0)
+    c.error("rnn/error/rank", "rnn", [x[0], h, *ws], "CT_ERR_SHAPE", a)
+    c.error("rnn/error/num_weights", "rnn", [x, h, *ws[:3]], "CT_ERR_INVALID_ARGUMENT", a)
+    c.error("rnn/error/hidden", "rnn", [x, h[:, :, :3], *ws], "CT_ERR_SHAPE", a)
+    c.error("rnn/error/input_size", "rnn", [x[:, :, :2], h, *ws], "CT_ERR_SHAPE", a)
+    c.error("rnn/error/batch_sizes", "rnn", [x.reshape(12, 3), h, *ws], "CT_ERR_INVALID_ARGUMENT",
+            dict(a, batch_sizes=[2, 3, 3, 4]))
+    c.error("rnn_cell/error/hidden", "rnn_cell", [x[0], h[0, :, :3], *ws], "CT_ERR_SHAPE", {"mode": "gru"})
 
 
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,
           "indexing": indexing, "ordering": ordering, "nn": nn_ops, "creation": creation, "random": random_ops,
-          "activations": activations, "losses": losses, "linalg": linalg,
-          "attention": attention}
-          "activations": activations, "losses": losses, "linalg": linalg, "conv_nd": conv_nd}
+          "activations": activations, "losses": losses, "linalg": linalg, "attention": attention,
+          "conv_nd": conv_nd, "recurrent": recurrent}
 
 
 def main():

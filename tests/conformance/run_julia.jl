@@ -291,6 +291,23 @@ merge!(OPS, Dict{String,Function}(
     "linalg_lstsq" => (x, y, a) -> C.linalg_lstsq(x, y),
     "linalg_solve_triangular" => (x, y, a) -> C.linalg_solve_triangular(x, y; upper = a["upper"], left = a["left"],
                                                                       unitriangular = a["unitriangular"]),
+    # recurrent nets (CTensor.rnn / rnn_cell): inputs x, hx, (cx for LSTM), then the weights; cy only for LSTM
+    "rnn" => (r...) -> begin
+        a, lstm = r[end], r[end]["mode"] == "lstm"
+        k = lstm ? 3 : 2
+        out, hy, cy = C.rnn(Symbol(a["mode"]), r[1], Tensor[r[k+1:end-1]...]; hx = r[2], cx = lstm ? r[3] : nothing,
+                            has_biases = a["has_biases"], num_layers = a["num_layers"], bidirectional = a["bidirectional"],
+                            batch_first = a["batch_first"], proj_size = a["proj_size"],
+                            batch_sizes = get(a, "batch_sizes", nothing))
+        lstm ? (out, hy, cy) : (out, hy)
+    end,
+    "rnn_cell" => (r...) -> begin
+        a, lstm = r[end], r[end]["mode"] == "lstm"
+        k = lstm ? 3 : 2
+        hy, cy = C.rnn_cell(Symbol(a["mode"]), r[1], r[k+1], r[k+2]; b_ih = r[k+3], b_hh = r[k+4], hx = r[2],
+                            cx = lstm ? r[3] : nothing)
+        lstm ? (hy, cy) : hy
+    end,
 ))
 # issue 14: N-d arrays given as Julia tuples (reversed); argmax outputs 1-based
 jtuple(v) = Tuple(reverse(Int.(v)))

@@ -249,6 +249,8 @@ def op_table():
         "linalg_lstsq": lambda xs, a: ct.linalg.lstsq(xs[0], xs[1]).solution,
         "linalg_solve_triangular": lambda xs, a: ct.linalg.solve_triangular(
             xs[0], xs[1], upper=a["upper"], left=a["left"], unitriangular=a["unitriangular"]),
+        # recurrent nets: torch's top-level fused functions (ct.lstm, ct.gru_cell, ...)
+        "rnn": rnn_call, "rnn_cell": rnn_cell_call,
     })
     # in-place writes through a view of a clone of input 0; the output is the clone
     writes = {
@@ -260,6 +262,24 @@ def op_table():
     for name, write in writes.items():
         t[name] = lambda xs, a, write=write: through_view(t, write, xs, a)
     return t
+
+
+def rnn_call(xs, a):
+    """ct.lstm / gru / rnn_tanh / rnn_relu on inputs x, hx, (cx for LSTM), weights."""
+    lstm = a["mode"] == "lstm"
+    hx, ws = ((xs[1], xs[2]), xs[3:]) if lstm else (xs[1], xs[2:])
+    fn = getattr(ct, a["mode"])
+    common = (a["has_biases"], a["num_layers"], 0.0, False, a["bidirectional"])
+    if "batch_sizes" in a:
+        return fn(xs[0], a["batch_sizes"], hx, ws, *common)
+    return fn(xs[0], hx, ws, *common, a["batch_first"])
+
+
+def rnn_cell_call(xs, a):
+    """ct.lstm_cell / gru_cell / rnn_tanh_cell / rnn_relu_cell on inputs x, hx, (cx for LSTM), w_ih, w_hh, b_ih, b_hh."""
+    if a["mode"] == "lstm":
+        return tuple(ct.lstm_cell(xs[0], (xs[1], xs[2]), *xs[3:]))
+    return getattr(ct, a["mode"] + "_cell")(xs[0], xs[1], *xs[2:])
 
 
 def elu_call(x, a):

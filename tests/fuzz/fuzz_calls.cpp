@@ -417,6 +417,38 @@ void attention(Input& in, Pool& p, ct_tensor x, ct_tensor w, ct_tensor opt, bool
     });
 }
 
+// The recurrent nets of issue 14: the stack over up to 6 pool tensors as weights (mode 4 is invalid), packed
+// batch sizes from the input (or none), and one cell step; cy is NULL unless the mode is LSTM.
+void recurrent(Input& in, Pool& p, ct_tensor x, ct_tensor h, ct_tensor c, bool ok) {
+    int32_t mode = in.u8() % 5, nw = in.u8() % 7;
+    ct_tensor w[6];
+    bool ok_w = true, ok_cell_w = true;  // every weight a live tensor; the cell's four (NULL biases allowed)
+    for (int32_t i = 0; i < nw; ++i) {
+        bool ok_i = true;
+        w[i] = p.pick(in, &ok_i);
+        ok_w = ok_w && ok_i;
+        if (i < 4 && !ok_i && (i < 2 || w[i] != nullptr)) ok_cell_w = false;
+    }
+    int64_t nbs = in.u8() % 4, bs[3], layers = in.u8() < 0xe0 ? in.u8() % 3 : in.edge();
+    for (int64_t i = 0; i < nbs; ++i) bs[i] = in.u8() < 0xe0 ? in.count() : in.edge();
+    int32_t bias = in.flag(), train = in.flag(), bidir = in.flag(), batch_first = in.flag();
+    int64_t proj = in.u8() < 0xe0 ? in.u8() % 3 : in.edge();
+    double drop = in.scalar();
+    ct_generator g = (in.u8() & 1) ? p.gen : nullptr;
+    const unsigned no_cy = mode == CT_RNN_LSTM ? 0 : 4;
+    if (in.u8() & 1) {
+        call(in, p, "rnn", !ok || !ok_w, 3, no_cy, [&](ct_tensor* o) {
+            return ct_rnn(mode, x, h, c, w, nw, bias, layers, drop, train, bidir, batch_first, proj,
+                          nbs ? bs : nullptr, nbs, g, &o[0], &o[1], &o[2]);
+        });
+        return;
+    }
+    call(in, p, "rnn_cell", !ok || !ok_cell_w || nw < 2, 2, no_cy >> 1, [&](ct_tensor* o) {
+        return ct_rnn_cell(mode, x, h, c, nw > 0 ? w[0] : nullptr, nw > 1 ? w[1] : nullptr, nw > 2 ? w[2] : nullptr,
+                           nw > 3 ? w[3] : nullptr, &o[0], &o[1]);
+    });
+}
+
 void nn(Input& in, Pool& p, uint8_t which) {
     bool ok_x = true;
     ct_tensor x = p.pick(in, &ok_x);
@@ -428,7 +460,7 @@ void nn(Input& in, Pool& p, uint8_t which) {
     bool must_fail = !ok || !ok_opt;
     int32_t red = in.int32();
     int64_t ignore = in.u8() < 0xe0 ? in.dim() : in.edge();
-    switch (which % 10) {
+    switch (which % 11) {
     case 8: attention(in, p, x, w, opt, ok, ok_opt); break;
     case 0: call(in, p, "linear", must_fail, 1, 0, [&](ct_tensor* o) { return ct_linear(x, w, opt, o); }); break;
     case 1: {
@@ -453,6 +485,7 @@ void nn(Input& in, Pool& p, uint8_t which) {
         break;
     }
     case 7: losses(in, p, x, w, opt, ok, ok_opt, red); break;
+    case 9: recurrent(in, p, x, w, opt, ok_x && (w == nullptr || ok) && ok_opt); break;  // NULL states: zeros
     default: {
         Pair st = pair(in), pad = pair(in), dil = pair(in);
         int64_t groups = in.u8() < 0xe0 ? in.count() : in.edge();

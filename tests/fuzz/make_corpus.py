@@ -52,6 +52,19 @@ def programs():
     for action in (8, 9, 10, 11, 12, 13):  # backward, grad access, hooks, custom functions, optimizers
         out["fuzz_autograd"].append(abase + [4, 1, 0, 0, 1, 2, 0] + [action] +
                                     [rng.randrange(256) for _ in range(32)])
+    # recurrent nets: a GRU stack then a GRU cell step on tensors that fit (input 3, hidden 1): x, hx, w_ih, w_hh,
+    # b_ih, b_hh in slots 0-5, the cell's x and hx in 6-7; each call is group 7 (nn), sub 8, then recurrent()'s bytes
+    rbase = SEED + create_rand([2, 1, 3], 0, 0) + create_rand([1, 1, 1], 0, 1) + create_rand([3, 3], 0, 2) + \
+        create_rand([3, 1], 0, 3) + create_rand([3], 0, 4) + create_rand([3], 0, 5) + create_rand([1, 3], 0, 6) + \
+        create_rand([1, 1], 0, 7)
+
+    def gru_call(x, h, stack):
+        # x, hx, no opt, reduction, ignore index; mode GRU, 4 weights (slots 2-5), no batch sizes, 1 layer,
+        # bias, eval, one direction, time-major, proj 0, dropout 0, default generator, stack or cell; then the
+        # slots the results go to (out and hy into 0 and 1 for the stack, hy into 0 for the cell)
+        return [4, 7, 8, x, h, 0, 0, 0, 0, 3, 4, 2, 3, 4, 5, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, stack] + \
+            ([0, 1] if stack else [0])
+    out["fuzz_ops"].append(rbase + gru_call(0, 1, 1) + gru_call(6, 7, 0))
     return out
 
 

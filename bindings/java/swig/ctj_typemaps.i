@@ -127,6 +127,7 @@ CTJ_LONGS_IN(ct_tensor, operands, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(ct_tensor, params, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(ct_tensor, outputs, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(int32_t, ranks, n, CTJ_AS_INT32)
+CTJ_LONGS_IN(ct_tensor, weights, num_weights, CTJ_AS_TENSOR)
 
 /* ---- a long[] whose length the call takes in another argument (ct_ctc_loss's lengths and their n): copied
  * whole; the Java layer passes n = the arrays' length ---- */
@@ -149,6 +150,7 @@ CTJ_LONGS_IN(int32_t, ranks, n, CTJ_AS_INT32)
 %enddef
 CTJ_LONGS_ARRAY(input_lengths)
 CTJ_LONGS_ARRAY(target_lengths)
+CTJ_LONGS_ARRAY(batch_sizes)
 
 /* ---- {h, w} pairs: exactly two values, or null ---- */
 %define CTJ_HW(NAME)
@@ -242,6 +244,9 @@ CTJ_OPT_OUT(ct_tensor, s, CTJ_FROM_TENSOR)
 CTJ_OPT_OUT(ct_tensor, vh, CTJ_FROM_TENSOR)
 /* ct_multi_head_attention_forward's attention weights (NULL without need_weights) */
 CTJ_OPT_OUT(ct_tensor, out_weights, CTJ_FROM_TENSOR)
+/* the recurrent nets' final states (ct_rnn, ct_rnn_cell) */
+CTJ_OPT_OUT(ct_tensor, hy, CTJ_FROM_TENSOR)
+CTJ_OPT_OUT(ct_tensor, cy, CTJ_FROM_TENSOR)
 CTJ_OPT_OUT(int64_t, allocated, CTJ_FROM_INT64)
 CTJ_OPT_OUT(int64_t, reserved, CTJ_FROM_INT64)
 CTJ_OPT_OUT(int64_t, peak, CTJ_FROM_INT64)

@@ -60,4 +60,5 @@ const OPS = Dict{String,Any}(
     "linalg_svdvals" => LinearAlgebra.svdvals, "linalg_solve_triangular" => linalg_solve_triangular,
     "linalg_matrix_power" => ^, "linalg_cross" => LinearAlgebra.cross, "linalg_vector_norm" => linalg_vector_norm,
     "linalg_matrix_norm" => LinearAlgebra.opnorm, "linalg_pinv" => LinearAlgebra.pinv,
-    "linalg_matrix_rank" => LinearAlgebra.rank, "linalg_lstsq" => linalg_lstsq)
+    "linalg_matrix_rank" => LinearAlgebra.rank, "linalg_lstsq" => linalg_lstsq,
+    "rnn" => rnn, "rnn_cell" => rnn_cell)

@@ -28,6 +28,8 @@ from . import testing
 from ._dlpack import from_dlpack
 from . import distributed, nn, optim, utils  # noqa: E402
 from . import linalg  # noqa: E402
+from ._rnn_ops import (gru, gru_cell, lstm, lstm_cell, rnn_relu, rnn_relu_cell, rnn_tanh,  # noqa: E402,F401
+                       rnn_tanh_cell)
 from .linalg import det, inverse, logdet, matrix_power, pinverse, slogdet  # noqa: E402,F401  (torch's aliases)
 
 Generator = _C.Generator

@@ -85,6 +85,9 @@ typedef struct {
 /* Parses o into d (None allowed when allow_none). Returns 0 or -1 with an exception set. */
 int dims_parse(PyObject* o, Dims* d, int allow_none, const char* what);
 void dims_free(Dims* d);
+/* Borrowed handles of a sequence of Tensors (PyMem array in *hs, freed by the caller; the sequence object in *keep,
+ * released by the caller). Returns 0 or -1 with TypeError naming the first item that is not a Tensor. */
+int tensor_seq(PyObject* seq_obj, ct_tensor** hs, Py_ssize_t* n, PyObject** keep);
 
 /* "O&" converter for an optional ctensor._C.Generator (None -> NULL, the default generator). */
 int conv_opt_generator(PyObject* o, void* out);
@@ -104,6 +107,7 @@ int init_interop(PyObject* m);
 int init_handles(PyObject* m);
 int init_safetensors(PyObject* m);
 int init_nn_losses(PyObject* m);
+int init_nn_rnn(PyObject* m);
 int init_distributed(PyObject* m);
 int init_data_parallel(PyObject* m);
 /* The handle of a ctensor._C.ProcessGroup (borrowed); NULL with TypeError for anything else. */

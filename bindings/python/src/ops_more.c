@@ -158,8 +158,8 @@ static PyObject* py_masked_select(PyObject* m, PyObject* a) {
     RETURN_OUT(ct_masked_select, x, mask);
 }
 
-/* Borrowed handles of a sequence of Tensors (PyMem array in *hs; the sequence object in *keep). */
-static int tensor_seq(PyObject* seq_obj, ct_tensor** hs, Py_ssize_t* n, PyObject** keep) {
+/* Borrowed handles of a sequence of Tensors (declared in ctmodule.h). */
+int tensor_seq(PyObject* seq_obj, ct_tensor** hs, Py_ssize_t* n, PyObject** keep) {
     PyObject* seq = PySequence_Fast(seq_obj, "expected a sequence of Tensors");
     if (!seq) return -1;
     *n = PySequence_Fast_GET_SIZE(seq);

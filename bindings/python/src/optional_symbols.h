@@ -220,6 +220,8 @@
 #pragma weak ct_relu
 #pragma weak ct_remainder
 #pragma weak ct_reshape
+#pragma weak ct_rnn
+#pragma weak ct_rnn_cell
 #pragma weak ct_roll
 #pragma weak ct_round
 #pragma weak ct_rrelu

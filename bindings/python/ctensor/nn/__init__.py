@@ -25,3 +25,4 @@ from .transformer import (MultiheadAttention, Transformer, TransformerDecoder,  
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool3d, AdaptiveMaxPool1d, AdaptiveMaxPool3d,  # noqa: F401
                       AvgPool1d, AvgPool3d, MaxPool1d, MaxPool3d)
 from .parameter_containers import ParameterDict, ParameterList  # noqa: F401
+from .rnn import GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBase  # noqa: F401

@@ -3,10 +3,14 @@ vector and back (parameters_to_vector, vector_to_parameters), like torch.nn.util
 from __future__ import annotations
 
 import math
+import sys
 from typing import TYPE_CHECKING, Iterable, Optional, Union
 
 from .. import _C
 from ..autograd import no_grad
+from . import _rnn_utils as rnn  # noqa: F401  (ctensor.nn.utils.rnn, also importable by that name below)
+
+sys.modules[__name__ + ".rnn"] = rnn
 
 if TYPE_CHECKING:
     from .. import Tensor

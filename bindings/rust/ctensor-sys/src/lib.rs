@@ -932,4 +932,44 @@ extern "C" {
     ) -> ct_status;
     pub fn ct_pixel_shuffle(x: ct_tensor, upscale_factor: i64, out: *mut ct_tensor) -> ct_status;
     pub fn ct_pixel_unshuffle(x: ct_tensor, downscale_factor: i64, out: *mut ct_tensor) -> ct_status;
+    // ---- recurrent nets (issue 14) ----
+    pub fn ct_rnn(
+        mode: i32,
+        x: ct_tensor,
+        hx: ct_tensor,
+        cx: ct_tensor,
+        weights: *const ct_tensor,
+        num_weights: i32,
+        has_biases: i32,
+        num_layers: i64,
+        dropout: f64,
+        train: i32,
+        bidirectional: i32,
+        batch_first: i32,
+        proj_size: i64,
+        batch_sizes: *const i64,
+        num_batch_sizes: i64,
+        gen: ct_generator,
+        out: *mut ct_tensor,
+        hy: *mut ct_tensor,
+        cy: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_rnn_cell(
+        mode: i32,
+        x: ct_tensor,
+        hx: ct_tensor,
+        cx: ct_tensor,
+        w_ih: ct_tensor,
+        w_hh: ct_tensor,
+        b_ih: ct_tensor,
+        b_hh: ct_tensor,
+        hy: *mut ct_tensor,
+        cy: *mut ct_tensor,
+    ) -> ct_status;
 }
+
+// ---- recurrent nets (issue 14): modes of ct_rnn / ct_rnn_cell ----
+pub const CT_RNN_RELU: i32 = 0;
+pub const CT_RNN_TANH: i32 = 1;
+pub const CT_RNN_LSTM: i32 = 2;
+pub const CT_RNN_GRU: i32 = 3;

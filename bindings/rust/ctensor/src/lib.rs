@@ -56,6 +56,7 @@ mod optim_state;
 mod pool_nd;
 mod pooling;
 mod random;
+pub mod rnn;
 pub mod safetensors;
 mod sorting;
 mod tensor;

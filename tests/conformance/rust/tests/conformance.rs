@@ -303,6 +303,7 @@ fn op_table() -> HashMap<&'static str, Op> {
     t.extend(loss_ops());
     t.extend(linalg_ops());
     t.extend(conv_nd_ops());
+    t.extend(recurrent_ops());
     // in-place writes through a view of a clone of input 0; the output is the clone
     type Write = fn(&mut Tensor, &[Tensor], &Value) -> ctensor::Result<()>;
     let writes: [(&'static str, Write); 8] = [
@@ -905,5 +906,56 @@ fn conv_nd_ops() -> HashMap<&'static str, Op> {
     );
     t.insert("pixel_shuffle", Box::new(|x, a| one(x[0].pixel_shuffle(int(a, "upscale_factor")))));
     t.insert("pixel_unshuffle", Box::new(|x, a| one(x[0].pixel_unshuffle(int(a, "downscale_factor")))));
+    t
+}
+
+/// The recurrent nets (ctensor::rnn): inputs x, hx, (cx for LSTM), then the weights; cy only for LSTM.
+fn recurrent_ops() -> HashMap<&'static str, Op> {
+    use ctensor::rnn::{self, RnnMode};
+    fn mode(a: &Value) -> RnnMode {
+        match a["mode"].as_str() {
+            Some("rnn_relu") => RnnMode::RnnRelu,
+            Some("rnn_tanh") => RnnMode::RnnTanh,
+            Some("lstm") => RnnMode::Lstm,
+            _ => RnnMode::Gru,
+        }
+    }
+    let mut t: HashMap<&'static str, Op> = HashMap::new();
+    t.insert(
+        "rnn",
+        Box::new(|x, a| {
+            let m = mode(a);
+            let k = if m == RnnMode::Lstm { 3 } else { 2 };
+            let ws: Vec<&Tensor> = x[k..].iter().collect();
+            let bs = a.get("batch_sizes").map(|_| ints(a, "batch_sizes"));
+            let (out, hy, cy) = rnn::rnn(
+                m,
+                &x[0],
+                Some(&x[1]),
+                if k == 3 { Some(&x[2]) } else { None },
+                &ws,
+                flag(a, "has_biases"),
+                int(a, "num_layers"),
+                0.0,
+                false,
+                flag(a, "bidirectional"),
+                flag(a, "batch_first"),
+                int(a, "proj_size"),
+                bs.as_deref(),
+                None,
+            )?;
+            Ok([out, hy].into_iter().chain(cy).collect())
+        }),
+    );
+    t.insert(
+        "rnn_cell",
+        Box::new(|x, a| {
+            let m = mode(a);
+            let k = if m == RnnMode::Lstm { 3 } else { 2 };
+            let cx = if k == 3 { Some(&x[2]) } else { None };
+            let (hy, cy) = rnn::rnn_cell(m, &x[0], Some(&x[1]), cx, &x[k], &x[k + 1], Some(&x[k + 2]), Some(&x[k + 3]))?;
+            Ok(std::iter::once(hy).chain(cy).collect())
+        }),
+    );
     t
 }

@@ -25,6 +25,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.ctensor.nn.Functional;
+import org.ctensor.nn.Recurrent;
 
 public final class Conformance {
     /** The counts of one run. */
@@ -435,6 +436,24 @@ public final class Conformance {
         t.put("linalg_pinv", (x, a) -> one(Linalg.pinv((Tensor) x[0], optDouble(a, "atol"), optDouble(a, "rtol"))));
         t.put("linalg_matrix_rank", (x, a) -> one(Linalg.matrixRank((Tensor) x[0], optDouble(a, "atol"), optDouble(a, "rtol"))));
         t.put("linalg_lstsq", (x, a) -> one(Linalg.lstsq((Tensor) x[0], (Tensor) x[1])));
+        // recurrent nets (org.ctensor.nn.Recurrent): inputs x, hx, (cx for LSTM), then the weights; cy only for LSTM
+        t.put("rnn", (x, a) -> {
+            Recurrent.Mode m = Recurrent.Mode.valueOf(a.get("mode").getAsString().toUpperCase(java.util.Locale.ROOT));
+            int k = m == Recurrent.Mode.LSTM ? 3 : 2;
+            Tensor[] w = new Tensor[x.length - k];
+            for (int i = k; i < x.length; ++i) w[i - k] = (Tensor) x[i];
+            Tensor[] r = Recurrent.rnn(m, (Tensor) x[0], (Tensor) x[1], k == 3 ? (Tensor) x[2] : null, w, bool(a, "has_biases"),
+                                       arg(a, "num_layers"), 0, false, bool(a, "bidirectional"), bool(a, "batch_first"),
+                                       arg(a, "proj_size"), a.has("batch_sizes") ? longs(a.get("batch_sizes")) : null, null);
+            return r[2] == null ? new Tensor[] {r[0], r[1]} : r;
+        });
+        t.put("rnn_cell", (x, a) -> {
+            Recurrent.Mode m = Recurrent.Mode.valueOf(a.get("mode").getAsString().toUpperCase(java.util.Locale.ROOT));
+            int k = m == Recurrent.Mode.LSTM ? 3 : 2;
+            Tensor[] r = Recurrent.rnnCell(m, (Tensor) x[0], (Tensor) x[1], k == 3 ? (Tensor) x[2] : null, (Tensor) x[k],
+                                           (Tensor) x[k + 1], (Tensor) x[k + 2], (Tensor) x[k + 3]);
+            return r[1] == null ? new Tensor[] {r[0]} : r;
+        });
         t.put("linalg_solve_triangular", (x, a) -> one(Linalg.solveTriangular((Tensor) x[0], (Tensor) x[1],
                 a.get("upper").getAsBoolean(), a.get("left").getAsBoolean(), a.get("unitriangular").getAsBoolean())));
         t.put("wrapped_scalar", (x, a) -> one(((Tensor) x[0]).mul(Tensor.wrappedScalar((Double) x[1], a.get("is_integer").getAsBoolean()))));
