@@ -925,6 +925,34 @@ CT_API ct_status ct_linalg_matrix_rank(ct_tensor a, double atol, double rtol, ct
  * (the minimum-norm solution when m < n); torch.linalg.lstsq's solution. */
 CT_API ct_status ct_linalg_lstsq(ct_tensor a, ct_tensor b, ct_tensor* out);
 
+/* ---- the everyday tensor toolbox (issue 14) ----
+ * In-place indexed writes: each bumps dst's version counter and, under autograd, rebases dst's history like the
+ * other in-place ops (a leaf that requires grad is CT_ERR_AUTOGRAD). Indices are int64 or int32 tensors on dst's
+ * device; one outside its dim's range is CT_ERR_INDEX naming the op and the value. On the CPU duplicates resolve
+ * in index order: the last write wins, accumulate sums (on CUDA a write keeps any one of the values). */
+
+/* dst.scatter_(dim, index, src): as ct_scatter, written into dst. */
+CT_API ct_status ct_scatter_(ct_tensor dst, int64_t dim, ct_tensor index, ct_tensor src);
+/* dst.scatter_add_(dim, index, src): as ct_scatter_add, written into dst. */
+CT_API ct_status ct_scatter_add_(ct_tensor dst, int64_t dim, ct_tensor index, ct_tensor src);
+/* out = x with alpha * src's slices along dim added at index (1-D, values in [0, size)); src has x's shape but
+ * index's length at dim; alpha must be integral for integer x. */
+CT_API ct_status ct_index_add(ct_tensor x, int64_t dim, ct_tensor index, ct_tensor src, double alpha, ct_tensor* out);
+/* ct_index_add written into dst. */
+CT_API ct_status ct_index_add_(ct_tensor dst, int64_t dim, ct_tensor index, ct_tensor src, double alpha);
+/* out = x with src's slices along dim copied to index (as ct_index_add, without the sum). */
+CT_API ct_status ct_index_copy(ct_tensor x, int64_t dim, ct_tensor index, ct_tensor src, ct_tensor* out);
+/* ct_index_copy written into dst. */
+CT_API ct_status ct_index_copy_(ct_tensor dst, int64_t dim, ct_tensor index, ct_tensor src);
+/* out = x with x[indices[0], ..., indices[n-1]] = values (or += with accumulate): the n index tensors broadcast
+ * together to a shape B and pick positions in x's first n dims (negative values count from the end); values
+ * broadcast to B + x.shape[n:] and has x's dtype. Bool masks are not taken: pass their nonzero columns. */
+CT_API ct_status ct_index_put(ct_tensor x, const ct_tensor* indices, int32_t n, ct_tensor values, int32_t accumulate,
+                              ct_tensor* out);
+/* ct_index_put written into dst. */
+CT_API ct_status ct_index_put_(ct_tensor dst, const ct_tensor* indices, int32_t n, ct_tensor values,
+                               int32_t accumulate);
+
 #ifdef __cplusplus
 }
 #endif
