@@ -1285,9 +1285,41 @@ def linalg_composites(c, wc):
             note="torch 1.13 refuses a 1-D B too (with an IndexError)")
 
 
+def toolbox(c):
+    """Issue 14's indexed writes. index_put's inputs are [x, values, index_0, ..., index_{n-1}] (n = len - 2)."""
+    for dtype in FLOATS:
+        for shape, dim, idx, alpha in (([4, 3], 0, [2, 0, 2], 1.0), ([4, 3], 1, [1], -2.5), ([2, 3, 4], -1, [3, 0], 0.5),
+                                       ([4, 3], 0, [], 1.0)):
+            rng = Rng(len(c.cases))
+            src_shape = list(shape)
+            src_shape[dim] = len(idx)
+            x, src, index = rng.tensor(shape, dtype), rng.tensor(src_shape, dtype), torch.tensor(idx, dtype=torch.int64)
+            c.run(f"index_add/{dtype}/{shape}/{dim}/{idx}/{alpha}", "index_add",
+                  lambda t, i, s, d=dim, a=alpha: torch.index_add(t, d, i, s, alpha=a), [x, index, src],
+                  {"dim": dim, "alpha": alpha})
+            if len(set(idx)) == len(idx):  # torch leaves duplicates in index_copy unspecified
+                c.run(f"index_copy/{dtype}/{shape}/{dim}/{idx}", "index_copy",
+                      lambda t, i, s, d=dim: torch.index_copy(t, d, i, s), [x, index, src], {"dim": dim})
+        for shape, idxs, vshape, acc in (([4, 3], [[0, 2]], [2, 3], False), ([4, 3], [[0, -1], [2, 1]], [2], False),
+                                         ([4, 3], [[1, 1, 3]], [3], True), ([2, 3, 2], [[[1], [0]], [2, 0, -3]], [1], True),
+                                         ([4, 3], [[-4, 3], [0, 0]], [], False)):
+            rng = Rng(len(c.cases))
+            x, v = rng.tensor(shape, dtype), rng.tensor(vshape, dtype)
+            index = [torch.tensor(i, dtype=torch.int64) for i in idxs]
+            c.run(f"index_put/{dtype}/{shape}/{idxs}/{vshape}/acc{int(acc)}", "index_put",
+                  lambda t, v, *i, a=acc: torch.index_put(t, i, v, a), [x, v] + index, {"accumulate": acc})
+    x = torch.zeros(4, 3)
+    c.error("index_add/error/range", "index_add", [x, torch.tensor([4]), torch.ones(1, 3)], "CT_ERR_INDEX",
+            {"dim": 0, "alpha": 1.0})
+    c.error("index_copy/error/shape", "index_copy", [x, torch.tensor([0, 1]), torch.ones(1, 3)], "CT_ERR_SHAPE",
+            {"dim": 0})
+    c.error("index_put/error/range", "index_put", [x, torch.tensor(1.0), torch.tensor([0, 5])], "CT_ERR_INDEX",
+            {"accumulate": False})
+
+
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,
           "indexing": indexing, "ordering": ordering, "nn": nn_ops, "creation": creation, "random": random_ops,
-          "activations": activations, "losses": losses, "linalg": linalg}
+          "activations": activations, "losses": losses, "linalg": linalg, "toolbox": toolbox}
 
 
 def main():

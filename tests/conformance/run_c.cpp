@@ -629,6 +629,18 @@ std::map<std::string, Op> op_table() {
         return ct_linalg_solve_triangular(x[0].h, x[1].h, flag(a, "upper"), flag(a, "left"), flag(a, "unitriangular"),
                                           out_slot(o));
     };
+    // the toolbox's indexed writes (issue 14); index_put's inputs are x, values, then the index tensors
+    t["index_add"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_index_add(x[0].h, a["dim"].get<int64_t>(), x[1].h, x[2].h, a["alpha"].get<double>(), out_slot(o));
+    };
+    t["index_copy"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_index_copy(x[0].h, a["dim"].get<int64_t>(), x[1].h, x[2].h, out_slot(o));
+    };
+    t["index_put"] = [](const Inputs& x, const Json& a, Outs& o) {
+        std::vector<ct_tensor> ix;
+        for (size_t k = 2; k < x.size(); ++k) ix.push_back(x[k].h);
+        return ct_index_put(x[0].h, ix.data(), (int32_t)ix.size(), x[1].h, a["accumulate"].get<bool>(), out_slot(o));
+    };
     // input 1 is a wrapped scalar (ct_wrapped_scalar, as {"scalar": v} inputs are made above)
     t["wrapped_scalar"] = [](const Inputs& x, const Json&, Outs& o) { return ct_mul(x[0].h, x[1].h, out_slot(o)); };
     // in-place writes through a view of a clone of input 0; the output is the clone

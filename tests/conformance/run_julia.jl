@@ -161,6 +161,12 @@ merge!(OPS, Dict{String,Function}(
     "mse_loss" => (x, y, a) -> C.mse(x, y; agg = Symbol(a["reduction"])),
     "scatter" => (x, i, s, a) -> C.scatter(x, jdim(a["dim"], ndims(x)), i .+ 1, s),
     "scatter_add" => (x, i, s, a) -> C.scatter_add(x, jdim(a["dim"], ndims(x)), i .+ 1, s),
+    # the toolbox's indexed writes (issue 14); index_put's inputs are x, values, then the index tensors (ctensor
+    # order, so reversed into the Julia-order tuple index_put takes)
+    "index_add" => (x, i, s, a) -> C.index_add(x, jdim(a["dim"], ndims(x)), i .+ 1, s; alpha = a["alpha"]),
+    "index_copy" => (x, i, s, a) -> C.index_copy(x, jdim(a["dim"], ndims(x)), i .+ 1, s),
+    "index_put" => (xs...) -> C.index_put(xs[1], Tuple(reverse([i .+ 1 for i in xs[3:end-1]])), xs[2];
+                                          accumulate = xs[end]["accumulate"]),
 ))
 # nn: Julia's (W, H, C, N) layout; pairs (h, w) given as Julia tuples (w, h); labels and indices 1-based
 jpair(v) = (v[2], v[1])

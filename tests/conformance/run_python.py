@@ -115,6 +115,10 @@ def op_table():
         "mse_loss": lambda xs, a: F.mse_loss(xs[0], xs[1], reduction=a["reduction"]),
         "scatter": lambda xs, a: ct.scatter(xs[0], a["dim"], xs[1], xs[2]),
         "scatter_add": lambda xs, a: ct.scatter_add(xs[0], a["dim"], xs[1], xs[2]),
+        # the toolbox's indexed writes (issue 14); index_put's inputs are x, values, then the index tensors
+        "index_add": lambda xs, a: ct.index_add(xs[0], a["dim"], xs[1], xs[2], alpha=a["alpha"]),
+        "index_copy": lambda xs, a: xs[0].index_copy(a["dim"], xs[1], xs[2]),
+        "index_put": lambda xs, a: xs[0].index_put(tuple(xs[2:]), xs[1], accumulate=a["accumulate"]),
         # convolution, pooling, losses, embedding, einsum, split/chunk, unique
         "conv2d": lambda xs, a: F.conv2d(xs[0], xs[1], xs[2] if len(xs) > 2 else None, a["stride"], a["padding"],
                                          a["dilation"], a["groups"]),

@@ -23,6 +23,7 @@ include("optim.jl")
 include("safetensors.jl")
 include("show.jl")
 include("oplist.jl")
+include("toolbox.jl")
 include("dist.jl")
 
 export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, to, dtype, device, live_handles,

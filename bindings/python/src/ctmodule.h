@@ -110,5 +110,9 @@ int init_data_parallel(PyObject* m);
 ct_process_group group_handle(PyObject* o);
 int init_linalg(PyObject* m);
 int add_functions(PyObject* m, PyMethodDef* defs);
+/* Borrowed handles of a sequence of Tensors (PyMem array in *hs; the sequence object, to release, in *keep). */
+int tensor_seq(PyObject* seq_obj, ct_tensor** hs, Py_ssize_t* n, PyObject** keep);
+/* The toolbox ops of issue 14 (ops_toolbox.c). */
+int init_toolbox(PyObject* m);
 
 #endif

@@ -159,7 +159,7 @@ static PyObject* py_masked_select(PyObject* m, PyObject* a) {
 }
 
 /* Borrowed handles of a sequence of Tensors (PyMem array in *hs; the sequence object in *keep). */
-static int tensor_seq(PyObject* seq_obj, ct_tensor** hs, Py_ssize_t* n, PyObject** keep) {
+int tensor_seq(PyObject* seq_obj, ct_tensor** hs, Py_ssize_t* n, PyObject** keep) {
     PyObject* seq = PySequence_Fast(seq_obj, "expected a sequence of Tensors");
     if (!seq) return -1;
     *n = PySequence_Fast_GET_SIZE(seq);
@@ -307,6 +307,6 @@ int init_nn_creation(PyObject* m);
 int init_sort_ops(PyObject* m);
 
 int init_more_ops(PyObject* m) {
-    if (add_functions(m, more_functions) < 0 || init_sort_ops(m) < 0) return -1;
+    if (add_functions(m, more_functions) < 0 || init_sort_ops(m) < 0 || init_toolbox(m) < 0) return -1;
     return init_nn_creation(m);
 }

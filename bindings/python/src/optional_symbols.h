@@ -108,6 +108,12 @@
 #pragma weak ct_hardtanh
 #pragma weak ct_hinge_embedding_loss
 #pragma weak ct_huber_loss
+#pragma weak ct_index_add
+#pragma weak ct_index_add_
+#pragma weak ct_index_copy
+#pragma weak ct_index_copy_
+#pragma weak ct_index_put
+#pragma weak ct_index_put_
 #pragma weak ct_index_select
 #pragma weak ct_is_grad_enabled
 #pragma weak ct_kl_div
@@ -238,7 +244,9 @@
 #pragma weak ct_save_safetensors
 #pragma weak ct_scalar_tensor
 #pragma weak ct_scatter
+#pragma weak ct_scatter_
 #pragma weak ct_scatter_add
+#pragma weak ct_scatter_add_
 #pragma weak ct_select
 #pragma weak ct_send
 #pragma weak ct_set_cpu_memory_limit

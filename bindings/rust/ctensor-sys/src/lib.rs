@@ -826,3 +826,24 @@ extern "C" {
     pub fn ct_linalg_matrix_rank(a: ct_tensor, atol: f64, rtol: f64, out: *mut ct_tensor) -> ct_status;
     pub fn ct_linalg_lstsq(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
 }
+
+// ---- the everyday tensor toolbox (issue 14) ----
+extern "C" {
+    pub fn ct_scatter_(dst: ct_tensor, dim: i64, index: ct_tensor, src: ct_tensor) -> ct_status;
+    pub fn ct_scatter_add_(dst: ct_tensor, dim: i64, index: ct_tensor, src: ct_tensor) -> ct_status;
+    pub fn ct_index_add(x: ct_tensor, dim: i64, index: ct_tensor, src: ct_tensor, alpha: f64, out: *mut ct_tensor)
+        -> ct_status;
+    pub fn ct_index_add_(dst: ct_tensor, dim: i64, index: ct_tensor, src: ct_tensor, alpha: f64) -> ct_status;
+    pub fn ct_index_copy(x: ct_tensor, dim: i64, index: ct_tensor, src: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_index_copy_(dst: ct_tensor, dim: i64, index: ct_tensor, src: ct_tensor) -> ct_status;
+    pub fn ct_index_put(
+        x: ct_tensor,
+        indices: *const ct_tensor,
+        n: i32,
+        values: ct_tensor,
+        accumulate: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_index_put_(dst: ct_tensor, indices: *const ct_tensor, n: i32, values: ct_tensor, accumulate: i32)
+        -> ct_status;
+}

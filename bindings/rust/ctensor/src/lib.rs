@@ -56,6 +56,7 @@ mod random;
 pub mod safetensors;
 mod sorting;
 mod tensor;
+mod toolbox;
 mod types;
 mod views;
 

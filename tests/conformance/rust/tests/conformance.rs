@@ -298,6 +298,16 @@ fn op_table() -> HashMap<&'static str, Op> {
     t.insert("mse_loss", Box::new(|x, a| one(ctensor::nn::mse_loss(&x[0], &x[1], reduction(a)))));
     t.insert("scatter", Box::new(|x, a| one(x[0].scatter(dim(a), &x[1], &x[2]))));
     t.insert("scatter_add", Box::new(|x, a| one(x[0].scatter_add(dim(a), &x[1], &x[2]))));
+    // the toolbox's indexed writes (issue 14); index_put's inputs are x, values, then the index tensors
+    t.insert("index_add", Box::new(|x, a| one(x[0].index_add(dim(a), &x[1], &x[2], a["alpha"].as_f64().unwrap()))));
+    t.insert("index_copy", Box::new(|x, a| one(x[0].index_copy(dim(a), &x[1], &x[2]))));
+    t.insert(
+        "index_put",
+        Box::new(|x, a| {
+            let ix: Vec<&Tensor> = x[2..].iter().collect();
+            one(x[0].index_put(&ix, &x[1], a["accumulate"].as_bool().unwrap()))
+        }),
+    );
     t.extend(nn_ops());
     t.extend(creation_ops());
     t.extend(loss_ops());

@@ -279,6 +279,15 @@ public final class Conformance {
         t.put("mse_loss", (x, a) -> one(org.ctensor.nn.Functional.mseLoss((Tensor) x[0], (Tensor) x[1], reduction(a))));
         t.put("scatter", (x, a) -> one(((Tensor) x[0]).scatter(dim(a), (Tensor) x[1], (Tensor) x[2])));
         t.put("scatter_add", (x, a) -> one(((Tensor) x[0]).scatterAdd(dim(a), (Tensor) x[1], (Tensor) x[2])));
+        // the toolbox's indexed writes (issue 14); index_put's inputs are x, values, then the index tensors
+        t.put("index_add", (x, a) -> one(Toolbox.indexAdd((Tensor) x[0], dim(a), (Tensor) x[1], (Tensor) x[2],
+                a.get("alpha").getAsDouble())));
+        t.put("index_copy", (x, a) -> one(Toolbox.indexCopy((Tensor) x[0], dim(a), (Tensor) x[1], (Tensor) x[2])));
+        t.put("index_put", (x, a) -> {
+            Tensor[] ix = new Tensor[x.length - 2];
+            for (int k = 2; k < x.length; ++k) ix[k - 2] = (Tensor) x[k];
+            return one(Toolbox.indexPut((Tensor) x[0], ix, (Tensor) x[1], a.get("accumulate").getAsBoolean()));
+        });
         // convolution, pooling, losses, embedding, einsum, split/chunk, unique
         t.put("conv2d", (x, a) -> one(org.ctensor.nn.Functional.conv2d((Tensor) x[0], (Tensor) x[1], x.length > 2 ? (Tensor) x[2] : null,
                 longs(a.get("stride")), longs(a.get("padding")), longs(a.get("dilation")), arg(a, "groups"))));

@@ -1,0 +1,62 @@
+// ToolboxTest.java - org.ctensor.Toolbox (issue 14): in-place scatters, indexAdd / indexCopy / indexPut and their
+// in-place forms against hand-computed values, the index_put gradient against its closed form, and the
+// exception classes of out-of-range indices, bad shapes and leaf writes.
+package org.ctensor;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+class ToolboxTest {
+    @AfterAll
+    static void noLeaks() throws InterruptedException {
+        Leaks.assertNone();
+    }
+
+    static Tensor t(double[] v, long... shape) {
+        return Tensor.fromData(v, shape, DType.FLOAT64, Device.CPU);
+    }
+
+    static Tensor idx(long... v) {
+        return Tensor.fromData(v, new long[] {v.length}, DType.INT64, Device.CPU);
+    }
+
+    @Test
+    void values() {
+        try (TensorScope s = new TensorScope()) {
+            Tensor x = t(new double[] {1, 2, 3, 4, 5, 6}, 3, 2);
+            Tensor src = t(new double[] {1, 1, 2, 2, 3, 3}, 3, 2);
+            assertArrayEquals(new double[] {21, 22, 3, 4, 45, 46},
+                    Toolbox.indexAdd(x, 0, idx(2, 0, 2), src, 10).toDoubleArray(), 0);
+            assertArrayEquals(new double[] {2, 1, 4, 3, 6, 5},
+                    Toolbox.indexCopy(x, 1, idx(1, 0), x).toDoubleArray(), 0);
+            assertArrayEquals(new double[] {1, -5, 3, 4, 5, -5},
+                    Toolbox.indexPut(x, new Tensor[] {idx(0, -1), idx(1)}, t(new double[] {-5}, 1), false).toDoubleArray(), 0);
+            Tensor y = Toolbox.indexPutInPlace(x.copy(), new Tensor[] {idx(1, 1)}, t(new double[] {1, 2}, 2), true);
+            assertArrayEquals(new double[] {1, 2, 5, 8, 5, 6}, y.toDoubleArray(), 0);
+            Toolbox.indexAddInPlace(y, 0, idx(0), t(new double[] {10, 20}, 1, 2), -1);
+            Toolbox.indexCopyInPlace(y, 0, idx(2), t(new double[] {0, 0}, 1, 2));
+            Tensor col = Tensor.fromData(new long[] {1, 0, 1}, new long[] {3, 1}, DType.INT64, Device.CPU);
+            Toolbox.scatterInPlace(y, 1, col, t(new double[] {9, 9, 9}, 3, 1));
+            assertSame(y, Toolbox.scatterAddInPlace(y, 1, col, t(new double[] {1, 1, 1}, 3, 1)));
+            assertArrayEquals(new double[] {-9, 10, 10, 8, 0, 10}, y.toDoubleArray(), 0);
+        }
+    }
+
+    @Test
+    void gradientAndErrors() {
+        try (TensorScope s = new TensorScope()) {
+            Tensor x = t(new double[] {1, 2, 3, 4, 5, 6}, 3, 2).requiresGrad(true);
+            Tensor v = t(new double[] {1, 2}, 2).requiresGrad(true);
+            Toolbox.indexPut(x, new Tensor[] {idx(0, 2), idx(1, 1)}, v, false).sum().backward();
+            assertArrayEquals(new double[] {1, 0, 1, 1, 1, 0}, x.grad().toDoubleArray(), 0);
+            assertArrayEquals(new double[] {1, 1}, v.grad().toDoubleArray(), 0);
+            IndexException e = assertThrows(IndexException.class,
+                    () -> Toolbox.indexPut(x, new Tensor[] {idx(5)}, v, false));
+            assertTrue(e.getMessage().contains("index_put: index 5 is out of bounds for dimension 0 with size 3"), e.getMessage());
+            assertThrows(ShapeException.class, () -> Toolbox.indexAdd(x, 0, idx(0, 1), t(new double[] {1, 1}, 1, 2), 1));
+            assertThrows(AutogradException.class, () -> Toolbox.indexCopyInPlace(x, 0, idx(0), t(new double[] {1, 1}, 1, 2)));
+        }
+    }
+}

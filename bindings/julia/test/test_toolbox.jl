@@ -1,0 +1,32 @@
+# test_toolbox.jl - the toolbox ops of issue 14 (in-place scatters, index_add, index_copy, index_put and their
+# `!` forms) against the same writes on Julia arrays, a gradient against finite differences, and error kinds.
+@testset "toolbox" begin
+    A = [1.0 2.0; 3.0 4.0; 5.0 6.0]
+    S = [10.0 20.0; 30.0 40.0]
+    t, s = tensor(A), tensor(S)
+    R = copy(A); R[3, :] .+= 2 .* S[1, :]; R[1, :] .+= 2 .* S[2, :]
+    @test Array(C.index_add(t, 1, [3, 1], s; alpha = 2)) == R
+    R = copy(A); R[2, :] = S[1, :]; R[1, :] = S[2, :]
+    @test Array(C.index_copy(t, 1, [2, 1], s)) == R
+    R = copy(A); R[:, 2] = [7.0, 8.0, 9.0]
+    @test Array(C.index_put(t, ([2],), tensor(reshape([7.0, 8.0, 9.0], 3, 1)))) == R
+    R = copy(A); R[1, 2] = 10.0; R[3, 2] = 20.0
+    @test Array(C.index_put(t, ([1, 3], [2, 2]), tensor([10.0, 20.0]))) == R
+    R = copy(A); R[2, 1] += 3.0
+    @test Array(C.index_put(t, ([2, 2, 2], [1, 1, 1]), tensor([1.0, 1.0, 1.0]); accumulate = true)) == R
+    u = tensor(copy(A))
+    C.index_add!(u, 2, [1], tensor(ones(3, 1)))
+    C.index_copy!(u, 1, [2], tensor([0.0 0.0]))
+    C.index_put!(u, ([3], [2]), tensor([-1.0]); accumulate = true)
+    C.scatter!(u, 1, [1 1], tensor([9.0 9.0]))
+    C.scatter_add!(u, 1, [3 3], tensor([1.0 1.0]))
+    @test Array(u) == [9.0 9.0; 0.0 0.0; 7.0 6.0]
+    # gradient of index_put with accumulate against finite differences
+    f(x) = C.index_put(x, ([1, 3, 3], [2, 2, 1]), tensor([1.0, 2.0, 3.0]); accumulate = true)
+    x = requires_grad!(tensor(A))
+    backward!(sum(f(x) .^ 2))
+    @test Array(grad(x)) ≈ fd_grad(p -> sum(Array(f(tensor(p))) .^ 2), A) rtol = 1e-5 atol = 1e-7
+    @test errkind(() -> C.index_put(t, ([4],), tensor([1.0]))) == C.ERR_INDEX
+    @test errkind(() -> C.index_add(t, 1, [1, 2], tensor(ones(2, 1)))) == C.ERR_SHAPE
+    @test errkind(() -> C.index_copy!(requires_grad!(tensor(copy(A))), 1, [1], tensor([0.0 0.0]))) == C.ERR_AUTOGRAD
+end

@@ -1,0 +1,44 @@
+// fuzz_toolbox.cpp - the fuzz actions for the toolbox ops of issue 14 (in-place scatters, index_add,
+// index_copy, index_put and their in-place forms), called from call_op with arguments from the input.
+#include "fuzz_common.h"
+
+namespace fz {
+
+void toolbox_ops(Input& in, Pool& p, uint8_t which) {
+    bool ok = true;
+    ct_tensor x = p.pick(in, &ok);
+    ct_tensor idx = p.pick(in, &ok);
+    ct_tensor src = p.pick(in, &ok);
+    int64_t d = in.dim();
+    double s = in.scalar();
+    int32_t acc = in.flag();
+    switch (which % 5) {
+    case 0:
+        check_status("scatter_", ct_scatter_(x, d, idx, src), !ok);
+        check_status("scatter_add_", ct_scatter_add_(x, d, idx, src), !ok);
+        break;
+    case 1:
+        call(in, p, "index_add", !ok, 1, 0, [&](ct_tensor* o) { return ct_index_add(x, d, idx, src, s, o); });
+        check_status("index_add_", ct_index_add_(x, d, idx, src, s), !ok);
+        break;
+    case 2:
+        call(in, p, "index_copy", !ok, 1, 0, [&](ct_tensor* o) { return ct_index_copy(x, d, idx, src, o); });
+        check_status("index_copy_", ct_index_copy_(x, d, idx, src), !ok);
+        break;
+    default: {  // index_put over up to 3 index tensors (the array may be NULL)
+        ct_tensor ts[3];
+        int32_t n = in.int32();
+        int32_t m = n < 0 ? 0 : n > 3 ? 3 : n;
+        for (int i = 0; i < m; ++i) ts[i] = p.pick(in, &ok);
+        bool null_array = in.u8() == 0xff;
+        if (n > 3) return;  // the array holds only 3
+        const ct_tensor* tp = null_array ? nullptr : ts;
+        bool must_fail = !ok || n <= 0 || (null_array && n > 0);
+        call(in, p, "index_put", must_fail, 1, 0,
+             [&](ct_tensor* o) { return ct_index_put(x, tp, n, src, acc, o); });
+        check_status("index_put_", ct_index_put_(x, tp, n, src, acc), must_fail);
+    }
+    }
+}
+
+}  // namespace fz
