@@ -953,6 +953,27 @@ CT_API ct_status ct_index_put(ct_tensor x, const ct_tensor* indices, int32_t n, 
 CT_API ct_status ct_index_put_(ct_tensor dst, const ct_tensor* indices, int32_t n, ct_tensor values,
                                int32_t accumulate);
 
+/* Counting and searching: integer results, no gradient (as torch). CUDA tensors are read back once and computed on
+ * the host (the result sizes depend on the values). */
+
+/* out = where each of values would be inserted into the last dim of sorted_sequence to keep it sorted: the first
+ * position whose element is >= the value (right: > the value; NaN sorts last). sorted_sequence is 1-D, or N-d with
+ * values' leading dims; sorter (NULL: none) is int64 of sorted_sequence's shape, the order that sorts it. int64
+ * (out_int32: int32) of values' shape. */
+CT_API ct_status ct_searchsorted(ct_tensor sorted_sequence, ct_tensor values, int32_t right, int32_t out_int32,
+                                 ct_tensor sorter, ct_tensor* out);
+/* out[v] = the count of v in the 1-D non-negative integer x (or the sum of weights at those positions; weights NULL:
+ * none), length max(max(x) + 1, minlength); int64, or weights' floating dtype (float64 for integer weights). */
+CT_API ct_status ct_bincount(ct_tensor x, ct_tensor weights, int64_t minlength, ct_tensor* out);
+/* out = the histogram of floating x over bins equal bins of [min, max] (values outside ignored; min == max: the
+ * data's range), x's dtype. */
+CT_API ct_status ct_histc(ct_tensor x, int64_t bins, double min, double max, ct_tensor* out);
+/* values = the running maximum along dim, indices (int64) = where it was taken (ties: the later; NaN sticks);
+ * values has a gradient. */
+CT_API ct_status ct_cummax(ct_tensor x, int64_t dim, ct_tensor* values, ct_tensor* indices);
+/* ct_cummax with the running minimum. */
+CT_API ct_status ct_cummin(ct_tensor x, int64_t dim, ct_tensor* values, ct_tensor* indices);
+
 #ifdef __cplusplus
 }
 #endif

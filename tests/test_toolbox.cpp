@@ -208,3 +208,88 @@ TEST(Toolbox, InPlaceAutograd) {
         },
         {randt({2, 2}, 12), randt({2, 2}, 13)}));
 }
+
+// ---- counting and searching ----
+
+TEST(Toolbox, SearchsortedValues) {
+    for_each_device([&] {
+        H seq = make({1, 3, 5, 7, 9}, {5}), v = make({3, 6, 9, 0, 10}, {5}), out;
+        CT_ASSERT_OK(ct_searchsorted(seq.get(), v.get(), 0, 0, nullptr, out.out()));
+        EXPECT_TRUE(allclose(out, {1, 3, 4, 0, 5}));
+        EXPECT_EQ(dtype(out), CT_INT64);
+        CT_ASSERT_OK(ct_searchsorted(seq.get(), v.get(), 1, 1, nullptr, out.out()));
+        EXPECT_TRUE(allclose(out, {2, 3, 5, 0, 5}));
+        EXPECT_EQ(dtype(out), CT_INT32);
+        // N-d: each row of values searches its own row; int values against a float sequence promote
+        H seq2 = make({1, 2, 3, 10, 20, 30}, {2, 3}), v2 = make({2, 25, 0, 30}, {2, 2}, CT_INT64);
+        CT_ASSERT_OK(ct_searchsorted(seq2.get(), v2.get(), 0, 0, nullptr, out.out()));
+        EXPECT_TRUE(allclose(out, {1, 3, 0, 2}));
+        // sorter: the order that sorts an unsorted sequence
+        H unsorted = make({5, 1, 3}, {3}), sorter = make({1, 2, 0}, {3}, CT_INT64);
+        CT_ASSERT_OK(ct_searchsorted(unsorted.get(), make({4, 1}, {2}).get(), 0, 0, sorter.get(), out.out()));
+        EXPECT_TRUE(allclose(out, {2, 0}));
+    });
+    H seq = make({1, 2, NAN}, {3}), out;  // torch's rule: NaN sorts after everything
+    CT_ASSERT_OK(ct_searchsorted(seq.get(), make({NAN, 5}, {2}).get(), 0, 0, nullptr, out.out()));
+    EXPECT_TRUE(allclose(out, {3, 3}));
+    CT_EXPECT_ERR(ct_searchsorted(make({1, 2, 3, 4}, {2, 2}).get(), make({1}, {1, 1, 1}).get(), 0, 0, nullptr, out.out()),
+                  CT_ERR_SHAPE, "searchsorted: sorted_sequence of shape [2, 2] and values of shape [1, 1, 1]");
+    CT_EXPECT_ERR(ct_searchsorted(seq.get(), seq.get(), 0, 0, make({0, 3, 1}, {3}, CT_INT64).get(), out.out()),
+                  CT_ERR_INDEX, "searchsorted: sorter index 3 is out of bounds");
+    CT_EXPECT_ERR(ct_searchsorted(make({1}, {}).get(), seq.get(), 0, 0, nullptr, out.out()), CT_ERR_SHAPE,
+                  "searchsorted: sorted_sequence must have at least one dim");
+}
+
+TEST(Toolbox, BincountAndHistc) {
+    for_each_device([&] {
+        H x = make({1, 1, 3, 0, 1}, {5}, CT_INT64), out;
+        CT_ASSERT_OK(ct_bincount(x.get(), nullptr, 0, out.out()));
+        EXPECT_TRUE(allclose(out, {1, 3, 0, 1}));
+        EXPECT_EQ(dtype(out), CT_INT64);
+        CT_ASSERT_OK(ct_bincount(x.get(), make({0.5, 1, 2, 4, 8}, {5}, CT_FLOAT32).get(), 6, out.out()));
+        EXPECT_TRUE(allclose(out, {4, 9.5, 0, 2, 0, 0}));
+        EXPECT_EQ(dtype(out), CT_FLOAT32);
+        CT_ASSERT_OK(ct_bincount(make({}, {0}, CT_INT32).get(), make({}, {0}, CT_INT64).get(), 2, out.out()));
+        EXPECT_TRUE(allclose(out, {0, 0}));
+        EXPECT_EQ(dtype(out), CT_FLOAT64);
+        H h = make({0, 1, 2, 3, 4, -1, 5, NAN}, {8}, CT_FLOAT32);
+        CT_ASSERT_OK(ct_histc(h.get(), 4, 0, 4, out.out()));
+        EXPECT_TRUE(allclose(out, {1, 1, 1, 2}));  // the top edge counts in the last bin; outside and NaN ignored
+        CT_ASSERT_OK(ct_histc(make({1, 2, 1}, {3}).get(), 4, 0, 0, out.out()));  // min == max: the data's range
+        EXPECT_TRUE(allclose(out, {2, 0, 0, 1}));
+        CT_ASSERT_OK(ct_histc(make({1, 1}, {2}).get(), 4, 0, 0, out.out()));  // a one-value range widens by 1
+        EXPECT_TRUE(allclose(out, {0, 0, 2, 0}));
+    });
+    H out;
+    CT_EXPECT_ERR(ct_bincount(make({1, -2}, {2}, CT_INT64).get(), nullptr, 0, out.out()), CT_ERR_INVALID_ARGUMENT,
+                  "bincount: input must be non-negative, got -2");
+    CT_EXPECT_ERR(ct_bincount(make({1}, {1}).get(), nullptr, 0, out.out()), CT_ERR_DTYPE, "bincount: input must be an integer");
+    CT_EXPECT_ERR(ct_bincount(make({1}, {1, 1}, CT_INT64).get(), nullptr, 0, out.out()), CT_ERR_SHAPE, "bincount: input must be 1-D");
+    CT_EXPECT_ERR(ct_histc(make({1}, {1}).get(), 0, 0, 1, out.out()), CT_ERR_INVALID_ARGUMENT, "histc: bins must be > 0");
+    CT_EXPECT_ERR(ct_histc(make({1}, {1}).get(), 2, 3, 1, out.out()), CT_ERR_INVALID_ARGUMENT, "histc: max (1)");
+    CT_EXPECT_ERR(ct_histc(make({1}, {1}, CT_INT64).get(), 2, 0, 1, out.out()), CT_ERR_DTYPE, "histc");
+}
+
+TEST(Toolbox, CummaxCumminValuesAndGradients) {
+    auto cum = [](bool max, const H& x, int64_t dim) {
+        H v, i;
+        ok(max ? ct_cummax(x.get(), dim, v.out(), i.out()) : ct_cummin(x.get(), dim, v.out(), i.out()));
+        return std::make_pair(v, i);
+    };
+    for_each_device([&] {
+        H x = make({1, 3, 3, 2, NAN, 5}, {6});
+        auto [v, i] = cum(true, x, 0);
+        EXPECT_TRUE(allclose(v, {1, 3, 3, 3, NAN, NAN}));
+        EXPECT_TRUE(allclose(i, {0, 1, 2, 2, 4, 4}));  // ties take the later position; a NaN sticks
+        auto [w, j] = cum(false, make({2, 1, 1, 4, 0, 6}, {2, 3}, CT_INT32), 0);
+        EXPECT_TRUE(allclose(w, {2, 1, 1, 2, 0, 1}));
+        EXPECT_TRUE(allclose(j, {0, 0, 0, 0, 1, 0}));
+        EXPECT_EQ(shape(cum(true, make({}, {0, 3}), 1).first), (Shape{0, 3}));
+        EXPECT_TRUE(gradcheck([&](const std::vector<H>& in) { return cum(true, in[0], 1).first; }, {randt({3, 4}, 20)}));
+        EXPECT_TRUE(gradcheck([&](const std::vector<H>& in) { return cum(false, in[0], -2).first; }, {randt({3, 4}, 21)}));
+        EXPECT_TRUE(gradgradcheck([&](const std::vector<H>& in) { return cum(true, in[0], 0).first; }, {randt({4}, 22)}));
+    });
+    H v, i;
+    CT_EXPECT_ERR(ct_cummax(make({1}, {1}).get(), 1, v.out(), i.out()), CT_ERR_INDEX, "cummax");
+    CT_EXPECT_ERR(ct_cummin(make({1}, {1}).get(), 0, v.out(), nullptr), CT_ERR_INVALID_ARGUMENT, "cummin");
+}

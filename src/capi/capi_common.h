@@ -108,6 +108,8 @@ std::vector<Tensor> tensor_list_arg(const ct_tensor* hs, int32_t n, const char* 
 // batchmean_ok); anything else is CT_ERR_INVALID_ARGUMENT naming op. Defined in capi_nn.cpp.
 enum class Reduction : int32_t;
 Reduction reduction_arg(int32_t r, const char* op, bool batchmean_ok = false);
+// Hands a (values, indices) result out through two out-pointers the caller checked first (capi_sort.cpp).
+void set_pair(const std::pair<Tensor, Tensor>& r, ct_tensor* values, ct_tensor* indices);
 
 }  // namespace ct
 

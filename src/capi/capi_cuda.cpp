@@ -77,6 +77,11 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "multi_margin_loss", "cosine_embedding_loss", "triplet_margin_loss",
         // ctc_loss: its recursions run on a host copy, results copied back (Note [CTC on the host] in ops/nn_ctc.cpp)
         "ctc_loss",
+        // ---- the toolbox (issue 14) ----
+        // indexed writes through the scatter kernels (index_put's index tensors are linearised on the host)
+        "scatter_", "scatter_add_", "index_add", "index_add_", "index_copy", "index_copy_", "index_put", "index_put_",
+        // counting, searching and the running extremes: computed on a host copy, results copied back
+        "searchsorted", "bincount", "histc", "cummax", "cummin",
     };
     return ops;
 }

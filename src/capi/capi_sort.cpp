@@ -5,14 +5,13 @@
 
 using namespace ct;
 
-namespace {
-// Both out-pointers checked first, so a failure leaves them untouched.
+namespace ct {
 void set_pair(const std::pair<Tensor, Tensor>& r, ct_tensor* values, ct_tensor* indices) {
     ct_tensor v = new_tensor_handle(r.first);
     *indices = new_tensor_handle(r.second);
     *values = v;
 }
-}  // namespace
+}  // namespace ct
 
 extern "C" {
 
