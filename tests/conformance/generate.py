@@ -1308,6 +1308,40 @@ def toolbox(c):
             index = [torch.tensor(i, dtype=torch.int64) for i in idxs]
             c.run(f"index_put/{dtype}/{shape}/{idxs}/{vshape}/acc{int(acc)}", "index_put",
                   lambda t, v, *i, a=acc: torch.index_put(t, i, v, a), [x, v] + index, {"accumulate": acc})
+    # counting and searching (searchsorted's inputs: sorted_sequence, values[, sorter]; bincount's: x[, weights])
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases))
+        seq = torch.sort(rng.tensor([2, 5], dtype), dim=-1).values
+        vals = rng.tensor([2, 3], dtype)
+        for right in (False, True):
+            c.run(f"searchsorted/{dtype}/nd/right{int(right)}", "searchsorted",
+                  lambda s, v, r=right: torch.searchsorted(s, v, right=r), [seq, vals],
+                  {"right": right, "out_int32": False})
+            c.run(f"searchsorted/{dtype}/1d/right{int(right)}", "searchsorted",
+                  lambda s, v, r=right: torch.searchsorted(s, v, right=r, out_int32=True), [seq[0], vals],
+                  {"right": right, "out_int32": True})
+        raw = rng.tensor([6], dtype)
+        c.run(f"searchsorted/{dtype}/sorter", "searchsorted",
+              lambda s, v, o: torch.searchsorted(s, v, sorter=o), [raw, vals, torch.argsort(raw)],
+              {"right": False, "out_int32": False})
+        x = rng.tensor([40], dtype)
+        for bins, lo, hi in ((5, 0.0, 0.0), (4, -1.0, 1.0), (3, 0.5, 0.5)):
+            c.run(f"histc/{dtype}/{bins}/{lo}/{hi}", "histc", lambda t, b=bins, l=lo, h=hi: torch.histc(t, b, l, h), [x],
+                  {"bins": bins, "min": lo, "max": hi}, differentiable=False)
+        w = rng.tensor([3, 4], dtype)
+        for dim in (0, 1, -1):
+            c.run(f"cummax/{dtype}/{dim}", "cummax", lambda t, d=dim: tuple(torch.cummax(t, d)), [w], {"dim": dim})
+            c.run(f"cummin/{dtype}/{dim}", "cummin", lambda t, d=dim: tuple(torch.cummin(t, d)), [w], {"dim": dim})
+        c.run(f"bincount/{dtype}/weights", "bincount", lambda i, wt: torch.bincount(i, wt, 7),
+              [torch.tensor([0, 3, 3, 1, 5]), rng.tensor([5], dtype)], {"minlength": 7}, differentiable=False)
+    c.run("bincount/int64", "bincount", lambda i: torch.bincount(i), [torch.tensor([2, 0, 2, 4, 2])], {"minlength": 0})
+    c.run("cummax/int32/ties", "cummax", lambda t: tuple(torch.cummax(t, 0)), [torch.tensor([1, 3, 3, 2], dtype=torch.int32)],
+          {"dim": 0})
+    c.error("bincount/error/negative", "bincount", [torch.tensor([1, -1])], "CT_ERR_INVALID_ARGUMENT", {"minlength": 0})
+    c.error("histc/error/bins", "histc", [torch.zeros(3)], "CT_ERR_INVALID_ARGUMENT", {"bins": 0, "min": 0.0, "max": 1.0})
+    c.error("cummin/error/dim", "cummin", [torch.zeros(3)], "CT_ERR_INDEX", {"dim": 1})
+    c.error("searchsorted/error/shape", "searchsorted", [torch.zeros(2, 3), torch.zeros(3, 1)], "CT_ERR_SHAPE",
+            {"right": False, "out_int32": False})
     x = torch.zeros(4, 3)
     c.error("index_add/error/range", "index_add", [x, torch.tensor([4]), torch.ones(1, 3)], "CT_ERR_INDEX",
             {"dim": 0, "alpha": 1.0})

@@ -641,6 +641,22 @@ std::map<std::string, Op> op_table() {
         for (size_t k = 2; k < x.size(); ++k) ix.push_back(x[k].h);
         return ct_index_put(x[0].h, ix.data(), (int32_t)ix.size(), x[1].h, a["accumulate"].get<bool>(), out_slot(o));
     };
+    t["searchsorted"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_searchsorted(x[0].h, x[1].h, a["right"].get<bool>(), a["out_int32"].get<bool>(),
+                               x.size() > 2 ? x[2].h : nullptr, out_slot(o));
+    };
+    t["bincount"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_bincount(x[0].h, x.size() > 1 ? x[1].h : nullptr, a["minlength"].get<int64_t>(), out_slot(o));
+    };
+    t["histc"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_histc(x[0].h, a["bins"].get<int64_t>(), a["min"].get<double>(), a["max"].get<double>(), out_slot(o));
+    };
+    using CumExtreme = ct_status (*)(ct_tensor, int64_t, ct_tensor*, ct_tensor*);
+    for (auto& [name, fn] : std::vector<std::pair<const char*, CumExtreme>>{{"cummax", ct_cummax}, {"cummin", ct_cummin}})
+        t[name] = [fn = fn](const Inputs& x, const Json& a, Outs& o) {
+            ct_tensor* v = out_slot(o);
+            return fn(x[0].h, a["dim"].get<int64_t>(), v, out_slot(o));
+        };
     // input 1 is a wrapped scalar (ct_wrapped_scalar, as {"scalar": v} inputs are made above)
     t["wrapped_scalar"] = [](const Inputs& x, const Json&, Outs& o) { return ct_mul(x[0].h, x[1].h, out_slot(o)); };
     // in-place writes through a view of a clone of input 0; the output is the clone

@@ -167,6 +167,15 @@ merge!(OPS, Dict{String,Function}(
     "index_copy" => (x, i, s, a) -> C.index_copy(x, jdim(a["dim"], ndims(x)), i .+ 1, s),
     "index_put" => (xs...) -> C.index_put(xs[1], Tuple(reverse([i .+ 1 for i in xs[3:end-1]])), xs[2];
                                           accumulate = xs[end]["accumulate"]),
+    # searchsorted: 0-based insertion positions are searchsortedlast (right) and searchsortedfirst - 1 (left);
+    # a 0-based sorter is made 1-based
+    "searchsorted" => (xs...) -> (a = xs[end]; s = length(xs) > 3 ? xs[3] .+ 1 : nothing; i32 = a["out_int32"];
+                                  a["right"] ? searchsortedlast(xs[1], xs[2]; sorter = s, out_int32 = i32) :
+                                               searchsortedfirst(xs[1], xs[2]; sorter = s, out_int32 = i32) .- 1),
+    "bincount" => (xs...) -> C.bincount(xs[1]; weights = length(xs) > 2 ? xs[2] : nothing, minlength = xs[end]["minlength"]),
+    "histc" => (x, a) -> C.histc(x; bins = a["bins"], min = a["min"], max = a["max"]),
+    "cummax" => (x, a) -> C.cummax(x; dims = jdim(a["dim"], ndims(x))),
+    "cummin" => (x, a) -> C.cummin(x; dims = jdim(a["dim"], ndims(x))),
 ))
 # nn: Julia's (W, H, C, N) layout; pairs (h, w) given as Julia tuples (w, h); labels and indices 1-based
 jpair(v) = (v[2], v[1])
@@ -291,7 +300,8 @@ merge!(OPS, Dict{String,Function}(
     "linalg_solve_triangular" => (x, y, a) -> C.linalg_solve_triangular(x, y; upper = a["upper"], left = a["left"],
                                                                       unitriangular = a["unitriangular"]),
 ))
-const POSITION_OUTPUTS = Set(["sort", "topk", "kthvalue", "max_pool2d_ex", "adaptive_max_pool2d", "unique"])
+const POSITION_OUTPUTS = Set(["sort", "topk", "kthvalue", "max_pool2d_ex", "adaptive_max_pool2d", "unique", "cummax",
+                              "cummin"])
 
 # in-place writes through a view of a copy of input 1; the result is the copy
 const WRITES = Dict{String,Function}(

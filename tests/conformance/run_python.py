@@ -119,6 +119,12 @@ def op_table():
         "index_add": lambda xs, a: ct.index_add(xs[0], a["dim"], xs[1], xs[2], alpha=a["alpha"]),
         "index_copy": lambda xs, a: xs[0].index_copy(a["dim"], xs[1], xs[2]),
         "index_put": lambda xs, a: xs[0].index_put(tuple(xs[2:]), xs[1], accumulate=a["accumulate"]),
+        "searchsorted": lambda xs, a: ct.searchsorted(xs[0], xs[1], right=a["right"], out_int32=a["out_int32"],
+                                                      sorter=xs[2] if len(xs) > 2 else None),
+        "bincount": lambda xs, a: ct.bincount(xs[0], xs[1] if len(xs) > 1 else None, minlength=a["minlength"]),
+        "histc": lambda xs, a: ct.histc(xs[0], bins=a["bins"], min=a["min"], max=a["max"]),
+        "cummax": lambda xs, a: tuple(ct.cummax(xs[0], a["dim"])),
+        "cummin": lambda xs, a: tuple(xs[0].cummin(a["dim"])),
         # convolution, pooling, losses, embedding, einsum, split/chunk, unique
         "conv2d": lambda xs, a: F.conv2d(xs[0], xs[1], xs[2] if len(xs) > 2 else None, a["stride"], a["padding"],
                                          a["dilation"], a["groups"]),

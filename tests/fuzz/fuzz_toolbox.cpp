@@ -1,5 +1,6 @@
 // fuzz_toolbox.cpp - the fuzz actions for the toolbox ops of issue 14 (in-place scatters, index_add,
-// index_copy, index_put and their in-place forms), called from call_op with arguments from the input.
+// index_copy, index_put and their in-place forms, searchsorted, bincount, histc, cummax, cummin), called from
+// call_op with arguments from the input.
 #include "fuzz_common.h"
 
 namespace fz {
@@ -12,7 +13,22 @@ void toolbox_ops(Input& in, Pool& p, uint8_t which) {
     int64_t d = in.dim();
     double s = in.scalar();
     int32_t acc = in.flag();
-    switch (which % 5) {
+    switch (which % 9) {
+    case 5: {  // sorter, weights: NULL or a pool tensor
+        ct_tensor opt = in.flag() ? nullptr : p.pick(in, &ok);
+        int32_t right = in.flag(), i32 = in.flag();
+        call(in, p, "searchsorted", !ok, 1, 0, [&](ct_tensor* o) { return ct_searchsorted(x, idx, right, i32, opt, o); });
+        call(in, p, "bincount", !ok, 1, 0, [&](ct_tensor* o) { return ct_bincount(x, opt, in.count(), o); });
+        break;
+    }
+    case 6: {
+        int64_t bins = in.count();
+        double hi = in.scalar();
+        call(in, p, "histc", !ok, 1, 0, [&](ct_tensor* o) { return ct_histc(x, bins, s, hi, o); });
+        break;
+    }
+    case 7: call(in, p, "cummax", !ok, 2, 0, [&](ct_tensor* o) { return ct_cummax(x, d, o, o + 1); }); break;
+    case 8: call(in, p, "cummin", !ok, 2, 0, [&](ct_tensor* o) { return ct_cummin(x, d, o, o + 1); }); break;
     case 0:
         check_status("scatter_", ct_scatter_(x, d, idx, src), !ok);
         check_status("scatter_add_", ct_scatter_add_(x, d, idx, src), !ok);

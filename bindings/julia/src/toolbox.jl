@@ -1,6 +1,8 @@
 # toolbox.jl - the everyday tensor toolbox of issue 14: in-place scatters, index_add / index_copy / index_put and
-# their in-place (`!`) forms, thin wrappers over the C ABI. Dims are Julia dims, indices 1-based; index_put's
-# index tuple addresses the LAST length(indices) Julia dims in Julia order (ctensor's first dims, column-major).
+# their in-place (`!`) forms, searchsortedfirst/last, bincount, histc, cummax/cummin: thin wrappers over the C ABI.
+# Dims are Julia dims, indices and positions 1-based; index_put's index tuple addresses the LAST
+# length(indices) Julia dims in Julia order (ctensor's first dims, column-major); an N-d sorted sequence is
+# searched along Julia dim 1 (ctensor's last).
 
 "Runs c(args with idx made a 0-based index tensor) and releases that tensor."
 function _with_index(f, idx)
@@ -44,6 +46,36 @@ index_put(t::Tensor, indices::Tuple, values::Tensor; accumulate::Bool = false) =
 index_put!(t::Tensor, indices::Tuple, values::Tensor; accumulate::Bool = false) =
     _with_indices(h -> (@check(LibCT.ct_index_put_(t, h, Int32(length(h)), values, Int32(accumulate))); t), indices)
 
+_opt(t) = t === nothing ? C_NULL : handle(t)
+"ct_searchsorted's 0-based positions (sorter: 1-based, as Julia's sortperm gives; int32 with out_int32)."
+function _searchsorted(seq::Tensor, v::Tensor, right::Bool, sorter, out_int32::Bool)
+    s = sorter === nothing ? nothing : index_arg(sorter)
+    try
+        GC.@preserve seq v s newtensor(o -> LibCT.ct_searchsorted(seq, v, Int32(right), Int32(out_int32), _opt(s), o))
+    finally
+        s === nothing || release!(s)
+    end
+end
+"The 1-based position of the first element of the sorted seq >= each value (Base's searchsortedfirst), per value."
+function Base.searchsortedfirst(seq::Tensor, v::Tensor; sorter = nothing, out_int32::Bool = false)
+    p = _searchsorted(seq, v, false, sorter, out_int32); r = shift_index(p, 1); release!(p); r
+end
+"The 1-based position of the last element of the sorted seq <= each value (Base's searchsortedlast), per value."
+Base.searchsortedlast(seq::Tensor, v::Tensor; sorter = nothing, out_int32::Bool = false) =
+    _searchsorted(seq, v, true, sorter, out_int32)
+"counts[k] = how often the value k - 1 occurs in the non-negative integer vector x (sums of weights when given)."
+bincount(x::Tensor; weights::Union{Tensor,Nothing} = nothing, minlength::Integer = 0) =
+    GC.@preserve weights newtensor(o -> LibCT.ct_bincount(x, _opt(weights), Int64(minlength), o))
+"The histogram of x over `bins` equal bins of [min, max] (min == max: the data's range)."
+histc(x::Tensor; bins::Integer = 100, min::Real = 0, max::Real = 0) =
+    newtensor(o -> LibCT.ct_histc(x, Int64(bins), Float64(min), Float64(max), o))
+"(running maximum along dims, 1-based positions it came from); differentiable in the values."
+cummax(t::Tensor; dims::Integer) = _two(LibCT.ct_cummax, t, ctdim(t, dims))
+"(running minimum along dims, 1-based positions it came from); differentiable in the values."
+cummin(t::Tensor; dims::Integer) = _two(LibCT.ct_cummin, t, ctdim(t, dims))
+
 merge!(OPS, Dict{String,Any}("scatter_" => scatter!, "scatter_add_" => scatter_add!, "index_add" => index_add,
                              "index_add_" => index_add!, "index_copy" => index_copy, "index_copy_" => index_copy!,
-                             "index_put" => index_put, "index_put_" => index_put!))
+                             "index_put" => index_put, "index_put_" => index_put!,
+                             "searchsorted" => searchsortedfirst, "bincount" => bincount, "histc" => histc,
+                             "cummax" => cummax, "cummin" => cummin))

@@ -29,4 +29,22 @@
     @test errkind(() -> C.index_put(t, ([4],), tensor([1.0]))) == C.ERR_INDEX
     @test errkind(() -> C.index_add(t, 1, [1, 2], tensor(ones(2, 1)))) == C.ERR_SHAPE
     @test errkind(() -> C.index_copy!(requires_grad!(tensor(copy(A))), 1, [1], tensor([0.0 0.0]))) == C.ERR_AUTOGRAD
+    # counting and searching: positions and indices 1-based like Base's
+    seq, vals = [1.0, 3.0, 5.0, 7.0], [3.0, 0.0, 8.0, 5.5]
+    @test Array(searchsortedfirst(tensor(seq), tensor(vals))) == [searchsortedfirst(seq, v) for v in vals]
+    @test Array(searchsortedlast(tensor(seq), tensor(vals))) == [searchsortedlast(seq, v) for v in vals]
+    raw = [5.0, 1.0, 3.0]
+    @test Array(searchsortedfirst(tensor(raw), tensor([4.0]); sorter = sortperm(raw))) == [3]
+    @test Array(C.bincount(tensor([1, 1, 3]); minlength = 5)) == [0, 2, 0, 1, 0]
+    @test Array(C.bincount(tensor([1, 1, 3]); weights = tensor([0.5, 1.0, 2.0]))) == [0.0, 1.5, 0.0, 2.0]
+    @test Array(C.histc(tensor([0.0, 1.0, 2.0, 3.0, 4.0]); bins = 4, min = 0, max = 4)) == [1.0, 1.0, 1.0, 2.0]
+    M = [1.0 4.0; 3.0 2.0; 3.0 5.0]
+    v, i = C.cummax(tensor(M); dims = 1)
+    @test Array(v) == accumulate(max, M; dims = 1) && Array(i) == [1 1; 2 1; 3 3]
+    v, i = C.cummin(tensor(M); dims = 2)
+    @test Array(v) == accumulate(min, M; dims = 2) && Array(i) == [1 1; 1 2; 1 1]
+    x = requires_grad!(tensor([1.0, 3.0, 2.0]))
+    backward!(sum(C.cummax(x; dims = 1)[1]))
+    @test Array(grad(x)) == [1.0, 2.0, 0.0]
+    @test errkind(() -> C.bincount(tensor([-1]))) == C.ERR_INVALID_ARGUMENT
 end

@@ -1,6 +1,8 @@
 """The everyday tensor toolbox (issue 14) with torch's names and signatures: the in-place scatters,
-index_add / index_copy / index_put and their in-place forms (functions and Tensor methods). The work is the
-C ABI's (ct_index_add, ...); this file only adapts arguments."""
+index_add / index_copy / index_put and their in-place forms, searchsorted / bucketize, bincount, histc and
+cummax / cummin (functions and Tensor methods). The work is the C ABI's (ct_index_add, ...); this file only
+adapts arguments."""
+import collections
 from . import _C
 from ._creation import full, tensor
 from ._tensor import Tensor
@@ -73,9 +75,52 @@ def _index_put_(self, indices, values, accumulate=False):
     return self
 
 
+cummax_ret = collections.namedtuple("cummax", ["values", "indices"])
+cummin_ret = collections.namedtuple("cummin", ["values", "indices"])
+
+
+def _as_tensor_like(v, like):
+    """v as a tensor on like's device: a Python number becomes a 0-d int64/float64 tensor (exact; compared in the
+    promoted type)."""
+    return v if isinstance(v, _TB) else tensor(v, dtype="float64" if isinstance(v, float) else None, device=like.device)
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
+    if side is not None:
+        if side not in ("left", "right"):
+            raise ValueError("searchsorted: side must be 'left' or 'right', got %r" % (side,))
+        if right and side == "left":
+            raise ValueError("searchsorted: side='left' and right=True contradict each other")
+        right = side == "right"
+    return _C.searchsorted(sorted_sequence, _as_tensor_like(input, sorted_sequence), bool(right), bool(out_int32),
+                           sorter)
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False):
+    return _C.searchsorted(boundaries, _as_tensor_like(input, boundaries), bool(right), bool(out_int32), None)
+
+
+def bincount(input, weights=None, minlength=0):
+    return _C.bincount(input, weights, int(minlength))
+
+
+def histc(input, bins=100, min=0, max=0):
+    return _C.histc(input, int(bins), float(min), float(max))
+
+
+def cummax(input, dim):
+    return cummax_ret(*_C.cummax(input, dim))
+
+
+def cummin(input, dim):
+    return cummin_ret(*_C.cummin(input, dim))
+
+
 for _name, _fn in dict(scatter_=_scatter_, scatter_add_=_scatter_add_, index_add=index_add, index_add_=_index_add_,
                        index_copy=index_copy, index_copy_=_index_copy_, index_put=index_put,
-                       index_put_=_index_put_).items():
+                       index_put_=_index_put_, bincount=bincount, histc=histc, cummax=cummax,
+                       cummin=cummin).items():
     setattr(Tensor, _name, _fn)
 
-__all__ = ["index_add", "index_copy", "index_put"]
+__all__ = ["index_add", "index_copy", "index_put", "searchsorted", "bucketize", "bincount", "histc", "cummax",
+           "cummin"]

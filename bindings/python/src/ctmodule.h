@@ -112,6 +112,8 @@ int init_linalg(PyObject* m);
 int add_functions(PyObject* m, PyMethodDef* defs);
 /* Borrowed handles of a sequence of Tensors (PyMem array in *hs; the sequence object, to release, in *keep). */
 int tensor_seq(PyObject* seq_obj, ct_tensor** hs, Py_ssize_t* n, PyObject** keep);
+/* A tuple of the handles (NULL entries become None; all released on failure), in ops_sort.c. */
+PyObject* tuple_of(ct_tensor* hs, int n);
 /* The toolbox ops of issue 14 (ops_toolbox.c). */
 int init_toolbox(PyObject* m);
 

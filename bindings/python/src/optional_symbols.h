@@ -30,6 +30,7 @@
 #pragma weak ct_bernoulli
 #pragma weak ct_binary_cross_entropy
 #pragma weak ct_binary_cross_entropy_with_logits
+#pragma weak ct_bincount
 #pragma weak ct_broadcast
 #pragma weak ct_broadcast_async
 #pragma weak ct_cat
@@ -55,6 +56,8 @@
 #pragma weak ct_cuda_is_available
 #pragma weak ct_cuda_memory_stats
 #pragma weak ct_cuda_synchronize
+#pragma weak ct_cummax
+#pragma weak ct_cummin
 #pragma weak ct_cumprod
 #pragma weak ct_cumsum
 #pragma weak ct_custom_function_apply
@@ -107,6 +110,7 @@
 #pragma weak ct_hardswish
 #pragma weak ct_hardtanh
 #pragma weak ct_hinge_embedding_loss
+#pragma weak ct_histc
 #pragma weak ct_huber_loss
 #pragma weak ct_index_add
 #pragma weak ct_index_add_
@@ -247,6 +251,7 @@
 #pragma weak ct_scatter_
 #pragma weak ct_scatter_add
 #pragma weak ct_scatter_add_
+#pragma weak ct_searchsorted
 #pragma weak ct_select
 #pragma weak ct_send
 #pragma weak ct_set_cpu_memory_limit

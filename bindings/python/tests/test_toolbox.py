@@ -194,3 +194,78 @@ def test_setitem_is_differentiable_through_index_put():
     (ty.sin()).sum().backward()
     check(cx.grad, tx.grad)
     check(cv.grad, tv.grad)
+
+
+# ---- counting and searching ----
+
+@pytest.mark.parametrize("right", [False, True])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+def test_searchsorted_and_bucketize_match_torch(right, dtype):
+    seq = np.sort(RNG.integers(-5, 6, size=(3, 7)), axis=-1).astype(dtype)
+    vals = RNG.integers(-6, 7, size=(3, 4)).astype(dtype)
+    c = ct.searchsorted(ct.tensor(seq), ct.tensor(vals), right=right)
+    t = torch.searchsorted(torch.tensor(seq), torch.tensor(vals), right=right)
+    assert c.tolist() == t.tolist() and c.dtype == ct.int64
+    c = ct.searchsorted(ct.tensor(seq[0]), ct.tensor(vals), side="right" if right else "left", out_int32=True)
+    t = torch.searchsorted(torch.tensor(seq[0]), torch.tensor(vals), right=right, out_int32=True)
+    assert c.tolist() == t.tolist() and c.dtype == ct.int32
+    assert ct.bucketize(ct.tensor(vals), ct.tensor(seq[1]), right=right).tolist() == \
+        torch.bucketize(torch.tensor(vals), torch.tensor(seq[1]), right=right).tolist()
+    assert ct.searchsorted(ct.tensor(seq[2]), 2, right=right).tolist() == \
+        torch.searchsorted(torch.tensor(seq[2]), 2, right=right).tolist()
+
+
+def test_searchsorted_sorter_and_nan():
+    raw = np.array([5.0, 1.0, np.nan, 3.0])
+    order = np.argsort(raw)  # NaN last
+    v = np.array([0.0, 3.0, 4.0, np.nan, 9.0])
+    c = ct.searchsorted(ct.tensor(raw), ct.tensor(v), sorter=ct.tensor(order))
+    t = torch.searchsorted(torch.tensor(raw), torch.tensor(v), sorter=torch.tensor(order))
+    assert c.tolist() == t.tolist()
+    with pytest.raises(ValueError, match="searchsorted: sorted_sequence of shape"):
+        ct.searchsorted(ct.zeros(2, 3), ct.zeros(3, 1))
+
+
+@pytest.mark.parametrize("weights", [None, "float32", "float64", "int64"])
+def test_bincount_matches_torch(weights):
+    x = RNG.integers(0, 6, size=20)
+    w = None if weights is None else RNG.integers(-3, 4, size=20).astype(weights)
+    for minlength in (0, 10):
+        c = ct.bincount(ct.tensor(x), None if w is None else ct.tensor(w), minlength=minlength)
+        t = torch.bincount(torch.tensor(x), None if w is None else torch.tensor(w), minlength=minlength)
+        assert c.tolist() == t.tolist() and str(c.dtype).split(".")[-1] == str(t.dtype).split(".")[-1]
+    assert ct.tensor([], dtype=ct.int64).bincount().tolist() == []
+    with pytest.raises(ValueError, match="bincount: input must be non-negative, got -1"):
+        ct.bincount(ct.tensor([0, -1]))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("bins,lo,hi", [(10, 0, 0), (7, -1.5, 2.0), (3, 0.25, 0.25), (1, -10, 10)])
+def test_histc_matches_torch(dtype, bins, lo, hi):
+    x = RNG.standard_normal(50).astype(dtype)
+    c = ct.histc(ct.tensor(x), bins=bins, min=lo, max=hi)
+    t = torch.histc(torch.tensor(x), bins=bins, min=lo, max=hi)
+    check(c, t)
+    assert ct.tensor(x).histc(bins, lo, hi).dtype == c.dtype
+
+
+@pytest.mark.parametrize("op", ["cummax", "cummin"])
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_cummax_cummin_match_torch(op, dim):
+    a = RNG.standard_normal((4, 5))
+    a[1, 2] = a[0, 2]  # ties
+    (cx, tx) = both(a, True)
+    (cv, ci), (tv, ti) = getattr(ct, op)(cx, dim), getattr(torch, op)(tx, dim)
+    check(cv, tv)
+    assert ci.tolist() == ti.tolist()
+    w = RNG.standard_normal(a.shape)
+    (cv * ct.tensor(w)).sum().backward()
+    (tv * torch.tensor(w)).sum().backward()
+    check(cx.grad, tx.grad)
+    nan = np.array([1.0, 3.0, np.nan, 5.0])
+    r = getattr(ct.tensor(nan), op)(0)
+    e = getattr(torch.tensor(nan), op)(0)
+    np.testing.assert_array_equal(r.values.numpy(), e.values.numpy())
+    assert r.indices.tolist() == e.indices.tolist()
+    ints = getattr(ct.tensor([[3, 1], [2, 2]], dtype=ct.int32), op)(dim % 2)
+    assert ints.values.tolist() == getattr(torch.tensor([[3, 1], [2, 2]], dtype=torch.int32), op)(dim % 2).values.tolist()

@@ -846,4 +846,16 @@ extern "C" {
     ) -> ct_status;
     pub fn ct_index_put_(dst: ct_tensor, indices: *const ct_tensor, n: i32, values: ct_tensor, accumulate: i32)
         -> ct_status;
+    pub fn ct_searchsorted(
+        sorted_sequence: ct_tensor,
+        values: ct_tensor,
+        right: i32,
+        out_int32: i32,
+        sorter: ct_tensor,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_bincount(x: ct_tensor, weights: ct_tensor, minlength: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_histc(x: ct_tensor, bins: i64, min: f64, max: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_cummax(x: ct_tensor, dim: i64, values: *mut ct_tensor, indices: *mut ct_tensor) -> ct_status;
+    pub fn ct_cummin(x: ct_tensor, dim: i64, values: *mut ct_tensor, indices: *mut ct_tensor) -> ct_status;
 }

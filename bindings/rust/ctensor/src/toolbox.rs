@@ -1,8 +1,10 @@
 //! The everyday tensor toolbox (issue 14): in-place scatters, `index_add` / `index_copy` / `index_put` and
-//! their in-place forms, thin wrappers over the C ABI (the library does the work and the checks).
+//! their in-place forms, `searchsorted`, `bincount`, `histc`, `cummax` / `cummin`: thin wrappers over the C ABI
+//! (the library does the work and the checks).
 use crate::error::{check, Result};
+use crate::sorting::pair;
 use crate::sys;
-use crate::tensor::{out1, raws, Tensor};
+use crate::tensor::{opt_raw, out1, raws, Tensor};
 
 impl Tensor {
     /// Writes `src` at `index` along `dim` in place (`scatter` into this tensor).
@@ -48,6 +50,43 @@ impl Tensor {
         let hs = raws(indices);
         let n = count(&hs)?;
         check(unsafe { sys::ct_index_put_(self.as_raw(), hs.as_ptr(), n, values.as_raw(), accumulate as i32) })
+    }
+}
+
+impl Tensor {
+    /// Where each of `values` would be inserted into the last dim of this sorted tensor (1-D, or N-d with
+    /// `values`' leading dims): the first position whose element is `>=` the value (`right`: `>`); int64, or
+    /// int32 with `out_int32`; `sorter` (int64) is the order that sorts an unsorted sequence.
+    pub fn searchsorted(&self, values: &Tensor, right: bool, out_int32: bool, sorter: Option<&Tensor>) -> Result<Tensor> {
+        out1(|o| unsafe {
+            sys::ct_searchsorted(self.as_raw(), values.as_raw(), right as i32, out_int32 as i32, opt_raw(sorter), o)
+        })
+    }
+
+    /// The bucket of each element of this tensor among the sorted 1-D `boundaries` (torch.bucketize).
+    pub fn bucketize(&self, boundaries: &Tensor, right: bool, out_int32: bool) -> Result<Tensor> {
+        boundaries.searchsorted(self, right, out_int32, None)
+    }
+
+    /// Counts of each value of this non-negative 1-D integer tensor (sums of `weights` when given), at least
+    /// `minlength` bins.
+    pub fn bincount(&self, weights: Option<&Tensor>, minlength: i64) -> Result<Tensor> {
+        out1(|o| unsafe { sys::ct_bincount(self.as_raw(), opt_raw(weights), minlength, o) })
+    }
+
+    /// The histogram of this floating tensor over `bins` equal bins of `[min, max]` (`min == max`: the data's range).
+    pub fn histc(&self, bins: i64, min: f64, max: f64) -> Result<Tensor> {
+        out1(|o| unsafe { sys::ct_histc(self.as_raw(), bins, min, max, o) })
+    }
+
+    /// The running maximum along `dim` and the int64 position it came from (differentiable in the values).
+    pub fn cummax(&self, dim: i64) -> Result<(Tensor, Tensor)> {
+        pair(|v, i| unsafe { sys::ct_cummax(self.as_raw(), dim, v, i) })
+    }
+
+    /// The running minimum along `dim` and the int64 position it came from (differentiable in the values).
+    pub fn cummin(&self, dim: i64) -> Result<(Tensor, Tensor)> {
+        pair(|v, i| unsafe { sys::ct_cummin(self.as_raw(), dim, v, i) })
     }
 }
 

@@ -67,3 +67,28 @@ fn errors_map_to_variants() {
         Ok(())
     });
 }
+
+#[test]
+fn counting_and_searching() {
+    run(|| {
+        let seq = t64(&[1.0, 3.0, 5.0, 7.0], &[4]);
+        let v = t64(&[3.0, 0.0, 8.0], &[3]);
+        assert_eq!(seq.searchsorted(&v, false, false, None)?.to_vec::<i64>()?, vec![1, 0, 4]);
+        assert_eq!(seq.searchsorted(&v, true, true, None)?.to_vec::<i32>()?, vec![2, 0, 4]);
+        assert_eq!(v.bucketize(&seq, false, false)?.to_vec::<i64>()?, vec![1, 0, 4]);
+        let x = Tensor::from_slice(&[1i64, 1, 3], &[3])?;
+        assert_eq!(x.bincount(None, 5)?.to_vec::<i64>()?, vec![0, 2, 0, 1, 0]);
+        assert_eq!(vals(&x.bincount(Some(&t64(&[0.5, 1.0, 2.0], &[3])), 0)?), vec![0.0, 1.5, 0.0, 2.0]);
+        assert_eq!(vals(&t64(&[0.0, 1.0, 2.0, 3.0, 4.0], &[5]).histc(4, 0.0, 4.0)?), vec![1.0, 1.0, 1.0, 2.0]);
+        let (mv, mi) = t64(&[1.0, 3.0, 3.0, 2.0], &[4]).cummax(0)?;
+        assert_eq!((vals(&mv), mi.to_vec::<i64>()?), (vec![1.0, 3.0, 3.0, 3.0], vec![0, 1, 2, 2]));
+        let (nv, ni) = t64(&[2.0, 1.0, 4.0], &[3]).cummin(0)?;
+        assert_eq!((vals(&nv), ni.to_vec::<i64>()?), (vec![2.0, 1.0, 1.0], vec![0, 1, 1]));
+        gradcheck(|t| Ok(t[0].cummax(1)?.0), &[&t64(&[0.3, -0.2, 0.9, 0.1, 0.5, -0.7], &[2, 3])])?;
+        match err_of(Tensor::from_slice(&[-1i64], &[1])?.bincount(None, 0)) {
+            Error::InvalidArgument(m) => assert!(m.contains("bincount: input must be non-negative"), "{m}"),
+            e => panic!("unexpected {e:?}"),
+        }
+        Ok(())
+    });
+}

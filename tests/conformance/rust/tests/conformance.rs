@@ -308,6 +308,20 @@ fn op_table() -> HashMap<&'static str, Op> {
             one(x[0].index_put(&ix, &x[1], a["accumulate"].as_bool().unwrap()))
         }),
     );
+    t.insert(
+        "searchsorted",
+        Box::new(|x, a| {
+            let (right, i32) = (flag(a, "right"), flag(a, "out_int32"));
+            one(x[0].searchsorted(&x[1], right, i32, x.get(2)))
+        }),
+    );
+    t.insert("bincount", Box::new(|x, a| one(x[0].bincount(x.get(1), int(a, "minlength")))));
+    t.insert(
+        "histc",
+        Box::new(|x, a| one(x[0].histc(int(a, "bins"), a["min"].as_f64().unwrap(), a["max"].as_f64().unwrap()))),
+    );
+    t.insert("cummax", Box::new(|x, a| pair(x[0].cummax(dim(a)))));
+    t.insert("cummin", Box::new(|x, a| pair(x[0].cummin(dim(a)))));
     t.extend(nn_ops());
     t.extend(creation_ops());
     t.extend(loss_ops());

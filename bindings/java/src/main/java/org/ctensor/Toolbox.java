@@ -1,6 +1,7 @@
 // Toolbox.java - the everyday tensor toolbox of issue 14 for Java: static methods with torch's names (scatter_,
-// scatterAdd_, indexAdd, indexCopy, indexPut and their in-place forms) over the C ABI; the in-place forms return
-// their destination. Thin wrappers: the library checks the arguments and throws through the mapped exceptions.
+// scatterAdd_, indexAdd, indexCopy, indexPut and their in-place forms, searchsorted, bucketize, bincount, histc,
+// cummax, cummin) over the C ABI; the in-place forms return their destination. Thin wrappers: the library checks
+// the arguments and throws through the mapped exceptions.
 package org.ctensor;
 
 import org.ctensor.internal.CT;
@@ -76,5 +77,55 @@ public final class Toolbox {
         Native.keepAlive(dst, indices);
         Native.keepAlive(values);
         return dst;
+    }
+
+    private static long opt(Tensor t) {
+        return t == null ? 0 : t.handle();
+    }
+
+    /** Where each of values would be inserted into the last dim of sortedSequence (the first element >= it; right:
+     * >); int64, or int32 with outInt32; sorter (null: none) is the int64 order that sorts the sequence. */
+    @Op("searchsorted")
+    public static Tensor searchsorted(Tensor sortedSequence, Tensor values, boolean right, boolean outInt32, Tensor sorter) {
+        long h = CT.searchsorted(sortedSequence.handle(), values.handle(), right ? 1 : 0, outInt32 ? 1 : 0, opt(sorter));
+        Native.keepAlive(sortedSequence, values);
+        return Tensor.own(h, sorter);
+    }
+
+    /** torch.bucketize: the bucket of each element of input among the sorted 1-D boundaries. */
+    public static Tensor bucketize(Tensor input, Tensor boundaries, boolean right, boolean outInt32) {
+        return searchsorted(boundaries, input, right, outInt32, null);
+    }
+
+    /** Counts of each value of the non-negative 1-D integer x (sums of weights when not null), >= minlength bins. */
+    @Op("bincount")
+    public static Tensor bincount(Tensor x, Tensor weights, long minlength) {
+        long h = CT.bincount(x.handle(), opt(weights), minlength);
+        Native.keepAlive(x);
+        return Tensor.own(h, weights);
+    }
+
+    /** The histogram of floating x over bins equal bins of [min, max] (min == max: the data's range). */
+    @Op("histc")
+    public static Tensor histc(Tensor x, long bins, double min, double max) {
+        return Tensor.own(CT.histc(x.handle(), bins, min, max), x);
+    }
+
+    /** The running maximum along dim and the int64 position it came from (differentiable in the values). */
+    @Op("cummax")
+    public static Tensor.Pair cummax(Tensor x, long dim) {
+        long[] v = new long[1], i = new long[1];
+        CT.cummax(x.handle(), dim, v, i);
+        Native.keepAlive(x);
+        return new Tensor.Pair(Tensor.own(v[0]), Tensor.own(i[0]));
+    }
+
+    /** The running minimum along dim and the int64 position it came from (differentiable in the values). */
+    @Op("cummin")
+    public static Tensor.Pair cummin(Tensor x, long dim) {
+        long[] v = new long[1], i = new long[1];
+        CT.cummin(x.handle(), dim, v, i);
+        Native.keepAlive(x);
+        return new Tensor.Pair(Tensor.own(v[0]), Tensor.own(i[0]));
     }
 }

@@ -288,6 +288,13 @@ public final class Conformance {
             for (int k = 2; k < x.length; ++k) ix[k - 2] = (Tensor) x[k];
             return one(Toolbox.indexPut((Tensor) x[0], ix, (Tensor) x[1], a.get("accumulate").getAsBoolean()));
         });
+        t.put("searchsorted", (x, a) -> one(Toolbox.searchsorted((Tensor) x[0], (Tensor) x[1], a.get("right").getAsBoolean(),
+                a.get("out_int32").getAsBoolean(), x.length > 2 ? (Tensor) x[2] : null)));
+        t.put("bincount", (x, a) -> one(Toolbox.bincount((Tensor) x[0], x.length > 1 ? (Tensor) x[1] : null, arg(a, "minlength"))));
+        t.put("histc", (x, a) -> one(Toolbox.histc((Tensor) x[0], arg(a, "bins"), a.get("min").getAsDouble(),
+                a.get("max").getAsDouble())));
+        t.put("cummax", (x, a) -> pair(Toolbox.cummax((Tensor) x[0], dim(a))));
+        t.put("cummin", (x, a) -> pair(Toolbox.cummin((Tensor) x[0], dim(a))));
         // convolution, pooling, losses, embedding, einsum, split/chunk, unique
         t.put("conv2d", (x, a) -> one(org.ctensor.nn.Functional.conv2d((Tensor) x[0], (Tensor) x[1], x.length > 2 ? (Tensor) x[2] : null,
                 longs(a.get("stride")), longs(a.get("padding")), longs(a.get("dilation")), arg(a, "groups"))));

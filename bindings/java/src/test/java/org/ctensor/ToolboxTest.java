@@ -59,4 +59,26 @@ class ToolboxTest {
             assertThrows(AutogradException.class, () -> Toolbox.indexCopyInPlace(x, 0, idx(0), t(new double[] {1, 1}, 1, 2)));
         }
     }
+
+    @Test
+    void countingAndSearching() {
+        try (TensorScope s = new TensorScope()) {
+            Tensor seq = t(new double[] {1, 3, 5, 7}, 4), v = t(new double[] {3, 0, 8}, 3);
+            assertArrayEquals(new long[] {1, 0, 4}, Toolbox.searchsorted(seq, v, false, false, null).toLongArray());
+            assertArrayEquals(new long[] {2, 0, 4}, Toolbox.bucketize(v, seq, true, false).toLongArray());
+            assertEquals(DType.INT32, Toolbox.searchsorted(seq, v, false, true, null).dtype());
+            assertArrayEquals(new long[] {0, 2, 0, 1, 0}, Toolbox.bincount(idx(1, 1, 3), null, 5).toLongArray());
+            assertArrayEquals(new double[] {0, 1.5, 0, 2}, Toolbox.bincount(idx(1, 1, 3), t(new double[] {0.5, 1, 2}, 3), 0).toDoubleArray(), 0);
+            assertArrayEquals(new double[] {1, 1, 1, 2}, Toolbox.histc(t(new double[] {0, 1, 2, 3, 4}, 5), 4, 0, 4).toDoubleArray(), 0);
+            Tensor.Pair m = Toolbox.cummax(t(new double[] {1, 3, 3, 2}, 4), 0);
+            assertArrayEquals(new double[] {1, 3, 3, 3}, m.values.toDoubleArray(), 0);
+            assertArrayEquals(new long[] {0, 1, 2, 2}, m.indices.toLongArray());
+            Tensor.Pair n = Toolbox.cummin(t(new double[] {2, 1, 4}, 3), 0);
+            assertArrayEquals(new long[] {0, 1, 1}, n.indices.toLongArray());
+            Tensor x = t(new double[] {1, 3, 2}, 3).requiresGrad(true);
+            Toolbox.cummax(x, 0).values.sum().backward();
+            assertArrayEquals(new double[] {1, 2, 0}, x.grad().toDoubleArray(), 0);
+            assertThrows(InvalidArgumentException.class, () -> Toolbox.bincount(idx(-1), null, 0));
+        }
+    }
 }
