@@ -974,6 +974,34 @@ CT_API ct_status ct_cummax(ct_tensor x, int64_t dim, ct_tensor* values, ct_tenso
 /* ct_cummax with the running minimum. */
 CT_API ct_status ct_cummin(ct_tensor x, int64_t dim, ct_tensor* values, ct_tensor* indices);
 
+/* Composites (built from the primitive ops: their gradients and CUDA support). */
+
+/* out = x with NaN, +inf and -inf replaced by nan, posinf, neginf (has_*: 0 gives torch's defaults 0, the dtype's
+ * largest and its lowest finite value); integer and bool x: a copy. The gradient is zero where x was not finite. */
+CT_API ct_status ct_nan_to_num(ct_tensor x, double nan, int32_t has_nan, double posinf, int32_t has_posinf,
+                               double neginf, int32_t has_neginf, ct_tensor* out);
+/* out = the n-th forward difference along dim of x with prepend / append (NULL: none; x's rank) joined before /
+ * after it; bool tensors differ by xor. */
+CT_API ct_status ct_diff(ct_tensor x, int64_t n, int64_t dim, ct_tensor prepend, ct_tensor append, ct_tensor* out);
+/* out = x gathered along dim at indices after broadcasting both in every other dim (same rank); has_dim 0: over
+ * the flattened x and indices. */
+CT_API ct_status ct_take_along_dim(ct_tensor x, ct_tensor indices, int64_t dim, int32_t has_dim, ct_tensor* out);
+
+/* The limits of a dtype, one field per call (torch.finfo / torch.iinfo). */
+enum {
+    CT_FINFO_BITS = 0,      /* storage bits */
+    CT_FINFO_EPS = 1,       /* the difference between 1 and the next value */
+    CT_FINFO_MAX = 2,       /* the largest finite value */
+    CT_FINFO_MIN = 3,       /* the lowest finite value (-max) */
+    CT_FINFO_TINY = 4,      /* the smallest positive normal value (smallest_normal) */
+    CT_FINFO_RESOLUTION = 5 /* 10^-(decimal digits of precision) */
+};
+enum { CT_IINFO_BITS = 0, CT_IINFO_MIN = 1, CT_IINFO_MAX = 2 };
+/* *value = field of floating dtype (CT_ERR_DTYPE for others; an unknown field is CT_ERR_INVALID_ARGUMENT). */
+CT_API ct_status ct_finfo(ct_dtype dtype, int32_t field, double* value);
+/* *value = field of integer dtype (uint8, int32, int64; CT_ERR_DTYPE for others). */
+CT_API ct_status ct_iinfo(ct_dtype dtype, int32_t field, int64_t* value);
+
 #ifdef __cplusplus
 }
 #endif

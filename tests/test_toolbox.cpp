@@ -1,6 +1,7 @@
 // test_toolbox.cpp - the everyday tensor toolbox (issue 14) through the C API: in-place scatters, index_add,
 // index_copy and index_put (values against closed forms, duplicates, negative and out-of-range indices, empty
 // tensors), their gradients in float64 against central differences and the in-place autograd rules.
+#include <cfloat>
 #include "ct_test.h"
 
 using namespace ctt;
@@ -292,4 +293,80 @@ TEST(Toolbox, CummaxCumminValuesAndGradients) {
     H v, i;
     CT_EXPECT_ERR(ct_cummax(make({1}, {1}).get(), 1, v.out(), i.out()), CT_ERR_INDEX, "cummax");
     CT_EXPECT_ERR(ct_cummin(make({1}, {1}).get(), 0, v.out(), nullptr), CT_ERR_INVALID_ARGUMENT, "cummin");
+}
+
+// ---- composites and dtype limits ----
+
+TEST(Toolbox, NanToNumDiffTakeAlongDim) {
+    for_each_device([&] {
+        H x = make({1, NAN, INFINITY, -INFINITY, -2}, {5}), out;
+        CT_ASSERT_OK(ct_nan_to_num(x.get(), 0, 0, 0, 0, 0, 0, out.out()));
+        EXPECT_TRUE(allclose(out, {1, 0, DBL_MAX, -DBL_MAX, -2}));
+        CT_ASSERT_OK(ct_nan_to_num(make({NAN, INFINITY}, {2}, CT_FLOAT32).get(), 5, 1, 0, 0, 0, 0, out.out()));
+        EXPECT_TRUE(allclose(out, {5, FLT_MAX}));
+        CT_ASSERT_OK(ct_nan_to_num(x.get(), -1, 1, 7, 1, -7, 1, out.out()));
+        EXPECT_TRUE(allclose(out, {1, -1, 7, -7, -2}));
+        H xg = make({1, NAN, INFINITY, 3}, {4}, CT_FLOAT64, true), g;
+        CT_ASSERT_OK(ct_nan_to_num(xg.get(), 0, 0, 0, 0, 0, 0, out.out()));
+        CT_ASSERT_OK(ct_backward(sum_all(mul2(out)).get(), nullptr, 0, 0));
+        EXPECT_TRUE(allclose(grad_of(xg), {2, 0, 0, 2}));  // zero where x was not finite
+        H m = make({1, 4, 9, 16, 2, 3, 5, 8}, {2, 4});
+        CT_ASSERT_OK(ct_diff(m.get(), 1, -1, nullptr, nullptr, out.out()));
+        EXPECT_TRUE(allclose(out, {3, 5, 7, 1, 2, 3}));
+        CT_ASSERT_OK(ct_diff(m.get(), 2, 1, make({0, 0}, {2, 1}).get(), make({0, 0}, {2, 1}).get(), out.out()));
+        EXPECT_TRUE(allclose(out, {2, 2, 2, -23, -1, 1, 1, -11}));
+        CT_ASSERT_OK(ct_diff(m.get(), 1, 0, nullptr, nullptr, out.out()));
+        EXPECT_TRUE(allclose(out, {1, -1, -4, -8}));
+        CT_ASSERT_OK(ct_diff(m.get(), 5, 1, nullptr, nullptr, out.out()));  // more steps than elements: empty
+        EXPECT_EQ(shape(out), (Shape{2, 0}));
+        CT_ASSERT_OK(ct_diff(make({1, 0, 0, 1}, {4}, CT_BOOL).get(), 1, 0, nullptr, nullptr, out.out()));
+        EXPECT_TRUE(allclose(out, {1, 0, 1}));
+        H t = make({10, 30, 20, 60, 50, 40}, {2, 3});
+        CT_ASSERT_OK(ct_take_along_dim(t.get(), make({1, 0}, {2, 1}, CT_INT64).get(), 1, 1, out.out()));
+        EXPECT_TRUE(allclose(out, {30, 60}));
+        CT_ASSERT_OK(ct_take_along_dim(t.get(), make({2, 1, 0}, {1, 3}, CT_INT64).get(), 1, 1, out.out()));  // broadcast
+        EXPECT_TRUE(allclose(out, {20, 30, 10, 40, 50, 60}));
+        CT_ASSERT_OK(ct_take_along_dim(t.get(), make({5, 0}, {2}, CT_INT64).get(), 0, 0, out.out()));  // flattened
+        EXPECT_TRUE(allclose(out, {40, 10}));
+        EXPECT_TRUE(gradcheck([&](const std::vector<H>& in) { H o; ok(ct_diff(in[0].get(), 2, 0, in[1].get(), nullptr, o.out())); return o; },
+                              {randt({4, 2}, 30), randt({1, 2}, 31)}));
+        EXPECT_TRUE(gradcheck([&](const std::vector<H>& in) {
+            H o;
+            ok(ct_take_along_dim(in[0].get(), make({0, 2, 2}, {1, 3}, CT_INT64).get(), 0, 1, o.out()));
+            return o;
+        }, {randt({3, 3}, 32)}));
+    });
+    H out;
+    CT_EXPECT_ERR(ct_diff(make({1}, {}).get(), 1, 0, nullptr, nullptr, out.out()), CT_ERR_SHAPE, "diff: expects input");
+    CT_EXPECT_ERR(ct_diff(make({1, 2}, {2}).get(), -1, 0, nullptr, nullptr, out.out()), CT_ERR_INVALID_ARGUMENT,
+                  "diff: order must be non-negative");
+    CT_EXPECT_ERR(ct_take_along_dim(make({1, 2}, {2}).get(), make({0}, {1, 1}, CT_INT64).get(), 0, 1, out.out()), CT_ERR_SHAPE,
+                  "take_along_dim: input (shape [2]) and indices (shape [1, 1])");
+    CT_EXPECT_ERR(ct_take_along_dim(make({1, 2}, {2}).get(), make({2}, {1}, CT_INT64).get(), 0, 1, out.out()), CT_ERR_INDEX,
+                  "index 2 is out of bounds");
+}
+
+TEST(Toolbox, FinfoIinfo) {
+    double v = 0;
+    CT_ASSERT_OK(ct_finfo(CT_FLOAT32, CT_FINFO_EPS, &v));
+    EXPECT_EQ(v, (double)FLT_EPSILON);
+    CT_ASSERT_OK(ct_finfo(CT_FLOAT64, CT_FINFO_TINY, &v));
+    EXPECT_EQ(v, DBL_MIN);
+    CT_ASSERT_OK(ct_finfo(CT_FLOAT32, CT_FINFO_MIN, &v));
+    EXPECT_EQ(v, -(double)FLT_MAX);
+    CT_ASSERT_OK(ct_finfo(CT_FLOAT64, CT_FINFO_BITS, &v));
+    EXPECT_EQ(v, 64);
+    CT_ASSERT_OK(ct_finfo(CT_FLOAT32, CT_FINFO_RESOLUTION, &v));
+    EXPECT_EQ(v, 1e-6);
+    int64_t i = 0;
+    CT_ASSERT_OK(ct_iinfo(CT_INT64, CT_IINFO_MIN, &i));
+    EXPECT_EQ(i, INT64_MIN);
+    CT_ASSERT_OK(ct_iinfo(CT_UINT8, CT_IINFO_MAX, &i));
+    EXPECT_EQ(i, 255);
+    CT_ASSERT_OK(ct_iinfo(CT_INT32, CT_IINFO_BITS, &i));
+    EXPECT_EQ(i, 32);
+    CT_EXPECT_ERR(ct_finfo(CT_INT32, CT_FINFO_EPS, &v), CT_ERR_DTYPE, "finfo: int32 is not a floating point dtype");
+    CT_EXPECT_ERR(ct_iinfo(CT_BOOL, CT_IINFO_MAX, &i), CT_ERR_DTYPE, "iinfo: bool is not an integer dtype");
+    CT_EXPECT_ERR(ct_finfo(CT_FLOAT32, 9, &v), CT_ERR_INVALID_ARGUMENT, "finfo: unknown field 9");
+    CT_EXPECT_ERR(ct_finfo(CT_FLOAT32, 0, nullptr), CT_ERR_INVALID_ARGUMENT, "finfo");
 }

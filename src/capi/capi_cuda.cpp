@@ -82,6 +82,8 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "scatter_", "scatter_add_", "index_add", "index_add_", "index_copy", "index_copy_", "index_put", "index_put_",
         // counting, searching and the running extremes: computed on a host copy, results copied back
         "searchsorted", "bincount", "histc", "cummax", "cummin",
+        // composites of the CUDA ops above
+        "nan_to_num", "diff", "take_along_dim",
     };
     return ops;
 }

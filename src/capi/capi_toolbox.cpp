@@ -1,5 +1,5 @@
 // capi_toolbox.cpp - C API of the everyday tensor toolbox (issue 14): in-place indexed writes, index_put,
-// counting and searching.
+// counting and searching, composites and dtype limits.
 #include "capi/capi_common.h"
 #include "ops/index_write.h"
 #include "ops/toolbox_ops.h"
@@ -112,6 +112,58 @@ ct_status ct_cummin(ct_tensor x, int64_t dim, ct_tensor* values, ct_tensor* indi
         check_out(values, "cummin", "values");
         check_out(indices, "cummin", "indices");
         set_pair(cummin(get_tensor(x, "cummin", "x"), dim), values, indices);
+    });
+}
+
+}  // extern "C"
+
+// ---- composites and dtype limits ----
+extern "C" {
+
+ct_status ct_nan_to_num(ct_tensor x, double nan, int32_t has_nan, double posinf, int32_t has_posinf, double neginf,
+                        int32_t has_neginf, ct_tensor* out) {
+    return guard([&] {
+        check_out(out, "nan_to_num");
+        auto opt = [](double v, int32_t has) { return has ? std::optional<double>(v) : std::nullopt; };
+        *out = new_tensor_handle(nan_to_num(get_tensor(x, "nan_to_num", "x"), opt(nan, has_nan), opt(posinf, has_posinf),
+                                            opt(neginf, has_neginf)));
+    });
+}
+
+ct_status ct_diff(ct_tensor x, int64_t n, int64_t dim, ct_tensor prepend, ct_tensor append, ct_tensor* out) {
+    return guard([&] {
+        check_out(out, "diff");
+        *out = new_tensor_handle(diff(get_tensor(x, "diff", "x"), n, dim, get_optional_tensor(prepend, "diff", "prepend"),
+                                      get_optional_tensor(append, "diff", "append")));
+    });
+}
+
+ct_status ct_take_along_dim(ct_tensor x, ct_tensor indices, int64_t dim, int32_t has_dim, ct_tensor* out) {
+    return guard([&] {
+        check_out(out, "take_along_dim");
+        *out = new_tensor_handle(take_along_dim(get_tensor(x, "take_along_dim", "x"),
+                                                get_tensor(indices, "take_along_dim", "indices"),
+                                                has_dim ? std::optional<int64_t>(dim) : std::nullopt));
+    });
+}
+
+ct_status ct_finfo(ct_dtype dtype, int32_t field, double* value) {
+    return guard([&] {
+        check_out(value, "finfo", "value");
+        DTypeLimits l = dtype_limits(dtype_arg(dtype, "finfo"), true);
+        const double fields[] = {(double)l.bits, l.eps, l.max, l.min, l.tiny, l.resolution};
+        if (field < 0 || field > CT_FINFO_RESOLUTION) fail(CT_ERR_INVALID_ARGUMENT, "finfo: unknown field ", field);
+        *value = fields[field];
+    });
+}
+
+ct_status ct_iinfo(ct_dtype dtype, int32_t field, int64_t* value) {
+    return guard([&] {
+        check_out(value, "iinfo", "value");
+        DTypeLimits l = dtype_limits(dtype_arg(dtype, "iinfo"), false);
+        const int64_t fields[] = {l.bits, l.imin, l.imax};
+        if (field < 0 || field > CT_IINFO_MAX) fail(CT_ERR_INVALID_ARGUMENT, "iinfo: unknown field ", field);
+        *value = fields[field];
     });
 }
 

@@ -1,6 +1,6 @@
 // fuzz_toolbox.cpp - the fuzz actions for the toolbox ops of issue 14 (in-place scatters, index_add,
-// index_copy, index_put and their in-place forms, searchsorted, bincount, histc, cummax, cummin), called from
-// call_op with arguments from the input.
+// index_copy, index_put and their in-place forms, searchsorted, bincount, histc, cummax, cummin, nan_to_num, diff,
+// take_along_dim), called from call_op with arguments from the input.
 #include "fuzz_common.h"
 
 namespace fz {
@@ -13,12 +13,26 @@ void toolbox_ops(Input& in, Pool& p, uint8_t which) {
     int64_t d = in.dim();
     double s = in.scalar();
     int32_t acc = in.flag();
-    switch (which % 9) {
+    switch (which % 12) {
+    case 9: {
+        double s2 = in.scalar(), s3 = in.scalar();
+        int32_t f1 = in.flag(), f2 = in.flag(), f3 = in.flag();
+        call(in, p, "nan_to_num", !ok, 1, 0, [&](ct_tensor* o) { return ct_nan_to_num(x, s, f1, s2, f2, s3, f3, o); });
+        break;
+    }
+    case 10: {  // prepend / append: NULL or pool tensors
+        ct_tensor pre = in.flag() ? nullptr : idx, app = in.flag() ? nullptr : src;
+        int64_t n = in.count();
+        call(in, p, "diff", !ok, 1, 0, [&](ct_tensor* o) { return ct_diff(x, n, d, pre, app, o); });
+        break;
+    }
+    case 11: call(in, p, "take_along_dim", !ok, 1, 0, [&](ct_tensor* o) { return ct_take_along_dim(x, idx, d, acc, o); }); break;
     case 5: {  // sorter, weights: NULL or a pool tensor
         ct_tensor opt = in.flag() ? nullptr : p.pick(in, &ok);
         int32_t right = in.flag(), i32 = in.flag();
         call(in, p, "searchsorted", !ok, 1, 0, [&](ct_tensor* o) { return ct_searchsorted(x, idx, right, i32, opt, o); });
-        call(in, p, "bincount", !ok, 1, 0, [&](ct_tensor* o) { return ct_bincount(x, opt, in.count(), o); });
+        int64_t minlength = in.count();
+        call(in, p, "bincount", !ok, 1, 0, [&](ct_tensor* o) { return ct_bincount(x, opt, minlength, o); });
         break;
     }
     case 6: {
