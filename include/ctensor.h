@@ -996,7 +996,11 @@ enum {
     CT_FINFO_TINY = 4,      /* the smallest positive normal value (smallest_normal) */
     CT_FINFO_RESOLUTION = 5 /* 10^-(decimal digits of precision) */
 };
-enum { CT_IINFO_BITS = 0, CT_IINFO_MIN = 1, CT_IINFO_MAX = 2 };
+enum {
+    CT_IINFO_BITS = 0, /* storage bits */
+    CT_IINFO_MIN = 1,  /* the lowest value */
+    CT_IINFO_MAX = 2   /* the largest value */
+};
 /* *value = field of floating dtype (CT_ERR_DTYPE for others; an unknown field is CT_ERR_INVALID_ARGUMENT). */
 CT_API ct_status ct_finfo(ct_dtype dtype, int32_t field, double* value);
 /* *value = field of integer dtype (uint8, int32, int64; CT_ERR_DTYPE for others). */

@@ -1334,6 +1334,32 @@ def toolbox(c):
             c.run(f"cummin/{dtype}/{dim}", "cummin", lambda t, d=dim: tuple(torch.cummin(t, d)), [w], {"dim": dim})
         c.run(f"bincount/{dtype}/weights", "bincount", lambda i, wt: torch.bincount(i, wt, 7),
               [torch.tensor([0, 3, 3, 1, 5]), rng.tensor([5], dtype)], {"minlength": 7}, differentiable=False)
+    # composites: diff's inputs are x then the given ones of prepend / append (args say which)
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases))
+        special = torch.tensor([1.5, float("nan"), float("inf"), float("-inf"), -2.0, 0.0], dtype=DTYPES[dtype])
+        for nan, posinf, neginf in ((None, None, None), (2.0, None, -3.0), (0.5, 1e3, -1e3)):
+            kw = {k: v for k, v in (("nan", nan), ("posinf", posinf), ("neginf", neginf)) if v is not None}
+            c.run(f"nan_to_num/{dtype}/{nan}/{posinf}/{neginf}", "nan_to_num", lambda t, kw=kw: torch.nan_to_num(t, **kw),
+                  [special], {"nan": nan, "posinf": posinf, "neginf": neginf})
+        x = rng.tensor([3, 4], dtype)
+        for n, dim, pre, app in ((1, -1, None, None), (2, 0, None, None), (1, 1, [3, 2], None), (2, 1, None, [3, 1]),
+                                 (3, 0, [1, 4], [2, 4])):
+            extra = [rng.tensor(t, dtype) for t in (pre, app) if t is not None]
+            c.run(f"diff/{dtype}/{n}/{dim}/{pre}/{app}", "diff",
+                  lambda t, *e, n=n, d=dim, p=pre is not None, a=app is not None:
+                  torch.diff(t, n, d, e[0] if p else None, e[-1] if a else None),
+                  [x] + extra, {"n": n, "dim": dim, "prepend": pre is not None, "append": app is not None})
+        for ishape, dim in (((3, 1), 1), ((1, 4), 0), ((5,), None), ((3, 2), -1)):
+            limit = 12 if dim is None else x.shape[dim]
+            idx = torch.tensor([[(3 * k + 1) % limit for k in range(ishape[-1])] for _ in range(ishape[0])]
+                               if len(ishape) == 2 else [(5 * k + 2) % limit for k in range(ishape[0])])
+            c.run(f"take_along_dim/{dtype}/{list(ishape)}/{dim}", "take_along_dim",
+                  lambda t, i, d=dim: torch.take_along_dim(t, i, d), [x, idx], {"dim": dim})
+    c.error("diff/error/order", "diff", [torch.zeros(3)], "CT_ERR_INVALID_ARGUMENT",
+            {"n": -1, "dim": 0, "prepend": False, "append": False})
+    c.error("take_along_dim/error/rank", "take_along_dim", [torch.zeros(3), torch.zeros(1, 1, dtype=torch.int64)],
+            "CT_ERR_SHAPE", {"dim": 0})
     c.run("bincount/int64", "bincount", lambda i: torch.bincount(i), [torch.tensor([2, 0, 2, 4, 2])], {"minlength": 0})
     c.run("cummax/int32/ties", "cummax", lambda t: tuple(torch.cummax(t, 0)), [torch.tensor([1, 3, 3, 2], dtype=torch.int32)],
           {"dim": 0})

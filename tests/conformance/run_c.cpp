@@ -651,6 +651,21 @@ std::map<std::string, Op> op_table() {
     t["histc"] = [](const Inputs& x, const Json& a, Outs& o) {
         return ct_histc(x[0].h, a["bins"].get<int64_t>(), a["min"].get<double>(), a["max"].get<double>(), out_slot(o));
     };
+    t["nan_to_num"] = [](const Inputs& x, const Json& a, Outs& o) {
+        auto opt = [&](const char* k) { return a[k].is_null() ? 0.0 : a[k].get<double>(); };
+        auto has = [&](const char* k) { return (int32_t)!a[k].is_null(); };
+        return ct_nan_to_num(x[0].h, opt("nan"), has("nan"), opt("posinf"), has("posinf"), opt("neginf"), has("neginf"),
+                             out_slot(o));
+    };
+    t["diff"] = [](const Inputs& x, const Json& a, Outs& o) {
+        bool p = a["prepend"].get<bool>(), q = a["append"].get<bool>();
+        return ct_diff(x[0].h, a["n"].get<int64_t>(), a["dim"].get<int64_t>(), p ? x[1].h : nullptr,
+                       q ? x[p ? 2 : 1].h : nullptr, out_slot(o));
+    };
+    t["take_along_dim"] = [](const Inputs& x, const Json& a, Outs& o) {
+        bool has = !a["dim"].is_null();
+        return ct_take_along_dim(x[0].h, x[1].h, has ? a["dim"].get<int64_t>() : 0, has, out_slot(o));
+    };
     using CumExtreme = ct_status (*)(ct_tensor, int64_t, ct_tensor*, ct_tensor*);
     for (auto& [name, fn] : std::vector<std::pair<const char*, CumExtreme>>{{"cummax", ct_cummax}, {"cummin", ct_cummin}})
         t[name] = [fn = fn](const Inputs& x, const Json& a, Outs& o) {

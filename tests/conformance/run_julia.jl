@@ -176,6 +176,12 @@ merge!(OPS, Dict{String,Function}(
     "histc" => (x, a) -> C.histc(x; bins = a["bins"], min = a["min"], max = a["max"]),
     "cummax" => (x, a) -> C.cummax(x; dims = jdim(a["dim"], ndims(x))),
     "cummin" => (x, a) -> C.cummin(x; dims = jdim(a["dim"], ndims(x))),
+    "nan_to_num" => (x, a) -> C.nan_to_num(x; nan = get(a, "nan", nothing), posinf = get(a, "posinf", nothing),
+                                           neginf = get(a, "neginf", nothing)),
+    "diff" => (xs...) -> (a = xs[end]; x = xs[1];
+                          diff(x; dims = jdim(a["dim"], ndims(x)), n = a["n"], prepend = a["prepend"] ? xs[2] : nothing,
+                               append = a["append"] ? xs[end-1] : nothing)),
+    "take_along_dim" => (x, i, a) -> C.take_along_dim(x, i .+ 1; dims = haskey(a, "dim") ? jdim(a["dim"], ndims(x)) : nothing),
 ))
 # nn: Julia's (W, H, C, N) layout; pairs (h, w) given as Julia tuples (w, h); labels and indices 1-based
 jpair(v) = (v[2], v[1])

@@ -125,6 +125,10 @@ def op_table():
         "histc": lambda xs, a: ct.histc(xs[0], bins=a["bins"], min=a["min"], max=a["max"]),
         "cummax": lambda xs, a: tuple(ct.cummax(xs[0], a["dim"])),
         "cummin": lambda xs, a: tuple(xs[0].cummin(a["dim"])),
+        "nan_to_num": lambda xs, a: ct.nan_to_num(xs[0], 0.0 if a["nan"] is None else a["nan"], a["posinf"], a["neginf"]),
+        "diff": lambda xs, a: ct.diff(xs[0], a["n"], a["dim"], xs[1] if a["prepend"] else None,
+                                      xs[-1] if a["append"] else None),
+        "take_along_dim": lambda xs, a: ct.take_along_dim(xs[0], xs[1], a["dim"]),
         # convolution, pooling, losses, embedding, einsum, split/chunk, unique
         "conv2d": lambda xs, a: F.conv2d(xs[0], xs[1], xs[2] if len(xs) > 2 else None, a["stride"], a["padding"],
                                          a["dilation"], a["groups"]),

@@ -1,5 +1,6 @@
 # toolbox.jl - the everyday tensor toolbox of issue 14: in-place scatters, index_add / index_copy / index_put and
-# their in-place (`!`) forms, searchsortedfirst/last, bincount, histc, cummax/cummin: thin wrappers over the C ABI.
+# their in-place (`!`) forms, searchsortedfirst/last, bincount, histc, cummax/cummin, nan_to_num, diff,
+# take_along_dim and finfo/iinfo (the core's dtype limits): thin wrappers over the C ABI.
 # Dims are Julia dims, indices and positions 1-based; index_put's index tuple addresses the LAST
 # length(indices) Julia dims in Julia order (ctensor's first dims, column-major); an N-d sorted sequence is
 # searched along Julia dim 1 (ctensor's last).
@@ -74,8 +75,34 @@ cummax(t::Tensor; dims::Integer) = _two(LibCT.ct_cummax, t, ctdim(t, dims))
 "(running minimum along dims, 1-based positions it came from); differentiable in the values."
 cummin(t::Tensor; dims::Integer) = _two(LibCT.ct_cummin, t, ctdim(t, dims))
 
+_has(v) = v === nothing ? (0.0, Int32(0)) : (Float64(v), Int32(1))
+"t with NaN, Inf and -Inf replaced (nothing: torch's defaults 0, floatmax, -floatmax); integers: a copy."
+function nan_to_num(t::Tensor; nan = nothing, posinf = nothing, neginf = nothing)
+    (n, hn), (p, hp), (q, hq) = _has(nan), _has(posinf), _has(neginf)
+    newtensor(o -> LibCT.ct_nan_to_num(t, n, hn, p, hp, q, hq, o))
+end
+"The n-th forward difference of t along Julia dim `dims`, with prepend / append joined before / after it."
+Base.diff(t::Tensor; dims::Integer, n::Integer = 1, prepend::Union{Tensor,Nothing} = nothing,
+          append::Union{Tensor,Nothing} = nothing) =
+    GC.@preserve prepend append newtensor(o -> LibCT.ct_diff(t, Int64(n), ctdim(t, dims), _opt(prepend), _opt(append), o))
+"t gathered along Julia dim `dims` at the 1-based idx after broadcasting both in every other dim (nothing: flattened)."
+take_along_dim(t::Tensor, idx; dims::Union{Integer,Nothing} = nothing) =
+    _with_index(i -> newtensor(o -> LibCT.ct_take_along_dim(t, i, dims === nothing ? 0 : ctdim(t, dims),
+                                                            Int32(dims !== nothing), o)), idx)
+"torch.finfo from the core: (bits, eps, max, min, tiny, resolution) of a floating element type."
+function finfo(::Type{T}) where {T}
+    f(k) = (v = Ref{Float64}(0); @check(LibCT.ct_finfo(DTYPES[T], Int32(k), v)); v[])
+    (bits = Int(f(0)), eps = f(1), max = f(2), min = f(3), tiny = f(4), resolution = f(5))
+end
+"torch.iinfo from the core: (bits, min, max) of an integer element type."
+function iinfo(::Type{T}) where {T}
+    f(k) = (v = Ref{Int64}(0); @check(LibCT.ct_iinfo(DTYPES[T], Int32(k), v)); v[])
+    (bits = Int(f(0)), min = f(1), max = f(2))
+end
+
 merge!(OPS, Dict{String,Any}("scatter_" => scatter!, "scatter_add_" => scatter_add!, "index_add" => index_add,
                              "index_add_" => index_add!, "index_copy" => index_copy, "index_copy_" => index_copy!,
                              "index_put" => index_put, "index_put_" => index_put!,
                              "searchsorted" => searchsortedfirst, "bincount" => bincount, "histc" => histc,
-                             "cummax" => cummax, "cummin" => cummin))
+                             "cummax" => cummax, "cummin" => cummin, "nan_to_num" => nan_to_num, "diff" => diff,
+                             "take_along_dim" => take_along_dim))

@@ -47,4 +47,16 @@
     backward!(sum(C.cummax(x; dims = 1)[1]))
     @test Array(grad(x)) == [1.0, 2.0, 0.0]
     @test errkind(() -> C.bincount(tensor([-1]))) == C.ERR_INVALID_ARGUMENT
+    # composites and dtype limits
+    @test Array(C.nan_to_num(tensor([1.0, NaN, Inf, -Inf]); neginf = -7)) == [1.0, 0.0, floatmax(Float64), -7.0]
+    M = [1.0 4.0 9.0; 2.0 3.0 5.0]
+    @test Array(diff(tensor(M); dims = 2)) == diff(M; dims = 2)
+    @test Array(diff(tensor(M); dims = 1)) == diff(M; dims = 1)
+    @test Array(diff(tensor(M); dims = 2, n = 2, prepend = tensor(zeros(2, 1)))) == diff(diff(hcat(zeros(2), M); dims = 2); dims = 2)
+    @test Array(C.take_along_dim(tensor(M), [3 1]'; dims = 2)) == reshape([M[1, 3], M[2, 1]], 2, 1)
+    @test Array(C.take_along_dim(tensor(M), [2]; dims = nothing)) == [M[2, 1]]   # flattened: ctensor row-major = Julia column-major
+    f = C.finfo(Float32)
+    @test f.bits == 32 && f.eps == eps(Float32) && f.max == floatmax(Float32) && f.tiny == floatmin(Float32) && f.resolution == 1e-6
+    @test C.iinfo(Int64) == (bits = 64, min = typemin(Int64), max = typemax(Int64))
+    @test errkind(() -> C.finfo(Int32)) == C.ERR_DTYPE
 end

@@ -1,11 +1,12 @@
 """The everyday tensor toolbox (issue 14) with torch's names and signatures: the in-place scatters,
-index_add / index_copy / index_put and their in-place forms, searchsorted / bucketize, bincount, histc and
-cummax / cummin (functions and Tensor methods). The work is the C ABI's (ct_index_add, ...); this file only
-adapts arguments."""
+index_add / index_copy / index_put and their in-place forms, searchsorted / bucketize, bincount, histc,
+cummax / cummin, nan_to_num, diff, take_along_dim (functions and Tensor methods) and finfo / iinfo (read from the
+core's ct_finfo / ct_iinfo). The work is the C ABI's (ct_index_add, ...); this file only adapts arguments."""
 import collections
 from . import _C
 from ._creation import full, tensor
 from ._tensor import Tensor
+from ._types import get_default_dtype
 
 _TB = _C.TensorBase
 
@@ -116,11 +117,60 @@ def cummin(input, dim):
     return cummin_ret(*_C.cummin(input, dim))
 
 
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    return _C.nan_to_num(input, nan, posinf, neginf)
+
+
+def _nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+    _C.copy_(self, _C.nan_to_num(self, nan, posinf, neginf))
+    return self
+
+
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    return _C.diff(input, int(n), int(dim), prepend, append)
+
+
+def take_along_dim(input, indices, dim=None):
+    return _C.take_along_dim(input, indices, dim)
+
+
+class finfo:
+    """torch.finfo: the limits of a floating dtype (bits, eps, max, min, tiny = smallest_normal, resolution)."""
+
+    def __init__(self, type=None):
+        self.dtype = get_default_dtype() if type is None else type
+        code = self.dtype.code
+        self.bits = int(_C.finfo(code, _C.CT_FINFO_BITS))
+        self.eps = _C.finfo(code, _C.CT_FINFO_EPS)
+        self.max = _C.finfo(code, _C.CT_FINFO_MAX)
+        self.min = _C.finfo(code, _C.CT_FINFO_MIN)
+        self.tiny = self.smallest_normal = _C.finfo(code, _C.CT_FINFO_TINY)
+        self.resolution = _C.finfo(code, _C.CT_FINFO_RESOLUTION)
+
+    def __repr__(self):
+        return "finfo(resolution=%g, min=%g, max=%g, eps=%g, smallest_normal=%g, tiny=%g, dtype=%s)" % (
+            self.resolution, self.min, self.max, self.eps, self.smallest_normal, self.tiny, self.dtype.name)
+
+
+class iinfo:
+    """torch.iinfo: the limits of an integer dtype (bits, min, max)."""
+
+    def __init__(self, type):
+        self.dtype = type
+        self.bits = _C.iinfo(type.code, _C.CT_IINFO_BITS)
+        self.min = _C.iinfo(type.code, _C.CT_IINFO_MIN)
+        self.max = _C.iinfo(type.code, _C.CT_IINFO_MAX)
+
+    def __repr__(self):
+        return "iinfo(min=%d, max=%d, dtype=%s)" % (self.min, self.max, self.dtype.name)
+
+
 for _name, _fn in dict(scatter_=_scatter_, scatter_add_=_scatter_add_, index_add=index_add, index_add_=_index_add_,
                        index_copy=index_copy, index_copy_=_index_copy_, index_put=index_put,
                        index_put_=_index_put_, bincount=bincount, histc=histc, cummax=cummax,
-                       cummin=cummin).items():
+                       cummin=cummin, nan_to_num=nan_to_num, nan_to_num_=_nan_to_num_, diff=diff,
+                       take_along_dim=take_along_dim).items():
     setattr(Tensor, _name, _fn)
 
 __all__ = ["index_add", "index_copy", "index_put", "searchsorted", "bucketize", "bincount", "histc", "cummax",
-           "cummin"]
+           "cummin", "nan_to_num", "diff", "take_along_dim", "finfo", "iinfo"]

@@ -1,5 +1,6 @@
 /* ops_toolbox.c - module functions of the everyday tensor toolbox (issue 14): the in-place scatters,
- * index_add / index_copy / index_put and their in-place forms, searchsorted, bincount, histc, cummax, cummin. */
+ * index_add / index_copy / index_put and their in-place forms, searchsorted, bincount, histc, cummax, cummin,
+ * nan_to_num, diff, take_along_dim, finfo and iinfo. */
 #include "ctmodule.h"
 
 #define TENSOR_ARG conv_tensor, &
@@ -112,10 +113,80 @@ static PyObject* call_cum(ct_status (*fn)(ct_tensor, int64_t, ct_tensor*, ct_ten
 static PyObject* py_cummax(PyObject* m, PyObject* a) { return call_cum(ct_cummax, "ct_cummax", a); }
 static PyObject* py_cummin(PyObject* m, PyObject* a) { return call_cum(ct_cummin, "ct_cummin", a); }
 
+/* ---- composites and dtype limits ---- */
+
+/* Reads an optional float (None: not given). */
+static int opt_double(PyObject* o, double* v, int32_t* has) {
+    *has = o != Py_None;
+    *v = *has ? PyFloat_AsDouble(o) : 0.0;
+    return PyErr_Occurred() ? -1 : 0;
+}
+/* nan_to_num(x, nan=None, posinf=None, neginf=None) */
+static PyObject* py_nan_to_num(PyObject* m, PyObject* a) {
+    REQUIRE_SYM(ct_nan_to_num);
+    ct_tensor x, out = NULL;
+    PyObject *n = Py_None, *p = Py_None, *q = Py_None;
+    double nv, pv, qv;
+    int32_t hn, hp, hq;
+    if (!PyArg_ParseTuple(a, "O&|OOO", TENSOR_ARG x, &n, &p, &q)) return NULL;
+    if (opt_double(n, &nv, &hn) < 0 || opt_double(p, &pv, &hp) < 0 || opt_double(q, &qv, &hq) < 0) return NULL;
+    CT_TRY(ct_nan_to_num(x, nv, hn, pv, hp, qv, hq, &out));
+    return wrap_tensor(out);
+}
+/* diff(x, n, dim, prepend or None, append or None) */
+static PyObject* py_diff(PyObject* m, PyObject* a) {
+    REQUIRE_SYM(ct_diff);
+    ct_tensor x, pre = NULL, app = NULL, out = NULL;
+    long long n = 1, dim = -1;
+    if (!PyArg_ParseTuple(a, "O&|LLO&O&", TENSOR_ARG x, &n, &dim, conv_opt_tensor, &pre, conv_opt_tensor, &app)) return NULL;
+    CT_TRY(ct_diff(x, n, dim, pre, app, &out));
+    return wrap_tensor(out);
+}
+/* take_along_dim(x, indices, dim or None) */
+static PyObject* py_take_along_dim(PyObject* m, PyObject* a) {
+    REQUIRE_SYM(ct_take_along_dim);
+    ct_tensor x, idx, out = NULL;
+    PyObject* dim = Py_None;
+    if (!PyArg_ParseTuple(a, "O&O&|O", TENSOR_ARG x, TENSOR_ARG idx, &dim)) return NULL;
+    long long d = dim == Py_None ? 0 : PyLong_AsLongLong(dim);
+    if (PyErr_Occurred()) return NULL;
+    CT_TRY(ct_take_along_dim(x, idx, d, dim != Py_None, &out));
+    return wrap_tensor(out);
+}
+/* finfo(dtype_code, field) -> float; iinfo(dtype_code, field) -> int */
+static PyObject* py_finfo(PyObject* m, PyObject* a) {
+    REQUIRE_SYM(ct_finfo);
+    int dtype, field;
+    double v = 0;
+    if (!PyArg_ParseTuple(a, "ii", &dtype, &field)) return NULL;
+    CT_TRY(ct_finfo(dtype, field, &v));
+    return PyFloat_FromDouble(v);
+}
+static PyObject* py_iinfo(PyObject* m, PyObject* a) {
+    REQUIRE_SYM(ct_iinfo);
+    int dtype, field;
+    int64_t v = 0;
+    if (!PyArg_ParseTuple(a, "ii", &dtype, &field)) return NULL;
+    CT_TRY(ct_iinfo(dtype, field, &v));
+    return PyLong_FromLongLong(v);
+}
+
 #define E(name) {#name, (PyCFunction)py_##name, METH_VARARGS, NULL},
 static PyMethodDef toolbox_functions[] = {
     E(scatter_) E(scatter_add_) E(index_add) E(index_add_) E(index_copy) E(index_copy_) E(index_put) E(index_put_)
-    E(searchsorted) E(bincount) E(histc) E(cummax) E(cummin)
+    E(searchsorted) E(bincount) E(histc) E(cummax) E(cummin) E(nan_to_num) E(diff) E(take_along_dim) E(finfo) E(iinfo)
     {NULL, NULL, 0, NULL}};
 
-int init_toolbox(PyObject* m) { return add_functions(m, toolbox_functions); }
+int init_toolbox(PyObject* m) {
+    if (add_functions(m, toolbox_functions) < 0) return -1;
+    static const struct {
+        const char* name;
+        int value;
+    } consts[] = {{"CT_FINFO_BITS", CT_FINFO_BITS}, {"CT_FINFO_EPS", CT_FINFO_EPS}, {"CT_FINFO_MAX", CT_FINFO_MAX},
+                  {"CT_FINFO_MIN", CT_FINFO_MIN}, {"CT_FINFO_TINY", CT_FINFO_TINY},
+                  {"CT_FINFO_RESOLUTION", CT_FINFO_RESOLUTION}, {"CT_IINFO_BITS", CT_IINFO_BITS},
+                  {"CT_IINFO_MIN", CT_IINFO_MIN}, {"CT_IINFO_MAX", CT_IINFO_MAX}};
+    for (size_t i = 0; i < sizeof consts / sizeof consts[0]; ++i)
+        if (PyModule_AddIntConstant(m, consts[i].name, consts[i].value) < 0) return -1;
+    return 0;
+}

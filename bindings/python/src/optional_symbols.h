@@ -69,6 +69,7 @@
 #pragma weak ct_data_parallel_set_sync
 #pragma weak ct_detach
 #pragma weak ct_diagonal
+#pragma weak ct_diff
 #pragma weak ct_div
 #pragma weak ct_div_
 #pragma weak ct_dot
@@ -86,6 +87,7 @@
 #pragma weak ct_expm1
 #pragma weak ct_eye
 #pragma weak ct_fill_
+#pragma weak ct_finfo
 #pragma weak ct_flatten
 #pragma weak ct_flip
 #pragma weak ct_floor
@@ -112,6 +114,7 @@
 #pragma weak ct_hinge_embedding_loss
 #pragma weak ct_histc
 #pragma weak ct_huber_loss
+#pragma weak ct_iinfo
 #pragma weak ct_index_add
 #pragma weak ct_index_add_
 #pragma weak ct_index_copy
@@ -179,6 +182,7 @@
 #pragma weak ct_mul_
 #pragma weak ct_multi_margin_loss
 #pragma weak ct_multilabel_soft_margin_loss
+#pragma weak ct_nan_to_num
 #pragma weak ct_narrow
 #pragma weak ct_ne
 #pragma weak ct_neg
@@ -282,6 +286,7 @@
 #pragma weak ct_sub_
 #pragma weak ct_sum
 #pragma weak ct_t
+#pragma weak ct_take_along_dim
 #pragma weak ct_tan
 #pragma weak ct_tanh
 #pragma weak ct_tanhshrink

@@ -269,3 +269,73 @@ def test_cummax_cummin_match_torch(op, dim):
     assert r.indices.tolist() == e.indices.tolist()
     ints = getattr(ct.tensor([[3, 1], [2, 2]], dtype=ct.int32), op)(dim % 2)
     assert ints.values.tolist() == getattr(torch.tensor([[3, 1], [2, 2]], dtype=torch.int32), op)(dim % 2).values.tolist()
+
+
+# ---- composites and dtype limits ----
+
+@pytest.mark.parametrize("kwargs", [{}, {"nan": 2.0}, {"nan": -1.0, "posinf": 5.0, "neginf": -5.0}, {"posinf": 1e30}])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_nan_to_num_matches_torch(kwargs, dtype):
+    a = np.array([1.0, np.nan, np.inf, -np.inf, -2.5, 0.0], dtype=dtype)
+    (cx, tx) = ct.tensor(a, requires_grad=True), torch.tensor(a, requires_grad=True)
+    cy, ty = ct.nan_to_num(cx, **kwargs), torch.nan_to_num(tx, **kwargs)
+    np.testing.assert_array_equal(cy.detach().numpy(), ty.detach().numpy())
+    (cy * 3).sum().backward()
+    (ty * 3).sum().backward()
+    np.testing.assert_array_equal(cx.grad.numpy(), tx.grad.numpy())
+    assert ct.tensor([1, 2]).nan_to_num().tolist() == [1, 2]
+    z = ct.tensor(a)
+    assert z.nan_to_num_(**kwargs) is z
+    np.testing.assert_array_equal(z.numpy(), ty.detach().numpy())
+
+
+@pytest.mark.parametrize("n,dim,pre,app", [(1, -1, None, None), (2, 0, None, None), (1, 1, (3, 1), None),
+                                           (3, 1, (3, 2), (3, 1)), (0, 0, None, None), (6, 1, None, None)])
+def test_diff_matches_torch(n, dim, pre, app):
+    a = RNG.standard_normal((3, 4))
+    (cx, tx) = both(a, True)
+    cp, tp = both(RNG.standard_normal(pre), True) if pre else (None, None)
+    ca, ta = both(RNG.standard_normal(app), True) if app else (None, None)
+    cy, ty = ct.diff(cx, n, dim, cp, ca), torch.diff(tx, n, dim, tp, ta)
+    check(cy, ty)
+    if ty.numel():
+        w = RNG.standard_normal(ty.shape)
+        (cy * ct.tensor(w)).sum().backward()
+        (ty * torch.tensor(w)).sum().backward()
+        check(cx.grad, tx.grad)
+        if pre:
+            check(cp.grad, tp.grad)
+    b = [True, False, False, True, True]
+    assert ct.tensor(b).diff().tolist() == torch.tensor(b).diff().tolist()
+    assert ct.tensor([1, 4, 9], dtype=ct.int32).diff().tolist() == [3, 5]
+
+
+@pytest.mark.parametrize("ishape,dim", [((3, 1), 1), ((1, 4), 0), ((2, 4), 0), ((5,), None), ((3, 2), -1)])
+def test_take_along_dim_matches_torch(ishape, dim):
+    a = RNG.standard_normal((3, 4))
+    limit = 12 if dim is None else a.shape[dim]
+    i = RNG.integers(0, limit, size=ishape)
+    (cx, tx) = both(a, True)
+    cy = ct.take_along_dim(cx, ct.tensor(i), dim)
+    ty = torch.take_along_dim(tx, torch.tensor(i), dim)
+    check(cy, ty)
+    w = RNG.standard_normal(ty.shape)
+    (cy * ct.tensor(w)).sum().backward()
+    (ty * torch.tensor(w)).sum().backward()
+    check(cx.grad, tx.grad)
+    check(cx.detach().take_along_dim(ct.tensor(i), dim), ty)
+
+
+def test_finfo_iinfo_match_torch():
+    for c, t in ((ct.float32, torch.float32), (ct.float64, torch.float64)):
+        f, g = ct.finfo(c), torch.finfo(t)
+        for attr in ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution"):
+            assert getattr(f, attr) == getattr(g, attr), attr
+    assert ct.finfo().dtype == ct.get_default_dtype()
+    for c, t in ((ct.uint8, torch.uint8), (ct.int32, torch.int32), (ct.int64, torch.int64)):
+        f, g = ct.iinfo(c), torch.iinfo(t)
+        assert (f.bits, f.min, f.max) == (g.bits, g.min, g.max)
+    with pytest.raises(TypeError, match="finfo: int32 is not a floating point dtype"):
+        ct.finfo(ct.int32)
+    with pytest.raises(TypeError, match="iinfo: bool is not an integer dtype"):
+        ct.iinfo(ct.bool_)

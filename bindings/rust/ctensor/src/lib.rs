@@ -69,6 +69,7 @@ pub use linalg::{QrMode, Uplo};
 pub use random::{manual_seed, Generator};
 pub use sorting::Unique;
 pub use tensor::Tensor;
+pub use toolbox::{finfo, iinfo, FInfo, IInfo};
 pub use types::{DType, Device, Element, Options, Reduction};
 
 /// Runtime library version as `major*10000 + minor*100 + patch`.

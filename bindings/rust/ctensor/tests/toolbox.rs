@@ -4,7 +4,7 @@
 mod common;
 
 use common::{assert_close, err_of, gradcheck, run, vals};
-use ctensor::{Error, Tensor};
+use ctensor::{DType, Error, Tensor};
 
 fn t64(v: &[f64], shape: &[i64]) -> Tensor {
     Tensor::from_slice(v, shape).unwrap()
@@ -89,6 +89,30 @@ fn counting_and_searching() {
             Error::InvalidArgument(m) => assert!(m.contains("bincount: input must be non-negative"), "{m}"),
             e => panic!("unexpected {e:?}"),
         }
+        Ok(())
+    });
+}
+
+#[test]
+fn composites_and_dtype_limits() {
+    run(|| {
+        let x = t64(&[1.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY], &[4]);
+        assert_eq!(vals(&x.nan_to_num(None, None, Some(-7.0))?), vec![1.0, 0.0, f64::MAX, -7.0]);
+        let m = t64(&[1.0, 4.0, 9.0, 16.0, 2.0, 3.0, 5.0, 8.0], &[2, 4]);
+        assert_eq!(vals(&m.diff(1, -1, None, None)?), vec![3.0, 5.0, 7.0, 1.0, 2.0, 3.0]);
+        let pre = t64(&[0.0, 0.0], &[2, 1]);
+        assert_eq!(vals(&m.diff(2, 1, Some(&pre), None)?), vec![2.0, 2.0, 2.0, -1.0, 1.0, 1.0]);
+        let i = Tensor::from_slice(&[2i64, 1, 0], &[1, 3])?;
+        assert_eq!(vals(&m.narrow(1, 0, 3)?.take_along_dim(&i, Some(1))?), vec![9.0, 4.0, 1.0, 5.0, 3.0, 2.0]);
+        assert_eq!(vals(&m.take_along_dim(&Tensor::from_slice(&[7i64], &[1])?, None)?), vec![8.0]);
+        gradcheck(|t| t[0].diff(1, 0, None, Some(&t[1])), &[&t64(&[0.1, 0.2, 0.3, 0.4], &[2, 2]), &t64(&[1.0, 2.0], &[1, 2])])?;
+        let f = ctensor::finfo(DType::Float32)?;
+        assert_eq!((f.bits, f.eps, f.tiny, f.resolution), (32, f32::EPSILON as f64, f32::MIN_POSITIVE as f64, 1e-6));
+        assert_eq!(f.max, f32::MAX as f64);
+        let g = ctensor::iinfo(DType::Int64)?;
+        assert_eq!((g.bits, g.min, g.max), (64, i64::MIN, i64::MAX));
+        assert!(matches!(ctensor::finfo(DType::Int32), Err(Error::DType(_))));
+        assert!(matches!(ctensor::iinfo(DType::Float64), Err(Error::DType(_))));
         Ok(())
     });
 }

@@ -322,6 +322,20 @@ fn op_table() -> HashMap<&'static str, Op> {
     );
     t.insert("cummax", Box::new(|x, a| pair(x[0].cummax(dim(a)))));
     t.insert("cummin", Box::new(|x, a| pair(x[0].cummin(dim(a)))));
+    t.insert(
+        "nan_to_num",
+        Box::new(|x, a| one(x[0].nan_to_num(a["nan"].as_f64(), a["posinf"].as_f64(), a["neginf"].as_f64()))),
+    );
+    t.insert(
+        "diff",
+        Box::new(|x, a| {
+            let (p, q) = (flag(a, "prepend"), flag(a, "append"));
+            let pre = if p { Some(&x[1]) } else { None };
+            let app = if q { x.last() } else { None };
+            one(x[0].diff(int(a, "n"), dim(a), pre, app))
+        }),
+    );
+    t.insert("take_along_dim", Box::new(|x, a| one(x[0].take_along_dim(&x[1], a["dim"].as_i64()))));
     t.extend(nn_ops());
     t.extend(creation_ops());
     t.extend(loss_ops());

@@ -1,6 +1,6 @@
 // Toolbox.java - the everyday tensor toolbox of issue 14 for Java: static methods with torch's names (scatter_,
 // scatterAdd_, indexAdd, indexCopy, indexPut and their in-place forms, searchsorted, bucketize, bincount, histc,
-// cummax, cummin) over the C ABI; the in-place forms return their destination. Thin wrappers: the library checks
+// cummax, cummin, nanToNum, diff, takeAlongDim, finfo, iinfo) over the C ABI; the in-place forms return their destination. Thin wrappers: the library checks
 // the arguments and throws through the mapped exceptions.
 package org.ctensor;
 
@@ -127,5 +127,70 @@ public final class Toolbox {
         CT.cummin(x.handle(), dim, v, i);
         Native.keepAlive(x);
         return new Tensor.Pair(Tensor.own(v[0]), Tensor.own(i[0]));
+    }
+
+    /** x with NaN, +inf and -inf replaced (null: torch's defaults 0, the dtype's max, its lowest). */
+    @Op("nan_to_num")
+    public static Tensor nanToNum(Tensor x, Double nan, Double posinf, Double neginf) {
+        long h = CT.nan_to_num(x.handle(), nan == null ? 0 : nan, nan == null ? 0 : 1, posinf == null ? 0 : posinf,
+                posinf == null ? 0 : 1, neginf == null ? 0 : neginf, neginf == null ? 0 : 1);
+        return Tensor.own(h, x);
+    }
+
+    /** The n-th forward difference along dim, with prepend / append (null: none) joined before / after. */
+    @Op("diff")
+    public static Tensor diff(Tensor x, long n, long dim, Tensor prepend, Tensor append) {
+        long h = CT.diff(x.handle(), n, dim, opt(prepend), opt(append));
+        Native.keepAlive(x, prepend);
+        return Tensor.own(h, append);
+    }
+
+    /** Gathers along dim after broadcasting x and indices in every other dim (dim null: over the flattened x). */
+    @Op("take_along_dim")
+    public static Tensor takeAlongDim(Tensor x, Tensor indices, Long dim) {
+        long h = CT.take_along_dim(x.handle(), indices.handle(), dim == null ? 0 : dim, dim == null ? 0 : 1);
+        Native.keepAlive(x);
+        return Tensor.own(h, indices);
+    }
+
+    /** torch.finfo: the limits of a floating dtype, read from the library. */
+    public static final class FInfo {
+        public final int bits;
+        public final double eps, max, min, tiny, resolution;
+
+        FInfo(DType d) {
+            bits = (int) field(d, CT.CT_FINFO_BITS);
+            eps = field(d, CT.CT_FINFO_EPS);
+            max = field(d, CT.CT_FINFO_MAX);
+            min = field(d, CT.CT_FINFO_MIN);
+            tiny = field(d, CT.CT_FINFO_TINY);
+            resolution = field(d, CT.CT_FINFO_RESOLUTION);
+        }
+
+        private static double field(DType d, int f) {
+            return Double.longBitsToDouble(CT.finfo(d.code, f));
+        }
+    }
+
+    /** torch.iinfo: the limits of an integer dtype, read from the library. */
+    public static final class IInfo {
+        public final int bits;
+        public final long min, max;
+
+        IInfo(DType d) {
+            bits = (int) CT.iinfo(d.code, CT.CT_IINFO_BITS);
+            min = CT.iinfo(d.code, CT.CT_IINFO_MIN);
+            max = CT.iinfo(d.code, CT.CT_IINFO_MAX);
+        }
+    }
+
+    /** The limits of floating dtype (DTypeException for others). */
+    public static FInfo finfo(DType dtype) {
+        return new FInfo(dtype);
+    }
+
+    /** The limits of integer dtype (DTypeException for others). */
+    public static IInfo iinfo(DType dtype) {
+        return new IInfo(dtype);
     }
 }

@@ -295,6 +295,15 @@ public final class Conformance {
                 a.get("max").getAsDouble())));
         t.put("cummax", (x, a) -> pair(Toolbox.cummax((Tensor) x[0], dim(a))));
         t.put("cummin", (x, a) -> pair(Toolbox.cummin((Tensor) x[0], dim(a))));
+        t.put("nan_to_num", (x, a) -> one(Toolbox.nanToNum((Tensor) x[0], optDouble(a, "nan"), optDouble(a, "posinf"),
+                optDouble(a, "neginf"))));
+        t.put("diff", (x, a) -> {
+            boolean p = a.get("prepend").getAsBoolean(), q = a.get("append").getAsBoolean();
+            return one(Toolbox.diff((Tensor) x[0], arg(a, "n"), dim(a), p ? (Tensor) x[1] : null,
+                    q ? (Tensor) x[x.length - 1] : null));
+        });
+        t.put("take_along_dim", (x, a) -> one(Toolbox.takeAlongDim((Tensor) x[0], (Tensor) x[1],
+                a.get("dim").isJsonNull() ? null : dim(a))));
         // convolution, pooling, losses, embedding, einsum, split/chunk, unique
         t.put("conv2d", (x, a) -> one(org.ctensor.nn.Functional.conv2d((Tensor) x[0], (Tensor) x[1], x.length > 2 ? (Tensor) x[2] : null,
                 longs(a.get("stride")), longs(a.get("padding")), longs(a.get("dilation")), arg(a, "groups"))));

@@ -81,4 +81,28 @@ class ToolboxTest {
             assertThrows(InvalidArgumentException.class, () -> Toolbox.bincount(idx(-1), null, 0));
         }
     }
+
+    @Test
+    void compositesAndLimits() {
+        try (TensorScope s = new TensorScope()) {
+            Tensor x = t(new double[] {1, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}, 4);
+            assertArrayEquals(new double[] {1, 0, Double.MAX_VALUE, -7}, Toolbox.nanToNum(x, null, null, -7.0).toDoubleArray(), 0);
+            Tensor m = t(new double[] {1, 4, 9, 16, 2, 3, 5, 8}, 2, 4);
+            assertArrayEquals(new double[] {3, 5, 7, 1, 2, 3}, Toolbox.diff(m, 1, -1, null, null).toDoubleArray(), 0);
+            assertArrayEquals(new double[] {1, -1, -4, -8}, Toolbox.diff(m, 1, 0, null, null).toDoubleArray(), 0);
+            Tensor i = Tensor.fromData(new long[] {3, 0}, new long[] {2, 1}, DType.INT64, Device.CPU);
+            assertArrayEquals(new double[] {16, 2}, Toolbox.takeAlongDim(m, i, 1L).toDoubleArray(), 0);
+            assertArrayEquals(new double[] {8}, Toolbox.takeAlongDim(m, idx(7), null).toDoubleArray(), 0);
+            Toolbox.FInfo f = Toolbox.finfo(DType.FLOAT32);
+            assertEquals(32, f.bits);
+            assertEquals(Math.ulp(1.0f), f.eps);
+            assertEquals(Float.MAX_VALUE, f.max);
+            assertEquals(Float.MIN_NORMAL, f.tiny);
+            assertEquals(1e-6, f.resolution);
+            Toolbox.IInfo g = Toolbox.iinfo(DType.INT64);
+            assertEquals(Long.MIN_VALUE, g.min);
+            assertEquals(Long.MAX_VALUE, g.max);
+            assertThrows(DTypeException.class, () -> Toolbox.finfo(DType.INT32));
+        }
+    }
 }
