@@ -87,7 +87,12 @@ Tensor index_put_linear(const Tensor& x, int64_t n, const Tensor& lin, const Ten
     for (int64_t k = 0; k < n; ++k) rows[0] *= xs[k];  // fits: x's element count does
     rows.insert(rows.end(), xs.begin() + n, xs.end());
     picked.insert(picked.end(), xs.begin() + n, xs.end());
-    if (broadcast_shapes(op, values.sizes(), picked) != picked)
+    bool fits = values.dim() <= (int64_t)picked.size();
+    for (int64_t k = 1; fits && k <= values.dim(); ++k) {
+        int64_t v = values.sizes()[values.dim() - k];
+        fits = v == 1 || v == picked[picked.size() - k];
+    }
+    if (!fits)
         fail(CT_ERR_SHAPE, op, ": values of shape ", shape_str(values.sizes()), " cannot be broadcast to the indexed shape ",
              shape_str(picked));
     Tensor out = fresh_copy(x);

@@ -59,7 +59,13 @@ impl Tensor {
     /// Where each of `values` would be inserted into the last dim of this sorted tensor (1-D, or N-d with
     /// `values`' leading dims): the first position whose element is `>=` the value (`right`: `>`); int64, or
     /// int32 with `out_int32`; `sorter` (int64) is the order that sorts an unsorted sequence.
-    pub fn searchsorted(&self, values: &Tensor, right: bool, out_int32: bool, sorter: Option<&Tensor>) -> Result<Tensor> {
+    pub fn searchsorted(
+        &self,
+        values: &Tensor,
+        right: bool,
+        out_int32: bool,
+        sorter: Option<&Tensor>,
+    ) -> Result<Tensor> {
         out1(|o| unsafe {
             sys::ct_searchsorted(self.as_raw(), values.as_raw(), right as i32, out_int32 as i32, opt_raw(sorter), o)
         })
@@ -166,10 +172,13 @@ pub fn iinfo(dtype: DType) -> Result<IInfo> {
         check(unsafe { sys::ct_iinfo(dtype.to_raw(), f, &mut v) })?;
         Ok(v)
     };
-    Ok(IInfo { bits: field(sys::CT_IINFO_BITS)? as i32, min: field(sys::CT_IINFO_MIN)?, max: field(sys::CT_IINFO_MAX)? })
+    Ok(IInfo {
+        bits: field(sys::CT_IINFO_BITS)? as i32,
+        min: field(sys::CT_IINFO_MIN)?,
+        max: field(sys::CT_IINFO_MAX)?,
+    })
 }
 
 fn count(hs: &[sys::ct_tensor]) -> Result<i32> {
-    i32::try_from(hs.len())
-        .map_err(|_| crate::Error::InvalidArgument(format!("index_put: {} index tensors", hs.len())))
+    i32::try_from(hs.len()).map_err(|_| crate::Error::InvalidArgument(format!("index_put: {} index tensors", hs.len())))
 }

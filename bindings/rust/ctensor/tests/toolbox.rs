@@ -42,8 +42,14 @@ fn indexed_writes_values() {
 fn index_put_gradient() {
     run(|| {
         let (r, c) = (idx(&[0, 2, 2]), idx(&[1, -1, 1]));
-        gradcheck(|t| t[0].index_put(&[&r, &c], &t[1], true), &[&t64(&[0.1, 0.2, 0.3, 0.4, 0.5, 0.6], &[3, 2]), &t64(&[1.0, 2.0, 3.0], &[3])])?;
-        gradcheck(|t| t[0].index_add(1, &idx(&[1, 1]), &t[1], -2.0), &[&t64(&[0.1, 0.2, 0.3, 0.4], &[2, 2]), &t64(&[1.0, 2.0, 3.0, 4.0], &[2, 2])])
+        gradcheck(
+            |t| t[0].index_put(&[&r, &c], &t[1], true),
+            &[&t64(&[0.1, 0.2, 0.3, 0.4, 0.5, 0.6], &[3, 2]), &t64(&[1.0, 2.0, 3.0], &[3])],
+        )?;
+        gradcheck(
+            |t| t[0].index_add(1, &idx(&[1, 1]), &t[1], -2.0),
+            &[&t64(&[0.1, 0.2, 0.3, 0.4], &[2, 2]), &t64(&[1.0, 2.0, 3.0, 4.0], &[2, 2])],
+        )
     });
 }
 
@@ -52,7 +58,9 @@ fn errors_map_to_variants() {
     run(|| {
         let x = t64(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], &[3, 2]);
         match err_of(x.index_put(&[&idx(&[5])], &t64(&[1.0], &[1]), false)) {
-            Error::Index(m) => assert!(m.contains("index_put: index 5 is out of bounds for dimension 0 with size 3"), "{m}"),
+            Error::Index(m) => {
+                assert!(m.contains("index_put: index 5 is out of bounds for dimension 0 with size 3"), "{m}")
+            }
             e => panic!("unexpected {e:?}"),
         }
         match err_of(x.index_add(0, &idx(&[0, 1]), &t64(&[1.0, 1.0], &[1, 2]), 1.0)) {
@@ -105,7 +113,10 @@ fn composites_and_dtype_limits() {
         let i = Tensor::from_slice(&[2i64, 1, 0], &[1, 3])?;
         assert_eq!(vals(&m.narrow(1, 0, 3)?.take_along_dim(&i, Some(1))?), vec![9.0, 4.0, 1.0, 5.0, 3.0, 2.0]);
         assert_eq!(vals(&m.take_along_dim(&Tensor::from_slice(&[7i64], &[1])?, None)?), vec![8.0]);
-        gradcheck(|t| t[0].diff(1, 0, None, Some(&t[1])), &[&t64(&[0.1, 0.2, 0.3, 0.4], &[2, 2]), &t64(&[1.0, 2.0], &[1, 2])])?;
+        gradcheck(
+            |t| t[0].diff(1, 0, None, Some(&t[1])),
+            &[&t64(&[0.1, 0.2, 0.3, 0.4], &[2, 2]), &t64(&[1.0, 2.0], &[1, 2])],
+        )?;
         let f = ctensor::finfo(DType::Float32)?;
         assert_eq!((f.bits, f.eps, f.tiny, f.resolution), (32, f32::EPSILON as f64, f32::MIN_POSITIVE as f64, 1e-6));
         assert_eq!(f.max, f32::MAX as f64);
