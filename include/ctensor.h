@@ -944,13 +944,13 @@ CT_API ct_status ct_index_add_(ct_tensor dst, int64_t dim, ct_tensor index, ct_t
 CT_API ct_status ct_index_copy(ct_tensor x, int64_t dim, ct_tensor index, ct_tensor src, ct_tensor* out);
 /* ct_index_copy written into dst. */
 CT_API ct_status ct_index_copy_(ct_tensor dst, int64_t dim, ct_tensor index, ct_tensor src);
-/* out = x with x[indices[0], ..., indices[n-1]] = values (or += with accumulate): the n index tensors broadcast
+/* out = x with x[index_list[0], ..., index_list[n-1]] = values (or += with accumulate): the n index tensors broadcast
  * together to a shape B and pick positions in x's first n dims (negative values count from the end); values
  * broadcast to B + x.shape[n:] and has x's dtype. Bool masks are not taken: pass their nonzero columns. */
-CT_API ct_status ct_index_put(ct_tensor x, const ct_tensor* indices, int32_t n, ct_tensor values, int32_t accumulate,
-                              ct_tensor* out);
+CT_API ct_status ct_index_put(ct_tensor x, const ct_tensor* index_list, int32_t n, ct_tensor values,
+                              int32_t accumulate, ct_tensor* out);
 /* ct_index_put written into dst. */
-CT_API ct_status ct_index_put_(ct_tensor dst, const ct_tensor* indices, int32_t n, ct_tensor values,
+CT_API ct_status ct_index_put_(ct_tensor dst, const ct_tensor* index_list, int32_t n, ct_tensor values,
                                int32_t accumulate);
 
 /* Counting and searching: integer results, no gradient (as torch). CUDA tensors are read back once and computed on

@@ -25,8 +25,9 @@ ct_status ct_scatter_add_(ct_tensor dst, int64_t dim, ct_tensor index, ct_tensor
 ct_status ct_index_add(ct_tensor x, int64_t dim, ct_tensor index, ct_tensor src, double alpha, ct_tensor* out) {
     return guard([&] {
         check_out(out, "index_add");
-        *out = new_tensor_handle(index_add(get_tensor(x, "index_add", "x"), dim, get_tensor(index, "index_add", "index"),
-                                           get_tensor(src, "index_add", "src"), alpha));
+        *out =
+            new_tensor_handle(index_add(get_tensor(x, "index_add", "x"), dim, get_tensor(index, "index_add", "index"),
+                                        get_tensor(src, "index_add", "src"), alpha));
     });
 }
 
@@ -41,7 +42,8 @@ ct_status ct_index_copy(ct_tensor x, int64_t dim, ct_tensor index, ct_tensor src
     return guard([&] {
         check_out(out, "index_copy");
         *out = new_tensor_handle(index_copy(get_tensor(x, "index_copy", "x"), dim,
-                                            get_tensor(index, "index_copy", "index"), get_tensor(src, "index_copy", "src")));
+                                            get_tensor(index, "index_copy", "index"),
+                                            get_tensor(src, "index_copy", "src")));
     });
 }
 
@@ -52,20 +54,21 @@ ct_status ct_index_copy_(ct_tensor dst, int64_t dim, ct_tensor index, ct_tensor 
     });
 }
 
-ct_status ct_index_put(ct_tensor x, const ct_tensor* indices, int32_t n, ct_tensor values, int32_t accumulate,
+ct_status ct_index_put(ct_tensor x, const ct_tensor* index_list, int32_t n, ct_tensor values, int32_t accumulate,
                        ct_tensor* out) {
     return guard([&] {
         check_out(out, "index_put");
-        *out = new_tensor_handle(index_put(get_tensor(x, "index_put", "x"), tensor_list_arg(indices, n, "index_put", "indices"),
+        *out = new_tensor_handle(index_put(get_tensor(x, "index_put", "x"),
+                                           tensor_list_arg(index_list, n, "index_put", "index_list"),
                                            get_tensor(values, "index_put", "values"), accumulate != 0));
     });
 }
 
-ct_status ct_index_put_(ct_tensor dst, const ct_tensor* indices, int32_t n, ct_tensor values, int32_t accumulate) {
+ct_status ct_index_put_(ct_tensor dst, const ct_tensor* index_list, int32_t n, ct_tensor values, int32_t accumulate) {
     return guard([&] {
         Tensor D = get_tensor(dst, "index_put_", "dst");
-        index_put_(D, tensor_list_arg(indices, n, "index_put_", "indices"), get_tensor(values, "index_put_", "values"),
-                   accumulate != 0);
+        index_put_(D, tensor_list_arg(index_list, n, "index_put_", "index_list"),
+                   get_tensor(values, "index_put_", "values"), accumulate != 0);
     });
 }
 
@@ -87,8 +90,8 @@ ct_status ct_searchsorted(ct_tensor sorted_sequence, ct_tensor values, int32_t r
 ct_status ct_bincount(ct_tensor x, ct_tensor weights, int64_t minlength, ct_tensor* out) {
     return guard([&] {
         check_out(out, "bincount");
-        *out = new_tensor_handle(bincount(get_tensor(x, "bincount", "x"), get_optional_tensor(weights, "bincount", "weights"),
-                                          minlength));
+        *out = new_tensor_handle(
+            bincount(get_tensor(x, "bincount", "x"), get_optional_tensor(weights, "bincount", "weights"), minlength));
     });
 }
 
@@ -125,16 +128,17 @@ ct_status ct_nan_to_num(ct_tensor x, double nan, int32_t has_nan, double posinf,
     return guard([&] {
         check_out(out, "nan_to_num");
         auto opt = [](double v, int32_t has) { return has ? std::optional<double>(v) : std::nullopt; };
-        *out = new_tensor_handle(nan_to_num(get_tensor(x, "nan_to_num", "x"), opt(nan, has_nan), opt(posinf, has_posinf),
-                                            opt(neginf, has_neginf)));
+        *out = new_tensor_handle(nan_to_num(get_tensor(x, "nan_to_num", "x"), opt(nan, has_nan),
+                                            opt(posinf, has_posinf), opt(neginf, has_neginf)));
     });
 }
 
 ct_status ct_diff(ct_tensor x, int64_t n, int64_t dim, ct_tensor prepend, ct_tensor append, ct_tensor* out) {
     return guard([&] {
         check_out(out, "diff");
-        *out = new_tensor_handle(diff(get_tensor(x, "diff", "x"), n, dim, get_optional_tensor(prepend, "diff", "prepend"),
-                                      get_optional_tensor(append, "diff", "append")));
+        *out =
+            new_tensor_handle(diff(get_tensor(x, "diff", "x"), n, dim, get_optional_tensor(prepend, "diff", "prepend"),
+                                   get_optional_tensor(append, "diff", "append")));
     });
 }
 
