@@ -22,8 +22,8 @@ include("linalg.jl")
 include("optim.jl")
 include("safetensors.jl")
 include("show.jl")
-include("oplist.jl")
 include("toolbox.jl")
+include("oplist.jl")
 include("dist.jl")
 
 export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, to, dtype, device, live_handles,

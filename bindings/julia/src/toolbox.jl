@@ -99,10 +99,3 @@ function iinfo(::Type{T}) where {T}
     f(k) = (v = Ref{Int64}(0); @check(LibCT.ct_iinfo(DTYPES[T], Int32(k), v)); v[])
     (bits = Int(f(0)), min = f(1), max = f(2))
 end
-
-merge!(OPS, Dict{String,Any}("scatter_" => scatter!, "scatter_add_" => scatter_add!, "index_add" => index_add,
-                             "index_add_" => index_add!, "index_copy" => index_copy, "index_copy_" => index_copy!,
-                             "index_put" => index_put, "index_put_" => index_put!,
-                             "searchsorted" => searchsortedfirst, "bincount" => bincount, "histc" => histc,
-                             "cummax" => cummax, "cummin" => cummin, "nan_to_num" => nan_to_num, "diff" => diff,
-                             "take_along_dim" => take_along_dim))
