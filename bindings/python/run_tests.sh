@@ -34,9 +34,9 @@ if [ -z "$EMULATED" ]; then
     done
 fi
 if [ -n "$EMULATED" ] && [ -z "${CTENSOR_CUDA_BACKEND:-}" ]; then
-    echo "== tests/test_cuda.py and the CUDA tests of test_nn_extras.py again on the emulated CUDA backend: $EMULATED"
+    echo "== tests/test_cuda.py and the CUDA tests of test_nn_extras.py and test_ddp.py again on the emulated CUDA backend: $EMULATED"
     CTENSOR_CUDA_BACKEND="$EMULATED" CTENSOR_EMULATED_CUDA_MEMORY=${CTENSOR_EMULATED_CUDA_MEMORY:-268435456} \
-        "$VENV/bin/python" -m pytest -q -rfEs test_cuda.py test_nn_extras.py -k cuda
+        "$VENV/bin/python" -m pytest -q -rfEs test_cuda.py test_nn_extras.py test_ddp.py -k cuda
 else
     echo "== no emulated CUDA backend found (build the ctensor_cuda_emulated target): CUDA tests ran once"
 fi

@@ -24,8 +24,7 @@ class CallbackNode : public Node {
         if (released_)
             fail(CT_ERR_AUTOGRAD, "backward: trying to backward through the graph a second time (", name_,
                  "); pass retain_graph=1 to the first backward");
-        std::vector<ct_tensor> gh, ih(inputs_.size(), nullptr);
-        for (auto& g : grads) gh.push_back(new_tensor_handle(g));
+        std::vector<ct_tensor> gh = new_tensor_handles(grads), ih(inputs_.size(), nullptr);
         ct_status st = fn_(ctx_, gh.data(), (int32_t)gh.size(), ih.data(), (int32_t)ih.size());
         for (auto h : gh) ct_tensor_release(h);
         TensorList out(inputs_.size());
@@ -169,13 +168,7 @@ ct_status ct_autograd_grad(const ct_tensor* outputs, int32_t n_outputs, const ct
             for (int32_t i = 0; i < n_outputs; ++i) gouts[i] = get_optional_tensor(grad_outputs[i], op, "grad_outputs[i]");
         TensorList ins = tensor_list_arg(inputs, n_inputs, op, "inputs");
         TensorList res = grad(outs, gouts, ins, retain_graph != 0, create_graph != 0, allow_unused != 0);
-        std::vector<ct_tensor> hs;
-        try {
-            for (auto& r : res) hs.push_back(r.defined() ? new_tensor_handle(r) : nullptr);
-        } catch (...) {
-            for (auto h : hs) ct_tensor_release(h);
-            throw;
-        }
+        std::vector<ct_tensor> hs = new_tensor_handles(res);
         for (size_t i = 0; i < hs.size(); ++i) grads_out[i] = hs[i];
     });
 }
@@ -207,8 +200,7 @@ ct_status ct_custom_function_apply(const char* name, const ct_tensor* inputs, in
                 set_history(res[k], node, (uint32_t)k);
             }
         }
-        std::vector<ct_tensor> hs;
-        for (auto& r : res) hs.push_back(new_tensor_handle(r));
+        std::vector<ct_tensor> hs = new_tensor_handles(res);
         for (size_t k = 0; k < hs.size(); ++k) results[k] = hs[k];
     });
     if (ctx_owned && ctx_release) ctx_release(ctx);

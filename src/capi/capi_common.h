@@ -3,8 +3,10 @@
 #pragma once
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
 #include <new>
 #include <string>
+#include <vector>
 #include "capi/handles.h"
 #include "core/tensor.h"
 #include "ctensor.h"
@@ -75,6 +77,36 @@ inline ct_tensor new_tensor_handle(const Tensor& t) {
         throw;
     }
 }
+// Handles for every tensor of ts (an undefined tensor gives NULL), all or none: a failure part way releases
+// the handles already made and rethrows. Callers write out-params only after this returns, so a multi-output
+// op leaves its out-params untouched and leaks nothing when it fails.
+inline std::vector<ct_tensor> new_tensor_handles(const std::vector<Tensor>& ts) {
+    std::vector<ct_tensor> made;
+    made.reserve(ts.size());
+    try {
+        for (const Tensor& t : ts) made.push_back(t.defined() ? new_tensor_handle(t) : nullptr);
+    } catch (...) {
+        for (ct_tensor h : made) ct_tensor_release(h);
+        throw;
+    }
+    return made;
+}
+// One result of a multi-output op and its out-pointer (NULL: the caller did not ask for it; no handle made).
+struct TensorOut {
+    Tensor value;
+    ct_tensor* slot;
+};
+// Stores each result into its out-pointer, all or none (new_tensor_handles).
+inline void set_tensor_outs(std::initializer_list<TensorOut> outs) {
+    std::vector<Tensor> wanted;
+    for (const TensorOut& o : outs) wanted.push_back(o.slot ? o.value : Tensor());
+    std::vector<ct_tensor> made = new_tensor_handles(wanted);
+    size_t i = 0;
+    for (const TensorOut& o : outs) {
+        if (o.slot) *o.slot = made[i];
+        ++i;
+    }
+}
 // Throws CT_ERR_INVALID_ARGUMENT when an out-pointer is NULL.
 inline void check_out(const void* out, const char* op, const char* arg = "out") {
     t_current_op = op;
@@ -108,8 +140,6 @@ std::vector<Tensor> tensor_list_arg(const ct_tensor* hs, int32_t n, const char* 
 // batchmean_ok); anything else is CT_ERR_INVALID_ARGUMENT naming op. Defined in capi_nn.cpp.
 enum class Reduction : int32_t;
 Reduction reduction_arg(int32_t r, const char* op, bool batchmean_ok = false);
-// Hands a (values, indices) result out through two out-pointers the caller checked first (capi_sort.cpp).
-void set_pair(const std::pair<Tensor, Tensor>& r, ct_tensor* values, ct_tensor* indices);
 
 }  // namespace ct
 

@@ -12,14 +12,10 @@ void hand_out(const Tensor& x, const SplitPlan& plan, ct_tensor* outs, int32_t c
     if (plan.count > INT32_MAX)
         fail(CT_ERR_INVALID_ARGUMENT, op, ": ", plan.count, " pieces do not fit the int32 count");
     int64_t take = std::min<int64_t>(plan.count, cap);
-    std::vector<ct_tensor> made;
-    made.reserve((size_t)take);
-    try {
-        for (int64_t i = 0; i < take; ++i) made.push_back(new_tensor_handle(split_piece(x, plan, i)));
-    } catch (...) {
-        for (ct_tensor h : made) ct_tensor_release(h);
-        throw;
-    }
+    std::vector<Tensor> pieces;
+    pieces.reserve((size_t)take);
+    for (int64_t i = 0; i < take; ++i) pieces.push_back(split_piece(x, plan, i));
+    std::vector<ct_tensor> made = new_tensor_handles(pieces);
     for (int64_t i = 0; i < take; ++i) outs[i] = made[(size_t)i];
     *n = (int32_t)plan.count;
 }

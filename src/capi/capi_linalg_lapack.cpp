@@ -6,20 +6,6 @@
 using namespace ct;
 
 namespace {
-// Stores every tensor of ts into its out-pointer (all checked non-NULL before), or none: a failure part way
-// releases the handles already made, so out-params stay untouched.
-void set_outs(std::initializer_list<std::pair<Tensor, ct_tensor*>> ts) {
-    std::vector<ct_tensor> made;
-    try {
-        for (auto& t : ts) made.push_back(new_tensor_handle(t.first));
-    } catch (...) {
-        for (ct_tensor h : made) ct_tensor_release(h);
-        throw;
-    }
-    size_t i = 0;
-    for (auto& t : ts) *t.second = made[i++];
-}
-
 template <typename F> ct_status one_matrix(const char* op, ct_tensor a, ct_tensor* out, F f) {
     return guard([&] {
         check_out(out, op);
@@ -48,7 +34,7 @@ ct_status ct_linalg_slogdet(ct_tensor a, ct_tensor* sign, ct_tensor* logabsdet) 
         check_out(sign, "linalg.slogdet", "sign");
         check_out(logabsdet, "linalg.slogdet", "logabsdet");
         auto r = linalg_slogdet(get_tensor(a, "linalg.slogdet", "A"));
-        set_outs({{r.first, sign}, {r.second, logabsdet}});
+        set_tensor_outs({{r.first, sign}, {r.second, logabsdet}});
     });
 }
 ct_status ct_linalg_solve(ct_tensor a, ct_tensor b, ct_tensor* out) {
@@ -67,7 +53,7 @@ ct_status ct_linalg_qr(ct_tensor a, int32_t mode, ct_tensor* q, ct_tensor* r) {
         check_out(r, "linalg.qr", "R");
         QrMode m = qr_mode_arg(mode);
         auto qr = linalg_qr(get_tensor(a, "linalg.qr", "A"), m);
-        set_outs({{qr.first, q}, {qr.second, r}});
+        set_tensor_outs({{qr.first, q}, {qr.second, r}});
     });
 }
 ct_status ct_linalg_eigh(ct_tensor a, int32_t upper, ct_tensor* eigenvalues, ct_tensor* eigenvectors) {
@@ -75,7 +61,7 @@ ct_status ct_linalg_eigh(ct_tensor a, int32_t upper, ct_tensor* eigenvalues, ct_
         check_out(eigenvalues, "linalg.eigh", "eigenvalues");
         check_out(eigenvectors, "linalg.eigh", "eigenvectors");
         auto lv = linalg_eigh(get_tensor(a, "linalg.eigh", "A"), upper != 0);
-        set_outs({{lv.first, eigenvalues}, {lv.second, eigenvectors}});
+        set_tensor_outs({{lv.first, eigenvalues}, {lv.second, eigenvectors}});
     });
 }
 ct_status ct_linalg_eigvalsh(ct_tensor a, int32_t upper, ct_tensor* out) {
@@ -87,7 +73,7 @@ ct_status ct_linalg_svd(ct_tensor a, int32_t full_matrices, ct_tensor* u, ct_ten
         check_out(s, "linalg.svd", "S");
         check_out(vh, "linalg.svd", "Vh");
         auto usv = linalg_svd(get_tensor(a, "linalg.svd", "A"), full_matrices != 0);
-        set_outs({{std::get<0>(usv), u}, {std::get<1>(usv), s}, {std::get<2>(usv), vh}});
+        set_tensor_outs({{std::get<0>(usv), u}, {std::get<1>(usv), s}, {std::get<2>(usv), vh}});
     });
 }
 ct_status ct_linalg_svdvals(ct_tensor a, ct_tensor* out) {

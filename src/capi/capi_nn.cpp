@@ -30,20 +30,6 @@ Pool2dParams pool_args(const int64_t* kernel, const int64_t* stride, const int64
     return p;
 }
 
-// *out = values and, when indices_out is not NULL, *indices_out = indices (both handles made before either is
-// stored, so a failure leaks nothing).
-void return_pair(const std::pair<Tensor, Tensor>& res, ct_tensor* out, ct_tensor* indices_out) {
-    ct_tensor v = new_tensor_handle(res.first);
-    if (indices_out) {
-        try {
-            *indices_out = new_tensor_handle(res.second);
-        } catch (...) {
-            ct_tensor_release(v);
-            throw;
-        }
-    }
-    *out = v;
-}
 
 // The shared shape of the loss entry points: (input, target, reduction) -> out.
 template <typename F>
@@ -190,7 +176,7 @@ ct_status ct_max_pool2d_ex(ct_tensor x, const int64_t* kernel, const int64_t* st
         pair_arg(dilation, p.dilation, "max_pool2d", "dilation");
         p.ceil_mode = ceil_mode != 0;
         auto res = max_pool2d_with_indices(get_tensor(x, "max_pool2d", "x"), p);
-        return_pair(res, out, indices_out);
+        set_tensor_outs({{res.first, out}, {res.second, indices_out}});
     });
 }
 
@@ -221,7 +207,7 @@ ct_status ct_adaptive_max_pool2d(ct_tensor x, const int64_t* output_size, ct_ten
         int64_t size[2];
         pair_arg(output_size, size, "adaptive_max_pool2d", "output_size");
         auto res = adaptive_max_pool2d(get_tensor(x, "adaptive_max_pool2d", "x"), size);
-        return_pair(res, out, indices_out);
+        set_tensor_outs({{res.first, out}, {res.second, indices_out}});
     });
 }
 

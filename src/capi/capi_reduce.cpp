@@ -87,8 +87,7 @@ ct_status ct_max_dim(ct_tensor x, int64_t dim, int32_t keepdim, ct_tensor* value
         check_out(values, "max_dim", "values");
         check_out(indices, "max_dim", "indices");
         auto r = max_dim(get_tensor(x, "max_dim", "x"), dim, keepdim != 0);
-        *values = new_tensor_handle(r.first);
-        *indices = new_tensor_handle(r.second);
+        set_tensor_outs({{r.first, values}, {r.second, indices}});
     });
 }
 
@@ -97,8 +96,7 @@ ct_status ct_min_dim(ct_tensor x, int64_t dim, int32_t keepdim, ct_tensor* value
         check_out(values, "min_dim", "values");
         check_out(indices, "min_dim", "indices");
         auto r = min_dim(get_tensor(x, "min_dim", "x"), dim, keepdim != 0);
-        *values = new_tensor_handle(r.first);
-        *indices = new_tensor_handle(r.second);
+        set_tensor_outs({{r.first, values}, {r.second, indices}});
     });
 }
 

@@ -5,13 +5,12 @@
 
 using namespace ct;
 
-namespace ct {
+namespace {
+// Both out-pointers checked first; set_tensor_outs writes both or neither.
 void set_pair(const std::pair<Tensor, Tensor>& r, ct_tensor* values, ct_tensor* indices) {
-    ct_tensor v = new_tensor_handle(r.first);
-    *indices = new_tensor_handle(r.second);
-    *values = v;
+    set_tensor_outs({{r.first, values}, {r.second, indices}});
 }
-}  // namespace ct
+}  // namespace
 
 extern "C" {
 
@@ -55,10 +54,7 @@ ct_status ct_unique(ct_tensor x, int32_t sorted, ct_tensor* values, ct_tensor* i
     return guard([&] {
         check_out(values, "unique", "values");
         UniqueResult r = unique(get_tensor(x, "unique", "x"), sorted != 0);
-        ct_tensor v = new_tensor_handle(r.values);
-        if (inverse) *inverse = new_tensor_handle(r.inverse);
-        if (counts) *counts = new_tensor_handle(r.counts);
-        *values = v;
+        set_tensor_outs({{r.values, values}, {r.inverse, inverse}, {r.counts, counts}});
     });
 }
 

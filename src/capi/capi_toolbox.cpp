@@ -106,7 +106,8 @@ ct_status ct_cummax(ct_tensor x, int64_t dim, ct_tensor* values, ct_tensor* indi
     return guard([&] {
         check_out(values, "cummax", "values");
         check_out(indices, "cummax", "indices");
-        set_pair(cummax(get_tensor(x, "cummax", "x"), dim), values, indices);
+        auto r = cummax(get_tensor(x, "cummax", "x"), dim);
+        set_tensor_outs({{r.first, values}, {r.second, indices}});
     });
 }
 
@@ -114,7 +115,8 @@ ct_status ct_cummin(ct_tensor x, int64_t dim, ct_tensor* values, ct_tensor* indi
     return guard([&] {
         check_out(values, "cummin", "values");
         check_out(indices, "cummin", "indices");
-        set_pair(cummin(get_tensor(x, "cummin", "x"), dim), values, indices);
+        auto r = cummin(get_tensor(x, "cummin", "x"), dim);
+        set_tensor_outs({{r.first, values}, {r.second, indices}});
     });
 }
 

@@ -148,11 +148,12 @@ function (bn::BatchNorm)(x::Tensor{T,N}) where {T,N}
     y
 end
 
-"Chain(layers...): applies each layer (or function) in turn."
+"Chain(layers...): applies each layer (or function) in turn (one layer, or none, is a Chain too)."
 struct Chain <: Layer
     layers::Vector{Any}
+    # the only constructor: without it Julia's default Chain(x) would try convert(Vector{Any}, x) for one layer
+    Chain(ls...) = new(Any[ls...])
 end
-Chain(ls...) = Chain(Any[ls...])
 const Sequential = Chain
 (c::Chain)(x) = foldl((h, l) -> l(h), c.layers; init = x)
 

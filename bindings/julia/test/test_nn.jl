@@ -46,4 +46,10 @@
         @test loss[] < 0.05
     end
     @test C.lr(C.lr!(SGD(C.params(model); lr = 0.1), 0.2)) == 0.2
+    # a Chain of one layer (was a MethodError: Julia's default constructor tried to convert the layer)
+    one = Linear(2 => 3; gen = gen)
+    single = Chain(one)
+    @test length(single.layers) == 1 && all(a === b for (a, b) in zip(C.params(single), C.params(one)))
+    @test Array(single(xs)) == Array(one(xs))
+    @test Array(Chain()(xs)) == Array(xs)
 end

@@ -4,6 +4,7 @@ import collections
 
 from .. import _C
 from ..autograd import no_grad
+from . import _module_hooks as _hooks
 from .parameter import Parameter
 
 _IncompatibleKeys = collections.namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
@@ -25,7 +26,63 @@ class Module:
         raise NotImplementedError("Module [%s] is missing the required \"forward\" function" % type(self).__name__)
 
     def __call__(self, *args, **kwargs):
+        if _hooks.has_hooks(self):
+            return _hooks.call_with_hooks(self, args, kwargs)
         return self.forward(*args, **kwargs)
+
+    # ---- hooks (torch's; nn/_module_hooks.py) ----
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """hook(module, args) -> None or new args (with_kwargs: hook(module, args, kwargs) -> None or
+        (args, kwargs)), called before forward. Returns a RemovableHandle."""
+        return _hooks.register(self, "_forward_pre_hooks", hook, prepend, {"with_kwargs": with_kwargs})
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """hook(module, args, output) -> None or a new output (with_kwargs: hook(module, args, kwargs, output)),
+        called after forward. Returns a RemovableHandle."""
+        return _hooks.register(self, "_forward_hooks", hook, prepend, {"with_kwargs": with_kwargs})
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """hook(module, grad_output) -> None or a new grad_output, called when the gradients of the module's
+        outputs are known. Returns a RemovableHandle."""
+        return _hooks.register(self, "_backward_pre_hooks", hook, prepend)
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """hook(module, grad_input, grad_output) -> None or a new grad_input (one entry per positional argument),
+        called when the gradients of the module's inputs are computed. Returns a RemovableHandle."""
+        return _hooks.register(self, "_backward_hooks", hook, prepend)
+
+    # ---- lookup by dotted name (torch's get_submodule / get_parameter / get_buffer) ----
+    def get_submodule(self, target):
+        """The submodule at dotted path target ("" is self); AttributeError naming the missing part."""
+        mod = self
+        for item in target.split(".") if target else []:
+            if not hasattr(mod, item):
+                raise AttributeError(type(mod).__name__ + " has no attribute `" + item + "`")
+            mod = getattr(mod, item)
+            if not isinstance(mod, Module):
+                raise AttributeError("`" + item + "` is not an nn.Module")
+        return mod
+
+    def get_parameter(self, target):
+        """The parameter at dotted path target (e.g. "net.0.weight"); AttributeError otherwise."""
+        module_path, _, name = target.rpartition(".")
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, name):
+            raise AttributeError(type(mod).__name__ + " has no attribute `" + name + "`")
+        param = getattr(mod, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError("`" + name + "` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target):
+        """The buffer at dotted path target (e.g. "bn.running_mean"); AttributeError otherwise."""
+        module_path, _, name = target.rpartition(".")
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, name):
+            raise AttributeError(type(mod).__name__ + " has no attribute `" + name + "`")
+        if name not in mod._buffers:
+            raise AttributeError("`" + name + "` is not a buffer")
+        return getattr(mod, name)
 
     # ---- registration ----
     def __setattr__(self, name, value):

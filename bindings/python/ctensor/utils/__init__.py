@@ -1,2 +1,3 @@
-"""ctensor.utils: helpers outside the tensor core (ctensor.utils.data: datasets, samplers, DataLoader)."""
-from . import data  # noqa: F401
+"""ctensor.utils: helpers outside the tensor core (ctensor.utils.data: datasets, samplers, DataLoader;
+ctensor.utils.hooks: RemovableHandle)."""
+from . import data, hooks  # noqa: F401

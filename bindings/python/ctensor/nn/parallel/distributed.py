@@ -20,6 +20,7 @@ import contextlib
 from ... import _C
 from ... import distributed as dist
 from ...autograd import is_grad_enabled, no_grad
+from ..._types import device
 from ..module import Module
 
 __all__ = ["DistributedDataParallel"]
@@ -38,9 +39,49 @@ def _find_tensors(obj, out):
     return out
 
 
+def _device_args(module, device_ids, output_device):
+    """(device_ids, output_device) as torch 1.13 checks them: None for CPU modules and for an empty list, else
+    [the module's single CUDA device] (ValueError otherwise)."""
+    devices = {str(p.device) for p in module.parameters()}
+    single_cuda = len(devices) == 1 and next(iter(devices)).startswith("cuda")
+    if not device_ids or not single_cuda:
+        if device_ids or output_device is not None:
+            raise ValueError("DistributedDataParallel device_ids and output_device arguments only work with "
+                             "single-device/multiple-device GPU modules or CPU modules, but got device_ids %s, "
+                             "output_device %s, and module parameters %s." % (device_ids, output_device, devices))
+        return None, None
+    if len(device_ids) != 1:
+        raise ValueError("device_ids can only be None or contain a single element, got %s" % (device_ids,))
+    module_device = device(next(iter(devices)))
+    wanted = [module_device if output_device is None else _cuda_device(output_device), _cuda_device(device_ids[0])]
+    for d in wanted:
+        if d != module_device:
+            raise ValueError("DistributedDataParallel: device_ids %s / output_device %s must name the module's device "
+                             "%s" % (device_ids, output_device, module_device))
+    return [module_device], module_device
+
+
+def _cuda_device(d):
+    d = device(d)  # an int means a CUDA index, as in torch
+    return device("cuda", d.index or 0) if d.type == "cuda" else d
+
+
+def _to_device(obj, dev):
+    """obj with every tensor (in tuples, lists, dicts, nested) moved to dev; other values as they are."""
+    if isinstance(obj, _C.TensorBase):
+        return obj.to(dev)
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_to_device(x, dev) for x in obj)
+    if isinstance(obj, dict):
+        return {k: _to_device(v, dev) for k, v in obj.items()}
+    return obj
+
+
 class DistributedDataParallel(Module):
-    """Data-parallel training of module over process_group (default: the world group). CPU modules only:
-    device_ids and output_device must be None. The gradients are copied out of the buckets into each .grad, so
+    """Data-parallel training of module over process_group (default: the world group). As torch 1.13: a CPU
+    module takes device_ids=None and output_device=None; a module on one CUDA device takes device_ids=None or
+    [that device] (an int, string or device; output_device defaults to it and must be it), and then each forward
+    moves its tensor inputs to that device first (torch's to_kwargs). The gradients are copied out of the buckets into each .grad, so
     gradient_as_bucket_view changes nothing but is accepted; static_graph=True is handled like
     find_unused_parameters=True (correct for any graph)."""
 
@@ -51,10 +92,7 @@ class DistributedDataParallel(Module):
         if not isinstance(module, Module):
             raise TypeError("DistributedDataParallel: module must be a ctensor.nn.Module, got %s"
                             % type(module).__name__)
-        if device_ids not in (None, []) or output_device is not None:
-            raise ValueError("DistributedDataParallel device_ids and output_device arguments only work with "
-                             "single-device/multiple-device GPU modules or CPU modules, but got device_ids %s, "
-                             "output_device %s; ctensor runs CPU modules: pass None" % (device_ids, output_device))
+        self.device_ids, self.output_device = _device_args(module, device_ids, output_device)
         if dim != 0:
             raise ValueError("DistributedDataParallel: dim must be 0 (inputs are not scattered), got %r" % (dim,))
         if not bucket_cap_mb > 0:
@@ -92,6 +130,8 @@ class DistributedDataParallel(Module):
             self._sync_buffers()
         sync = self.require_backward_grad_sync
         self._reducer.set_sync(sync)
+        if self.device_ids is not None:
+            inputs, kwargs = _to_device(inputs, self.device_ids[0]), _to_device(kwargs, self.device_ids[0])
         out = self.module(*inputs, **kwargs)
         if sync and self.find_unused_parameters and is_grad_enabled():
             self._reducer.prepare(_find_tensors(out, []))
