@@ -1006,6 +1006,86 @@ CT_API ct_status ct_rnn(int32_t mode, ct_tensor x, ct_tensor hx, ct_tensor cx, c
  * for LSTM) [B, H] or [H] or NULL (zeros), b_ih / b_hh both or neither NULL. hy, and cy for LSTM (else NULL). */
 CT_API ct_status ct_rnn_cell(int32_t mode, ct_tensor x, ct_tensor hx, ct_tensor cx, ct_tensor w_ih, ct_tensor w_hh,
                              ct_tensor b_ih, ct_tensor b_hh, ct_tensor* hy, ct_tensor* cy);
+/* ---- the everyday tensor toolbox (issue 14) ----
+ * In-place indexed writes: each bumps dst's version counter and, under autograd, rebases dst's history like the
+ * other in-place ops (a leaf that requires grad is CT_ERR_AUTOGRAD). Indices are int64 or int32 tensors on dst's
+ * device; one outside its dim's range is CT_ERR_INDEX naming the op and the value. On the CPU duplicates resolve
+ * in index order: the last write wins, accumulate sums (on CUDA a write keeps any one of the values). */
+
+/* dst.scatter_(dim, index, src): as ct_scatter, written into dst. */
+CT_API ct_status ct_scatter_(ct_tensor dst, int64_t dim, ct_tensor index, ct_tensor src);
+/* dst.scatter_add_(dim, index, src): as ct_scatter_add, written into dst. */
+CT_API ct_status ct_scatter_add_(ct_tensor dst, int64_t dim, ct_tensor index, ct_tensor src);
+/* out = x with alpha * src's slices along dim added at index (1-D, values in [0, size)); src has x's shape but
+ * index's length at dim; alpha must be integral for integer x. */
+CT_API ct_status ct_index_add(ct_tensor x, int64_t dim, ct_tensor index, ct_tensor src, double alpha, ct_tensor* out);
+/* ct_index_add written into dst. */
+CT_API ct_status ct_index_add_(ct_tensor dst, int64_t dim, ct_tensor index, ct_tensor src, double alpha);
+/* out = x with src's slices along dim copied to index (as ct_index_add, without the sum). */
+CT_API ct_status ct_index_copy(ct_tensor x, int64_t dim, ct_tensor index, ct_tensor src, ct_tensor* out);
+/* ct_index_copy written into dst. */
+CT_API ct_status ct_index_copy_(ct_tensor dst, int64_t dim, ct_tensor index, ct_tensor src);
+/* out = x with x[index_list[0], ..., index_list[n-1]] = values (or += with accumulate): the n index tensors broadcast
+ * together to a shape B and pick positions in x's first n dims (negative values count from the end); values
+ * broadcast to B + x.shape[n:] and has x's dtype. Bool masks are not taken: pass their nonzero columns. */
+CT_API ct_status ct_index_put(ct_tensor x, const ct_tensor* index_list, int32_t n, ct_tensor values,
+                              int32_t accumulate, ct_tensor* out);
+/* ct_index_put written into dst. */
+CT_API ct_status ct_index_put_(ct_tensor dst, const ct_tensor* index_list, int32_t n, ct_tensor values,
+                               int32_t accumulate);
+
+/* Counting and searching: integer results, no gradient (as torch). CUDA tensors are read back once and computed on
+ * the host (the result sizes depend on the values). */
+
+/* out = where each of values would be inserted into the last dim of sorted_sequence to keep it sorted: the first
+ * position whose element is >= the value (right: > the value; NaN sorts last). sorted_sequence is 1-D, or N-d with
+ * values' leading dims; sorter (NULL: none) is int64 of sorted_sequence's shape, the order that sorts it. int64
+ * (out_int32: int32) of values' shape. */
+CT_API ct_status ct_searchsorted(ct_tensor sorted_sequence, ct_tensor values, int32_t right, int32_t out_int32,
+                                 ct_tensor sorter, ct_tensor* out);
+/* out[v] = the count of v in the 1-D non-negative integer x (or the sum of weights at those positions; weights NULL:
+ * none), length max(max(x) + 1, minlength); int64, or weights' floating dtype (float64 for integer weights). */
+CT_API ct_status ct_bincount(ct_tensor x, ct_tensor weights, int64_t minlength, ct_tensor* out);
+/* out = the histogram of floating x over bins equal bins of [min, max] (values outside ignored; min == max: the
+ * data's range), x's dtype. */
+CT_API ct_status ct_histc(ct_tensor x, int64_t bins, double min, double max, ct_tensor* out);
+/* values = the running maximum along dim, indices (int64) = where it was taken (ties: the later; NaN sticks);
+ * values has a gradient. */
+CT_API ct_status ct_cummax(ct_tensor x, int64_t dim, ct_tensor* values, ct_tensor* indices);
+/* ct_cummax with the running minimum. */
+CT_API ct_status ct_cummin(ct_tensor x, int64_t dim, ct_tensor* values, ct_tensor* indices);
+
+/* Composites (built from the primitive ops: their gradients and CUDA support). */
+
+/* out = x with NaN, +inf and -inf replaced by nan, posinf, neginf (has_*: 0 gives torch's defaults 0, the dtype's
+ * largest and its lowest finite value); integer and bool x: a copy. The gradient is zero where x was not finite. */
+CT_API ct_status ct_nan_to_num(ct_tensor x, double nan, int32_t has_nan, double posinf, int32_t has_posinf,
+                               double neginf, int32_t has_neginf, ct_tensor* out);
+/* out = the n-th forward difference along dim of x with prepend / append (NULL: none; x's rank) joined before /
+ * after it; bool tensors differ by xor. */
+CT_API ct_status ct_diff(ct_tensor x, int64_t n, int64_t dim, ct_tensor prepend, ct_tensor append, ct_tensor* out);
+/* out = x gathered along dim at indices after broadcasting both in every other dim (same rank); has_dim 0: over
+ * the flattened x and indices. */
+CT_API ct_status ct_take_along_dim(ct_tensor x, ct_tensor indices, int64_t dim, int32_t has_dim, ct_tensor* out);
+
+/* The limits of a dtype, one field per call (torch.finfo / torch.iinfo). */
+enum {
+    CT_FINFO_BITS = 0,      /* storage bits */
+    CT_FINFO_EPS = 1,       /* the difference between 1 and the next value */
+    CT_FINFO_MAX = 2,       /* the largest finite value */
+    CT_FINFO_MIN = 3,       /* the lowest finite value (-max) */
+    CT_FINFO_TINY = 4,      /* the smallest positive normal value (smallest_normal) */
+    CT_FINFO_RESOLUTION = 5 /* 10^-(decimal digits of precision) */
+};
+enum {
+    CT_IINFO_BITS = 0, /* storage bits */
+    CT_IINFO_MIN = 1,  /* the lowest value */
+    CT_IINFO_MAX = 2   /* the largest value */
+};
+/* *value = field of floating dtype (CT_ERR_DTYPE for others; an unknown field is CT_ERR_INVALID_ARGUMENT). */
+CT_API ct_status ct_finfo(ct_dtype dtype, int32_t field, double* value);
+/* *value = field of integer dtype (uint8, int32, int64; CT_ERR_DTYPE for others). */
+CT_API ct_status ct_iinfo(ct_dtype dtype, int32_t field, int64_t* value);
 
 #ifdef __cplusplus
 }

@@ -88,6 +88,13 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         // recurrent nets: the fused layer runs on a host copy, results copied back (Note [RNN on the host] in
         // ops/rnn_layer.cpp)
         "rnn", "rnn_cell",
+        // ---- the toolbox (issue 14) ----
+        // indexed writes through the scatter kernels (index_put's index tensors are linearised on the host)
+        "scatter_", "scatter_add_", "index_add", "index_add_", "index_copy", "index_copy_", "index_put", "index_put_",
+        // counting, searching and the running extremes: computed on a host copy, results copied back
+        "searchsorted", "bincount", "histc", "cummax", "cummin",
+        // composites of the CUDA ops above
+        "nan_to_num", "diff", "take_along_dim",
     };
     return ops;
 }

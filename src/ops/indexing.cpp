@@ -9,15 +9,18 @@
 #include "cpu/kernels.h"
 #include "ops/device_ops.h"
 #include "ops/elementwise.h"
+#include "ops/index_common.h"
+#include "ops/index_write.h"
 
 namespace ct {
-namespace {
 
 void check_index(const char* op, const Tensor& x, const Tensor& index) {
     check_same_device(op, x, index);
     if (index.dtype() != DType::Int64 && index.dtype() != DType::Int32)
         fail(CT_ERR_DTYPE, op, ": index must be int64 or int32, got ", dtype_name(index.dtype()));
 }
+
+namespace {
 
 void check_mask(const char* op, const Tensor& x, const Tensor& mask) {
     check_same_device(op, x, mask);
@@ -81,13 +84,6 @@ void check_index_fits(const char* op, const Tensor& index, const Tensor& t, cons
                  shape_str(t.sizes()), " in dim ", k);
 }
 
-// A 1-D (or 0-d) index laid along dim over shape: the index operand of index_select and its backward.
-Tensor index_along(const Tensor& index, const Shape& shape, int64_t dim) {
-    Shape st(shape.size(), 0);
-    if (!shape.empty()) st[dim] = index.dim() == 1 ? index.strides()[0] : 0;
-    return make_view(index, shape, st, index.offset());
-}
-
 // out[p] = src[p with p[dim] := index_view[p]] for p over out_shape (index_view is laid out over it).
 Tensor gather_into_new(const char* op, const Tensor& src, int64_t dim, const Tensor& index_view,
                        const Shape& out_shape, const Tensor& index) {
@@ -113,53 +109,6 @@ Tensor gather_into_new(const char* op, const Tensor& src, int64_t dim, const Ten
         });
     });
     if (bad.seen.load()) fail_bad_index(op, index, dim, limit);
-    return out;
-}
-
-// dst[p with p[dim] := index_view[p]] = (or +=) src[p] for p over index_view's shape, in place.
-// Writes run with dim innermost, one output line per thread, so duplicates resolve in index order.
-void scatter_into(const char* op, const Tensor& dst, int64_t dim, const Tensor& index_view, const Tensor& src,
-                  bool accumulate, const Tensor& index) {
-    Tensor d = as_1d(dst), iv = as_1d(index_view), s = as_1d(src);
-    Shape shape = iv.sizes(), d_st = d.strides(), i_st = iv.strides(), s_st = s.strides();
-    const int64_t step = d_st[dim], limit = d.sizes()[dim];
-    d_st[dim] = 0;
-    if (!dst.device().is_cpu()) {  // duplicates: scatter keeps any one value, scatter_add sums (atomics)
-        check_device_indices(op, index, dim, limit);
-        cuda_index(op, accumulate ? CT_CUDA_SCATTER_ADD : CT_CUDA_SCATTER, shape, d, d_st, iv, i_st, s, s_st, step);
-        return;
-    }
-    move_dim_last(dim, shape, {&d_st, &i_st, &s_st});
-    BadIndexFlag bad;
-    dispatch_all(dst.dtype(), [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        T* pd = d.data<T>();
-        const T* ps = s.data<T>();
-        dispatch_index(iv.dtype(), [&](auto itag) {
-            using I = typename decltype(itag)::type;
-            if (accumulate)
-                index_loop<I>(shape, d_st, iv.data<I>(), i_st, s_st, limit, bad, [&](int64_t a, int64_t v, int64_t b) {
-                    pd[a + v * step] = math::wrap_add(pd[a + v * step], ps[b]);  // Note [Integer wrap]
-                });
-            else
-                index_loop<I>(shape, d_st, iv.data<I>(), i_st, s_st, limit, bad,
-                              [&](int64_t a, int64_t v, int64_t b) { pd[a + v * step] = ps[b]; });
-        });
-    });
-    if (bad.seen.load()) fail_bad_index(op, index, dim, limit);
-}
-
-// zeros(shape) plus g's slices along dim added at index: the backward of index_select.
-Tensor index_add_zeros(const Tensor& g, int64_t dim, const Tensor& index, const Shape& shape) {
-    Tensor out = zeros(shape, g.dtype(), g.device());
-    scatter_into("index_select_backward", out, dim, index_along(index, g.sizes(), dim), g, true, index);
-    if (requires_grad(g)) {
-        auto node = make_node("IndexAddBackward", {g}, [dim](BackwardCtx& c) {
-            return TensorList{index_select(c.grads[0], dim, c.saved(0))};
-        });
-        node->save(index);
-        set_history(out, node);
-    }
     return out;
 }
 
@@ -279,6 +228,46 @@ Tensor masked_expand(const Tensor& g, const Tensor& mask, const Shape& shape) {
 
 }  // namespace
 
+// A 1-D (or 0-d) index laid along dim over shape: the index operand of index_select and its backward.
+Tensor index_along(const Tensor& index, const Shape& shape, int64_t dim) {
+    Shape st(shape.size(), 0);
+    if (!shape.empty()) st[dim] = index.dim() == 1 ? index.strides()[0] : 0;
+    return make_view(index, shape, st, index.offset());
+}
+
+// dst[p with p[dim] := index_view[p]] = (or +=) src[p] for p over index_view's shape, in place.
+// Writes run with dim innermost, one output line per thread, so duplicates resolve in index order.
+void scatter_into(const char* op, const Tensor& dst, int64_t dim, const Tensor& index_view, const Tensor& src,
+                  bool accumulate, const Tensor& index) {
+    Tensor d = as_1d(dst), iv = as_1d(index_view), s = as_1d(src);
+    Shape shape = iv.sizes(), d_st = d.strides(), i_st = iv.strides(), s_st = s.strides();
+    const int64_t step = d_st[dim], limit = d.sizes()[dim];
+    d_st[dim] = 0;
+    if (!dst.device().is_cpu()) {  // duplicates: scatter keeps any one value, scatter_add sums (atomics)
+        check_device_indices(op, index, dim, limit);
+        cuda_index(op, accumulate ? CT_CUDA_SCATTER_ADD : CT_CUDA_SCATTER, shape, d, d_st, iv, i_st, s, s_st, step);
+        return;
+    }
+    move_dim_last(dim, shape, {&d_st, &i_st, &s_st});
+    BadIndexFlag bad;
+    dispatch_all(dst.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* pd = d.data<T>();
+        const T* ps = s.data<T>();
+        dispatch_index(iv.dtype(), [&](auto itag) {
+            using I = typename decltype(itag)::type;
+            if (accumulate)
+                index_loop<I>(shape, d_st, iv.data<I>(), i_st, s_st, limit, bad, [&](int64_t a, int64_t v, int64_t b) {
+                    pd[a + v * step] = math::wrap_add(pd[a + v * step], ps[b]);  // Note [Integer wrap]
+                });
+            else
+                index_loop<I>(shape, d_st, iv.data<I>(), i_st, s_st, limit, bad,
+                              [&](int64_t a, int64_t v, int64_t b) { pd[a + v * step] = ps[b]; });
+        });
+    });
+    if (bad.seen.load()) fail_bad_index(op, index, dim, limit);
+}
+
 Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
     const char* op = "index_select";
     check_index(op, x, index);
@@ -292,7 +281,8 @@ Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
     if (!requires_grad(x)) return out;
     Shape xs = x.sizes();
     auto node = make_node("IndexSelectBackward", {x}, [d, xs](BackwardCtx& c) {
-        return TensorList{index_add_zeros(c.grads[0], d, c.saved(0), xs)};
+        const Tensor& g = c.grads[0];
+        return TensorList{index_add(zeros(xs, g.dtype(), g.device()), d, c.saved(0), g, 1.0)};
     });
     node->save(index);
     set_history(out, node);

@@ -7,6 +7,7 @@
 #include "autograd/grad_mode.h"
 #include "ops/device_ops.h"
 #include "ops/elementwise.h"
+#include "ops/index_write.h"
 
 namespace ct {
 namespace {
@@ -205,5 +206,31 @@ void fill_(Tensor& dst, double value) {
 }
 
 void zero_(Tensor& dst) { fill_(dst, 0.0); }
+
+// The indexed writes: the out-of-place op (indexing.cpp, index_write.cpp) through apply_inplace; `other` is
+// the source/values tensor, the index tensors are captured (they carry no gradient).
+void scatter_(Tensor& dst, int64_t dim, const Tensor& index, const Tensor& src) {
+    apply_inplace("scatter_", dst, src, [&](const Tensor& cur, const Tensor& s) { return scatter(cur, dim, index, s); });
+}
+
+void scatter_add_(Tensor& dst, int64_t dim, const Tensor& index, const Tensor& src) {
+    apply_inplace("scatter_add_", dst, src,
+                  [&](const Tensor& cur, const Tensor& s) { return scatter_add(cur, dim, index, s); });
+}
+
+void index_add_(Tensor& dst, int64_t dim, const Tensor& index, const Tensor& src, double alpha) {
+    apply_inplace("index_add_", dst, src,
+                  [&](const Tensor& cur, const Tensor& s) { return index_add(cur, dim, index, s, alpha); });
+}
+
+void index_copy_(Tensor& dst, int64_t dim, const Tensor& index, const Tensor& src) {
+    apply_inplace("index_copy_", dst, src,
+                  [&](const Tensor& cur, const Tensor& s) { return index_copy(cur, dim, index, s); });
+}
+
+void index_put_(Tensor& dst, const TensorList& indices, const Tensor& values, bool accumulate) {
+    apply_inplace("index_put_", dst, values,
+                  [&](const Tensor& cur, const Tensor& v) { return index_put(cur, indices, v, accumulate); });
+}
 
 }  // namespace ct

@@ -1513,10 +1513,102 @@ def recurrent(c):
     c.error("rnn_cell/error/hidden", "rnn_cell", [x[0], h[0, :, :3], *ws], "CT_ERR_SHAPE", {"mode": "gru"})
 
 
+def toolbox(c):
+    """Issue 14's indexed writes. index_put's inputs are [x, values, index_0, ..., index_{n-1}] (n = len - 2)."""
+    for dtype in FLOATS:
+        for shape, dim, idx, alpha in (([4, 3], 0, [2, 0, 2], 1.0), ([4, 3], 1, [1], -2.5), ([2, 3, 4], -1, [3, 0], 0.5),
+                                       ([4, 3], 0, [], 1.0)):
+            rng = Rng(len(c.cases))
+            src_shape = list(shape)
+            src_shape[dim] = len(idx)
+            x, src, index = rng.tensor(shape, dtype), rng.tensor(src_shape, dtype), torch.tensor(idx, dtype=torch.int64)
+            c.run(f"index_add/{dtype}/{shape}/{dim}/{idx}/{alpha}", "index_add",
+                  lambda t, i, s, d=dim, a=alpha: torch.index_add(t, d, i, s, alpha=a), [x, index, src],
+                  {"dim": dim, "alpha": alpha})
+            if len(set(idx)) == len(idx):  # torch leaves duplicates in index_copy unspecified
+                c.run(f"index_copy/{dtype}/{shape}/{dim}/{idx}", "index_copy",
+                      lambda t, i, s, d=dim: torch.index_copy(t, d, i, s), [x, index, src], {"dim": dim})
+        for shape, idxs, vshape, acc in (([4, 3], [[0, 2]], [2, 3], False), ([4, 3], [[0, -1], [2, 1]], [2], False),
+                                         ([4, 3], [[1, 1, 3]], [3], True), ([2, 3, 2], [[[1], [0]], [2, 0, -3]], [1], True),
+                                         ([4, 3], [[-4, 3], [0, 0]], [], False)):
+            rng = Rng(len(c.cases))
+            x, v = rng.tensor(shape, dtype), rng.tensor(vshape, dtype)
+            index = [torch.tensor(i, dtype=torch.int64) for i in idxs]
+            c.run(f"index_put/{dtype}/{shape}/{idxs}/{vshape}/acc{int(acc)}", "index_put",
+                  lambda t, v, *i, a=acc: torch.index_put(t, i, v, a), [x, v] + index, {"accumulate": acc})
+    # counting and searching (searchsorted's inputs: sorted_sequence, values[, sorter]; bincount's: x[, weights])
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases))
+        seq = torch.sort(rng.tensor([2, 5], dtype), dim=-1).values
+        vals = rng.tensor([2, 3], dtype)
+        for right in (False, True):
+            c.run(f"searchsorted/{dtype}/nd/right{int(right)}", "searchsorted",
+                  lambda s, v, r=right: torch.searchsorted(s, v, right=r), [seq, vals],
+                  {"right": right, "out_int32": False})
+            c.run(f"searchsorted/{dtype}/1d/right{int(right)}", "searchsorted",
+                  lambda s, v, r=right: torch.searchsorted(s, v, right=r, out_int32=True), [seq[0], vals],
+                  {"right": right, "out_int32": True})
+        raw = rng.tensor([6], dtype)
+        c.run(f"searchsorted/{dtype}/sorter", "searchsorted",
+              lambda s, v, o: torch.searchsorted(s, v, sorter=o), [raw, vals, torch.argsort(raw)],
+              {"right": False, "out_int32": False})
+        x = rng.tensor([40], dtype)
+        for bins, lo, hi in ((5, 0.0, 0.0), (4, -1.0, 1.0), (3, 0.5, 0.5)):
+            c.run(f"histc/{dtype}/{bins}/{lo}/{hi}", "histc", lambda t, b=bins, l=lo, h=hi: torch.histc(t, b, l, h), [x],
+                  {"bins": bins, "min": lo, "max": hi}, differentiable=False)
+        w = rng.tensor([3, 4], dtype)
+        for dim in (0, 1, -1):
+            c.run(f"cummax/{dtype}/{dim}", "cummax", lambda t, d=dim: tuple(torch.cummax(t, d)), [w], {"dim": dim})
+            c.run(f"cummin/{dtype}/{dim}", "cummin", lambda t, d=dim: tuple(torch.cummin(t, d)), [w], {"dim": dim})
+        c.run(f"bincount/{dtype}/weights", "bincount", lambda i, wt: torch.bincount(i, wt, 7),
+              [torch.tensor([0, 3, 3, 1, 5]), rng.tensor([5], dtype)], {"minlength": 7}, differentiable=False)
+    # composites: diff's inputs are x then the given ones of prepend / append (args say which)
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases))
+        special = torch.tensor([1.5, float("nan"), float("inf"), float("-inf"), -2.0, 0.0], dtype=DTYPES[dtype])
+        for nan, posinf, neginf in ((None, None, None), (2.0, None, -3.0), (0.5, 1e3, -1e3)):
+            kw = {k: v for k, v in (("nan", nan), ("posinf", posinf), ("neginf", neginf)) if v is not None}
+            c.run(f"nan_to_num/{dtype}/{nan}/{posinf}/{neginf}", "nan_to_num", lambda t, kw=kw: torch.nan_to_num(t, **kw),
+                  [special], {"nan": nan, "posinf": posinf, "neginf": neginf})
+        x = rng.tensor([3, 4], dtype)
+        for n, dim, pre, app in ((1, -1, None, None), (2, 0, None, None), (1, 1, [3, 2], None), (2, 1, None, [3, 1]),
+                                 (3, 0, [1, 4], [2, 4])):
+            extra = [rng.tensor(t, dtype) for t in (pre, app) if t is not None]
+            c.run(f"diff/{dtype}/{n}/{dim}/{pre}/{app}", "diff",
+                  lambda t, *e, n=n, d=dim, p=pre is not None, a=app is not None:
+                  torch.diff(t, n, d, e[0] if p else None, e[-1] if a else None),
+                  [x] + extra, {"n": n, "dim": dim, "prepend": pre is not None, "append": app is not None})
+        for ishape, dim in (((3, 1), 1), ((1, 4), 0), ((5,), None), ((3, 2), -1)):
+            limit = 12 if dim is None else x.shape[dim]
+            idx = torch.tensor([[(3 * k + 1) % limit for k in range(ishape[-1])] for _ in range(ishape[0])]
+                               if len(ishape) == 2 else [(5 * k + 2) % limit for k in range(ishape[0])])
+            c.run(f"take_along_dim/{dtype}/{list(ishape)}/{dim}", "take_along_dim",
+                  lambda t, i, d=dim: torch.take_along_dim(t, i, d), [x, idx], {"dim": dim})
+    c.error("diff/error/order", "diff", [torch.zeros(3)], "CT_ERR_INVALID_ARGUMENT",
+            {"n": -1, "dim": 0, "prepend": False, "append": False})
+    c.error("take_along_dim/error/rank", "take_along_dim", [torch.zeros(3), torch.zeros(1, 1, dtype=torch.int64)],
+            "CT_ERR_SHAPE", {"dim": 0})
+    c.run("bincount/int64", "bincount", lambda i: torch.bincount(i), [torch.tensor([2, 0, 2, 4, 2])], {"minlength": 0})
+    c.run("cummax/int32/ties", "cummax", lambda t: tuple(torch.cummax(t, 0)), [torch.tensor([1, 3, 3, 2], dtype=torch.int32)],
+          {"dim": 0})
+    c.error("bincount/error/negative", "bincount", [torch.tensor([1, -1])], "CT_ERR_INVALID_ARGUMENT", {"minlength": 0})
+    c.error("histc/error/bins", "histc", [torch.zeros(3)], "CT_ERR_INVALID_ARGUMENT", {"bins": 0, "min": 0.0, "max": 1.0})
+    c.error("cummin/error/dim", "cummin", [torch.zeros(3)], "CT_ERR_INDEX", {"dim": 1})
+    c.error("searchsorted/error/shape", "searchsorted", [torch.zeros(2, 3), torch.zeros(3, 1)], "CT_ERR_SHAPE",
+            {"right": False, "out_int32": False})
+    x = torch.zeros(4, 3)
+    c.error("index_add/error/range", "index_add", [x, torch.tensor([4]), torch.ones(1, 3)], "CT_ERR_INDEX",
+            {"dim": 0, "alpha": 1.0})
+    c.error("index_copy/error/shape", "index_copy", [x, torch.tensor([0, 1]), torch.ones(1, 3)], "CT_ERR_SHAPE",
+            {"dim": 0})
+    c.error("index_put/error/range", "index_put", [x, torch.tensor(1.0), torch.tensor([0, 5])], "CT_ERR_INDEX",
+            {"accumulate": False})
+
+
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,
           "indexing": indexing, "ordering": ordering, "nn": nn_ops, "creation": creation, "random": random_ops,
           "activations": activations, "losses": losses, "linalg": linalg, "attention": attention,
-          "conv_nd": conv_nd, "recurrent": recurrent}
+          "conv_nd": conv_nd, "recurrent": recurrent, "toolbox": toolbox}
 
 
 def main():

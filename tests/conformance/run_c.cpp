@@ -709,6 +709,49 @@ std::map<std::string, Op> op_table() {
         return ct_linalg_solve_triangular(x[0].h, x[1].h, flag(a, "upper"), flag(a, "left"), flag(a, "unitriangular"),
                                           out_slot(o));
     };
+    // the toolbox's indexed writes (issue 14); index_put's inputs are x, values, then the index tensors
+    t["index_add"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_index_add(x[0].h, a["dim"].get<int64_t>(), x[1].h, x[2].h, a["alpha"].get<double>(), out_slot(o));
+    };
+    t["index_copy"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_index_copy(x[0].h, a["dim"].get<int64_t>(), x[1].h, x[2].h, out_slot(o));
+    };
+    t["index_put"] = [](const Inputs& x, const Json& a, Outs& o) {
+        std::vector<ct_tensor> ix;
+        for (size_t k = 2; k < x.size(); ++k) ix.push_back(x[k].h);
+        return ct_index_put(x[0].h, ix.data(), (int32_t)ix.size(), x[1].h, a["accumulate"].get<bool>(), out_slot(o));
+    };
+    t["searchsorted"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_searchsorted(x[0].h, x[1].h, a["right"].get<bool>(), a["out_int32"].get<bool>(),
+                               x.size() > 2 ? x[2].h : nullptr, out_slot(o));
+    };
+    t["bincount"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_bincount(x[0].h, x.size() > 1 ? x[1].h : nullptr, a["minlength"].get<int64_t>(), out_slot(o));
+    };
+    t["histc"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_histc(x[0].h, a["bins"].get<int64_t>(), a["min"].get<double>(), a["max"].get<double>(), out_slot(o));
+    };
+    t["nan_to_num"] = [](const Inputs& x, const Json& a, Outs& o) {
+        auto opt = [&](const char* k) { return a[k].is_null() ? 0.0 : a[k].get<double>(); };
+        auto has = [&](const char* k) { return (int32_t)!a[k].is_null(); };
+        return ct_nan_to_num(x[0].h, opt("nan"), has("nan"), opt("posinf"), has("posinf"), opt("neginf"), has("neginf"),
+                             out_slot(o));
+    };
+    t["diff"] = [](const Inputs& x, const Json& a, Outs& o) {
+        bool p = a["prepend"].get<bool>(), q = a["append"].get<bool>();
+        return ct_diff(x[0].h, a["n"].get<int64_t>(), a["dim"].get<int64_t>(), p ? x[1].h : nullptr,
+                       q ? x[p ? 2 : 1].h : nullptr, out_slot(o));
+    };
+    t["take_along_dim"] = [](const Inputs& x, const Json& a, Outs& o) {
+        bool has = !a["dim"].is_null();
+        return ct_take_along_dim(x[0].h, x[1].h, has ? a["dim"].get<int64_t>() : 0, has, out_slot(o));
+    };
+    using CumExtreme = ct_status (*)(ct_tensor, int64_t, ct_tensor*, ct_tensor*);
+    for (auto& [name, fn] : std::vector<std::pair<const char*, CumExtreme>>{{"cummax", ct_cummax}, {"cummin", ct_cummin}})
+        t[name] = [fn = fn](const Inputs& x, const Json& a, Outs& o) {
+            ct_tensor* v = out_slot(o);
+            return fn(x[0].h, a["dim"].get<int64_t>(), v, out_slot(o));
+        };
     // input 1 is a wrapped scalar (ct_wrapped_scalar, as {"scalar": v} inputs are made above)
     t["wrapped_scalar"] = [](const Inputs& x, const Json&, Outs& o) { return ct_mul(x[0].h, x[1].h, out_slot(o)); };
     // in-place writes through a view of a clone of input 0; the output is the clone

@@ -168,6 +168,27 @@ merge!(OPS, Dict{String,Function}(
     "mse_loss" => (x, y, a) -> C.mse(x, y; agg = Symbol(a["reduction"])),
     "scatter" => (x, i, s, a) -> C.scatter(x, jdim(a["dim"], ndims(x)), i .+ 1, s),
     "scatter_add" => (x, i, s, a) -> C.scatter_add(x, jdim(a["dim"], ndims(x)), i .+ 1, s),
+    # the toolbox's indexed writes (issue 14); index_put's inputs are x, values, then the index tensors (ctensor
+    # order, so reversed into the Julia-order tuple index_put takes)
+    "index_add" => (x, i, s, a) -> C.index_add(x, jdim(a["dim"], ndims(x)), i .+ 1, s; alpha = a["alpha"]),
+    "index_copy" => (x, i, s, a) -> C.index_copy(x, jdim(a["dim"], ndims(x)), i .+ 1, s),
+    "index_put" => (xs...) -> C.index_put(xs[1], Tuple(reverse([i .+ 1 for i in xs[3:end-1]])), xs[2];
+                                          accumulate = xs[end]["accumulate"]),
+    # searchsorted: 0-based insertion positions are searchsortedlast (right) and searchsortedfirst - 1 (left);
+    # a 0-based sorter is made 1-based
+    "searchsorted" => (xs...) -> (a = xs[end]; s = length(xs) > 3 ? xs[3] .+ 1 : nothing; i32 = a["out_int32"];
+                                  a["right"] ? searchsortedlast(xs[1], xs[2]; sorter = s, out_int32 = i32) :
+                                               searchsortedfirst(xs[1], xs[2]; sorter = s, out_int32 = i32) .- 1),
+    "bincount" => (xs...) -> C.bincount(xs[1]; weights = length(xs) > 2 ? xs[2] : nothing, minlength = xs[end]["minlength"]),
+    "histc" => (x, a) -> C.histc(x; bins = a["bins"], min = a["min"], max = a["max"]),
+    "cummax" => (x, a) -> C.cummax(x; dims = jdim(a["dim"], ndims(x))),
+    "cummin" => (x, a) -> C.cummin(x; dims = jdim(a["dim"], ndims(x))),
+    "nan_to_num" => (x, a) -> C.nan_to_num(x; nan = get(a, "nan", nothing), posinf = get(a, "posinf", nothing),
+                                           neginf = get(a, "neginf", nothing)),
+    "diff" => (xs...) -> (a = xs[end]; x = xs[1];
+                          diff(x; dims = jdim(a["dim"], ndims(x)), n = a["n"], prepend = a["prepend"] ? xs[2] : nothing,
+                               append = a["append"] ? xs[end-1] : nothing)),
+    "take_along_dim" => (x, i, a) -> C.take_along_dim(x, i .+ 1; dims = haskey(a, "dim") ? jdim(a["dim"], ndims(x)) : nothing),
 ))
 # nn: Julia's (W, H, C, N) layout; pairs (h, w) given as Julia tuples (w, h); labels and indices 1-based
 jpair(v) = (v[2], v[1])
@@ -332,7 +353,7 @@ merge!(OPS, Dict{String,Function}(
     "pixel_unshuffle" => (x, a) -> C.pixel_unshuffle(x, a["downscale_factor"]),
 ))
 const POSITION_OUTPUTS = Set(["sort", "topk", "kthvalue", "max_pool2d_ex", "adaptive_max_pool2d", "unique",
-                              "max_pool_nd", "adaptive_max_pool_nd"])
+                              "max_pool_nd", "adaptive_max_pool_nd", "cummax", "cummin"])
 
 # in-place writes through a view of a copy of input 1; the result is the copy
 const WRITES = Dict{String,Function}(

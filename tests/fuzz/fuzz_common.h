@@ -95,6 +95,8 @@ void init_library();
 // from a fuzzer-owned blob), and call one op of abi/ops.tsv with arguments from the input.
 void create_tensor(Input& in, Pool& p);
 void call_op(Input& in, Pool& p);
+// The toolbox ops of issue 14 (fuzz_toolbox.cpp), one of call_op's families.
+void toolbox_ops(Input& in, Pool& p, uint8_t which);
 // Frees the blobs handed to ct_tensor_from_blob; aborts when a deleter did not run exactly once.
 void finish_blobs();
 

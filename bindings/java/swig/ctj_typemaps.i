@@ -126,6 +126,7 @@ CTJ_LONGS_IN(ct_tensor, tensors, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(ct_tensor, operands, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(ct_tensor, params, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(ct_tensor, outputs, n, CTJ_AS_TENSOR)
+CTJ_LONGS_IN(ct_tensor, index_list, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(int32_t, ranks, n, CTJ_AS_INT32)
 CTJ_LONGS_IN(ct_tensor, weights, num_weights, CTJ_AS_TENSOR)
 

@@ -61,4 +61,9 @@ const OPS = Dict{String,Any}(
     "linalg_matrix_power" => ^, "linalg_cross" => LinearAlgebra.cross, "linalg_vector_norm" => linalg_vector_norm,
     "linalg_matrix_norm" => LinearAlgebra.opnorm, "linalg_pinv" => LinearAlgebra.pinv,
     "linalg_matrix_rank" => LinearAlgebra.rank, "linalg_lstsq" => linalg_lstsq,
-    "rnn" => rnn, "rnn_cell" => rnn_cell)
+    "rnn" => rnn, "rnn_cell" => rnn_cell,
+    # the toolbox (issue 14, toolbox.jl)
+    "scatter_" => scatter!, "scatter_add_" => scatter_add!, "index_add" => index_add, "index_add_" => index_add!,
+    "index_copy" => index_copy, "index_copy_" => index_copy!, "index_put" => index_put, "index_put_" => index_put!,
+    "searchsorted" => searchsortedfirst, "bincount" => bincount, "histc" => histc, "cummax" => cummax,
+    "cummin" => cummin, "nan_to_num" => nan_to_num, "diff" => diff, "take_along_dim" => take_along_dim)

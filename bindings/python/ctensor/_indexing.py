@@ -1,6 +1,6 @@
 """Tensor.__getitem__ / __setitem__ with NumPy/PyTorch semantics: ints, slices with steps, None, Ellipsis
 (views via select/slice/unsqueeze) and advanced indices (integer tensors/lists and bool masks, broadcast
-together, via one index_select over the flattened indexed dims)."""
+together): reads via one index_select over the flattened indexed dims, writes via index_put_."""
 import numbers
 
 import numpy as np
@@ -98,13 +98,8 @@ def _apply_advanced(out, adv):
     return _C.reshape(picked, flat_shape[:d0] + tuple(linear.shape) + flat_shape[d0 + 1:])
 
 
-def getitem(self, idx):
-    if _is_int(idx):
-        return _C.select(self, 0, idx)
-    if isinstance(idx, slice):
-        return _C.slice(self, 0, *_slice_bounds(idx))
-    if isinstance(idx, _TB) and idx.dtype.name == "bool" and idx._shape() == self._shape():
-        return _C.masked_select(self, idx)
+def _resolve(self, idx):
+    """The view left by idx's basic parts and its advanced indices [(dim, index_tensor)] (masks as nonzero)."""
     items, consumed = _normalize(idx)
     ndim = self.ndim
     if consumed > ndim:
@@ -132,6 +127,17 @@ def getitem(self, idx):
         else:
             adv.append((d, it))
             d += 1
+    return out, adv
+
+
+def getitem(self, idx):
+    if _is_int(idx):
+        return _C.select(self, 0, idx)
+    if isinstance(idx, slice):
+        return _C.slice(self, 0, *_slice_bounds(idx))
+    if isinstance(idx, _TB) and idx.dtype.name == "bool" and idx._shape() == self._shape():
+        return _C.masked_select(self, idx)
+    out, adv = _resolve(self, idx)
     return _apply_advanced(out, adv) if adv else out
 
 
@@ -151,15 +157,33 @@ def setitem(self, idx, value):
     if isinstance(idx, _TB) and idx.dtype.name == "bool" and isinstance(value, numbers.Number):
         _C.copy_(self, _C.masked_fill(self, idx, float(value)))
         return
-    # general case: find the flat positions the index selects, then scatter the values there
-    positions = getitem(_C.reshape(arange(self.numel(), device=self.device), tuple(self.shape)), idx)
+    # general case: index_put_ on the view left by the basic indices, its indexed dims moved to the front
+    out, adv = _resolve(self, idx)
+    dims = [d for d, _ in adv]
+    rest = [d for d in range(out.ndim) if d not in dims]
+    target = _C.permute(out, tuple(dims + rest)) if dims + rest != list(range(out.ndim)) else out
+    idxs = [_int_index(t) for _, t in adv]
     if not isinstance(value, _TB):
         value = tensor(value, dtype=self.dtype, device=self.device)
     elif value.dtype != self.dtype:
         value = value.to(self.dtype)
-    value = _C.reshape(_C.expand(value, tuple(positions.shape)), (-1,))
-    flat = _C.reshape(self, (-1,))
-    _C.copy_(self, _C.reshape(_C.scatter(flat, 0, _C.reshape(positions, (-1,)), value), tuple(self.shape)))
+    if value.ndim:  # value broadcasts to the shape getitem gives; reordered to index_put's (indexed dims first)
+        b = tuple(np.broadcast_shapes(*(tuple(t.shape) for _, t in adv)))
+        shape, d0, nb = tuple(out.shape), dims[0], len(b)
+        rest_shape = tuple(shape[d] for d in rest)
+        if dims == list(range(d0, d0 + len(dims))) and d0 > 0:  # adjacent indices keep their place in the result
+            value = _C.expand(value, shape[:d0] + b + shape[d0 + len(dims):])
+            value = _C.permute(value, tuple(range(d0, d0 + nb)) + tuple(range(d0)) + tuple(range(d0 + nb, value.ndim)))
+        else:
+            value = _C.expand(value, b + rest_shape)
+    _C.index_put_(target, idxs, value, False)
+
+
+def _int_index(t):
+    """t as an int64/int32 index tensor (IndexError for floating point)."""
+    if t.dtype.is_floating_point:
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return t if t.dtype.name in ("int64", "int32") else _C.to_dtype(t, _C.CT_INT64)
 
 
 Tensor.__getitem__ = getitem

@@ -307,6 +307,6 @@ int init_nn_creation(PyObject* m);
 int init_sort_ops(PyObject* m);
 
 int init_more_ops(PyObject* m) {
-    if (add_functions(m, more_functions) < 0 || init_sort_ops(m) < 0) return -1;
+    if (add_functions(m, more_functions) < 0 || init_sort_ops(m) < 0 || init_toolbox(m) < 0) return -1;
     return init_nn_creation(m);
 }

@@ -6,7 +6,7 @@
 #define TENSOR_ARG conv_tensor, &
 
 /* Wraps the handles into a tuple (NULL entries become None); releases all of them on failure. */
-static PyObject* tuple_of(ct_tensor* hs, int n) {
+PyObject* tuple_of(ct_tensor* hs, int n) {
     PyObject* tuple = PyTuple_New(n);
     for (int i = 0; i < n; ++i) {
         if (!tuple) {

@@ -30,6 +30,7 @@
 #pragma weak ct_bernoulli
 #pragma weak ct_binary_cross_entropy
 #pragma weak ct_binary_cross_entropy_with_logits
+#pragma weak ct_bincount
 #pragma weak ct_broadcast
 #pragma weak ct_broadcast_async
 #pragma weak ct_cat
@@ -55,6 +56,8 @@
 #pragma weak ct_cuda_is_available
 #pragma weak ct_cuda_memory_stats
 #pragma weak ct_cuda_synchronize
+#pragma weak ct_cummax
+#pragma weak ct_cummin
 #pragma weak ct_cumprod
 #pragma weak ct_cumsum
 #pragma weak ct_custom_function_apply
@@ -66,6 +69,7 @@
 #pragma weak ct_data_parallel_set_sync
 #pragma weak ct_detach
 #pragma weak ct_diagonal
+#pragma weak ct_diff
 #pragma weak ct_div
 #pragma weak ct_div_
 #pragma weak ct_dot
@@ -83,6 +87,7 @@
 #pragma weak ct_expm1
 #pragma weak ct_eye
 #pragma weak ct_fill_
+#pragma weak ct_finfo
 #pragma weak ct_flatten
 #pragma weak ct_flip
 #pragma weak ct_floor
@@ -107,7 +112,15 @@
 #pragma weak ct_hardswish
 #pragma weak ct_hardtanh
 #pragma weak ct_hinge_embedding_loss
+#pragma weak ct_histc
 #pragma weak ct_huber_loss
+#pragma weak ct_iinfo
+#pragma weak ct_index_add
+#pragma weak ct_index_add_
+#pragma weak ct_index_copy
+#pragma weak ct_index_copy_
+#pragma weak ct_index_put
+#pragma weak ct_index_put_
 #pragma weak ct_index_select
 #pragma weak ct_is_grad_enabled
 #pragma weak ct_kl_div
@@ -169,6 +182,7 @@
 #pragma weak ct_mul_
 #pragma weak ct_multi_margin_loss
 #pragma weak ct_multilabel_soft_margin_loss
+#pragma weak ct_nan_to_num
 #pragma weak ct_narrow
 #pragma weak ct_ne
 #pragma weak ct_neg
@@ -240,7 +254,10 @@
 #pragma weak ct_save_safetensors
 #pragma weak ct_scalar_tensor
 #pragma weak ct_scatter
+#pragma weak ct_scatter_
 #pragma weak ct_scatter_add
+#pragma weak ct_scatter_add_
+#pragma weak ct_searchsorted
 #pragma weak ct_select
 #pragma weak ct_send
 #pragma weak ct_set_cpu_memory_limit
@@ -271,6 +288,7 @@
 #pragma weak ct_sub_
 #pragma weak ct_sum
 #pragma weak ct_t
+#pragma weak ct_take_along_dim
 #pragma weak ct_tan
 #pragma weak ct_tanh
 #pragma weak ct_tanhshrink

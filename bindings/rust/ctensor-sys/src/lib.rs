@@ -973,3 +973,62 @@ pub const CT_RNN_RELU: i32 = 0;
 pub const CT_RNN_TANH: i32 = 1;
 pub const CT_RNN_LSTM: i32 = 2;
 pub const CT_RNN_GRU: i32 = 3;
+// ---- the everyday tensor toolbox (issue 14) ----
+extern "C" {
+    pub fn ct_scatter_(dst: ct_tensor, dim: i64, index: ct_tensor, src: ct_tensor) -> ct_status;
+    pub fn ct_scatter_add_(dst: ct_tensor, dim: i64, index: ct_tensor, src: ct_tensor) -> ct_status;
+    pub fn ct_index_add(x: ct_tensor, dim: i64, index: ct_tensor, src: ct_tensor, alpha: f64, out: *mut ct_tensor)
+        -> ct_status;
+    pub fn ct_index_add_(dst: ct_tensor, dim: i64, index: ct_tensor, src: ct_tensor, alpha: f64) -> ct_status;
+    pub fn ct_index_copy(x: ct_tensor, dim: i64, index: ct_tensor, src: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_index_copy_(dst: ct_tensor, dim: i64, index: ct_tensor, src: ct_tensor) -> ct_status;
+    pub fn ct_index_put(
+        x: ct_tensor,
+        indices: *const ct_tensor,
+        n: i32,
+        values: ct_tensor,
+        accumulate: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_index_put_(dst: ct_tensor, indices: *const ct_tensor, n: i32, values: ct_tensor, accumulate: i32)
+        -> ct_status;
+    pub fn ct_searchsorted(
+        sorted_sequence: ct_tensor,
+        values: ct_tensor,
+        right: i32,
+        out_int32: i32,
+        sorter: ct_tensor,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_bincount(x: ct_tensor, weights: ct_tensor, minlength: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_histc(x: ct_tensor, bins: i64, min: f64, max: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_cummax(x: ct_tensor, dim: i64, values: *mut ct_tensor, indices: *mut ct_tensor) -> ct_status;
+    pub fn ct_cummin(x: ct_tensor, dim: i64, values: *mut ct_tensor, indices: *mut ct_tensor) -> ct_status;
+    #[allow(clippy::too_many_arguments)]
+    pub fn ct_nan_to_num(
+        x: ct_tensor,
+        nan: f64,
+        has_nan: i32,
+        posinf: f64,
+        has_posinf: i32,
+        neginf: f64,
+        has_neginf: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_diff(x: ct_tensor, n: i64, dim: i64, prepend: ct_tensor, append: ct_tensor, out: *mut ct_tensor)
+        -> ct_status;
+    pub fn ct_take_along_dim(x: ct_tensor, indices: ct_tensor, dim: i64, has_dim: i32, out: *mut ct_tensor)
+        -> ct_status;
+    pub fn ct_finfo(dtype: ct_dtype, field: i32, value: *mut f64) -> ct_status;
+    pub fn ct_iinfo(dtype: ct_dtype, field: i32, value: *mut i64) -> ct_status;
+}
+
+pub const CT_FINFO_BITS: i32 = 0;
+pub const CT_FINFO_EPS: i32 = 1;
+pub const CT_FINFO_MAX: i32 = 2;
+pub const CT_FINFO_MIN: i32 = 3;
+pub const CT_FINFO_TINY: i32 = 4;
+pub const CT_FINFO_RESOLUTION: i32 = 5;
+pub const CT_IINFO_BITS: i32 = 0;
+pub const CT_IINFO_MIN: i32 = 1;
+pub const CT_IINFO_MAX: i32 = 2;

@@ -60,6 +60,7 @@ pub mod rnn;
 pub mod safetensors;
 mod sorting;
 mod tensor;
+mod toolbox;
 mod types;
 mod views;
 
@@ -76,6 +77,7 @@ pub use linalg::{QrMode, Uplo};
 pub use random::{manual_seed, Generator};
 pub use sorting::Unique;
 pub use tensor::Tensor;
+pub use toolbox::{finfo, iinfo, FInfo, IInfo};
 pub use types::{DType, Device, Element, Options, Reduction};
 
 /// Runtime library version as `major*10000 + minor*100 + patch`.

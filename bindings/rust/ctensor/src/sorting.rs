@@ -8,7 +8,7 @@ use crate::error::{check, Error, Result};
 use crate::tensor::{out1, raws, Tensor};
 
 /// Runs a C call that fills a (values, indices) pair of new handles.
-fn pair(call: impl FnOnce(*mut sys::ct_tensor, *mut sys::ct_tensor) -> sys::ct_status) -> Result<(Tensor, Tensor)> {
+pub(crate) fn pair(call: impl FnOnce(*mut sys::ct_tensor, *mut sys::ct_tensor) -> sys::ct_status) -> Result<(Tensor, Tensor)> {
     let (mut v, mut i) = (std::ptr::null_mut(), std::ptr::null_mut());
     check(call(&mut v, &mut i))?;
     // SAFETY: on success both out-parameters hold new references that we now own.

@@ -298,6 +298,44 @@ fn op_table() -> HashMap<&'static str, Op> {
     t.insert("mse_loss", Box::new(|x, a| one(ctensor::nn::mse_loss(&x[0], &x[1], reduction(a)))));
     t.insert("scatter", Box::new(|x, a| one(x[0].scatter(dim(a), &x[1], &x[2]))));
     t.insert("scatter_add", Box::new(|x, a| one(x[0].scatter_add(dim(a), &x[1], &x[2]))));
+    // the toolbox's indexed writes (issue 14); index_put's inputs are x, values, then the index tensors
+    t.insert("index_add", Box::new(|x, a| one(x[0].index_add(dim(a), &x[1], &x[2], a["alpha"].as_f64().unwrap()))));
+    t.insert("index_copy", Box::new(|x, a| one(x[0].index_copy(dim(a), &x[1], &x[2]))));
+    t.insert(
+        "index_put",
+        Box::new(|x, a| {
+            let ix: Vec<&Tensor> = x[2..].iter().collect();
+            one(x[0].index_put(&ix, &x[1], a["accumulate"].as_bool().unwrap()))
+        }),
+    );
+    t.insert(
+        "searchsorted",
+        Box::new(|x, a| {
+            let (right, i32) = (flag(a, "right"), flag(a, "out_int32"));
+            one(x[0].searchsorted(&x[1], right, i32, x.get(2)))
+        }),
+    );
+    t.insert("bincount", Box::new(|x, a| one(x[0].bincount(x.get(1), int(a, "minlength")))));
+    t.insert(
+        "histc",
+        Box::new(|x, a| one(x[0].histc(int(a, "bins"), a["min"].as_f64().unwrap(), a["max"].as_f64().unwrap()))),
+    );
+    t.insert("cummax", Box::new(|x, a| pair(x[0].cummax(dim(a)))));
+    t.insert("cummin", Box::new(|x, a| pair(x[0].cummin(dim(a)))));
+    t.insert(
+        "nan_to_num",
+        Box::new(|x, a| one(x[0].nan_to_num(a["nan"].as_f64(), a["posinf"].as_f64(), a["neginf"].as_f64()))),
+    );
+    t.insert(
+        "diff",
+        Box::new(|x, a| {
+            let (p, q) = (flag(a, "prepend"), flag(a, "append"));
+            let pre = if p { Some(&x[1]) } else { None };
+            let app = if q { x.last() } else { None };
+            one(x[0].diff(int(a, "n"), dim(a), pre, app))
+        }),
+    );
+    t.insert("take_along_dim", Box::new(|x, a| one(x[0].take_along_dim(&x[1], a["dim"].as_i64()))));
     t.extend(nn_ops());
     t.extend(creation_ops());
     t.extend(loss_ops());

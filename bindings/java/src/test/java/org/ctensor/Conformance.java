@@ -280,6 +280,31 @@ public final class Conformance {
         t.put("mse_loss", (x, a) -> one(org.ctensor.nn.Functional.mseLoss((Tensor) x[0], (Tensor) x[1], reduction(a))));
         t.put("scatter", (x, a) -> one(((Tensor) x[0]).scatter(dim(a), (Tensor) x[1], (Tensor) x[2])));
         t.put("scatter_add", (x, a) -> one(((Tensor) x[0]).scatterAdd(dim(a), (Tensor) x[1], (Tensor) x[2])));
+        // the toolbox's indexed writes (issue 14); index_put's inputs are x, values, then the index tensors
+        t.put("index_add", (x, a) -> one(Toolbox.indexAdd((Tensor) x[0], dim(a), (Tensor) x[1], (Tensor) x[2],
+                a.get("alpha").getAsDouble())));
+        t.put("index_copy", (x, a) -> one(Toolbox.indexCopy((Tensor) x[0], dim(a), (Tensor) x[1], (Tensor) x[2])));
+        t.put("index_put", (x, a) -> {
+            Tensor[] ix = new Tensor[x.length - 2];
+            for (int k = 2; k < x.length; ++k) ix[k - 2] = (Tensor) x[k];
+            return one(Toolbox.indexPut((Tensor) x[0], ix, (Tensor) x[1], a.get("accumulate").getAsBoolean()));
+        });
+        t.put("searchsorted", (x, a) -> one(Toolbox.searchsorted((Tensor) x[0], (Tensor) x[1], a.get("right").getAsBoolean(),
+                a.get("out_int32").getAsBoolean(), x.length > 2 ? (Tensor) x[2] : null)));
+        t.put("bincount", (x, a) -> one(Toolbox.bincount((Tensor) x[0], x.length > 1 ? (Tensor) x[1] : null, arg(a, "minlength"))));
+        t.put("histc", (x, a) -> one(Toolbox.histc((Tensor) x[0], arg(a, "bins"), a.get("min").getAsDouble(),
+                a.get("max").getAsDouble())));
+        t.put("cummax", (x, a) -> pair(Toolbox.cummax((Tensor) x[0], dim(a))));
+        t.put("cummin", (x, a) -> pair(Toolbox.cummin((Tensor) x[0], dim(a))));
+        t.put("nan_to_num", (x, a) -> one(Toolbox.nanToNum((Tensor) x[0], optDouble(a, "nan"), optDouble(a, "posinf"),
+                optDouble(a, "neginf"))));
+        t.put("diff", (x, a) -> {
+            boolean p = a.get("prepend").getAsBoolean(), q = a.get("append").getAsBoolean();
+            return one(Toolbox.diff((Tensor) x[0], arg(a, "n"), dim(a), p ? (Tensor) x[1] : null,
+                    q ? (Tensor) x[x.length - 1] : null));
+        });
+        t.put("take_along_dim", (x, a) -> one(Toolbox.takeAlongDim((Tensor) x[0], (Tensor) x[1],
+                a.get("dim").isJsonNull() ? null : dim(a))));
         // convolution, pooling, losses, embedding, einsum, split/chunk, unique
         t.put("conv2d", (x, a) -> one(org.ctensor.nn.Functional.conv2d((Tensor) x[0], (Tensor) x[1], x.length > 2 ? (Tensor) x[2] : null,
                 longs(a.get("stride")), longs(a.get("padding")), longs(a.get("dilation")), arg(a, "groups"))));
