@@ -77,6 +77,9 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "multi_margin_loss", "cosine_embedding_loss", "triplet_margin_loss",
         // ctc_loss: its recursions run on a host copy, results copied back (Note [CTC on the host] in ops/nn_ctc.cpp)
         "ctc_loss",
+        // embedding options (ops/nn_embedding_bag.cpp): embedding_ex is embedding on a gradient-scaling alias;
+        // embedding_renorm_ and embedding_bag run on host copies (differentiable moves for embedding_bag)
+        "embedding_ex", "embedding_renorm_", "embedding_bag",
     };
     return ops;
 }

@@ -23,6 +23,7 @@ include("optim.jl")
 include("safetensors.jl")
 include("show.jl")
 include("oplist.jl")
+include("embedding_bag.jl")
 include("dist.jl")
 
 export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, to, dtype, device, live_handles,
@@ -34,6 +35,7 @@ export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, t
        linalg_inv, linalg_det, linalg_slogdet, linalg_solve, linalg_cholesky, linalg_qr, linalg_eigh, linalg_eigvalsh,
        linalg_svd, linalg_svdvals, linalg_solve_triangular, linalg_matrix_power, linalg_cross, linalg_vector_norm,
        linalg_matrix_norm, linalg_pinv, linalg_matrix_rank, linalg_lstsq
+export EmbeddingBag, embedding_bag, embedding_ex, embedding_renorm!
 
 function __init__()
     LibCT.load!()
