@@ -1086,6 +1086,30 @@ enum {
 CT_API ct_status ct_finfo(ct_dtype dtype, int32_t field, double* value);
 /* *value = field of integer dtype (uint8, int32, int64; CT_ERR_DTYPE for others). */
 CT_API ct_status ct_iinfo(ct_dtype dtype, int32_t field, int64_t* value);
+/* ---- Embedding options and EmbeddingBag (issue 14) ---- */
+
+/* EmbeddingBag reductions (fixed values). */
+enum {
+    CT_EMBEDDING_BAG_SUM = 0,  /* sum of the bag's rows (times per_sample_weights when given) */
+    CT_EMBEDDING_BAG_MEAN = 1, /* mean of the bag's rows */
+    CT_EMBEDDING_BAG_MAX = 2   /* elementwise max of the bag's rows (the gradient goes to the first maximum) */
+};
+/* ct_embedding with torch's options: has_padding_idx != 0 gives the row padding_idx (negative: from the end) no
+ * gradient; scale_grad_by_freq != 0 divides each row's gradient by its count in indices. */
+CT_API ct_status ct_embedding_ex(ct_tensor weight, ct_tensor indices, int64_t padding_idx, int32_t has_padding_idx,
+                                 int32_t scale_grad_by_freq, ct_tensor* out);
+/* torch.embedding_renorm_: each distinct row of weight named in indices whose norm_type-norm exceeds max_norm is
+ * scaled in place by max_norm / (norm + 1e-7); not recorded by autograd (bumps weight's version when it writes). */
+CT_API ct_status ct_embedding_renorm_(ct_tensor weight, ct_tensor indices, double max_norm, double norm_type);
+/* Reduces bags of weight's rows ([num, dim]) to out [bags, dim] by mode (CT_EMBEDDING_BAG_*): indices 2-D
+ * [bags, n] with offsets NULL (a bag per row), or 1-D with 1-D offsets starting each bag (offsets[0] == 0,
+ * non-decreasing; include_last_offset != 0: the last offset ends the last bag). per_sample_weights (NULL, or
+ * indices' shape and weight's dtype; sum mode only) scale the rows. Rows equal to padding_idx (when
+ * has_padding_idx) are left out; an empty bag gives zeros. scale_grad_by_freq as ct_embedding_ex (sum and mean
+ * only: with max it is CT_ERR_INVALID_ARGUMENT, as torch). */
+CT_API ct_status ct_embedding_bag(ct_tensor weight, ct_tensor indices, ct_tensor offsets, int32_t mode,
+                                  ct_tensor per_sample_weights, int32_t include_last_offset, int64_t padding_idx,
+                                  int32_t has_padding_idx, int32_t scale_grad_by_freq, ct_tensor* out);
 
 #ifdef __cplusplus
 }

@@ -95,6 +95,9 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "searchsorted", "bincount", "histc", "cummax", "cummin",
         // composites of the CUDA ops above
         "nan_to_num", "diff", "take_along_dim",
+        // embedding options (ops/nn_embedding_bag.cpp): embedding_ex is embedding on a gradient-scaling alias;
+        // embedding_renorm_ and embedding_bag run on host copies (differentiable moves for embedding_bag)
+        "embedding_ex", "embedding_renorm_", "embedding_bag",
     };
     return ops;
 }

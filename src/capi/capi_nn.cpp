@@ -135,6 +135,41 @@ ct_status ct_embedding(ct_tensor weight, ct_tensor indices, ct_tensor* out) {
     });
 }
 
+ct_status ct_embedding_ex(ct_tensor weight, ct_tensor indices, int64_t padding_idx, int32_t has_padding_idx,
+                          int32_t scale_grad_by_freq, ct_tensor* out) {
+    const char* op = "embedding_ex";
+    return guard([&] {
+        check_out(out, op);
+        std::optional<int64_t> padding;
+        if (has_padding_idx) padding = padding_idx;
+        *out = new_tensor_handle(embedding_ex(get_tensor(weight, op, "weight"), get_tensor(indices, op, "indices"),
+                                              padding, scale_grad_by_freq != 0));
+    });
+}
+
+ct_status ct_embedding_renorm_(ct_tensor weight, ct_tensor indices, double max_norm, double norm_type) {
+    const char* op = "embedding_renorm_";
+    return guard([&] {
+        Tensor w = get_tensor(weight, op, "weight");
+        embedding_renorm_(w, get_tensor(indices, op, "indices"), max_norm, norm_type);
+    });
+}
+
+ct_status ct_embedding_bag(ct_tensor weight, ct_tensor indices, ct_tensor offsets, int32_t mode,
+                           ct_tensor per_sample_weights, int32_t include_last_offset, int64_t padding_idx,
+                           int32_t has_padding_idx, int32_t scale_grad_by_freq, ct_tensor* out) {
+    const char* op = "embedding_bag";
+    return guard([&] {
+        check_out(out, op);
+        std::optional<int64_t> padding;
+        if (has_padding_idx) padding = padding_idx;
+        *out = new_tensor_handle(embedding_bag(get_tensor(weight, op, "weight"), get_tensor(indices, op, "indices"),
+                                               get_optional_tensor(offsets, op, "offsets"), mode,
+                                               get_optional_tensor(per_sample_weights, op, "per_sample_weights"),
+                                               include_last_offset != 0, padding, scale_grad_by_freq != 0));
+    });
+}
+
 ct_status ct_conv2d(ct_tensor x, ct_tensor weight, ct_tensor bias, const int64_t* stride, const int64_t* padding,
                     const int64_t* dilation, int64_t groups, ct_tensor* out) {
     return guard([&] {

@@ -224,6 +224,15 @@ Tensor glu(const Tensor& x, int64_t dim);
 Tensor prelu(const Tensor& x, const Tensor& weight);
 Tensor rrelu(const Tensor& x, double lower, double upper, bool training, Generator* gen);
 Tensor embedding(const Tensor& weight, const Tensor& indices);
+// embedding with padding_idx (no gradient for that row) and scale_grad_by_freq (nn_embedding_bag.cpp).
+Tensor embedding_ex(const Tensor& weight, const Tensor& indices, std::optional<int64_t> padding_idx,
+                    bool scale_grad_by_freq);
+// Scales the rows of weight named in indices whose norm exceeds max_norm, in place, without autograd.
+void embedding_renorm_(Tensor& weight, const Tensor& indices, double max_norm, double norm_type);
+// Sum / mean / max (CT_EMBEDDING_BAG_*) of bags of weight's rows (ct_embedding_bag in ctensor.h).
+Tensor embedding_bag(const Tensor& weight, const Tensor& indices, const Tensor& offsets, int32_t mode,
+                     const Tensor& per_sample_weights, bool include_last_offset, std::optional<int64_t> padding_idx,
+                     bool scale_grad_by_freq);
 struct Conv2dParams {
     int64_t stride[2] = {1, 1};
     int64_t padding[2] = {0, 0};

@@ -1605,10 +1605,79 @@ def toolbox(c):
             {"accumulate": False})
 
 
+FREQ_NOTE = ("scale_grad_by_freq divides each row's gradient by the row's count in the indices, as documented and as "
+             "F.embedding does; torch 1.13's CPU embedding_bag scales some rows by another row's count, so these "
+             "expectations are built from F.embedding and a per-bag sum or mean")
+
+
+def documented_bag(idx, w, offsets, mode, padding_idx, scale_grad_by_freq):
+    """embedding_bag (sum or mean) from F.embedding's rows: the documented scale_grad_by_freq (FREQ_NOTE)."""
+    e = torch.nn.functional.embedding(idx, w, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq)
+    starts = offsets.tolist() + [len(idx)]
+    bags = []
+    for b in range(len(offsets)):
+        keep = [i for i in range(starts[b], starts[b + 1]) if padding_idx is None or int(idx[i]) != padding_idx]
+        total = e[keep].sum(0) if keep else e.new_zeros(e.shape[1])
+        bags.append(total / len(keep) if mode == "mean" and keep else total)
+    return torch.stack(bags)
+
+
+def embeddings(c):
+    """embedding's options (padding_idx, scale_grad_by_freq), embedding_renorm_ (the output is the renormalised
+    clone of input 0) and embedding_bag in every mode, with offsets or 2-D bags, padding, per-sample weights."""
+    F = torch.nn.functional
+    rng = Rng(77)
+    idx = torch.tensor([0, 2, 4, 6, 1, 2, 2, 3, 6])
+    for dtype in ("float32", "float64"):
+        w = rng.tensor([7, 4], dtype)
+        for pad in (None, 2, -1):
+            for freq in (False, True):
+                a = {"padding_idx": pad, "scale_grad_by_freq": freq}
+                c.run(f"embedding_ex/{dtype}/pad{pad}/freq{freq}", "embedding_ex",
+                      lambda t, i, a=a: F.embedding(i, t, padding_idx=a["padding_idx"],
+                                                    scale_grad_by_freq=a["scale_grad_by_freq"]),
+                      [w, idx.reshape(3, 3)], a)
+        for norm_type in (2.0, 1.0):
+            a = {"max_norm": 1.5, "norm_type": norm_type}
+            c.run(f"embedding_renorm_/{dtype}/{norm_type}", "embedding_renorm_",
+                  lambda t, i, a=a: torch.embedding_renorm_(t.detach().clone(), i, a["max_norm"], a["norm_type"]),
+                  [w * 2, idx], a, differentiable=False)
+        offsets = torch.tensor([0, 3, 3, 5])
+        for mode in ("sum", "mean", "max"):
+            for pad in (None, 2):
+                for freq in (False, True) if mode != "max" else (False,):  # torch refuses max with freq scaling
+                    a = {"mode": mode, "padding_idx": pad, "scale_grad_by_freq": freq, "include_last_offset": False}
+                    c.run(f"embedding_bag/{dtype}/{mode}/pad{pad}/freq{freq}", "embedding_bag",
+                          lambda t, i, o, a=a: (documented_bag if a["scale_grad_by_freq"] else F.embedding_bag)(
+                              i, t, o, mode=a["mode"], padding_idx=a["padding_idx"],
+                              scale_grad_by_freq=a["scale_grad_by_freq"]),
+                          [w, idx, offsets], a, note=FREQ_NOTE if freq else None)
+            a = {"mode": mode, "padding_idx": None, "scale_grad_by_freq": False, "include_last_offset": False}
+            c.run(f"embedding_bag/{dtype}/{mode}/2d", "embedding_bag",
+                  lambda t, i, a=a: F.embedding_bag(i, t, mode=a["mode"]), [w, idx[:8].reshape(2, 4)], a)
+        a = {"mode": "mean", "padding_idx": None, "scale_grad_by_freq": False, "include_last_offset": True}
+        c.run(f"embedding_bag/{dtype}/include_last_offset", "embedding_bag",
+              lambda t, i, o: F.embedding_bag(i, t, o, mode="mean", include_last_offset=True),
+              [w, idx, torch.tensor([0, 3, 3, 5, 9])], a)
+        a = {"mode": "sum", "padding_idx": None, "scale_grad_by_freq": False, "include_last_offset": False}
+        c.run(f"embedding_bag/{dtype}/per_sample_weights", "embedding_bag",
+              lambda t, i, o, p: F.embedding_bag(i, t, o, mode="sum", per_sample_weights=p),
+              [w, idx, offsets, rng.tensor([9], dtype, 0.5, 1.5)], a)
+    a = {"mode": "sum", "padding_idx": None, "scale_grad_by_freq": False, "include_last_offset": False}
+    c.error("embedding_bag/error/index", "embedding_bag", [torch.zeros(7, 4), torch.tensor([7]), torch.tensor([0])],
+            "CT_ERR_INDEX", a)
+    c.error("embedding_bag/error/offsets", "embedding_bag", [torch.zeros(7, 4), idx, torch.tensor([1, 3])],
+            "CT_ERR_INVALID_ARGUMENT", a)
+    c.error("embedding_bag/error/max_freq", "embedding_bag", [torch.zeros(7, 4), idx, torch.tensor([0, 3])],
+            "CT_ERR_INVALID_ARGUMENT", dict(a, mode="max", scale_grad_by_freq=True))
+    c.error("embedding_ex/error/padding", "embedding_ex", [torch.zeros(7, 4), idx], "CT_ERR_INDEX",
+            {"padding_idx": 7, "scale_grad_by_freq": False})
+
+
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,
           "indexing": indexing, "ordering": ordering, "nn": nn_ops, "creation": creation, "random": random_ops,
           "activations": activations, "losses": losses, "linalg": linalg, "attention": attention,
-          "conv_nd": conv_nd, "recurrent": recurrent, "toolbox": toolbox}
+          "conv_nd": conv_nd, "recurrent": recurrent, "toolbox": toolbox, "embeddings": embeddings}
 
 
 def main():

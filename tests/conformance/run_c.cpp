@@ -449,6 +449,26 @@ std::map<std::string, Op> op_table() {
         return ct_binary_cross_entropy_with_logits(x[0].h, x[1].h, reduction_arg(a), out_slot(o));
     };
     t["embedding"] = [](const Inputs& x, const Json&, Outs& o) { return ct_embedding(x[0].h, x[1].h, out_slot(o)); };
+    // padding_idx: null (none) or an int
+    auto padding = [](const Json& a) { return a["padding_idx"].is_null() ? int64_t{0} : a["padding_idx"].get<int64_t>(); };
+    auto has_padding = [](const Json& a) { return a["padding_idx"].is_null() ? 0 : 1; };
+    t["embedding_ex"] = [=](const Inputs& x, const Json& a, Outs& o) {
+        return ct_embedding_ex(x[0].h, x[1].h, padding(a), has_padding(a), a["scale_grad_by_freq"].get<bool>() ? 1 : 0,
+                               out_slot(o));
+    };
+    // the output is a clone of input 0 renormalised at the indices of input 1
+    t["embedding_renorm_"] = [](const Inputs& x, const Json& a, Outs& o) {
+        ct_tensor* y = out_slot(o);
+        ct_status st = ct_clone(x[0].h, y);
+        return st != CT_OK ? st : ct_embedding_renorm_(*y, x[1].h, a["max_norm"].get<double>(), a["norm_type"].get<double>());
+    };
+    t["embedding_bag"] = [=](const Inputs& x, const Json& a, Outs& o) {
+        const std::string mode = a["mode"].get<std::string>();
+        int32_t m = mode == "sum" ? CT_EMBEDDING_BAG_SUM : mode == "mean" ? CT_EMBEDDING_BAG_MEAN : CT_EMBEDDING_BAG_MAX;
+        return ct_embedding_bag(x[0].h, x[1].h, x.size() > 2 ? x[2].h : nullptr, m, x.size() > 3 ? x[3].h : nullptr,
+                                a["include_last_offset"].get<bool>() ? 1 : 0, padding(a), has_padding(a),
+                                a["scale_grad_by_freq"].get<bool>() ? 1 : 0, out_slot(o));
+    };
     t["einsum"] = [](const Inputs& x, const Json& a, Outs& o) {
         std::vector<ct_tensor> hs;
         for (const T& v : x) hs.push_back(v.h);

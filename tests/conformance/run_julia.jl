@@ -140,6 +140,9 @@ merge!(OPS, Dict{String,Function}(
     "diagonal" => (x, a) -> LinearAlgebra.diag(x, -a["offset"]),
 ))
 
+"An embedding case's padding_idx in Julia's 1-based terms (TOML leaves a null one out)."
+jpad(a) = haskey(a, "padding_idx") ? a["padding_idx"] + 1 : nothing
+
 # ordering, masking, scatter, sorting, copies, conversions, mse: Julia dims, 1-based indices and positions
 function rolled(x, shifts, dims)  # circshift takes one shift per Julia dim; a ctensor dim out of range stays so
     s = zeros(Int, ndims(x))
@@ -218,6 +221,14 @@ merge!(OPS, Dict{String,Function}(
     "binary_cross_entropy" => (p, y, a) -> C.binarycrossentropy(p, y; agg = Symbol(a["reduction"])),
     "binary_cross_entropy_with_logits" => (z, y, a) -> C.logitbinarycrossentropy(z, y; agg = Symbol(a["reduction"])),
     "embedding" => (w, i, a) -> C.embedding(w, i .+ 1),
+    "embedding_ex" => (w, i, a) -> C.embedding_ex(w, i .+ 1; pad = jpad(a), scale_grad_by_freq = a["scale_grad_by_freq"]),
+    # the output is a copy of input 1 renormalised at the indices of input 2
+    "embedding_renorm_" => (w, i, a) -> C.embedding_renorm!(copy(w), i .+ 1, a["max_norm"], a["norm_type"]),
+    "embedding_bag" => (xs...) -> C.embedding_bag(xs[1], xs[2] .+ 1, length(xs) > 3 ? xs[3] .+ 1 : nothing;
+                                                  mode = Symbol(xs[end]["mode"]), pad = jpad(xs[end]),
+                                                  per_sample_weights = length(xs) > 4 ? xs[4] : nothing,
+                                                  include_last_offset = xs[end]["include_last_offset"],
+                                                  scale_grad_by_freq = xs[end]["scale_grad_by_freq"]),
     "einsum" => (xs...) -> C.einsum(julia_equation(xs[end]["equation"]), xs[1:end-1]...),
     "split" => (x, a) -> Tuple(split(x, a["split_size"]; dims = jdim(a["dim"], ndims(x)))),
     "chunk" => (x, a) -> Tuple(C.chunk(x, a["chunks"]; dims = jdim(a["dim"], ndims(x)))),

@@ -178,6 +178,13 @@ def op_table():
         "binary_cross_entropy_with_logits": lambda xs, a: F.binary_cross_entropy_with_logits(
             xs[0], xs[1], reduction=a["reduction"]),
         "embedding": lambda xs, a: F.embedding(xs[1], xs[0]),
+        "embedding_ex": lambda xs, a: F.embedding(xs[1], xs[0], padding_idx=a["padding_idx"],
+                                                  scale_grad_by_freq=a["scale_grad_by_freq"]),
+        "embedding_renorm_": lambda xs, a: renormed(xs, a),
+        "embedding_bag": lambda xs, a: F.embedding_bag(
+            xs[1], xs[0], xs[2] if len(xs) > 2 else None, mode=a["mode"], padding_idx=a["padding_idx"],
+            scale_grad_by_freq=a["scale_grad_by_freq"], include_last_offset=a["include_last_offset"],
+            per_sample_weights=xs[3] if len(xs) > 3 else None),
         "einsum": lambda xs, a: ct.einsum(a["equation"], *xs),
         "split": lambda xs, a: tuple(ct.split(xs[0], a["split_size"], a["dim"])),
         "chunk": lambda xs, a: tuple(ct.chunk(xs[0], a["chunks"], a["dim"])),
@@ -307,6 +314,13 @@ def slice_index(a):
     """x[...] index of a slice case: start:end:step at dim (negative dims counted from the end)."""
     s, d = slice(a["start"], a["end"], a["step"]), a["dim"]
     return (slice(None),) * d + (s,) if d >= 0 else (Ellipsis, s) + (slice(None),) * (-d - 1)
+
+
+def renormed(xs, a):
+    """embedding_renorm_'s case output: a clone of input 0 renormalised at the indices of input 1."""
+    y = xs[0].clone()
+    F.embedding(xs[1], y, max_norm=a["max_norm"], norm_type=a["norm_type"])
+    return y
 
 
 def through_view(table, write, xs, a):

@@ -250,12 +250,30 @@ void indexing(Input& in, Pool& p, uint8_t which) {
     bool ok = ok_x;
     ct_tensor idx = p.pick(in, &ok);
     int64_t d = in.dim();
-    switch (which % 6) {
+    switch (which % 7) {
+    case 6: {  // embedding options, embedding_renorm_, embedding_bag: pool tensors (or NULL) for offsets and weights
+        ct_tensor off = in.u8() & 1 ? p.pick(in, &ok) : nullptr;
+        ct_tensor psw = in.u8() & 1 ? p.pick(in, &ok) : nullptr;
+        int64_t pad = in.u8() < 0xe0 ? in.count() - 2 : in.edge();
+        int32_t mode = in.u8() % 4, f1 = in.flag(), f2 = in.flag(), f3 = in.flag();
+        double s = in.scalar(), s2 = in.scalar();
+        switch (in.u8() % 3) {
+        case 0:
+            call(in, p, "embedding_ex", !ok_x || !ok, 1, 0, [&](ct_tensor* o) { return ct_embedding_ex(x, idx, pad, f1, f2, o); });
+            break;
+        case 1: check_status("embedding_renorm_", ct_embedding_renorm_(x, idx, s, s2), !ok_x || !ok); break;
+        default:
+            call(in, p, "embedding_bag", !ok_x || !ok, 1, 0, [&](ct_tensor* o) {
+                return ct_embedding_bag(x, idx, off, mode, psw, f1, pad, f2, f3, o);
+            });
+        }
+        break;
+    }
     case 0: call(in, p, "index_select", !ok, 1, 0, [&](ct_tensor* o) { return ct_index_select(x, d, idx, o); }); break;
     case 1: call(in, p, "gather", !ok, 1, 0, [&](ct_tensor* o) { return ct_gather(x, d, idx, o); }); break;
     case 2: case 3: {
         ct_tensor src = p.pick(in, &ok);
-        if (which % 6 == 2)
+        if (which % 7 == 2)
             call(in, p, "scatter", !ok, 1, 0, [&](ct_tensor* o) { return ct_scatter(x, d, idx, src, o); });
         else
             call(in, p, "scatter_add", !ok, 1, 0, [&](ct_tensor* o) { return ct_scatter_add(x, d, idx, src, o); });

@@ -27,6 +27,7 @@ include("show.jl")
 include("toolbox.jl")
 include("oplist.jl")
 include("conv_nd.jl")
+include("embedding_bag.jl")
 include("dist.jl")
 
 export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, to, dtype, device, live_handles,
@@ -39,6 +40,7 @@ export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, t
        linalg_svd, linalg_svdvals, linalg_solve_triangular, linalg_matrix_power, linalg_cross, linalg_vector_norm,
        linalg_matrix_norm, linalg_pinv, linalg_matrix_rank, linalg_lstsq,
        scaled_dot_product_attention, multi_head_attention_forward
+export EmbeddingBag, embedding_bag, embedding_ex, embedding_renorm!
 
 function __init__()
     LibCT.load!()

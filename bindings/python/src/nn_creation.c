@@ -130,6 +130,36 @@ static PyObject* py_embedding(PyObject* m, PyObject* a) {
     if (!PyArg_ParseTuple(a, "O&O&", T w, T idx)) return NULL;
     RETURN_OUT(ct_embedding, w, idx);
 }
+/* embedding_ex(weight, indices, padding_idx or None, scale_grad_by_freq) */
+static PyObject* py_embedding_ex(PyObject* m, PyObject* a) {
+    ct_tensor w, idx;
+    PyObject* pad;
+    int by_freq;
+    if (!PyArg_ParseTuple(a, "O&O&Op", T w, T idx, &pad, &by_freq)) return NULL;
+    long long p = pad == Py_None ? 0 : PyLong_AsLongLong(pad);
+    if (p == -1 && PyErr_Occurred()) return NULL;
+    RETURN_OUT(ct_embedding_ex, w, idx, p, pad != Py_None, by_freq);
+}
+/* embedding_renorm_(weight, indices, max_norm, norm_type) -> None */
+static PyObject* py_embedding_renorm_(PyObject* m, PyObject* a) {
+    REQUIRE_SYM(ct_embedding_renorm_);
+    ct_tensor w, idx;
+    double max_norm, norm_type;
+    if (!PyArg_ParseTuple(a, "O&O&dd", T w, T idx, &max_norm, &norm_type)) return NULL;
+    CT_TRY(ct_embedding_renorm_(w, idx, max_norm, norm_type));
+    Py_RETURN_NONE;
+}
+/* embedding_bag(weight, indices, offsets or None, mode, per_sample_weights or None, include_last_offset,
+ * padding_idx or None, scale_grad_by_freq) */
+static PyObject* py_embedding_bag(PyObject* m, PyObject* a) {
+    ct_tensor w, idx, off = NULL, psw = NULL;
+    PyObject* pad;
+    int mode, last, by_freq;
+    if (!PyArg_ParseTuple(a, "O&O&O&iO&pOp", T w, T idx, OT off, &mode, OT psw, &last, &pad, &by_freq)) return NULL;
+    long long p = pad == Py_None ? 0 : PyLong_AsLongLong(pad);
+    if (p == -1 && PyErr_Occurred()) return NULL;
+    RETURN_OUT(ct_embedding_bag, w, idx, off, mode, psw, last, p, pad != Py_None, by_freq);
+}
 static PyObject* py_conv2d(PyObject* m, PyObject* a) {
     ct_tensor x, w, b = NULL;
     int64_t s[2], p[2], d[2];
@@ -376,7 +406,7 @@ static PyObject* py_randperm(PyObject* m, PyObject* a) {
 #define E(name) {#name, (PyCFunction)py_##name, METH_VARARGS, NULL},
 static PyMethodDef nn_creation_functions[] = {
     E(linear) E(cross_entropy) E(nll_loss) E(cross_entropy_ex) E(nll_loss_ex) E(mse_loss) E(binary_cross_entropy) E(binary_cross_entropy_with_logits)
-    E(dropout) E(embedding) E(conv2d) E(max_pool2d) E(avg_pool2d)
+    E(dropout) E(embedding) E(embedding_ex) E(embedding_renorm_) E(embedding_bag) E(conv2d) E(max_pool2d) E(avg_pool2d)
     E(max_pool2d_ex) E(avg_pool2d_ex) E(adaptive_avg_pool2d) E(adaptive_max_pool2d) E(empty) E(zeros) E(ones) E(full)
     E(scalar_tensor) E(arange) E(linspace) E(eye) E(full_like) E(from_buffer) E(rand) E(randn) E(randint)
     E(bernoulli) E(randperm) E(elu) E(leaky_relu) E(hardtanh) E(softshrink) E(hardshrink) E(threshold) E(rrelu)

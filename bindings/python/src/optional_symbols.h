@@ -79,6 +79,9 @@
 #pragma weak ct_einsum
 #pragma weak ct_elu
 #pragma weak ct_embedding
+#pragma weak ct_embedding_bag
+#pragma weak ct_embedding_ex
+#pragma weak ct_embedding_renorm_
 #pragma weak ct_empty
 #pragma weak ct_empty_like
 #pragma weak ct_eq

@@ -16,6 +16,7 @@ from ._functional_attention import multi_head_attention_forward, scaled_dot_prod
 from ._functional_loss import (_reduction, binary_cross_entropy,  # noqa: F401  (re-exported)
                                binary_cross_entropy_with_logits, cosine_similarity, cross_entropy, huber_loss,
                                kl_div, l1_loss, mse_loss, nll_loss, pairwise_distance, smooth_l1_loss)
+from ._embedding import embedding, embedding_bag  # noqa: F401  (re-exported)
 from ._functional_margin import (cosine_embedding_loss, ctc_loss, gaussian_nll_loss,  # noqa: F401  (re-exported)
                                  hinge_embedding_loss, margin_ranking_loss, multi_margin_loss,
                                  multilabel_soft_margin_loss, poisson_nll_loss, soft_margin_loss,
@@ -369,8 +370,6 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
     out = _C.squeeze(_feature_dropout(_C.unsqueeze(input, 0), p, training, False), 0)
     return _inplace(input, out, inplace)
 
-def embedding(input, weight, padding_idx=None):
-    return _C.embedding(weight, input)
 
 
 def one_hot(tensor, num_classes=-1):

@@ -7,6 +7,7 @@ from .. import _C
 from .._creation import empty, ones, zeros
 from . import functional as F
 from . import init
+from ._embedding import Embedding  # noqa: F401  (re-exported; defined beside EmbeddingBag)
 from .module import Module
 from .parameter import Parameter
 
@@ -196,26 +197,6 @@ class Dropout3d(Dropout):
 
     def forward(self, input):
         return F.dropout3d(input, self.p, self.training, self.inplace)
-
-
-class Embedding(Module):
-    """Lookup table [num_embeddings, embedding_dim] initialised N(0, 1)."""
-
-    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, device=None, dtype=None):
-        super().__init__()
-        self.num_embeddings, self.embedding_dim, self.padding_idx = num_embeddings, embedding_dim, padding_idx
-        self.weight = Parameter(empty(num_embeddings, embedding_dim, device=device, dtype=dtype))
-        init.normal_(self.weight)
-        if padding_idx is not None:
-            with_grad = _C.set_grad_enabled(False)
-            _C.fill_(_C.select(self.weight, 0, padding_idx), 0.0)
-            _C.set_grad_enabled(with_grad)
-
-    def forward(self, input):
-        return _C.embedding(self.weight, input)
-
-    def extra_repr(self):
-        return "%d, %d" % (self.num_embeddings, self.embedding_dim)
 
 
 class LayerNorm(Module):

@@ -134,6 +134,12 @@ pub const CT_QR_REDUCED: ct_qr_mode = 0;
 pub const CT_QR_COMPLETE: ct_qr_mode = 1;
 pub const CT_QR_R: ct_qr_mode = 2;
 
+// ---- EmbeddingBag modes ----------------------------------------------------------------------------
+
+pub const CT_EMBEDDING_BAG_SUM: i32 = 0;
+pub const CT_EMBEDDING_BAG_MEAN: i32 = 1;
+pub const CT_EMBEDDING_BAG_MAX: i32 = 2;
+
 // ---- Callback types ------------------------------------------------------------------------------
 
 /// Called once when a wrapped external buffer is no longer used (from any thread).
@@ -965,6 +971,27 @@ extern "C" {
         b_hh: ct_tensor,
         hy: *mut ct_tensor,
         cy: *mut ct_tensor,
+    // ---- Embedding options and EmbeddingBag ----
+    pub fn ct_embedding_ex(
+        weight: ct_tensor,
+        indices: ct_tensor,
+        padding_idx: i64,
+        has_padding_idx: i32,
+        scale_grad_by_freq: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_embedding_renorm_(weight: ct_tensor, indices: ct_tensor, max_norm: f64, norm_type: f64) -> ct_status;
+    pub fn ct_embedding_bag(
+        weight: ct_tensor,
+        indices: ct_tensor,
+        offsets: ct_tensor,
+        mode: i32,
+        per_sample_weights: ct_tensor,
+        include_last_offset: i32,
+        padding_idx: i64,
+        has_padding_idx: i32,
+        scale_grad_by_freq: i32,
+        out: *mut ct_tensor,
     ) -> ct_status;
 }
 

@@ -44,6 +44,7 @@ mod conv;
 mod data_parallel;
 pub mod distributed;
 mod dlpack;
+mod embedding;
 mod error;
 mod hooks;
 mod losses;
@@ -71,6 +72,7 @@ pub use attention::{
 pub use autograd::{custom_function, grad, is_grad_enabled, no_grad, set_grad_enabled, BackwardFn, GradModeGuard};
 pub use ctensor_sys as sys;
 pub use dlpack::{DLManagedTensor, DLManagedTensorVersioned};
+pub use embedding::{EmbeddingBagMode, EmbeddingBagOptions};
 pub use error::{check, ensure_abi, Error, Result};
 pub use hooks::HookId;
 pub use linalg::{QrMode, Uplo};

@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
 use ctensor::nn::{AvgPool2d, CrossEntropyLoss, MaxPool2d, Module, NllLoss};
-use ctensor::{DType, Error, Reduction, Tensor};
+use ctensor::{DType, EmbeddingBagMode, EmbeddingBagOptions, Error, Reduction, Tensor};
 use serde_json::{json, Value};
 
 /// Why a case failed: the library's error, or a mismatch in words.
@@ -503,6 +503,33 @@ fn nn_ops() -> HashMap<&'static str, Op> {
                 &x[0], &x[1], &x[2], heads, &x[3], bias_in, &x[5], bias_out, opts,
             )?;
             Ok(std::iter::once(out).chain(w).collect())
+        "embedding_ex",
+        Box::new(|x, a| one(x[0].embedding_ex(&x[1], a["padding_idx"].as_i64(), a["scale_grad_by_freq"].as_bool().unwrap()))),
+    );
+    // the output is a clone of input 0 renormalised at the indices of input 1
+    t.insert(
+        "embedding_renorm_",
+        Box::new(|x, a| {
+            let y = x[0].copy()?;
+            y.embedding_renorm_(&x[1], a["max_norm"].as_f64().unwrap(), a["norm_type"].as_f64().unwrap())?;
+            Ok(vec![y])
+        }),
+    );
+    t.insert(
+        "embedding_bag",
+        Box::new(|x, a| {
+            let mode = match a["mode"].as_str().unwrap() {
+                "sum" => EmbeddingBagMode::Sum,
+                "mean" => EmbeddingBagMode::Mean,
+                _ => EmbeddingBagMode::Max,
+            };
+            let options = EmbeddingBagOptions {
+                mode,
+                include_last_offset: a["include_last_offset"].as_bool().unwrap(),
+                padding_idx: a["padding_idx"].as_i64(),
+                scale_grad_by_freq: a["scale_grad_by_freq"].as_bool().unwrap(),
+            };
+            one(x[0].embedding_bag(&x[1], x.get(2), x.get(3), options))
         }),
     );
     t.insert(

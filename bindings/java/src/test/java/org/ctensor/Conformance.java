@@ -64,6 +64,12 @@ public final class Conformance {
         return s.equals("nan") ? Double.NaN : s.equals("inf") ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
     }
 
+    /** An embedding case's padding_idx: null when the JSON gives null. */
+    static Long paddingIdx(JsonObject a) {
+        JsonElement e = a.get("padding_idx");
+        return e == null || e.isJsonNull() ? null : e.getAsLong();
+    }
+
     static long[] longs(JsonElement a) {
         if (a == null || a.isJsonNull()) return new long[0];
         long[] out = new long[a.getAsJsonArray().size()];
@@ -352,6 +358,19 @@ public final class Conformance {
         t.put("multi_head_attention_forward", (x, a) -> org.ctensor.nn.Functional.multiHeadAttentionForward(
                 (Tensor) x[0], (Tensor) x[1], (Tensor) x[2], arg(a, "num_heads"), (Tensor) x[3], (Tensor) x[4], (Tensor) x[5],
                 (Tensor) x[6], x.length > 7 ? (Tensor) x[7] : null, null, a.get("need_weights").getAsBoolean(), 0, false, null));
+        t.put("embedding_ex", (x, a) -> one(org.ctensor.nn.Embeddings.embedding((Tensor) x[0], (Tensor) x[1], paddingIdx(a),
+                a.get("scale_grad_by_freq").getAsBoolean())));
+        t.put("embedding_renorm_", (x, a) -> {  // the output is a clone of input 0 renormalised at input 1's indices
+            Tensor y = ((Tensor) x[0]).copy();
+            org.ctensor.nn.Embeddings.embeddingRenorm_(y, (Tensor) x[1], a.get("max_norm").getAsDouble(),
+                    a.get("norm_type").getAsDouble());
+            return one(y);
+        });
+        t.put("embedding_bag", (x, a) -> one(org.ctensor.nn.Embeddings.embeddingBag((Tensor) x[0], (Tensor) x[1],
+                x.length > 2 ? (Tensor) x[2] : null,
+                org.ctensor.nn.Embeddings.BagMode.valueOf(a.get("mode").getAsString().toUpperCase(java.util.Locale.ROOT)),
+                x.length > 3 ? (Tensor) x[3] : null, a.get("include_last_offset").getAsBoolean(), paddingIdx(a),
+                a.get("scale_grad_by_freq").getAsBoolean())));
         t.put("einsum", (x, a) -> one(Tensor.einsum(a.get("equation").getAsString(), Arrays.copyOf(x, x.length, Tensor[].class))));
         t.put("split", (x, a) -> ((Tensor) x[0]).split(arg(a, "split_size"), dim(a)));
         t.put("chunk", (x, a) -> ((Tensor) x[0]).chunk(arg(a, "chunks"), dim(a)));
