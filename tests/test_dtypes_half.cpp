@@ -409,3 +409,16 @@ TEST(HalfCompute, HalfOnCudaIsRefusedNamingDtype) {
                       "bfloat16");
     });
 }
+
+// An op with no float32 path for the half dtypes refuses them naming itself and the dtype (never reinterprets).
+TEST(HalfCompute, UnsupportedOpNamesOpAndDtype) {
+    for (ct_dtype d : {CT_FLOAT16, CT_BFLOAT16}) {
+        H x = make({3, 1, 2}, {3}, d), v, i;
+        const char* name = ct_dtype_name(d);
+        CT_EXPECT_ERR(ct_sort(x.get(), 0, 0, 0, v.out(), i.out()), CT_ERR_NOT_SUPPORTED, std::string("sort: not implemented for dtype ") + name);
+        H sq = make({1, 2, 3, 4}, {2, 2}, d), inv;
+        ct_status st = ct_linalg_inv(sq.get(), inv.out());
+        EXPECT_NE(st, CT_OK);
+        EXPECT_NE(std::string(ct_last_error()).find(name), std::string::npos) << ct_last_error();
+    }
+}
