@@ -25,6 +25,7 @@ include("test_activations.jl")
 include("test_losses.jl")
 include("test_linalg.jl")
 include("test_safetensors.jl")
+include("test_dtypes_half.jl")
 include("test_threads.jl")
 include("test_dist.jl")
 @testset "no handles left at exit" begin
