@@ -3,6 +3,9 @@
 // the library still runs on CPUs without them; the scalar loops of core/half.h are the fallback and reference.
 #include "cpu/half_convert.h"
 #include <immintrin.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 namespace ct {
 namespace {
@@ -49,13 +52,22 @@ __attribute__((target("avx2"))) void avx2_bf16_from_float(const float* src, BFlo
     }
     for (; i < n; ++i) dst[i].bits = float_to_bfloat16_bits(src[i]);
 }
+// CPU features through cpuid (clang's __builtin_cpu_supports knows no "f16c"): AVX state saved by the OS
+// (OSXSAVE + XCR0 bits 1-2), then F16C (leaf 1 ecx bit 29) or AVX2 (leaf 7 ebx bit 5).
+bool os_has_avx() {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27)) || !(c & (1u << 28))) return false;
+    uint32_t lo, hi;
+    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return (lo & 6u) == 6u;
+}
 bool detect_f16c() {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+    unsigned a, b, c, d;
+    return os_has_avx() && __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 29));
 }
 bool detect_avx2() {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2");
+    unsigned a, b, c, d;
+    return os_has_avx() && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 5));
 }
 #else
 #define CT_HAVE_F16C_PATH 0
