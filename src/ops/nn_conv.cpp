@@ -5,6 +5,7 @@
 #include <cstring>
 #include "autograd/grad_mode.h"
 #include "cpu/nn_blas.h"
+#include "ops/half_compute.h"
 #include "ops/device_conv.h"
 #include "ops/nn_common.h"
 
@@ -276,6 +277,9 @@ void check_conv_args(const Tensor& x, const Tensor& w, const Tensor& b) {
 Tensor conv2d(const Tensor& x, const Tensor& weight, const Tensor& bias, const Conv2dParams& p) {
     check_params(p);
     check_conv_args(x, weight, bias);
+    if (is_half(x.dtype()))  // Note [Half compute]
+        return round_to_half(conv2d(half_to_float32(x), half_to_float32(weight),
+                                    bias.defined() ? half_to_float32(bias) : bias, p), x.dtype());
     if (x.dim() == 3) return squeeze(conv2d_4d(unsqueeze(x, 0), weight, bias, p), 0);
     return conv2d_4d(x, weight, bias, p);
 }

@@ -334,6 +334,7 @@ Tensor dropout(const Tensor& x, double p, bool training, Generator* gen) {
     if (!(p >= 0.0 && p <= 1.0)) fail(CT_ERR_INVALID_ARGUMENT, "dropout: probability p must be in [0, 1], got ", p);
     if (!training) return x;
     check_floating("dropout", x);
+    if (is_half(x.dtype())) return round_to_half(dropout(half_to_float32(x), p, training, gen), x.dtype());  // Note [Half compute]
     check_device_usable("dropout", x.device());
     Tensor mask = dropout_mask(x, p, gen);
     Tensor xc = contiguous_nograd(x), out;
@@ -422,6 +423,8 @@ Tensor record_embedding(Tensor out, const Tensor& weight, const Tensor& indices,
 }  // namespace
 
 Tensor embedding(const Tensor& weight, const Tensor& indices) {
+    if (is_half(weight.dtype()))  // Note [Half compute]
+        return round_to_half(embedding(half_to_float32(weight), indices), weight.dtype());
     check_same_device("embedding", weight, indices);
     if (weight.dim() != 2)
         fail(CT_ERR_SHAPE, "embedding: weight must be 2-D [num_embeddings, embedding_dim], got ",

@@ -160,3 +160,34 @@ def test_unsupported_half_op_names_op_and_dtype():
     x = ct.ones(3, 3, dtype=ct.float16)
     with pytest.raises(Exception, match="float16"):
         ct.linalg.inv(x)
+
+
+@pytest.mark.parametrize("d", [ct.float16, ct.bfloat16])
+def test_nn_ops_on_half_match_torch_float32_rounded(d):
+    torch = requires_torch()
+    import ctensor.nn.functional as F
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((2, 3, 8, 8)).astype(np.float32)
+    w = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
+    v = rng.standard_normal((4, 5)).astype(np.float32)
+    td = torch_dtype(torch, d)
+    X, W, V = (ct.tensor(a).to(d) for a in (x, w, v))
+    TX, TW, TV = (torch.from_numpy(a).to(td).float() for a in (x, w, v))
+    tgt = [0, 1, 2, 3]
+    tol = dict(rtol=1e-2, atol=1e-2) if d is ct.float16 else dict(rtol=4e-2, atol=4e-2)
+    cases = [
+        (F.conv2d(X, W), torch.nn.functional.conv2d(TX, TW)),
+        (F.max_pool2d(X, 2), torch.nn.functional.max_pool2d(TX, 2)),
+        (F.avg_pool2d(X, 2), torch.nn.functional.avg_pool2d(TX, 2)),
+        (F.cross_entropy(V, ct.tensor(tgt)), torch.nn.functional.cross_entropy(TV, torch.tensor(tgt))),
+        (F.mse_loss(V, V * 0.5), torch.nn.functional.mse_loss(TV, TV * 0.5)),
+        (F.embedding(ct.tensor([3, 0]), V), TV[[3, 0]]),
+        (V.cumprod(1), TV.cumprod(1)),
+    ]
+    for mine, theirs in cases:
+        assert mine.dtype is d
+        np.testing.assert_allclose(mine.float().numpy(), theirs.to(td).float().numpy(), **tol)
+    y = X.clone()
+    y.requires_grad = True
+    F.conv2d(y, W).sum().backward()
+    assert y.grad.dtype is d
