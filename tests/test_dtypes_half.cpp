@@ -415,7 +415,13 @@ TEST(HalfCompute, UnsupportedOpNamesOpAndDtype) {
     for (ct_dtype d : {CT_FLOAT16, CT_BFLOAT16}) {
         H x = make({3, 1, 2}, {3}, d), v, i;
         const char* name = ct_dtype_name(d);
-        CT_EXPECT_ERR(ct_sort(x.get(), 0, 0, 0, v.out(), i.out()), CT_ERR_NOT_SUPPORTED, std::string("sort: not implemented for dtype ") + name);
+        CT_EXPECT_ERR(ct_kthvalue(x.get(), 1, 0, 0, v.out(), i.out()), CT_ERR_NOT_SUPPORTED,
+                      std::string("kthvalue: not implemented for dtype ") + name);
+        CT_EXPECT_ERR(ct_nonzero(x.get(), v.out()), CT_ERR_NOT_SUPPORTED, std::string("nonzero: not implemented for dtype ") + name);
+        H sv, si;  // sort is a selection: it runs on the float32 copy and keeps the half dtype
+        CT_ASSERT_OK(ct_sort(x.get(), 0, 0, 0, sv.out(), si.out()));
+        EXPECT_EQ(dtype(sv), d);
+        EXPECT_EQ(values(sv), (std::vector<double>{1, 2, 3}));
         H sq = make({1, 2, 3, 4}, {2, 2}, d), inv;
         ct_status st = ct_linalg_inv(sq.get(), inv.out());
         EXPECT_NE(st, CT_OK);

@@ -252,6 +252,7 @@ Tensor var(const Tensor& x, const IntList& dims, double correction, bool keepdim
 }
 
 Tensor std_(const Tensor& x, const IntList& dims, double correction, bool keepdim) {
+    if (is_half(x.dtype())) return round_to_half(std_(half_to_float32(x), dims, correction, keepdim), x.dtype());
     return var_or_std("std", x, dims, correction, keepdim, true);
 }
 

@@ -121,7 +121,10 @@ def test_ops_match_torch_with_half_tolerance(d):
         (A + B * 2, TA + TB * 2), (A / B, TA / TB), (A.exp(), TA.float().exp().to(td)), (A.tanh(), TA.float().tanh().to(td)),
         (A.sum(), TA.sum()), (A.mean(1), TA.mean(1)), (A @ W.t(), (TA.float() @ TW.float().t()).to(td)),
         (ct.softmax(A, 1), torch.softmax(TA.float(), 1).to(td)),
+        (A.max(), TA.max()), (A.amax(1), TA.amax(1)), (A.sort(1)[0], TA.sort(1)[0]),
+        (A.std(), TA.float().std().to(td)),
     ]
+    assert A.argmax().item() == TA.float().argmax().item()
     for mine, theirs in cases:
         assert mine.dtype is d
         np.testing.assert_allclose(mine.float().numpy(), theirs.float().numpy(), **tol)
