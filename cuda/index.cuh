@@ -1,6 +1,6 @@
 // index.cuh - indexing kernels of the nn family (cuda-nn): gather / scatter / scatter_add along one dim over a
 // strided 3-operand layout, and masked_fill. scatter_add accumulates with atomics under nvcc (a CAS loop on the
-// enclosing word for 1-byte types); under cuda/emulation.h threads run one at a time, so a plain add is exact.
+// enclosing word for 1- and 2-byte types); under cuda/emulation.h threads run one at a time, so a plain add is exact.
 #pragma once
 #include <cstring>
 #include <type_traits>
@@ -17,19 +17,21 @@ template <typename T> __device__ inline void atomic_add(T* p, T v) {
         atomicAdd(p, v);
     } else if constexpr (std::is_same<T, int64_t>::value) {  // two's complement: unsigned add wraps the same way
         atomicAdd(reinterpret_cast<unsigned long long*>(p), (unsigned long long)v);
-    } else {  // uint8 / bool: compare-and-swap the aligned 32-bit word holding the byte
-        static_assert(sizeof(T) == 1, "atomic_add: unexpected type");
+    } else {  // 1- and 2-byte types (uint8, int8, bool, int16): compare-and-swap the aligned 32-bit word holding them
+        static_assert(sizeof(T) == 1 || sizeof(T) == 2, "atomic_add: unexpected type");
+        using Bits = std::conditional_t<sizeof(T) == 1, unsigned char, unsigned short>;
+        const unsigned int mask = sizeof(T) == 1 ? 0xffu : 0xffffu;
         unsigned int* word = reinterpret_cast<unsigned int*>(reinterpret_cast<uintptr_t>(p) & ~uintptr_t(3));
         const unsigned shift = (unsigned)(reinterpret_cast<uintptr_t>(p) & 3) * 8;
         unsigned int old = *word, assumed;
         do {
             assumed = old;
-            unsigned char byte = (unsigned char)((assumed >> shift) & 0xffu);
+            Bits bits = (Bits)((assumed >> shift) & mask);
             T cur;
-            memcpy(&cur, &byte, 1);
+            memcpy(&cur, &bits, sizeof(T));
             const T next = (T)(cur + v);
-            memcpy(&byte, &next, 1);
-            old = atomicCAS(word, assumed, (assumed & ~(0xffu << shift)) | ((unsigned int)byte << shift));
+            memcpy(&bits, &next, sizeof(T));
+            old = atomicCAS(word, assumed, (assumed & ~(mask << shift)) | ((unsigned int)bits << shift));
         } while (assumed != old);
     }
 }

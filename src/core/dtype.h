@@ -2,15 +2,26 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include "core/error.h"
+#include "core/half.h"
 
 namespace ct {
 
-enum class DType : int32_t { Float32 = 0, Float64 = 1, Int32 = 2, Int64 = 3, UInt8 = 4, Bool = 5 };
-constexpr int kNumDTypes = 6;
+enum class DType : int32_t {
+    Float32 = 0, Float64 = 1, Int32 = 2, Int64 = 3, UInt8 = 4, Bool = 5,
+    Float16 = 6, BFloat16 = 7, Int8 = 8, Int16 = 9
+};
+constexpr int kNumDTypes = 10;
 
 inline bool dtype_valid(int32_t d) { return d >= 0 && d < kNumDTypes; }
-inline bool is_floating(DType d) { return d == DType::Float32 || d == DType::Float64; }
-inline bool is_integral(DType d) { return d == DType::Int32 || d == DType::Int64 || d == DType::UInt8; }
+// The 16-bit floating dtypes: stored as Half / BFloat16, computed in float32 (Note [Half compute]).
+inline bool is_half(DType d) { return d == DType::Float16 || d == DType::BFloat16; }
+inline bool is_floating(DType d) { return d == DType::Float32 || d == DType::Float64 || is_half(d); }
+inline bool is_integral(DType d) {
+    return d == DType::Int32 || d == DType::Int64 || d == DType::UInt8 || d == DType::Int8 || d == DType::Int16;
+}
+// The dtype a kernel computes in for d: float32 for the half dtypes, d itself otherwise.
+inline DType compute_dtype(DType d) { return is_half(d) ? DType::Float32 : d; }
 size_t dtype_size(DType d);
 const char* dtype_name(DType d);
 
@@ -26,10 +37,23 @@ template <> struct DTypeOf<int32_t> { static constexpr DType value = DType::Int3
 template <> struct DTypeOf<int64_t> { static constexpr DType value = DType::Int64; };
 template <> struct DTypeOf<uint8_t> { static constexpr DType value = DType::UInt8; };
 template <> struct DTypeOf<bool> { static constexpr DType value = DType::Bool; };
+template <> struct DTypeOf<int8_t> { static constexpr DType value = DType::Int8; };
+template <> struct DTypeOf<int16_t> { static constexpr DType value = DType::Int16; };
+template <> struct DTypeOf<Half> { static constexpr DType value = DType::Float16; };
+template <> struct DTypeOf<BFloat16> { static constexpr DType value = DType::BFloat16; };
+
+// A kernel reached with a half dtype that has no float32 path (Note [Half compute]): CT_ERR_NOT_SUPPORTED naming
+// the running op and the dtype.
+// Header-only, so the CUDA backend (which never sees half tensors, Note [Half on CUDA]) links without the core.
+[[noreturn]] inline void fail_half_kernel(DType d) {
+    fail(CT_ERR_NOT_SUPPORTED, t_current_op ? t_current_op : "ctensor", ": not implemented for dtype ",
+         d == DType::Float16 ? "float16" : "bfloat16");
+}
 
 template <typename T> struct TypeTag { using type = T; };
 
-// Calls fn(TypeTag<T>{}) with T the C++ type of dtype d.
+// Calls fn(TypeTag<T>{}) with T the C++ type of dtype d, for every dtype a kernel computes in: the half dtypes
+// are not among them (they fail with fail_half_kernel; ops convert them to compute_dtype first).
 template <typename Fn> decltype(auto) dispatch_all(DType d, Fn&& fn) {
     switch (d) {
     case DType::Float32: return fn(TypeTag<float>{});
@@ -37,13 +61,25 @@ template <typename Fn> decltype(auto) dispatch_all(DType d, Fn&& fn) {
     case DType::Int32: return fn(TypeTag<int32_t>{});
     case DType::Int64: return fn(TypeTag<int64_t>{});
     case DType::UInt8: return fn(TypeTag<uint8_t>{});
+    case DType::Int8: return fn(TypeTag<int8_t>{});
+    case DType::Int16: return fn(TypeTag<int16_t>{});
+    case DType::Float16: case DType::BFloat16: fail_half_kernel(d);
     case DType::Bool: default: return fn(TypeTag<bool>{});
     }
+}
+
+// Like dispatch_all, plus the storage types Half and BFloat16: for code that moves or converts elements
+// (copies, fills, printing, item) rather than computing with them.
+template <typename Fn> decltype(auto) dispatch_storage(DType d, Fn&& fn) {
+    if (d == DType::Float16) return fn(TypeTag<Half>{});
+    if (d == DType::BFloat16) return fn(TypeTag<BFloat16>{});
+    return dispatch_all(d, fn);
 }
 
 // Like dispatch_all, for floating dtypes only (caller has checked is_floating).
 template <typename Fn> decltype(auto) dispatch_float(DType d, Fn&& fn) {
     if (d == DType::Float64) return fn(TypeTag<double>{});
+    if (is_half(d)) fail_half_kernel(d);
     return fn(TypeTag<float>{});
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include "core/half.h"
 
 #if defined(__CUDACC__)
 #define CT_HD __host__ __device__
@@ -243,8 +244,14 @@ template <typename T> struct PowScalar {
 // the dtype's range and gives 0 for NaN (as CUDA's conversions do), never the undefined behaviour of a C++ cast
 // of an out-of-range value; to bool it is (v != 0). Other conversions are plain casts. Every dtype conversion
 // (copies, fills, scalars, clamp bounds) goes through convert, on the CPU and on the device.
+// Half and BFloat16 convert through float (a double rounds to float first, as torch's c10::Half(double)).
 template <typename R, typename T> CT_HD R convert(T v) {
-    if constexpr (std::is_floating_point<T>::value && std::is_integral<R>::value && !std::is_same<R, bool>::value) {
+    if constexpr (IsHalfType<T>::value) {
+        return convert<R>(static_cast<float>(v));
+    } else if constexpr (IsHalfType<R>::value) {
+        if constexpr (std::is_same<T, bool>::value) return R(v ? 1.0f : 0.0f);
+        else return R(static_cast<float>(v));
+    } else if constexpr (std::is_floating_point<T>::value && std::is_integral<R>::value && !std::is_same<R, bool>::value) {
         using U = std::make_unsigned_t<R>;
         constexpr R hi = std::is_signed<R>::value ? R(U(U(~U(0)) >> 1)) : R(U(~U(0)));
         constexpr R lo = std::is_signed<R>::value ? R(-hi - 1) : R(0);

@@ -71,7 +71,14 @@ bool Tensor::is_contiguous() const {
     return true;
 }
 
+void check_dtype_on_device(const char* op, DType dtype, Device device) {
+    if (is_half(dtype) && !device.is_cpu())
+        fail(CT_ERR_NOT_SUPPORTED, op ? op : "ctensor", ": ", dtype_name(dtype),
+             " tensors are not supported on cuda (CPU only; convert to float32 first)");
+}
+
 Tensor empty_tensor(const Shape& sizes, DType dtype, Device device, const char* op) {
+    check_dtype_on_device(op, dtype, device);
     int64_t n = checked_numel(sizes, op);
     size_t item = dtype_size(dtype);
     if (n > 0 && (uint64_t)n > (std::numeric_limits<uint64_t>::max() >> 8) / item)

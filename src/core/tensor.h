@@ -55,7 +55,14 @@ class Tensor {
         return device_data();
     }
     void* device_data() const { return static_cast<char*>(impl_->storage->data) + impl_->offset * itemsize(); }
-    template <typename T> T* data() const { return static_cast<T*>(raw_data()); }
+    // A half tensor read as anything but its storage type is a kernel without a float32 path: refused
+    // (Note [Half compute]) rather than reinterpreted.
+    template <typename T> T* data() const {
+        if constexpr (!IsHalfType<T>::value) {
+            if (is_half(impl_->dtype)) fail_half_kernel(impl_->dtype);
+        }
+        return static_cast<T*>(raw_data());
+    }
     const std::shared_ptr<Storage>& storage() const { return impl_->storage; }
     int64_t version() const { return impl_->storage->version.load(std::memory_order_relaxed); }
     void bump_version() const { impl_->storage->version.fetch_add(1, std::memory_order_relaxed); }
@@ -66,6 +73,10 @@ class Tensor {
     std::shared_ptr<TensorImpl> impl_;
 };
 
+// Note [Half on CUDA]: float16 and bfloat16 tensors live on the CPU only (this phase): one on a CUDA device is
+// refused with CT_ERR_NOT_SUPPORTED naming op, dtype and device wherever it would be made (allocation, wrapping
+// of foreign memory), so no CUDA kernel ever sees a half dtype.
+void check_dtype_on_device(const char* op, DType dtype, Device device);
 // New uninitialised contiguous tensor; op names the caller in errors (a shape past Note [Shape bound] in
 // core/checked_math.h is CT_ERR_SHAPE, a byte size too large to allocate CT_ERR_OUT_OF_MEMORY).
 Tensor empty_tensor(const Shape& sizes, DType dtype, Device device, const char* op = "empty");

@@ -1,9 +1,34 @@
 // copy.cpp - strided copy with dtype conversion and fill (the kernels behind contiguous, clone, to, copy_).
 #include <cstring>
+#include "cpu/half_convert.h"
 #include "cpu/kernels.h"
 #include "cpu/loops.h"
 
 namespace ct {
+namespace {
+
+// float32 <-> float16/bfloat16 between contiguous tensors of one shape: the vectorised bulk conversion.
+template <typename D, typename S> void convert_contiguous(const Tensor& dst, const Tensor& src) {
+    D* d = dst.data<D>();
+    const S* s = src.data<S>();
+    parallel_for(dst.numel(), 1 << 16, [&](int64_t b, int64_t e) {
+        if constexpr (std::is_same<S, float>::value) convert_from_float(s + b, d + b, e - b);
+        else convert_to_float(s + b, d + b, e - b);
+    });
+}
+
+bool copy_half_float_contiguous(const Tensor& dst, const Tensor& src) {
+    if (!dst.is_contiguous() || !src.is_contiguous() || dst.sizes() != src.sizes()) return false;
+    const DType d = dst.dtype(), s = src.dtype();
+    if (d == DType::Float32 && s == DType::Float16) convert_contiguous<float, Half>(dst, src);
+    else if (d == DType::Float32 && s == DType::BFloat16) convert_contiguous<float, BFloat16>(dst, src);
+    else if (d == DType::Float16 && s == DType::Float32) convert_contiguous<Half, float>(dst, src);
+    else if (d == DType::BFloat16 && s == DType::Float32) convert_contiguous<BFloat16, float>(dst, src);
+    else return false;
+    return true;
+}
+
+}  // namespace
 
 void cpu_copy(const Tensor& dst, const Tensor& src) {
     if (dst.dtype() == src.dtype() && dst.is_contiguous() && src.is_contiguous() && dst.sizes() == src.sizes()) {
@@ -14,9 +39,10 @@ void cpu_copy(const Tensor& dst, const Tensor& src) {
         parallel_for((int64_t)n, 1 << 20, [&](int64_t b, int64_t e) { std::memcpy(d + b, s + b, (size_t)(e - b)); });
         return;
     }
-    dispatch_all(dst.dtype(), [&](auto rt) {
+    if (copy_half_float_contiguous(dst, src)) return;
+    dispatch_storage(dst.dtype(), [&](auto rt) {
         using R = typename decltype(rt)::type;
-        dispatch_all(src.dtype(), [&](auto st) {
+        dispatch_storage(src.dtype(), [&](auto st) {
             using T = typename decltype(st)::type;
             map1<R, T>(dst, src, [](T v) { return math::convert<R>(v); });  // Note [Float to integer]
         });
@@ -24,7 +50,7 @@ void cpu_copy(const Tensor& dst, const Tensor& src) {
 }
 
 void cpu_fill(const Tensor& dst, double value) {
-    dispatch_all(dst.dtype(), [&](auto rt) {
+    dispatch_storage(dst.dtype(), [&](auto rt) {
         using R = typename decltype(rt)::type;
         const R v = from_double<R>(value);
         R* base = dst.data<R>();

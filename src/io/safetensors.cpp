@@ -33,9 +33,11 @@ struct FormatDType {
     DType dtype;
 };
 constexpr FormatDType kFormatDTypes[] = {{"F32", DType::Float32}, {"F64", DType::Float64}, {"I32", DType::Int32},
-                                         {"I64", DType::Int64},   {"U8", DType::UInt8},     {"BOOL", DType::Bool}};
+                                         {"I64", DType::Int64},   {"U8", DType::UInt8},     {"BOOL", DType::Bool},
+                                         {"F16", DType::Float16}, {"BF16", DType::BFloat16}, {"I8", DType::Int8},
+                                         {"I16", DType::Int16}};
 // The format's dtypes that ctensor has no dtype for yet (CT_ERR_DTYPE rather than "not a safetensors file").
-constexpr const char* kOtherFormatDTypes[] = {"F16", "BF16", "I8", "I16", "U16", "U32", "U64", "F8_E4M3", "F8_E5M2",
+constexpr const char* kOtherFormatDTypes[] = {"U16", "U32", "U64", "F8_E4M3", "F8_E5M2",
                                               "C64"};
 
 const char* format_name(DType d) {

@@ -223,7 +223,7 @@ Tensor where(const Tensor& cond0, const Tensor& a0, const Tensor& b0) {
     DType dt = result_type(a, b);
     Tensor ca = broadcast_view(cast_nograd(a, dt), shape), cb = broadcast_view(cast_nograd(b, dt), shape);
     Tensor cc = broadcast_view(cond, shape);
-    Tensor out = dispatch_all(dt, [&](auto tag) {
+    Tensor out = dispatch_storage(dt, [&](auto tag) {  // a selection: half dtypes move as they are
         using T = typename decltype(tag)::type;
         Tensor o = empty_tensor(shape, dt, a.device());
         if (!a.device().is_cpu()) cuda_where(o, cc, ca, cb);

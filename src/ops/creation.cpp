@@ -64,7 +64,7 @@ Tensor arange(double start, double end, double step, DType dtype, Device device)
     double n = std::ceil((end - start) / step);
     if (n > 9e15) fail(CT_ERR_OUT_OF_MEMORY, "arange: ", n, " elements is too many");
     Tensor t = empty({(int64_t)n}, dtype, device);
-    dispatch_all(dtype, [&](auto tag) {
+    dispatch_storage(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         T* p = t.data<T>();
         for (int64_t i = 0; i < (int64_t)n; ++i) p[i] = from_double<T>(start + (double)i * step);
@@ -78,7 +78,7 @@ Tensor linspace(double start, double end, int64_t steps, DType dtype, Device dev
     if (!device.is_cpu()) return copy_to_device(linspace(start, end, steps, dtype, Device{}), device);
     Tensor t = empty({steps}, dtype, device);
     double step = steps > 1 ? (end - start) / (double)(steps - 1) : 0.0;
-    dispatch_all(dtype, [&](auto tag) {
+    dispatch_storage(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         T* p = t.data<T>();
         // symmetric formula (as PyTorch) so that the last value is exactly end; one step is start alone
@@ -94,7 +94,7 @@ Tensor eye(int64_t n, int64_t m, DType dtype, Device device) {
     check_device_usable("eye", device);
     if (!device.is_cpu()) return copy_to_device(eye(n, m, dtype, Device{}), device);
     Tensor t = zeros({n, m}, dtype, device);
-    dispatch_all(dtype, [&](auto tag) {
+    dispatch_storage(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         T* p = t.data<T>();
         for (int64_t i = 0; i < std::min(n, m); ++i) p[i * m + i] = from_double<T>(1.0);
@@ -122,6 +122,7 @@ Tensor from_blob(void* data, const Shape& sizes, const int64_t* strides, DType d
     int64_t n = checked_numel(sizes, op);
     Shape st = strides ? Shape(strides, strides + sizes.size()) : contiguous_strides(sizes);
     check_device_usable(op, device);  // a device whose backend cannot load would give an unreadable tensor
+    check_dtype_on_device(op, dtype, device);  // Note [Half on CUDA]
     if (!data && n > 0) fail(CT_ERR_INVALID_ARGUMENT, op, ": data is NULL");
     // a misaligned element is undefined behaviour in every kernel (and a fault on some CPUs): refused, as DLPack
     // import refuses it
@@ -165,9 +166,9 @@ double item(const Tensor& t) {
         fail(CT_ERR_SHAPE, "item: a tensor with ", t.numel(), " elements (shape ", shape_str(t.sizes()),
              ") cannot be converted to a scalar");
     Tensor h = t.device().is_cpu() ? t : copy_to_device(t, Device{});
-    return dispatch_all(h.dtype(), [&](auto tag) {
+    return dispatch_storage(h.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
-        return (double)*h.data<T>();
+        return math::convert<double>(*h.data<T>());
     });
 }
 
@@ -176,7 +177,7 @@ int64_t item_int64(const Tensor& t) {
         fail(CT_ERR_SHAPE, "item: a tensor with ", t.numel(), " elements (shape ", shape_str(t.sizes()),
              ") cannot be converted to a scalar");
     Tensor h = t.device().is_cpu() ? t : copy_to_device(t, Device{});
-    return dispatch_all(h.dtype(), [&](auto tag) {
+    return dispatch_storage(h.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         return math::convert<int64_t>(*h.data<T>());  // Note [Float to integer]
     });

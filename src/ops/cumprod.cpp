@@ -5,6 +5,7 @@
 #include "core/scalar_math.h"
 #include "cpu/kernels.h"
 #include "cpu/parallel.h"
+#include "ops/half_compute.h"
 #include "ops/device_ops.h"
 #include "ops/elementwise.h"
 
@@ -66,6 +67,7 @@ Tensor cumprod_values(const Tensor& x, int64_t d, DType od) {
 }  // namespace
 
 Tensor cumprod(const Tensor& x, int64_t dim) {
+    if (is_half(x.dtype())) return round_to_half(cumprod(half_to_float32(x), dim), x.dtype());  // Note [Half compute]
     int64_t d = wrap_dim(dim, x.dim(), "cumprod");
     DType od = is_floating(x.dtype()) ? x.dtype() : DType::Int64;
     Tensor out = x.device().is_cpu() ? cumprod_values(x, d, od)

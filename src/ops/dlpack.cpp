@@ -17,8 +17,9 @@ DLDataType dtype_to_dl(DType d) {
     t.lanes = 1;
     t.bits = (uint8_t)(dtype_size(d) * 8);
     switch (d) {
-    case DType::Float32: case DType::Float64: t.code = kDLFloat; break;
-    case DType::Int32: case DType::Int64: t.code = kDLInt; break;
+    case DType::Float32: case DType::Float64: case DType::Float16: t.code = kDLFloat; break;
+    case DType::BFloat16: t.code = kDLBfloat; break;
+    case DType::Int32: case DType::Int64: case DType::Int8: case DType::Int16: t.code = kDLInt; break;
     case DType::UInt8: t.code = kDLUInt; break;
     case DType::Bool: t.code = kDLBool; break;  // one byte per element, bits = 8
     }
@@ -42,7 +43,7 @@ DType dtype_from_dl(DLDataType t, const char* op) {
     auto refuse = [&](const char* why) {
         fail(CT_ERR_DTYPE, op, ": unsupported DLPack dtype (code ", (int)t.code, " = ", dl_code_name(t.code),
              ", bits ", (int)t.bits, ", lanes ", (int)t.lanes, ")", why,
-             "; supported: float32, float64, int32, int64, uint8, bool with lanes 1");
+             "; supported: float32, float64, float16, bfloat16, int32, int64, int16, int8, uint8, bool with lanes 1");
     };
     if (t.lanes != 1) refuse(": vector types (lanes != 1) are not supported");
     if (t.code == kDLFloat && t.bits == 32) return DType::Float32;
@@ -51,6 +52,10 @@ DType dtype_from_dl(DLDataType t, const char* op) {
     if (t.code == kDLInt && t.bits == 64) return DType::Int64;
     if (t.code == kDLUInt && t.bits == 8) return DType::UInt8;
     if (t.code == kDLBool && t.bits == 8) return DType::Bool;
+    if (t.code == kDLFloat && t.bits == 16) return DType::Float16;
+    if (t.code == kDLBfloat && t.bits == 16) return DType::BFloat16;
+    if (t.code == kDLInt && t.bits == 8) return DType::Int8;
+    if (t.code == kDLInt && t.bits == 16) return DType::Int16;
     refuse("");
     return DType::Float32;  // not reached
 }
@@ -194,6 +199,7 @@ bool reuse_own_export(Managed* managed, const CheckedLayout& L, DLPackImport& re
 // A tensor over managed's memory that does not own it until result.adopt() runs (see dlpack.h).
 template <typename Managed> DLPackImport import_managed(Managed* managed, const char* op) {
     CheckedLayout L = check_layout(managed->dl_tensor, op);
+    check_dtype_on_device(op, L.dtype, L.device);  // Note [Half on CUDA]
     DLPackImport result;
     if (reuse_own_export(managed, L, result)) {
         check_bool_bytes(op, result.tensor);  // Note [Bool bytes]; the consumer may have written any byte

@@ -1,6 +1,7 @@
 // elementwise.h - the shared driver of elementwise ops: device checks, broadcasting, promotion to a
 // compute dtype, and a typed kernel call over strided operands (see cpu/loops.h).
 #pragma once
+#include "cpu/half_loops.h"
 #include "cpu/loops.h"
 #include "ops/device_ops.h"
 #include "ops/ops.h"
@@ -10,6 +11,49 @@ namespace ct {
 // Casts without recording autograd (kernel-side conversion).
 Tensor cast_nograd(const Tensor& t, DType dtype);
 
+// Calls run(TypeTag<S>{}) with S = Half or BFloat16 for a half dtype d.
+template <typename Run> decltype(auto) dispatch_half(DType d, Run&& run) {
+    if (d == DType::Float16) return run(TypeTag<Half>{});
+    return run(TypeTag<BFloat16>{});
+}
+
+// Note [Half compute]: an elementwise op whose compute dtype is float16 or bfloat16 converts its inputs to that
+// dtype (as torch's common dtype), then runs the float32 functor over blocks converted to float32 and rounds the
+// results back (cpu/half_loops.h): one kernel per op for all floating dtypes, no float32 copy of the tensors.
+// Ops that are not elementwise (reductions, matmul, nn) convert half inputs to float32 at the op, compute, and
+// round the result back (ops/half_compute.h), so they accumulate in float32. Half tensors live on the CPU
+// (Note [Half on CUDA]).
+template <typename Out, typename MakeF>
+Tensor binary_kernel_half(const char* op, const Tensor& a0, const Tensor& b0, DType compute, MakeF make_f) {
+    Tensor a = a0, b = b0;
+    bring_cpu_scalars(a, b);
+    check_same_device(op, a, b);
+    Shape shape = broadcast_shapes(op, a.sizes(), b.sizes());
+    // a Python number enters as float32, unrounded (torch's original_scalar_value); tensors round to compute
+    const bool scalar_b = b.impl()->wrapped_number && !a.impl()->wrapped_number;
+    Tensor va = broadcast_view(cast_nograd(a, compute), shape);
+    Tensor vb = broadcast_view(cast_nograd(b, scalar_b ? DType::Float32 : compute), shape);
+    return dispatch_half(compute, [&](auto tag) {
+        using S = typename decltype(tag)::type;
+        using R = std::conditional_t<std::is_same<Out, void>::value, S, Out>;
+        Tensor out = empty_tensor(shape, DTypeOf<R>::value, a.device());
+        if (scalar_b) map2_via_float<R, S, float>(out, va, vb, make_f(TypeTag<float>{}));
+        else map2_via_float<R, S, S>(out, va, vb, make_f(TypeTag<float>{}));
+        return out;
+    });
+}
+
+template <typename Out, typename MakeF> Tensor unary_kernel_half(const Tensor& x, DType compute, MakeF make_f) {
+    Tensor cx = cast_nograd(x, compute);
+    return dispatch_half(compute, [&](auto tag) {
+        using S = typename decltype(tag)::type;
+        using R = std::conditional_t<std::is_same<Out, void>::value, S, Out>;
+        Tensor out = empty_tensor(x.sizes(), DTypeOf<R>::value, x.device());
+        map1_via_float<R, S>(out, cx, make_f(TypeTag<float>{}));
+        return out;
+    });
+}
+
 // out = f(a, b) computed in type `compute` (inputs converted to it), result dtype out_dtype.
 // MakeF(TypeTag<T>) returns the functor for compute type T; the functor returns the output type.
 // On a CUDA device the functor's backend kernel runs instead (CudaBinaryOp; 0-d CPU operands are moved).
@@ -17,6 +61,7 @@ template <typename Out, typename MakeF>
 Tensor binary_kernel(const char* op, const Tensor& a0, const Tensor& b0, DType compute, MakeF make_f) {
     check_scalar_fits(op, a0, compute);  // Note [Scalar range]
     check_scalar_fits(op, b0, compute);
+    if (is_half(compute)) return binary_kernel_half<Out>(op, a0, b0, compute, make_f);
     Tensor a = a0, b = b0;
     bring_cpu_scalars(a, b);
     check_same_device(op, a, b);
@@ -37,6 +82,7 @@ Tensor binary_kernel(const char* op, const Tensor& a0, const Tensor& b0, DType c
 // out = f(x) in compute type; Out void means "same as compute". On a CUDA device the functor's backend
 // kernel runs instead (CudaUnaryOp).
 template <typename Out, typename MakeF> Tensor unary_kernel(const Tensor& x, DType compute, MakeF make_f) {
+    if (is_half(compute)) return unary_kernel_half<Out>(x, compute, make_f);
     Tensor cx = cast_nograd(x, compute);
     return dispatch_all(compute, [&](auto tag) {
         using T = typename decltype(tag)::type;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include "autograd/node.h"
+#include "core/scalar_math.h"
 #include "ops/format.h"
 #include "ops/device_ops.h"
 
@@ -19,15 +20,15 @@ constexpr int64_t kLineWidth = 80;
 struct Reader {
     const Tensor& t;
     double as_double(int64_t off) const {
-        return dispatch_all(t.dtype(), [&](auto tag) {
+        return dispatch_storage(t.dtype(), [&](auto tag) {
             using T = typename decltype(tag)::type;
-            return (double)t.data<T>()[off];
+            return math::convert<double>(t.data<T>()[off]);
         });
     }
     int64_t as_int(int64_t off) const {
-        return dispatch_all(t.dtype(), [&](auto tag) {
+        return dispatch_storage(t.dtype(), [&](auto tag) {
             using T = typename decltype(tag)::type;
-            return (int64_t)t.data<T>()[off];
+            return math::convert<int64_t>(t.data<T>()[off]);
         });
     }
 };

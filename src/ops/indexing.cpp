@@ -98,7 +98,7 @@ Tensor gather_into_new(const char* op, const Tensor& src, int64_t dim, const Ten
         return out;
     }
     BadIndexFlag bad;
-    dispatch_all(src.dtype(), [&](auto tag) {
+    dispatch_storage(src.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         T* po = o.data<T>();
         const T* ps = s.data<T>();
@@ -205,7 +205,7 @@ Tensor masked_expand_cpu(const Tensor& g, const Tensor& mask, const Shape& shape
         fail(CT_ERR_SHAPE, "masked_select_backward: gradient of shape ", shape_str(g.sizes()), " does not match ",
              plan.total, " selected elements");
     Tensor out = zeros(shape, g.dtype(), g.device());
-    dispatch_all(g.dtype(), [&](auto tag) {
+    dispatch_storage(g.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         T* po = out.data<T>();
         const T* pg = gc.data<T>();
@@ -329,7 +329,7 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, double value) {
         const int32_t dev = x.device().index;
         cuda_check(op, cuda_device_backend(op, dev).masked_fill(dev, &L, out.device_data(), xb.device_data(),
                                                                 mb.device_data(), (int32_t)x.dtype(), value));
-    } else dispatch_all(x.dtype(), [&](auto tag) {
+    } else dispatch_storage(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T v = from_double<T>(value);
         map2<T, T, bool>(out, xb, mb, [v](T a, bool m) { return m ? v : a; });
@@ -361,7 +361,7 @@ Tensor masked_select(const Tensor& x, const Tensor& mask) {
         const int64_t n = m.numel();
         CompactionPlan plan = plan_compaction(n, keep);
         out = empty_tensor({plan.total}, x.dtype(), x.device());
-        dispatch_all(x.dtype(), [&](auto tag) {
+        dispatch_storage(x.dtype(), [&](auto tag) {
             using T = typename decltype(tag)::type;
             T* po = out.data<T>();
             const T* px = xc.data<T>();

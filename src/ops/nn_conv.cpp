@@ -5,6 +5,7 @@
 // transposed convolution is conv_input_grad (plus bias); its gradients are conv and conv_weight_grad.
 #include "autograd/grad_mode.h"
 #include "ops/conv_geom.h"
+#include "ops/half_compute.h"
 #include "ops/device_conv.h"
 #include "ops/nn_common.h"
 
@@ -254,6 +255,9 @@ Tensor convolution_batched(const Tensor& x, const Tensor& w, const Tensor& b, co
 Tensor convolution(const Tensor& x, const Tensor& weight, const Tensor& bias, const ConvNdParams& p) {
     check_params(p);
     check_conv_args(x, weight, bias, p);
+    if (is_half(x.dtype()))  // Note [Half compute]
+        return round_to_half(convolution(half_to_float32(x), half_to_float32(weight),
+                                         bias.defined() ? half_to_float32(bias) : bias, p), x.dtype());
     if (x.dim() == p.nd + 1) return squeeze(convolution_batched(unsqueeze(x, 0), weight, bias, p), 0);
     return convolution_batched(x, weight, bias, p);
 }

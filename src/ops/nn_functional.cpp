@@ -10,6 +10,7 @@
 #include "core/generator.h"
 #include "cpu/nn_blas.h"
 #include "cpu/nn_rows.h"
+#include "ops/half_compute.h"
 #include "ops/device_gemm.h"
 #include "ops/nn_common.h"
 
@@ -94,6 +95,9 @@ Tensor bias_grad(const Tensor& g2, const Shape& bias_shape) {
 
 Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
     check_linear_args(x, weight, bias);
+    if (is_half(x.dtype()))  // Note [Half compute]
+        return round_to_half(linear(half_to_float32(x), half_to_float32(weight),
+                                    bias.defined() ? half_to_float32(bias) : bias), x.dtype());
     Tensor out = linear_forward(x, weight, bias);
     if (!any_requires_grad({x, weight, bias})) return out;
     Shape bias_shape = bias.defined() ? bias.sizes() : Shape{};
@@ -258,6 +262,7 @@ template <bool Log> Tensor softmax_backward_kernel(const Tensor& g, const Tensor
 
 template <bool Log> Tensor softmax_impl(const Tensor& x, int64_t dim, const char* op) {
     check_floating(op, x);
+    if (is_half(x.dtype())) return round_to_half(softmax_impl<Log>(half_to_float32(x), dim, op), x.dtype());  // Note [Half compute]
     int64_t d = wrap_dim(dim, std::max<int64_t>(x.dim(), 1), op);
     Tensor y = softmax_kernel<Log>(x, d);
     if (!requires_grad(x)) return y;
@@ -329,6 +334,7 @@ Tensor dropout(const Tensor& x, double p, bool training, Generator* gen) {
     if (!(p >= 0.0 && p <= 1.0)) fail(CT_ERR_INVALID_ARGUMENT, "dropout: probability p must be in [0, 1], got ", p);
     if (!training) return x;
     check_floating("dropout", x);
+    if (is_half(x.dtype())) return round_to_half(dropout(half_to_float32(x), p, training, gen), x.dtype());  // Note [Half compute]
     check_device_usable("dropout", x.device());
     Tensor mask = dropout_mask(x, p, gen);
     Tensor xc = contiguous_nograd(x), out;
@@ -417,6 +423,8 @@ Tensor record_embedding(Tensor out, const Tensor& weight, const Tensor& indices,
 }  // namespace
 
 Tensor embedding(const Tensor& weight, const Tensor& indices) {
+    if (is_half(weight.dtype()))  // Note [Half compute]
+        return round_to_half(embedding(half_to_float32(weight), indices), weight.dtype());
     check_same_device("embedding", weight, indices);
     if (weight.dim() != 2)
         fail(CT_ERR_SHAPE, "embedding: weight must be 2-D [num_embeddings, embedding_dim], got ",

@@ -10,6 +10,7 @@
 #include "autograd/grad_mode.h"
 #include "core/loss_math.h"
 #include "cpu/nn_rows.h"
+#include "ops/half_compute.h"
 #include "ops/nn_common.h"
 
 namespace ct {
@@ -181,6 +182,8 @@ Tensor class_loss_cuda(int32_t op, const char* name, const Tensor& x, std::share
 // ---- cross_entropy / nll_loss ---------------------------------------------------------------------------
 
 Tensor cross_entropy(const Tensor& logits, const Tensor& target, Reduction r, int64_t ignore_index) {
+    if (is_half(logits.dtype()))  // Note [Half compute]
+        return round_to_half(cross_entropy(half_to_float32(logits), target, r, ignore_index), logits.dtype());
     auto ct = class_targets("cross_entropy", logits, target, ignore_index);
     if (!logits.device().is_cpu()) return class_loss_cuda(CT_CUDA_CROSS_ENTROPY, "cross_entropy", logits, ct, r);
     Tensor xc = contiguous_nograd(logits);
@@ -418,6 +421,9 @@ template <typename Loss> Tensor elementwise_loss(const Tensor& input, const Tens
 }  // namespace
 
 Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction r) {
+    if (is_half(input.dtype()) || is_half(target.dtype()))  // Note [Half compute]
+        return round_to_half(mse_loss(half_to_float32(input), half_to_float32(target), r),
+                             promote_types(input.dtype(), target.dtype()));
     return elementwise_loss<MseLoss>(input, target, r);
 }
 

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include "autograd/grad_mode.h"
 #include "core/pool_window.h"
+#include "ops/half_compute.h"
 #include "ops/device_conv.h"
 #include "ops/nn_common.h"
 
@@ -360,12 +361,17 @@ Tensor avg_pool_forward(const Tensor& x, const PoolGeom& g, const char* node_nam
 }  // namespace
 
 std::pair<Tensor, Tensor> max_pool2d_with_indices(const Tensor& x, const Pool2dParams& p) {
+    if (is_half(x.dtype())) {  // Note [Half compute]
+        auto r = max_pool2d_with_indices(half_to_float32(x), p);
+        return {round_to_half(r.first, x.dtype()), r.second};
+    }
     return max_pool_forward(x, pool_geom("max_pool2d", x, p), "MaxPool2dBackward");
 }
 
 Tensor max_pool2d(const Tensor& x, const Pool2dParams& p) { return max_pool2d_with_indices(x, p).first; }
 
 Tensor avg_pool2d(const Tensor& x, const Pool2dParams& p) {
+    if (is_half(x.dtype())) return round_to_half(avg_pool2d(half_to_float32(x), p), x.dtype());  // Note [Half compute]
     return avg_pool_forward(x, pool_geom("avg_pool2d", x, p), "AvgPool2dBackward");
 }
 

@@ -83,8 +83,15 @@ void check_randint_range(int64_t low, int64_t high, DType dtype) {
 
 }  // namespace
 
+// Note [Half compute]: float16/bfloat16 draws are the float32 draws of the same shape, rounded.
+static Tensor rounded_draw(const char* op, const Tensor& f32, DType dtype, Device device) {
+    check_dtype_on_device(op, dtype, device);  // Note [Half on CUDA]
+    return to_dtype(f32, dtype);
+}
+
 Tensor rand(const Shape& shape, DType dtype, Device device, Generator* gen) {
     check_floating_dtype("rand", dtype);
+    if (is_half(dtype)) return rounded_draw("rand", rand(shape, DType::Float32, Device{}, gen), dtype, device);
     Tensor t = new_result("rand", shape, dtype, device);
     if (dtype == DType::Float32) {
         fill_random<float, 4>(t, gen, [](const PhiloxWords& w, int64_t, int64_t count, float* out) {
@@ -100,6 +107,7 @@ Tensor rand(const Shape& shape, DType dtype, Device device, Generator* gen) {
 
 Tensor randn(const Shape& shape, DType dtype, Device device, Generator* gen) {
     check_floating_dtype("randn", dtype);
+    if (is_half(dtype)) return rounded_draw("randn", randn(shape, DType::Float32, Device{}, gen), dtype, device);
     Tensor t = new_result("randn", shape, dtype, device);
     dispatch_float(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -127,6 +135,7 @@ Tensor randint(int64_t low, int64_t high, const Shape& shape, DType dtype, Devic
 
 Tensor bernoulli(const Tensor& p, Generator* gen) {
     check_floating_dtype("bernoulli", p.dtype());
+    if (is_half(p.dtype())) return to_dtype(bernoulli(to_dtype(detach(p), DType::Float32), gen), p.dtype());
     Tensor pc = contiguous(detach(p.device().is_cpu() ? p : copy_to_device(p, Device{})));
     Tensor t = new_result("bernoulli", p.sizes(), p.dtype(), p.device());
     dispatch_float(p.dtype(), [&](auto tag) {

@@ -4,6 +4,7 @@
 #include "autograd/grad_mode.h"
 #include "core/scalar_math.h"
 #include "cpu/reduce_kernel.h"
+#include "ops/half_compute.h"
 #include "ops/elementwise.h"
 
 namespace ct {
@@ -123,6 +124,7 @@ Tensor prod_grad(const Tensor& x, const Tensor& gk, const Tensor& outk, const In
 }  // namespace
 
 Tensor sum(const Tensor& x, const IntList& dims, bool keepdim) {
+    if (is_half(x.dtype())) return round_to_half(sum(half_to_float32(x), dims, keepdim), x.dtype());  // Note [Half compute]
     std::vector<bool> mask = reduce_mask("sum", dims, x.dim());
     Tensor out = accumulate_kernel<Summer>("sum", CT_CUDA_REDUCE_SUM, x, mask, keepdim);
     if (!requires_grad(x)) return out;
@@ -137,6 +139,7 @@ Tensor sum(const Tensor& x, const IntList& dims, bool keepdim) {
 }
 
 Tensor prod(const Tensor& x, const IntList& dims, bool keepdim) {
+    if (is_half(x.dtype())) return round_to_half(prod(half_to_float32(x), dims, keepdim), x.dtype());  // Note [Half compute]
     std::vector<bool> mask = reduce_mask("prod", dims, x.dim());
     Tensor out = accumulate_kernel<Multiplier>("prod", CT_CUDA_REDUCE_PROD, x, mask, keepdim);
     if (!requires_grad(x)) return out;
@@ -156,6 +159,7 @@ Tensor mean(const Tensor& x, const IntList& dims, bool keepdim) {
     if (!is_floating(x.dtype()))
         fail(CT_ERR_DTYPE, "mean: expected a floating tensor (float32 or float64), got ", dtype_name(x.dtype()),
              "; convert with to_dtype first");
+    if (is_half(x.dtype())) return round_to_half(mean(half_to_float32(x), dims, keepdim), x.dtype());  // Note [Half compute]
     std::vector<bool> mask = reduce_mask("mean", dims, x.dim());
     int64_t n = 1;
     for (int64_t d = 0; d < x.dim(); ++d)

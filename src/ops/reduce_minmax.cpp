@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include "cpu/reduce_kernel.h"
+#include "ops/half_compute.h"
 #include "ops/elementwise.h"
 
 namespace ct {
@@ -240,23 +241,36 @@ template <bool IsMax> Tensor arg_all(const char* op, const Tensor& x) {
 Tensor all(const Tensor& x, const IntList& dims, bool keepdim) { return truth_reduce<true>("all", x, dims, keepdim); }
 Tensor any(const Tensor& x, const IntList& dims, bool keepdim) { return truth_reduce<false>("any", x, dims, keepdim); }
 
-Tensor max_all(const Tensor& x) { return extreme_all<true>("max", x); }
-Tensor min_all(const Tensor& x) { return extreme_all<false>("min", x); }
+// Note [Half compute]: the extremes of a half tensor are those of its float32 copy (exact: a selection).
+namespace {
+std::pair<Tensor, Tensor> half_pair(std::pair<Tensor, Tensor> r, DType d) { return {round_to_half(r.first, d), r.second}; }
+}  // namespace
+
+Tensor max_all(const Tensor& x) {
+    if (is_half(x.dtype())) return round_to_half(max_all(half_to_float32(x)), x.dtype());
+    return extreme_all<true>("max", x);
+}
+Tensor min_all(const Tensor& x) {
+    if (is_half(x.dtype())) return round_to_half(min_all(half_to_float32(x)), x.dtype());
+    return extreme_all<false>("min", x);
+}
 
 std::pair<Tensor, Tensor> max_dim(const Tensor& x, int64_t dim, bool keepdim) {
+    if (is_half(x.dtype())) return half_pair(max_dim(half_to_float32(x), dim, keepdim), x.dtype());
     return extreme_dim_op<true>(x, dim, keepdim);
 }
 std::pair<Tensor, Tensor> min_dim(const Tensor& x, int64_t dim, bool keepdim) {
+    if (is_half(x.dtype())) return half_pair(min_dim(half_to_float32(x), dim, keepdim), x.dtype());
     return extreme_dim_op<false>(x, dim, keepdim);
 }
 
 Tensor argmax(const Tensor& x, int64_t dim, bool keepdim) {
-    return extreme_dim<true>("argmax", x, dim, keepdim, false).second;
+    return extreme_dim<true>("argmax", half_to_float32(x), dim, keepdim, false).second;
 }
 Tensor argmin(const Tensor& x, int64_t dim, bool keepdim) {
-    return extreme_dim<false>("argmin", x, dim, keepdim, false).second;
+    return extreme_dim<false>("argmin", half_to_float32(x), dim, keepdim, false).second;
 }
-Tensor argmax_all(const Tensor& x) { return arg_all<true>("argmax", x); }
-Tensor argmin_all(const Tensor& x) { return arg_all<false>("argmin", x); }
+Tensor argmax_all(const Tensor& x) { return arg_all<true>("argmax", half_to_float32(x)); }
+Tensor argmin_all(const Tensor& x) { return arg_all<false>("argmin", half_to_float32(x)); }
 
 }  // namespace ct

@@ -2,6 +2,7 @@
 // All require floating input (like PyTorch's var/std/norm; logsumexp here too) and accumulate in double.
 #include <cmath>
 #include "cpu/reduce_kernel.h"
+#include "ops/half_compute.h"
 #include "ops/elementwise.h"
 
 namespace ct {
@@ -246,14 +247,17 @@ Tensor norm_grad(double p, const Tensor& g, const Tensor& x, const Tensor& outk,
 }  // namespace
 
 Tensor var(const Tensor& x, const IntList& dims, double correction, bool keepdim) {
+    if (is_half(x.dtype())) return round_to_half(var(half_to_float32(x), dims, correction, keepdim), x.dtype());  // Note [Half compute]
     return var_or_std("var", x, dims, correction, keepdim, false);
 }
 
 Tensor std_(const Tensor& x, const IntList& dims, double correction, bool keepdim) {
+    if (is_half(x.dtype())) return round_to_half(std_(half_to_float32(x), dims, correction, keepdim), x.dtype());
     return var_or_std("std", x, dims, correction, keepdim, true);
 }
 
 Tensor logsumexp(const Tensor& x, const IntList& dims, bool keepdim) {
+    if (is_half(x.dtype())) return round_to_half(logsumexp(half_to_float32(x), dims, keepdim), x.dtype());  // Note [Half compute]
     ReduceSetup s = setup("logsumexp", x, dims, keepdim);
     Tensor out = float_reduce("logsumexp", CT_CUDA_REDUCE_LOGSUMEXP, 0.0, x, s,
                               [](auto tag) { return LseReducer<typename decltype(tag)::type>{}; });
@@ -265,6 +269,7 @@ Tensor logsumexp(const Tensor& x, const IntList& dims, bool keepdim) {
 }
 
 Tensor norm(const Tensor& x, double p, const IntList& dims, bool keepdim) {
+    if (is_half(x.dtype())) return round_to_half(norm(half_to_float32(x), p, dims, keepdim), x.dtype());  // Note [Half compute]
     ReduceSetup s = setup("norm", x, dims, keepdim);
     if (std::isnan(p) || (p < 0 && p != -INFINITY))
         fail(CT_ERR_INVALID_ARGUMENT, "norm: p must be >= 0, INFINITY or -INFINITY, got ", p);

@@ -3,6 +3,7 @@
 #include <memory>
 #include "core/scalar_math.h"
 #include "cpu/kernels.h"
+#include "ops/half_compute.h"
 #include "ops/elementwise.h"
 
 namespace ct {
@@ -56,6 +57,9 @@ Tensor cumsum_impl(const Tensor& x, int64_t d, bool reverse) {
 
 }  // namespace
 
-Tensor cumsum(const Tensor& x, int64_t dim) { return cumsum_impl(x, wrap_dim(dim, x.dim(), "cumsum"), false); }
+Tensor cumsum(const Tensor& x, int64_t dim) {
+    if (is_half(x.dtype())) return round_to_half(cumsum(half_to_float32(x), dim), x.dtype());  // Note [Half compute]
+    return cumsum_impl(x, wrap_dim(dim, x.dim(), "cumsum"), false);
+}
 
 }  // namespace ct

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numeric>
 #include "cpu/parallel.h"
+#include "ops/half_compute.h"
 #include "ops/device_ops.h"
 #include "ops/nn_common.h"
 
@@ -103,6 +104,10 @@ using PosIter = std::vector<int64_t>::iterator;
 }  // namespace
 
 std::pair<Tensor, Tensor> sort(const Tensor& x, int64_t dim, bool descending) {
+    if (is_half(x.dtype())) {  // Note [Half compute]: a selection, exact through float32
+        auto r = sort(half_to_float32(x), dim, descending);
+        return {round_to_half(r.first, x.dtype()), r.second};
+    }
     int64_t d = wrap_dim(dim, x.dim(), "sort");
     int64_t n = x.dim() == 0 ? 1 : x.sizes()[d];
     auto r = select_slices(x, d, descending, 0, n, [](PosIter b, PosIter e, auto before) { std::sort(b, e, before); });
@@ -111,6 +116,7 @@ std::pair<Tensor, Tensor> sort(const Tensor& x, int64_t dim, bool descending) {
 }
 
 Tensor argsort(const Tensor& x, int64_t dim, bool descending) {
+    if (is_half(x.dtype())) return argsort(half_to_float32(x), dim, descending);
     int64_t d = wrap_dim(dim, x.dim(), "argsort");
     int64_t n = x.dim() == 0 ? 1 : x.sizes()[d];
     return select_slices(x, d, descending, 0, n, [](PosIter b, PosIter e, auto before) { std::sort(b, e, before); })
@@ -118,6 +124,10 @@ Tensor argsort(const Tensor& x, int64_t dim, bool descending) {
 }
 
 std::pair<Tensor, Tensor> topk(const Tensor& x, int64_t k, int64_t dim, bool largest) {
+    if (is_half(x.dtype())) {
+        auto r = topk(half_to_float32(x), k, dim, largest);
+        return {round_to_half(r.first, x.dtype()), r.second};
+    }
     int64_t d = wrap_dim(dim, x.dim(), "topk");
     int64_t n = x.dim() == 0 ? 1 : x.sizes()[d];
     if (k < 0 || k > n)

@@ -33,6 +33,7 @@ template <typename T, typename F> void map1_float(const Tensor& out, const Tenso
 // out = f(x) computed in float_of(x); MakeF(TypeTag<T>) returns the functor for float or double.
 template <typename MakeF> Tensor float_map(const Tensor& x, MakeF make_f) {
     DType dt = float_of(x);
+    if (is_half(dt)) return unary_kernel_half<void>(x, dt, make_f);  // Note [Half compute]
     Tensor cx = cast_nograd(x, dt);
     return dispatch_float(dt, [&](auto tag) {
         using T = typename decltype(tag)::type;

@@ -66,11 +66,14 @@ double Input::scalar() {
 }
 ct_dtype Input::dtype() {
     uint8_t b = u8();
-    if (b < 0xf8) return (ct_dtype)(b % 6);
-    static const ct_dtype kBad[] = {-1, 6, 7, 100, INT32_MIN, INT32_MAX, 42, -2};
+    if (b < 0xf8) return (ct_dtype)(b % 10);  // every dtype of the enum, CT_FLOAT32 .. CT_INT16
+    static const ct_dtype kBad[] = {-1, 10, 11, 100, INT32_MIN, INT32_MAX, 42, -2};
     return kBad[b % 8];
 }
-ct_dtype Input::float_dtype() { return (u8() & 1) ? CT_FLOAT64 : CT_FLOAT32; }
+ct_dtype Input::float_dtype() {
+    static const ct_dtype kFloat[] = {CT_FLOAT32, CT_FLOAT64, CT_FLOAT16, CT_BFLOAT16};
+    return kFloat[u8() % 4];
+}
 ct_device Input::device() {
     uint8_t b = u8();
     if (b < 0xf0) return ct_cpu();

@@ -26,8 +26,8 @@ struct Input {
     int64_t size();        // a size: mostly [0, 4], sometimes -1 or an edge value
     int64_t count();       // a small count: mostly [0, 6], sometimes an edge value
     double scalar();       // 0, +-1, 0.5, 2, 256, NaN, +-inf, 1e300, +-2^63, or raw bytes
-    ct_dtype dtype();      // mostly the six dtypes, sometimes an unknown value
-    ct_dtype float_dtype();
+    ct_dtype dtype();      // mostly the ten dtypes, sometimes an unknown value
+    ct_dtype float_dtype(); // float32, float64, float16 or bfloat16
     ct_device device();    // mostly the CPU, sometimes CUDA or a bad device
     int32_t flag() { return (int32_t)(u8() & 1); }
     int32_t int32();       // small or edge int32 (capacities, counts, ndim)

@@ -5,9 +5,16 @@
 # A column-major Julia Array therefore is, byte for byte, a contiguous row-major ctensor tensor, so
 # Tensor(a::Array) and Array(t) copy nothing but the shape order; Julia dim k is ctensor dim N - k.
 
-const DTYPES = Dict{DataType,Int32}(Float32 => 0, Float64 => 1, Int32 => 2, Int64 => 3, UInt8 => 4, Bool => 5)
-const ELTYPES = (Float32, Float64, Int32, Int64, UInt8, Bool)
-eltype_of(dt::Integer) = ELTYPES[dt+1]
+const DTYPES = Dict{DataType,Int32}(Float32 => 0, Float64 => 1, Int32 => 2, Int64 => 3, UInt8 => 4, Bool => 5,
+                                    Float16 => 6, Int8 => 8, Int16 => 9)
+# ctensor dtype code + 1 => Julia type; 7 (bfloat16) has no Julia type in Base: such tensors are refused.
+const ELTYPES = (Float32, Float64, Int32, Int64, UInt8, Bool, Float16, Nothing, Int8, Int16)
+const BFLOAT16_CODE = 7
+function eltype_of(dt::Integer)
+    dt == BFLOAT16_CODE && throw(CTensorError(ERR_DTYPE, Int32(ERR_DTYPE),
+        "CTensor: bfloat16 tensors have no Julia element type (convert with ct_to_dtype to Float32 first)"))
+    ELTYPES[dt+1]
+end
 dtype_of(::Type{T}) where {T} = get(DTYPES, T) do
     throw(ArgumentError("CTensor: element type $T has no ctensor dtype (use one of $(join(ELTYPES, ", ")))"))
 end

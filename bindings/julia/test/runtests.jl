@@ -30,6 +30,7 @@ include("test_attention.jl")
 include("test_toolbox.jl")
 include("test_embedding_bag.jl")
 include("test_safetensors.jl")
+include("test_dtypes_half.jl")
 include("test_threads.jl")
 include("test_dist.jl")
 @testset "no handles left at exit" begin

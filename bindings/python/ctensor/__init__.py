@@ -11,6 +11,9 @@ import builtins as _builtins
 from . import _C  # noqa: F401  (checks the library's ABI version at import)
 from ._types import (DTYPES as _DTYPES, Size, bool_, device, dtype, float32, float64, get_default_dtype, int32,
                      int64, set_default_dtype, uint8)
+from ._types import bfloat16, float16, int8, int16  # noqa: F401
+half = float16
+short = int16
 from ._tensor import Node, Tensor
 from ._creation import (arange, as_tensor, bernoulli, empty, empty_like, eye, from_numpy, full, full_like, linspace,
                         logspace, ones, ones_like, rand, rand_like, randint, randn, randn_like, randperm, scalar_tensor, tensor,

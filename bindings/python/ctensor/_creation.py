@@ -57,6 +57,13 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
         t = _C.clone(_C.detach(data))
         t = t.to(dtype=dtype, device=device) if dtype is not None or device is not None else t
         return _finish(t, requires_grad)
+    target = to_dtype(dtype) if dtype is not None else None
+    if target is not None and target.code in (_C.CT_FLOAT16, _C.CT_BFLOAT16):
+        # as torch: values round to float32 first, then the library rounds to the half dtype
+        src = _numpy_of(data, None)
+        if src.dtype != target.numpy:
+            t = tensor(src.astype(np.float32), device=device).to(target)
+            return _finish(t, requires_grad)
     arr = np.require(_numpy_of(data, dtype), requirements="C")
     t = _C.from_buffer(arr, arr.shape, from_numpy_dtype(arr.dtype).code, to_device(device)._tuple())
     return _finish(t, requires_grad)

@@ -214,6 +214,18 @@ class Tensor(_C.TensorBase):
     def bool(self):
         return self.to(BY_CODE[_C.CT_BOOL])
 
+    def half(self):
+        return self.to(BY_CODE[_C.CT_FLOAT16])
+
+    def bfloat16(self):
+        return self.to(BY_CODE[_C.CT_BFLOAT16])
+
+    def char(self):
+        return self.to(BY_CODE[_C.CT_INT8])
+
+    def short(self):
+        return self.to(BY_CODE[_C.CT_INT16])
+
     def numpy(self, force=False):
         """A NumPy array sharing this CPU tensor's memory (force=True detaches and copies to the CPU first)."""
         if force:
@@ -224,6 +236,9 @@ class Tensor(_C.TensorBase):
         if self.is_cuda:
             raise TypeError("can't convert %s device type tensor to numpy. Use Tensor.cpu() to copy the tensor to "
                             "host memory first." % self.device)
+        if self.dtype.numpy is None:
+            raise TypeError("Got unsupported ScalarType %s: NumPy has no %s dtype (convert with .float() first)"
+                            % (self.dtype.name, self.dtype.name))
         return np.asarray(self)
 
     def __array__(self, dtype=None, copy=None):
@@ -240,7 +255,10 @@ class Tensor(_C.TensorBase):
         return arr.copy() if copy else arr
 
     def tolist(self):
-        return np.asarray(self.detach().cpu()).tolist()
+        t = self.detach().cpu()
+        if t.dtype.numpy is None:  # bfloat16: its values are exact in float32
+            t = t.float()
+        return np.asarray(t).tolist()
 
     def __reduce_ex__(self, protocol):
         from .serialization import _reduce_tensor

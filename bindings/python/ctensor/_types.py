@@ -17,7 +17,7 @@ class dtype:
         self.itemsize = itemsize
         self.is_floating_point = is_floating_point
         self.is_signed = is_signed
-        self.numpy = np.dtype(numpy_type)
+        self.numpy = None if numpy_type is None else np.dtype(numpy_type)  # None: bfloat16 (NumPy has none)
 
     def __repr__(self):
         return "ctensor." + self.name
@@ -32,12 +32,17 @@ int32 = dtype("int32", _C.CT_INT32, 4, False, True, np.int32)
 int64 = dtype("int64", _C.CT_INT64, 8, False, True, np.int64)
 uint8 = dtype("uint8", _C.CT_UINT8, 1, False, False, np.uint8)
 bool_ = dtype("bool", _C.CT_BOOL, 1, False, False, np.bool_)
+float16 = dtype("float16", _C.CT_FLOAT16, 2, True, True, np.float16)
+bfloat16 = dtype("bfloat16", _C.CT_BFLOAT16, 2, True, True, None)
+int8 = dtype("int8", _C.CT_INT8, 1, False, True, np.int8)
+int16 = dtype("int16", _C.CT_INT16, 2, False, True, np.int16)
 
-DTYPES = (float32, float64, int32, int64, uint8, bool_)
+DTYPES = (float32, float64, int32, int64, uint8, bool_, float16, bfloat16, int8, int16)
 BY_CODE = {d.code: d for d in DTYPES}
 BY_NAME = {d.name: d for d in DTYPES}
-BY_NUMPY = {d.numpy: d for d in DTYPES}
-ALIASES = {"float": float32, "double": float64, "int": int32, "long": int64, "bool": bool_}
+BY_NUMPY = {d.numpy: d for d in DTYPES if d.numpy is not None}
+ALIASES = {"float": float32, "double": float64, "int": int32, "long": int64, "bool": bool_, "half": float16,
+           "short": int16}
 
 _default_float = [float32]
 
@@ -69,8 +74,8 @@ def to_dtype(d):
     except TypeError:
         raise TypeError("not a dtype: %r" % (d,)) from None
     if nd not in BY_NUMPY:
-        raise TypeError("ctensor has no dtype matching numpy %s; supported: float32, float64, int32, int64, "
-                        "uint8, bool" % nd)
+        raise TypeError("ctensor has no dtype matching numpy %s; supported: float32, float64, float16, int32, "
+                        "int64, int16, int8, uint8, bool" % nd)
     return BY_NUMPY[nd]
 
 
@@ -78,7 +83,7 @@ def from_numpy_dtype(nd):
     nd = np.dtype(nd)
     if nd not in BY_NUMPY:
         raise TypeError("can't convert np.ndarray of type numpy.%s. The only supported types are: float64, "
-                        "float32, int64, int32, uint8, and bool." % nd)
+                        "float32, float16, int64, int32, int16, int8, uint8, and bool." % nd)
     return BY_NUMPY[nd]
 
 

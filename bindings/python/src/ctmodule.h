@@ -24,6 +24,8 @@ extern PyObject* g_convert_hook;
 
 #define Tensor_Check(o) PyObject_TypeCheck((o), &TensorBase_Type)
 #define TENSOR_H(o) (((TensorObject*)(o))->h)
+/* Floating dtypes (Python float items): float32, float64, float16, bfloat16. */
+#define CT_DTYPE_IS_FLOATING(d) ((d) == CT_FLOAT32 || (d) == CT_FLOAT64 || (d) == CT_FLOAT16 || (d) == CT_BFLOAT16)
 
 /* The one place mapping a ct_status to a Python exception (message from ct_last_error). Returns NULL. */
 PyObject* raise_status(ct_status status);

@@ -29,6 +29,9 @@ static ct_dtype dtype_of_format(const char* fmt, Py_ssize_t itemsize) {
         case 'q': return itemsize == 4 ? CT_INT32 : itemsize == 8 ? CT_INT64 : -1;
         case 'B': return itemsize == 1 ? CT_UINT8 : -1;
         case '?': return itemsize == 1 ? CT_BOOL : -1;
+        case 'e': return itemsize == 2 ? CT_FLOAT16 : -1;
+        case 'b': return itemsize == 1 ? CT_INT8 : -1;
+        case 'h': return itemsize == 2 ? CT_INT16 : -1;
         default: return -1;
     }
 }

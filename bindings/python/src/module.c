@@ -371,6 +371,10 @@ PyMODINIT_FUNC PyInit__C(void) {
     PyModule_AddIntConstant(m, "CT_INT64", CT_INT64);
     PyModule_AddIntConstant(m, "CT_UINT8", CT_UINT8);
     PyModule_AddIntConstant(m, "CT_BOOL", CT_BOOL);
+    PyModule_AddIntConstant(m, "CT_FLOAT16", CT_FLOAT16);
+    PyModule_AddIntConstant(m, "CT_BFLOAT16", CT_BFLOAT16);
+    PyModule_AddIntConstant(m, "CT_INT8", CT_INT8);
+    PyModule_AddIntConstant(m, "CT_INT16", CT_INT16);
     PyModule_AddIntConstant(m, "DEVICE_CPU", CT_DEVICE_CPU);
     PyModule_AddIntConstant(m, "DEVICE_CUDA", CT_DEVICE_CUDA);
     return m;

@@ -32,7 +32,7 @@ static ct_status sub1(ct_tensor a, ct_tensor b, ct_tensor* out) { return ct_sub(
 static int is_floating(ct_tensor h) {
     ct_dtype d = -1;
     ct_tensor_dtype(h, &d);
-    return d == CT_FLOAT32 || d == CT_FLOAT64;
+    return CT_DTYPE_IS_FLOATING(d);
 }
 
 static ct_status power(ct_tensor a, ct_tensor b, ct_tensor* out) { return ct_pow(a, b, out); }
@@ -177,7 +177,7 @@ static int single_value(PyObject* a, const char* what, double* v, int64_t* iv, c
     }
     st = ct_tensor_dtype(TENSOR_H(a), d);
     if (st == CT_OK) st = ct_tensor_item(TENSOR_H(a), v);
-    if (st == CT_OK && *d != CT_FLOAT32 && *d != CT_FLOAT64) st = ct_tensor_item_int64(TENSOR_H(a), iv);
+    if (st == CT_OK && !CT_DTYPE_IS_FLOATING(*d)) st = ct_tensor_item_int64(TENSOR_H(a), iv);
     return st == CT_OK ? 0 : raise_status_int(st);
 }
 
@@ -200,13 +200,13 @@ static PyObject* nb_int(PyObject* a) {
     int64_t iv = 0;
     ct_dtype d;
     if (single_value(a, "Integer", &v, &iv, &d) < 0) return NULL;
-    if (d == CT_FLOAT32 || d == CT_FLOAT64) return PyLong_FromDouble(v);
+    if (CT_DTYPE_IS_FLOATING(d)) return PyLong_FromDouble(v);
     return PyLong_FromLongLong(iv);
 }
 static PyObject* nb_index(PyObject* a) {
     ct_dtype d;
     CT_TRY(ct_tensor_dtype(TENSOR_H(a), &d));
-    if (d == CT_FLOAT32 || d == CT_FLOAT64 || d == CT_BOOL)
+    if (CT_DTYPE_IS_FLOATING(d) || d == CT_BOOL)
         return PyErr_Format(PyExc_TypeError, "only integer tensors of a single element can be converted to an index");
     return nb_int(a);
 }

@@ -142,7 +142,7 @@ static PyObject* t_handle(PyObject* self, void* c) { return PyLong_FromVoidPtr(T
 static PyObject* t_item(PyObject* self, PyObject* u) {
     ct_dtype d;
     CT_TRY(ct_tensor_dtype(TENSOR_H(self), &d));
-    if (d == CT_FLOAT32 || d == CT_FLOAT64) {
+    if (CT_DTYPE_IS_FLOATING(d)) {
         double v;
         CT_TRY(ct_tensor_item(TENSOR_H(self), &v));
         return PyFloat_FromDouble(v);
@@ -241,7 +241,10 @@ static const char* buffer_format(ct_dtype d) {
         case CT_INT64: return "q";
         case CT_UINT8: return "B";
         case CT_BOOL: return "?";
-        default: return NULL;
+        case CT_FLOAT16: return "e";
+        case CT_INT8: return "b";
+        case CT_INT16: return "h";
+        default: return NULL; /* bfloat16: NumPy has no such type */
     }
 }
 

@@ -80,7 +80,7 @@ def test_from_numpy_strides_and_errors():
     with pytest.raises(ValueError, match="negative"):
         ct.from_numpy(np.arange(3.0)[::-1])
     with pytest.raises(TypeError):
-        ct.from_numpy(np.zeros(3, dtype=np.int16))
+        ct.from_numpy(np.zeros(3, dtype=np.uint16))
     with pytest.raises(TypeError):
         ct.from_numpy([1, 2])
     np.testing.assert_array_equal(ct.tensor(np.arange(3.0)[::-1]).numpy(), [2.0, 1.0, 0.0])

@@ -141,6 +141,8 @@ bool mpi_type(int32_t dtype, MPI_Datatype* t) {
     case CT_INT64: *t = MPI_INT64_T; return true;
     case CT_UINT8: *t = MPI_UINT8_T; return true;
     case CT_BOOL: *t = MPI_UNSIGNED_CHAR; return true;  // bytes 0/1; MPI_LOR/MPI_LAND accept it
+    case CT_INT8: *t = MPI_INT8_T; return true;
+    case CT_INT16: *t = MPI_INT16_T; return true;
     default: return false;
     }
 }

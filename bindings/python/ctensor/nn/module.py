@@ -273,6 +273,12 @@ class Module:
     def double(self):
         return self._apply_to_tensors(lambda t: t.double() if t.is_floating_point() else t)
 
+    def half(self):
+        return self._apply_to_tensors(lambda t: t.half() if t.is_floating_point() else t)
+
+    def bfloat16(self):
+        return self._apply_to_tensors(lambda t: t.bfloat16() if t.is_floating_point() else t)
+
     # ---- printing ----
     def extra_repr(self):
         return ""

@@ -101,6 +101,10 @@ pub const CT_INT32: ct_dtype = 2;
 pub const CT_INT64: ct_dtype = 3;
 pub const CT_UINT8: ct_dtype = 4;
 pub const CT_BOOL: ct_dtype = 5;
+pub const CT_FLOAT16: ct_dtype = 6;
+pub const CT_BFLOAT16: ct_dtype = 7;
+pub const CT_INT8: ct_dtype = 8;
+pub const CT_INT16: ct_dtype = 9;
 
 pub const CT_DEVICE_CPU: i32 = 1;
 pub const CT_DEVICE_CUDA: i32 = 2;

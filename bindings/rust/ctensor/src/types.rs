@@ -21,6 +21,15 @@ pub enum DType {
     UInt8 = sys::CT_UINT8,
     /// Boolean stored as one byte, 0 or 1 (`bool`).
     Bool = sys::CT_BOOL,
+    /// 16-bit IEEE float. Rust has no stable `f16`: values go in and out as `f32`
+    /// (`to_vec::<f32>`, `from_slice` of `f32` then `to_dtype`), computed in float32 and rounded.
+    Float16 = sys::CT_FLOAT16,
+    /// bfloat16 (8 exponent, 7 mantissa bits); read and written as `f32`, like `Float16`.
+    BFloat16 = sys::CT_BFLOAT16,
+    /// 8-bit signed integer (`i8`).
+    Int8 = sys::CT_INT8,
+    /// 16-bit signed integer (`i16`).
+    Int16 = sys::CT_INT16,
 }
 
 impl DType {
@@ -38,6 +47,10 @@ impl DType {
             sys::CT_INT64 => DType::Int64,
             sys::CT_UINT8 => DType::UInt8,
             sys::CT_BOOL => DType::Bool,
+            sys::CT_FLOAT16 => DType::Float16,
+            sys::CT_BFLOAT16 => DType::BFloat16,
+            sys::CT_INT8 => DType::Int8,
+            sys::CT_INT16 => DType::Int16,
             other => return Err(Error::DType(format!("unknown dtype value {other}"))),
         })
     }
@@ -47,9 +60,9 @@ impl DType {
         unsafe { sys::ct_dtype_size(self.to_raw()) as usize }
     }
 
-    /// True for `Float32` and `Float64`.
+    /// True for `Float32`, `Float64`, `Float16` and `BFloat16`.
     pub fn is_floating(self) -> bool {
-        matches!(self, DType::Float32 | DType::Float64)
+        matches!(self, DType::Float32 | DType::Float64 | DType::Float16 | DType::BFloat16)
     }
 
     /// The library's name ("float32", ...).
@@ -158,6 +171,8 @@ element!(f64, Float64);
 element!(i32, Int32);
 element!(i64, Int64);
 element!(u8, UInt8);
+element!(i8, Int8);
+element!(i16, Int16);
 
 impl sealed::Sealed for bool {}
 impl Element for bool {

@@ -2,7 +2,12 @@
 package org.ctensor;
 
 public enum DType {
-    FLOAT32(0, 4), FLOAT64(1, 8), INT32(2, 4), INT64(3, 8), UINT8(4, 1), BOOL(5, 1);
+    FLOAT32(0, 4), FLOAT64(1, 8), INT32(2, 4), INT64(3, 8), UINT8(4, 1), BOOL(5, 1),
+    /** 16-bit IEEE float; Java has no such primitive: read and write it as float (toFloatArray, to(FLOAT16)). */
+    FLOAT16(6, 2),
+    /** bfloat16; read and written as float, like FLOAT16. */
+    BFLOAT16(7, 2),
+    INT8(8, 1), INT16(9, 2);
 
     /** The ct_dtype value. */
     public final int code;
@@ -14,9 +19,9 @@ public enum DType {
         this.itemSize = itemSize;
     }
 
-    /** True for FLOAT32 and FLOAT64. */
+    /** True for FLOAT32, FLOAT64, FLOAT16 and BFLOAT16. */
     public boolean isFloatingPoint() {
-        return this == FLOAT32 || this == FLOAT64;
+        return this == FLOAT32 || this == FLOAT64 || this == FLOAT16 || this == BFLOAT16;
     }
 
     /** The dtype of a ct_dtype value. */

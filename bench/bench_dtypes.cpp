@@ -1,0 +1,90 @@
+// bench_dtypes.cpp - float16 / bfloat16 against float32 in one run (medians of runs): matmul 1024 in GFLOP/s and
+// elementwise add of 1e7 elements in GB/s (bytes read + written, so a half add moves half the bytes of a float32
+// add). Targets from issue 15: half add at least float32's GB/s; matmul ratios are reported as measured.
+#include <ctensor.h>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <vector>
+
+namespace {
+
+#define CHECK(call)                                                                                 \
+    do {                                                                                            \
+        ct_status st_ = (call);                                                                     \
+        if (st_ != CT_OK) {                                                                         \
+            std::fprintf(stderr, "%s failed: %s\n", #call, ct_last_error());                        \
+            std::exit(2);                                                                           \
+        }                                                                                           \
+    } while (0)
+
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+double median_time(const std::function<void()>& fn, int reps, int runs = 7) {
+    fn();  // warm up
+    std::vector<double> t;
+    for (int r = 0; r < runs; ++r) {
+        double t0 = now();
+        for (int i = 0; i < reps; ++i) fn();
+        t.push_back((now() - t0) / reps);
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+ct_tensor randn(std::vector<int64_t> shape, ct_dtype d) {
+    ct_tensor t = nullptr;
+    CHECK(ct_randn(shape.data(), (int32_t)shape.size(), d, ct_cpu(), nullptr, &t));
+    return t;
+}
+
+const ct_dtype kDTypes[] = {CT_FLOAT32, CT_FLOAT16, CT_BFLOAT16};
+
+void bench_matmul(int64_t n) {
+    std::printf("\n== matmul %lldx%lld: half dtypes vs float32\n", (long long)n, (long long)n);
+    std::printf("%10s %12s %10s\n", "dtype", "GFLOP/s", "vs f32");
+    double base = 0;
+    for (ct_dtype d : kDTypes) {
+        ct_tensor a = randn({n, n}, d), b = randn({n, n}, d);
+        double t = median_time([&] {
+            ct_tensor c = nullptr;
+            CHECK(ct_matmul(a, b, &c));
+            ct_tensor_release(c);
+        }, 3, 5);
+        double gf = 2.0 * n * n * n / t / 1e9;
+        if (d == CT_FLOAT32) base = gf;
+        std::printf("%10s %12.1f %10.2f\n", ct_dtype_name(d), gf, gf / base);
+        ct_tensor_release(a);
+        ct_tensor_release(b);
+    }
+}
+
+void bench_add(int64_t n) {
+    std::printf("\n== add of %lld elements (a + b, fresh result): GB/s = 3 * n * itemsize / time; target half >= f32\n",
+                (long long)n);
+    std::printf("%10s %10s %10s %12s\n", "dtype", "ms", "GB/s", "GB/s vs f32");
+    double base = 0;
+    for (ct_dtype d : kDTypes) {
+        ct_tensor a = randn({n}, d), b = randn({n}, d);
+        double t = median_time([&] {
+            ct_tensor c = nullptr;
+            CHECK(ct_add(a, b, 1.0, &c));
+            ct_tensor_release(c);
+        }, 5);
+        double gbs = 3.0 * (double)n * ct_dtype_size(d) / t / 1e9;
+        if (d == CT_FLOAT32) base = gbs;
+        std::printf("%10s %10.2f %10.1f %12.2f\n", ct_dtype_name(d), t * 1e3, gbs, gbs / base);
+        ct_tensor_release(a);
+        ct_tensor_release(b);
+    }
+}
+
+}  // namespace
+
+int main() {
+    bench_matmul(1024);
+    bench_add(10000000);
+    return 0;
+}
