@@ -975,6 +975,7 @@ extern "C" {
         b_hh: ct_tensor,
         hy: *mut ct_tensor,
         cy: *mut ct_tensor,
+    ) -> ct_status;
     // ---- Embedding options and EmbeddingBag ----
     pub fn ct_embedding_ex(
         weight: ct_tensor,
