@@ -503,6 +503,9 @@ fn nn_ops() -> HashMap<&'static str, Op> {
                 &x[0], &x[1], &x[2], heads, &x[3], bias_in, &x[5], bias_out, opts,
             )?;
             Ok(std::iter::once(out).chain(w).collect())
+        }),
+    );
+    t.insert(
         "embedding_ex",
         Box::new(|x, a| one(x[0].embedding_ex(&x[1], a["padding_idx"].as_i64(), a["scale_grad_by_freq"].as_bool().unwrap()))),
     );
