@@ -178,8 +178,8 @@ def op_table():
         "binary_cross_entropy_with_logits": lambda xs, a: F.binary_cross_entropy_with_logits(
             xs[0], xs[1], reduction=a["reduction"]),
         "embedding": lambda xs, a: F.embedding(xs[1], xs[0]),
-        "embedding_ex": lambda xs, a: F.embedding(xs[1], xs[0], padding_idx=a["padding_idx"],
-                                                  scale_grad_by_freq=a["scale_grad_by_freq"]),
+        # the binding of ct_embedding_ex itself: F.embedding checks padding_idx first and raises torch's AssertionError
+        "embedding_ex": lambda xs, a: ct._C.embedding_ex(xs[0], xs[1], a["padding_idx"], a["scale_grad_by_freq"]),
         "embedding_renorm_": lambda xs, a: renormed(xs, a),
         "embedding_bag": lambda xs, a: F.embedding_bag(
             xs[1], xs[0], xs[2] if len(xs) > 2 else None, mode=a["mode"], padding_idx=a["padding_idx"],
