@@ -1603,6 +1603,24 @@ def toolbox(c):
             {"dim": 0})
     c.error("index_put/error/range", "index_put", [x, torch.tensor(1.0), torch.tensor([0, 5])], "CT_ERR_INDEX",
             {"accumulate": False})
+    # the in-place forms: the output is a clone of input 0 written in place, so the gradients flow through the
+    # rebased history to x and to the sources (scatter_ positions unique per column: torch leaves duplicates open)
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases))
+        x, src = rng.tensor([4, 3], dtype), rng.tensor([2, 3], dtype)
+        scatter_index = torch.tensor([[3, 0, 1], [1, 2, 3]])
+        for op in ("scatter_", "scatter_add_"):
+            c.run(f"{op}/{dtype}", op, lambda t, i, s, op=op: getattr(t.clone(), op)(0, i, s), [x, scatter_index, src],
+                  {"dim": 0})
+        index = torch.tensor([2, 0])
+        c.run(f"index_add_/{dtype}", "index_add_", lambda t, i, s: t.clone().index_add_(0, i, s, alpha=-1.5),
+              [x, index, src], {"dim": 0, "alpha": -1.5})
+        c.run(f"index_copy_/{dtype}", "index_copy_", lambda t, i, s: t.clone().index_copy_(0, i, s), [x, index, src],
+              {"dim": 0})
+        values, rows, cols = rng.tensor([2], dtype), torch.tensor([0, 3]), torch.tensor([2, 2])
+        for acc in (False, True):
+            c.run(f"index_put_/{dtype}/acc{int(acc)}", "index_put_",
+                  lambda t, v, *i, a=acc: t.clone().index_put_(i, v, a), [x, values, rows, cols], {"accumulate": acc})
 
 
 FREQ_NOTE = ("scale_grad_by_freq divides each row's gradient by the row's count in the indices, as documented and as "

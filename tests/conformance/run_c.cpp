@@ -741,6 +741,30 @@ std::map<std::string, Op> op_table() {
         for (size_t k = 2; k < x.size(); ++k) ix.push_back(x[k].h);
         return ct_index_put(x[0].h, ix.data(), (int32_t)ix.size(), x[1].h, a["accumulate"].get<bool>(), out_slot(o));
     };
+    // the in-place forms write into a clone of input 0, which is the output
+    using InPlace = std::function<ct_status(ct_tensor, const Inputs&, const Json&)>;
+    const std::vector<std::pair<const char*, InPlace>> in_place = {
+        {"scatter_", [](ct_tensor y, const Inputs& x, const Json& a) { return ct_scatter_(y, a["dim"].get<int64_t>(), x[1].h, x[2].h); }},
+        {"scatter_add_", [](ct_tensor y, const Inputs& x, const Json& a) {
+             return ct_scatter_add_(y, a["dim"].get<int64_t>(), x[1].h, x[2].h);
+         }},
+        {"index_add_", [](ct_tensor y, const Inputs& x, const Json& a) {
+             return ct_index_add_(y, a["dim"].get<int64_t>(), x[1].h, x[2].h, a["alpha"].get<double>());
+         }},
+        {"index_copy_", [](ct_tensor y, const Inputs& x, const Json& a) {
+             return ct_index_copy_(y, a["dim"].get<int64_t>(), x[1].h, x[2].h);
+         }},
+        {"index_put_", [](ct_tensor y, const Inputs& x, const Json& a) {
+             std::vector<ct_tensor> ix;
+             for (size_t k = 2; k < x.size(); ++k) ix.push_back(x[k].h);
+             return ct_index_put_(y, ix.data(), (int32_t)ix.size(), x[1].h, a["accumulate"].get<bool>());
+         }}};
+    for (auto& [name, write] : in_place)
+        t[name] = [write = write](const Inputs& x, const Json& a, Outs& o) {
+            ct_tensor* y = out_slot(o);
+            ct_status st = ct_clone(x[0].h, y);
+            return st != CT_OK ? st : write(*y, x, a);
+        };
     t["searchsorted"] = [](const Inputs& x, const Json& a, Outs& o) {
         return ct_searchsorted(x[0].h, x[1].h, a["right"].get<bool>(), a["out_int32"].get<bool>(),
                                x.size() > 2 ? x[2].h : nullptr, out_slot(o));

@@ -175,6 +175,13 @@ merge!(OPS, Dict{String,Function}(
     # order, so reversed into the Julia-order tuple index_put takes)
     "index_add" => (x, i, s, a) -> C.index_add(x, jdim(a["dim"], ndims(x)), i .+ 1, s; alpha = a["alpha"]),
     "index_copy" => (x, i, s, a) -> C.index_copy(x, jdim(a["dim"], ndims(x)), i .+ 1, s),
+    # the in-place forms write into a copy of input 1, which is the result
+    "scatter_" => (x, i, s, a) -> C.scatter!(copy(x), jdim(a["dim"], ndims(x)), i .+ 1, s),
+    "scatter_add_" => (x, i, s, a) -> C.scatter_add!(copy(x), jdim(a["dim"], ndims(x)), i .+ 1, s),
+    "index_add_" => (x, i, s, a) -> C.index_add!(copy(x), jdim(a["dim"], ndims(x)), i .+ 1, s; alpha = a["alpha"]),
+    "index_copy_" => (x, i, s, a) -> C.index_copy!(copy(x), jdim(a["dim"], ndims(x)), i .+ 1, s),
+    "index_put_" => (xs...) -> C.index_put!(copy(xs[1]), Tuple(reverse([i .+ 1 for i in xs[3:end-1]])), xs[2];
+                                            accumulate = xs[end]["accumulate"]),
     "index_put" => (xs...) -> C.index_put(xs[1], Tuple(reverse([i .+ 1 for i in xs[3:end-1]])), xs[2];
                                           accumulate = xs[end]["accumulate"]),
     # searchsorted: 0-based insertion positions are searchsortedlast (right) and searchsortedfirst - 1 (left);

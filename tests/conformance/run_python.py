@@ -120,6 +120,12 @@ def op_table():
         "mse_loss": lambda xs, a: F.mse_loss(xs[0], xs[1], reduction=a["reduction"]),
         "scatter": lambda xs, a: ct.scatter(xs[0], a["dim"], xs[1], xs[2]),
         "scatter_add": lambda xs, a: ct.scatter_add(xs[0], a["dim"], xs[1], xs[2]),
+        # the in-place forms write into a clone of input 0, which is the output
+        "scatter_": lambda xs, a: xs[0].clone().scatter_(a["dim"], xs[1], xs[2]),
+        "scatter_add_": lambda xs, a: xs[0].clone().scatter_add_(a["dim"], xs[1], xs[2]),
+        "index_add_": lambda xs, a: xs[0].clone().index_add_(a["dim"], xs[1], xs[2], alpha=a["alpha"]),
+        "index_copy_": lambda xs, a: xs[0].clone().index_copy_(a["dim"], xs[1], xs[2]),
+        "index_put_": lambda xs, a: xs[0].clone().index_put_(tuple(xs[2:]), xs[1], accumulate=a["accumulate"]),
         # the toolbox's indexed writes (issue 14); index_put's inputs are x, values, then the index tensors
         "index_add": lambda xs, a: ct.index_add(xs[0], a["dim"], xs[1], xs[2], alpha=a["alpha"]),
         "index_copy": lambda xs, a: xs[0].index_copy(a["dim"], xs[1], xs[2]),

@@ -63,12 +63,17 @@ class Module:
                 raise AttributeError("`" + item + "` is not an nn.Module")
         return mod
 
-    def get_parameter(self, target):
-        """The parameter at dotted path target (e.g. "net.0.weight"); AttributeError otherwise."""
+    def _get_attribute(self, target):
+        """(submodule, value) for dotted path target: the submodule holding the last name, and its attribute."""
         module_path, _, name = target.rpartition(".")
         mod = self.get_submodule(module_path)
         if not hasattr(mod, name):
             raise AttributeError(type(mod).__name__ + " has no attribute `" + name + "`")
+        return mod, name
+
+    def get_parameter(self, target):
+        """The parameter at dotted path target (e.g. "net.0.weight"); AttributeError otherwise."""
+        mod, name = self._get_attribute(target)
         param = getattr(mod, name)
         if not isinstance(param, Parameter):
             raise AttributeError("`" + name + "` is not an nn.Parameter")
@@ -76,10 +81,7 @@ class Module:
 
     def get_buffer(self, target):
         """The buffer at dotted path target (e.g. "bn.running_mean"); AttributeError otherwise."""
-        module_path, _, name = target.rpartition(".")
-        mod = self.get_submodule(module_path)
-        if not hasattr(mod, name):
-            raise AttributeError(type(mod).__name__ + " has no attribute `" + name + "`")
+        mod, name = self._get_attribute(target)
         if name not in mod._buffers:
             raise AttributeError("`" + name + "` is not a buffer")
         return getattr(mod, name)

@@ -176,6 +176,13 @@ fn one(t: ctensor::Result<Tensor>) -> ctensor::Result<Vec<Tensor>> {
     t.map(|t| vec![t])
 }
 
+/// An in-place op's case: `write` applied to a copy of input 0, which is the output.
+fn in_place(x: &[Tensor], write: impl FnOnce(&mut Tensor) -> ctensor::Result<()>) -> ctensor::Result<Vec<Tensor>> {
+    let mut y = x[0].copy()?;
+    write(&mut y)?;
+    Ok(vec![y])
+}
+
 fn pair(t: ctensor::Result<(Tensor, Tensor)>) -> ctensor::Result<Vec<Tensor>> {
     t.map(|(a, b)| vec![a, b])
 }
@@ -301,6 +308,21 @@ fn op_table() -> HashMap<&'static str, Op> {
     // the toolbox's indexed writes (issue 14); index_put's inputs are x, values, then the index tensors
     t.insert("index_add", Box::new(|x, a| one(x[0].index_add(dim(a), &x[1], &x[2], a["alpha"].as_f64().unwrap()))));
     t.insert("index_copy", Box::new(|x, a| one(x[0].index_copy(dim(a), &x[1], &x[2]))));
+    // the in-place forms write into a copy of input 0, which is the output
+    t.insert("scatter_", Box::new(|x, a| in_place(x, |y| y.scatter_(dim(a), &x[1], &x[2]))));
+    t.insert("scatter_add_", Box::new(|x, a| in_place(x, |y| y.scatter_add_(dim(a), &x[1], &x[2]))));
+    t.insert(
+        "index_add_",
+        Box::new(|x, a| in_place(x, |y| y.index_add_(dim(a), &x[1], &x[2], a["alpha"].as_f64().unwrap()))),
+    );
+    t.insert("index_copy_", Box::new(|x, a| in_place(x, |y| y.index_copy_(dim(a), &x[1], &x[2]))));
+    t.insert(
+        "index_put_",
+        Box::new(|x, a| {
+            let ix: Vec<&Tensor> = x[2..].iter().collect();
+            in_place(x, |y| y.index_put_(&ix, &x[1], a["accumulate"].as_bool().unwrap()))
+        }),
+    );
     t.insert(
         "index_put",
         Box::new(|x, a| {

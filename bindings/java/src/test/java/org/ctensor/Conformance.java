@@ -290,6 +290,17 @@ public final class Conformance {
         t.put("index_add", (x, a) -> one(Toolbox.indexAdd((Tensor) x[0], dim(a), (Tensor) x[1], (Tensor) x[2],
                 a.get("alpha").getAsDouble())));
         t.put("index_copy", (x, a) -> one(Toolbox.indexCopy((Tensor) x[0], dim(a), (Tensor) x[1], (Tensor) x[2])));
+        // the in-place forms write into a copy of input 0, which is the output
+        t.put("scatter_", (x, a) -> one(Toolbox.scatterInPlace(((Tensor) x[0]).copy(), dim(a), (Tensor) x[1], (Tensor) x[2])));
+        t.put("scatter_add_", (x, a) -> one(Toolbox.scatterAddInPlace(((Tensor) x[0]).copy(), dim(a), (Tensor) x[1], (Tensor) x[2])));
+        t.put("index_add_", (x, a) -> one(Toolbox.indexAddInPlace(((Tensor) x[0]).copy(), dim(a), (Tensor) x[1], (Tensor) x[2],
+                a.get("alpha").getAsDouble())));
+        t.put("index_copy_", (x, a) -> one(Toolbox.indexCopyInPlace(((Tensor) x[0]).copy(), dim(a), (Tensor) x[1], (Tensor) x[2])));
+        t.put("index_put_", (x, a) -> {
+            Tensor[] ix = new Tensor[x.length - 2];
+            for (int k = 2; k < x.length; ++k) ix[k - 2] = (Tensor) x[k];
+            return one(Toolbox.indexPutInPlace(((Tensor) x[0]).copy(), ix, (Tensor) x[1], a.get("accumulate").getAsBoolean()));
+        });
         t.put("index_put", (x, a) -> {
             Tensor[] ix = new Tensor[x.length - 2];
             for (int k = 2; k < x.length; ++k) ix[k - 2] = (Tensor) x[k];
