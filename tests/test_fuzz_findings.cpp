@@ -369,3 +369,17 @@ TEST(FuzzFindings, LinalgCrossOfZeroDimTensorsIsAShapeError) {
         EXPECT_NE(std::string(ct_last_error()).find("at least one dimension"), std::string::npos) << ct_last_error();
     }
 }
+
+// fuzz_ops/fuzz_autograd (CI budget run): take_along_dim of 0-d tensors with a dim erased a dim from an empty shape
+// (UBSan: offset applied to a null pointer); torch raises IndexError there.
+TEST(FuzzFindings, TakeAlongDimOfZeroDimTensorsIsAnIndexError) {
+    H x, i, out;
+    ok(ct_scalar_tensor(5.0, CT_FLOAT32, ct_cpu(), x.out()));
+    ok(ct_scalar_tensor(0.0, CT_INT64, ct_cpu(), i.out()));
+    for (int64_t dim : {0, -1}) {
+        EXPECT_EQ(ct_take_along_dim(x.get(), i.get(), dim, 1, out.out()), CT_ERR_INDEX);
+        EXPECT_NE(std::string(ct_last_error()).find("has no dimensions"), std::string::npos) << ct_last_error();
+    }
+    ok(ct_take_along_dim(x.get(), i.get(), 0, 0, out.out()));  // without a dim: the flattened input
+    EXPECT_EQ(values(out), std::vector<double>{5.0});
+}

@@ -48,6 +48,8 @@ Tensor take_along_dim(const Tensor& x, const Tensor& indices, std::optional<int6
     if (indices.dim() != x.dim())
         fail(CT_ERR_SHAPE, op, ": input (shape ", shape_str(x.sizes()), ") and indices (shape ", shape_str(indices.sizes()),
              ") must have the same number of dims");
+    if (x.dim() == 0)  // as torch (and d below must index a dim)
+        fail(CT_ERR_INDEX, op, ": dimension specified as ", *dim, " but the input has no dimensions");
     const int64_t d = wrap_dim(*dim, x.dim(), op);
     Shape xs = x.sizes(), is = indices.sizes();  // broadcast in every dim but d
     Shape a = xs, b = is;
