@@ -151,7 +151,9 @@ Tensor histc(const Tensor& x, int64_t bins, double min, double max) {
         for (int64_t i = 0; i < n; ++i) {
             T v = px[i];
             if (!(v >= lo && v <= hi)) continue;  // outside the range, or NaN
-            int64_t b = (int64_t)((v - lo) * (T)bins / (hi - lo));
+            const T pos = (v - lo) * (T)bins / (hi - lo);
+            // hi - lo beyond T's range makes pos inf or NaN (inf / inf): such a value sits at the top, in the last bin
+            int64_t b = std::isfinite(pos) ? (int64_t)pos : bins - 1;
             po[std::min(b, bins - 1)] += T(1);  // the top edge belongs to the last bin
         }
     });

@@ -254,7 +254,7 @@ void indexing(Input& in, Pool& p, uint8_t which) {
     case 6: {  // embedding options, embedding_renorm_, embedding_bag: pool tensors (or NULL) for offsets and weights
         ct_tensor off = in.u8() & 1 ? p.pick(in, &ok) : nullptr;
         ct_tensor psw = in.u8() & 1 ? p.pick(in, &ok) : nullptr;
-        int64_t pad = in.u8() < 0xe0 ? in.count() - 2 : in.edge();
+        int64_t pad = in.u8() < 0xe0 ? (int64_t)(in.u8() % 8) - 2 : in.edge();  // mostly small, negative too
         int32_t mode = in.u8() % 4, f1 = in.flag(), f2 = in.flag(), f3 = in.flag();
         double s = in.scalar(), s2 = in.scalar();
         switch (in.u8() % 3) {
