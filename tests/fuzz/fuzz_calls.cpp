@@ -252,18 +252,19 @@ void indexing(Input& in, Pool& p, uint8_t which) {
     int64_t d = in.dim();
     switch (which % 7) {
     case 6: {  // embedding options, embedding_renorm_, embedding_bag: pool tensors (or NULL) for offsets and weights
-        ct_tensor off = in.u8() & 1 ? p.pick(in, &ok) : nullptr;
-        ct_tensor psw = in.u8() & 1 ? p.pick(in, &ok) : nullptr;
+        bool ok_bag = true;  // offsets and per_sample_weights: only embedding_bag takes them
+        ct_tensor off = in.u8() & 1 ? p.pick(in, &ok_bag) : nullptr;
+        ct_tensor psw = in.u8() & 1 ? p.pick(in, &ok_bag) : nullptr;
         int64_t pad = in.u8() < 0xe0 ? (int64_t)(in.u8() % 8) - 2 : in.edge();  // mostly small, negative too
         int32_t mode = in.u8() % 4, f1 = in.flag(), f2 = in.flag(), f3 = in.flag();
         double s = in.scalar(), s2 = in.scalar();
         switch (in.u8() % 3) {
         case 0:
-            call(in, p, "embedding_ex", !ok_x || !ok, 1, 0, [&](ct_tensor* o) { return ct_embedding_ex(x, idx, pad, f1, f2, o); });
+            call(in, p, "embedding_ex", !ok, 1, 0, [&](ct_tensor* o) { return ct_embedding_ex(x, idx, pad, f1, f2, o); });
             break;
-        case 1: check_status("embedding_renorm_", ct_embedding_renorm_(x, idx, s, s2), !ok_x || !ok); break;
+        case 1: check_status("embedding_renorm_", ct_embedding_renorm_(x, idx, s, s2), !ok); break;
         default:
-            call(in, p, "embedding_bag", !ok_x || !ok, 1, 0, [&](ct_tensor* o) {
+            call(in, p, "embedding_bag", !ok || !ok_bag, 1, 0, [&](ct_tensor* o) {
                 return ct_embedding_bag(x, idx, off, mode, psw, f1, pad, f2, f3, o);
             });
         }
