@@ -252,9 +252,11 @@ void indexing(Input& in, Pool& p, uint8_t which) {
     int64_t d = in.dim();
     switch (which % 7) {
     case 6: {  // embedding options, embedding_renorm_, embedding_bag: pool tensors (or NULL) for offsets and weights
-        bool ok_bag = true;  // offsets and per_sample_weights: only embedding_bag takes them
-        ct_tensor off = in.u8() & 1 ? p.pick(in, &ok_bag) : nullptr;
-        ct_tensor psw = in.u8() & 1 ? p.pick(in, &ok_bag) : nullptr;
+        // offsets and per_sample_weights: optional (NULL is fine), and only embedding_bag takes them
+        bool ok_off = true, ok_psw = true;
+        ct_tensor off = in.u8() & 1 ? p.pick(in, &ok_off) : nullptr;
+        ct_tensor psw = in.u8() & 1 ? p.pick(in, &ok_psw) : nullptr;
+        const bool ok_bag = (ok_off || off == nullptr) && (ok_psw || psw == nullptr);
         int64_t pad = in.u8() < 0xe0 ? (int64_t)(in.u8() % 8) - 2 : in.edge();  // mostly small, negative too
         int32_t mode = in.u8() % 4, f1 = in.flag(), f2 = in.flag(), f3 = in.flag();
         double s = in.scalar(), s2 = in.scalar();
