@@ -11,18 +11,9 @@
 #include <cstdlib>
 #include <vector>
 
+#include "bench_util.h"
+
 namespace {
-
-#define CHECK(call)                                                                                 \
-    do {                                                                                            \
-        ct_status st_ = (call);                                                                     \
-        if (st_ != CT_OK) {                                                                         \
-            std::fprintf(stderr, "%s failed: %s\n", #call, ct_last_error());                        \
-            std::exit(2);                                                                           \
-        }                                                                                           \
-    } while (0)
-
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());

@@ -9,30 +9,9 @@
 #include <functional>
 #include <vector>
 
+#include "bench_util.h"
+
 namespace {
-
-#define CHECK(call)                                                                                 \
-    do {                                                                                            \
-        ct_status st_ = (call);                                                                     \
-        if (st_ != CT_OK) {                                                                         \
-            std::fprintf(stderr, "%s failed: %s\n", #call, ct_last_error());                        \
-            std::exit(2);                                                                           \
-        }                                                                                           \
-    } while (0)
-
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-double median_time(const std::function<void()>& fn, int reps, int runs = 7) {
-    fn();  // warm up
-    std::vector<double> t;
-    for (int r = 0; r < runs; ++r) {
-        double t0 = now();
-        for (int i = 0; i < reps; ++i) fn();
-        t.push_back((now() - t0) / reps);
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
 
 ct_tensor randn(std::vector<int64_t> shape, ct_dtype d) {
     ct_tensor t = nullptr;
