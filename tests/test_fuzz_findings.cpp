@@ -404,3 +404,25 @@ TEST(FuzzFindings, CumExtremaOfEmptyTensorsWithHugeDimsReturnAtOnce) {
     EXPECT_EQ(ctt::shape(v), (Shape{int64_t{1} << 40, int64_t{1} << 20, 0}));
     ok(ct_cummax(x.get(), -1, v.out(), i.out()));
 }
+
+// fuzz_ops (CI budget run, ASan use-after-poison): index_add/index_copy of a 0-d input with an empty index and a
+// 0-d source passed the shape check and read the empty index's one value. A 0-d input now takes one index with a
+// one-value source (else CT_ERR_SHAPE), or an empty index with an empty 1-D source: a no-op, as in torch, whose
+// backward gives the source an empty gradient.
+TEST(FuzzFindings, IndexAddOfZeroDimInputWithEmptyIndexIsChecked) {
+    H x = make({2.0}, {}, CT_FLOAT32, true), none = make({}, {0}, CT_INT64), one = make({0}, {1}, CT_INT64);
+    H scalar = make({5.0}, {}, CT_FLOAT32, true), empty = make({}, {0}, CT_FLOAT32, true), out, g;
+    EXPECT_EQ(ct_index_add(x.get(), 0, none.get(), scalar.get(), 1.0, out.out()), CT_ERR_SHAPE);
+    EXPECT_EQ(ct_index_copy(x.get(), 0, none.get(), scalar.get(), out.out()), CT_ERR_SHAPE);
+    EXPECT_EQ(ct_index_add(x.get(), 0, one.get(), empty.get(), 1.0, out.out()), CT_ERR_SHAPE);
+    for (bool copy : {false, true}) {
+        if (copy) ok(ct_index_copy(x.get(), 0, none.get(), empty.get(), out.out()));
+        else ok(ct_index_add(x.get(), 0, none.get(), empty.get(), 2.0, out.out()));
+        EXPECT_EQ(values(out), std::vector<double>{2.0});
+        ok(ct_backward(out.get(), nullptr, 0, 0));
+        ok(ct_tensor_grad(empty.get(), g.out()));
+        EXPECT_EQ(ctt::shape(g), Shape{0});
+    }
+    ok(ct_index_add(x.get(), 0, one.get(), scalar.get(), 1.0, out.out()));  // one index: x + src
+    EXPECT_EQ(values(out), std::vector<double>{7.0});
+}

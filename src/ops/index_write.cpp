@@ -33,7 +33,10 @@ int64_t check_index_slices(const char* op, const Tensor& x, int64_t dim, const T
     int64_t d = wrap_dim(dim, x.dim(), op);
     Shape want = x.sizes();
     if (x.dim() > 0) want[d] = index.numel();
-    bool ok = src.sizes() == want || (x.dim() == 0 && src.numel() == 1 && src.dim() <= 1 && index.numel() == 1);
+    // A 0-d input takes one index with a one-value source, or (a no-op, as torch) no index with an empty 1-D one.
+    bool ok = x.dim() == 0 ? (index.numel() == 1 && src.numel() == 1 && src.dim() <= 1) ||
+                                 (index.numel() == 0 && src.sizes() == Shape{0})
+                           : src.sizes() == want;
     if (!ok)
         fail(CT_ERR_SHAPE, op, ": source of shape ", shape_str(src.sizes()), " must have the input's shape ",
              shape_str(x.sizes()), " except size ", index.numel(), " (the index length) in dim ", d);
@@ -44,9 +47,17 @@ int64_t check_index_slices(const char* op, const Tensor& x, int64_t dim, const T
 Tensor write_slices(const char* op, const Tensor& x, int64_t d, const Tensor& index, const Tensor& src,
                     bool accumulate) {
     Tensor out = fresh_copy(x);
+    if (index.numel() == 0) return out;
     Tensor s = x.dim() == 0 ? reshape(detach(src), {}) : src;
     scatter_into(op, out, d, index_along(index, s.sizes(), d), s, accumulate, index);
     return out;
+}
+
+// g's slices at index along d, shaped as the source ss they came from: the source gradient of index_add and
+// index_copy (an empty index, which a 0-d g cannot index_select, picks nothing).
+Tensor slices_at(const Tensor& g, int64_t d, const Tensor& index, const Shape& ss) {
+    if (index.numel() == 0) return zeros(ss, g.dtype(), g.device());
+    return reshape(index_select(g, d, index), ss);
 }
 
 // The int64 positions that indices (broadcast together, each int64/int32 and in [-size, size) of its dim,
@@ -144,7 +155,7 @@ Tensor index_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor
         const Tensor& g = c.grads[0];
         Tensor gs;
         if (c.needs(1)) {
-            gs = reshape(index_select(g, d, c.saved(0)), ss);
+            gs = slices_at(g, d, c.saved(0), ss);
             if (alpha != 1.0) gs = mul(gs, wrapped_scalar(alpha, false));
         }
         return {c.needs(0) ? g : Tensor(), gs};
@@ -165,7 +176,7 @@ Tensor index_copy(const Tensor& x, int64_t dim, const Tensor& index, const Tenso
         Tensor gx, gs;
         // the copied slices overwrote x there: x gets no gradient at index
         if (c.needs(0)) gx = index_copy(g, d, c.saved(0), zeros(ss, g.dtype(), g.device()));
-        if (c.needs(1)) gs = reshape(index_select(g, d, c.saved(0)), ss);
+        if (c.needs(1)) gs = slices_at(g, d, c.saved(0), ss);
         return {gx, gs};
     });
     node->save(index);
