@@ -3,6 +3,7 @@
 // weight) per output index, computed once with torch 1.13's source-index formulas, then one loop over the tap
 // product (Note [Resample plan]). Area is adaptive average pooling. CPU kernels; CUDA through differentiable host
 // copies.
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include "autograd/grad_mode.h"
@@ -17,8 +18,8 @@ const char* kOp = "interpolate";
 
 // Note [Resample plan]: a resample is linear in its input. Spatial axis a maps output index o to taps
 // idx[o * taps + t] with weights w[o * taps + t]; out[o0, o1, o2] = sum_t0 w0 * (sum_t1 w1 * (sum_t2 w2 * x[i0, i1,
-// i2])) (torch's nesting order, outermost axis first). Axes past k are padding: in = out = 1, one tap of weight 1
-// (exact, so they change nothing). The backward scatters the same weights (the adjoint), and is itself linear in
+// i2])) (torch's nesting order, outermost axis first). With k < 3 spatial dims the leading axes are padding: in =
+// out = 1, one tap of weight 1 (exact, so they change nothing), and the last spatial dim stays the innermost loop. The backward scatters the same weights (the adjoint), and is itself linear in
 // the gradient, so its own backward is the forward: both are differentiable to any order.
 struct Axis {
     int64_t in = 1, out = 1, taps = 1;
@@ -99,61 +100,83 @@ template <typename T> Axis make_axis(int32_t mode, int64_t in, int64_t out, bool
     return a;
 }
 
-// y = resample of x (both contiguous host tensors of the plan's shapes); planes run in parallel.
+// acc[o] += scale * sum_t w[o * K + t] * row[idx[o * K + t]] over the innermost axis's n outputs (K taps each).
+template <typename T, int K> void gather_line(const T* row, const int64_t* idx, const T* w, int64_t n, T scale, T* acc) {
+    for (int64_t o = 0; o < n; ++o) {
+        T s = 0;
+        for (int t = 0; t < K; ++t) s += w[o * K + t] * row[idx[o * K + t]];
+        acc[o] += scale * s;
+    }
+}
+
+// row[idx[o * K + t]] += (c * w[o * K + t]) * g[o]: the adjoint of gather_line (torch's weight-product order).
+template <typename T, int K> void scatter_line(T* row, const int64_t* idx, const T* w, int64_t n, T c, const T* g) {
+    for (int64_t o = 0; o < n; ++o)
+        for (int t = 0; t < K; ++t) row[idx[o * K + t]] += (c * w[o * K + t]) * g[o];
+}
+
+// The innermost axis's line functions for its tap count (1 nearest, 2 linear, 4 cubic).
+template <typename T> struct Lines {
+    void (*gather)(const T*, const int64_t*, const T*, int64_t, T, T*);
+    void (*scatter)(T*, const int64_t*, const T*, int64_t, T, const T*);
+    explicit Lines(int64_t taps)
+        : gather(taps == 1 ? gather_line<T, 1> : taps == 2 ? gather_line<T, 2> : gather_line<T, 4>),
+          scatter(taps == 1 ? scatter_line<T, 1> : taps == 2 ? scatter_line<T, 2> : scatter_line<T, 4>) {}
+};
+
+// y = resample of x (both contiguous host tensors of the plan's shapes), an output line at a time: for each
+// (o0, o1) the innermost sums of every (t0, t1) tap pair are weighted into acc1, and acc1 into the line (Note
+// [Resample plan]'s order, so the rounding is torch's). Planes run in parallel.
 template <typename T> void forward_kernel(const Plan& p, const T* x, T* y) {
     const Axis &a0 = p.ax[0], &a1 = p.ax[1], &a2 = p.ax[2];
     const int64_t in_plane = a0.in * a1.in * a2.in, out_plane = a0.out * a1.out * a2.out;
-    std::vector<T> w0(a0.w.begin(), a0.w.end()), w1(a1.w.begin(), a1.w.end()), w2(a2.w.begin(), a2.w.end());
+    const std::vector<T> w0(a0.w.begin(), a0.w.end()), w1(a1.w.begin(), a1.w.end()), w2(a2.w.begin(), a2.w.end());
+    const Lines<T> lines(a2.taps);
     parallel_for(p.planes, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, out_plane)), [&](int64_t p0, int64_t p1) {
+        std::vector<T> acc1((size_t)a2.out);
         for (int64_t pl = p0; pl < p1; ++pl) {
             const T* xp = x + pl * in_plane;
             T* yp = y + pl * out_plane;
             for (int64_t o0 = 0; o0 < a0.out; ++o0)
-                for (int64_t o1 = 0; o1 < a1.out; ++o1)
-                    for (int64_t o2 = 0; o2 < a2.out; ++o2) {
-                        T acc0 = 0;
-                        for (int64_t t0 = 0; t0 < a0.taps; ++t0) {
-                            const T* r0 = xp + a0.idx[(size_t)(o0 * a0.taps + t0)] * a1.in * a2.in;
-                            T acc1 = 0;
-                            for (int64_t t1 = 0; t1 < a1.taps; ++t1) {
-                                const T* r1 = r0 + a1.idx[(size_t)(o1 * a1.taps + t1)] * a2.in;
-                                T acc2 = 0;
-                                for (int64_t t2 = 0; t2 < a2.taps; ++t2)
-                                    acc2 += w2[(size_t)(o2 * a2.taps + t2)] * r1[a2.idx[(size_t)(o2 * a2.taps + t2)]];
-                                acc1 += w1[(size_t)(o1 * a1.taps + t1)] * acc2;
-                            }
-                            acc0 += w0[(size_t)(o0 * a0.taps + t0)] * acc1;
-                        }
-                        *yp++ = acc0;
+                for (int64_t o1 = 0; o1 < a1.out; ++o1) {
+                    T* line = yp + (o0 * a1.out + o1) * a2.out;
+                    std::fill(line, line + a2.out, T(0));
+                    for (int64_t t0 = 0; t0 < a0.taps; ++t0) {
+                        const T* r0 = xp + a0.idx[(size_t)(o0 * a0.taps + t0)] * a1.in * a2.in;
+                        std::fill(acc1.begin(), acc1.end(), T(0));
+                        for (int64_t t1 = 0; t1 < a1.taps; ++t1)
+                            lines.gather(r0 + a1.idx[(size_t)(o1 * a1.taps + t1)] * a2.in, a2.idx.data(), w2.data(),
+                                         a2.out, w1[(size_t)(o1 * a1.taps + t1)], acc1.data());
+                        const T s0 = w0[(size_t)(o0 * a0.taps + t0)];
+                        for (int64_t o2 = 0; o2 < a2.out; ++o2) line[o2] += s0 * acc1[(size_t)o2];
                     }
+                }
         }
     });
 }
 
-// gx (zeroed, the input's shape) += the adjoint of the resample applied to g; planes are disjoint, so no races.
+// gx (zeroed, the input's shape) += the adjoint of the resample applied to g, an output line at a time; planes
+// are disjoint, so no races.
 template <typename T> void backward_kernel(const Plan& p, const T* g, T* gx) {
     const Axis &a0 = p.ax[0], &a1 = p.ax[1], &a2 = p.ax[2];
     const int64_t in_plane = a0.in * a1.in * a2.in, out_plane = a0.out * a1.out * a2.out;
-    std::vector<T> w0(a0.w.begin(), a0.w.end()), w1(a1.w.begin(), a1.w.end()), w2(a2.w.begin(), a2.w.end());
+    const std::vector<T> w0(a0.w.begin(), a0.w.end()), w1(a1.w.begin(), a1.w.end()), w2(a2.w.begin(), a2.w.end());
+    const Lines<T> lines(a2.taps);
     parallel_for(p.planes, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, out_plane)), [&](int64_t p0, int64_t p1) {
         for (int64_t pl = p0; pl < p1; ++pl) {
             const T* gp = g + pl * out_plane;
             T* xp = gx + pl * in_plane;
             for (int64_t o0 = 0; o0 < a0.out; ++o0)
-                for (int64_t o1 = 0; o1 < a1.out; ++o1)
-                    for (int64_t o2 = 0; o2 < a2.out; ++o2) {
-                        const T v = *gp++;
-                        for (int64_t t0 = 0; t0 < a0.taps; ++t0) {
-                            T* r0 = xp + a0.idx[(size_t)(o0 * a0.taps + t0)] * a1.in * a2.in;
-                            const T v0 = v * w0[(size_t)(o0 * a0.taps + t0)];
-                            for (int64_t t1 = 0; t1 < a1.taps; ++t1) {
-                                T* r1 = r0 + a1.idx[(size_t)(o1 * a1.taps + t1)] * a2.in;
-                                const T v1 = v0 * w1[(size_t)(o1 * a1.taps + t1)];
-                                for (int64_t t2 = 0; t2 < a2.taps; ++t2)
-                                    r1[a2.idx[(size_t)(o2 * a2.taps + t2)]] += v1 * w2[(size_t)(o2 * a2.taps + t2)];
-                            }
-                        }
+                for (int64_t o1 = 0; o1 < a1.out; ++o1) {
+                    const T* line = gp + (o0 * a1.out + o1) * a2.out;
+                    for (int64_t t0 = 0; t0 < a0.taps; ++t0) {
+                        T* r0 = xp + a0.idx[(size_t)(o0 * a0.taps + t0)] * a1.in * a2.in;
+                        const T c0 = w0[(size_t)(o0 * a0.taps + t0)];
+                        for (int64_t t1 = 0; t1 < a1.taps; ++t1)
+                            lines.scatter(r0 + a1.idx[(size_t)(o1 * a1.taps + t1)] * a2.in, a2.idx.data(), w2.data(),
+                                          a2.out, c0 * w1[(size_t)(o1 * a1.taps + t1)], line);
                     }
+                }
         }
     });
 }
@@ -270,7 +293,7 @@ Tensor interpolate(const Tensor& x, const int64_t* size, const double* scale_fac
     plan->planes = x.sizes()[0] * x.sizes()[1];
     if (plan->planes > 0)  // an empty result costs nothing: no tables for it
         for (int d = 0; d < k; ++d)
-            plan->ax[d] = dispatch_float(x.dtype(), [&](auto tag) {
+            plan->ax[3 - k + d] = dispatch_float(x.dtype(), [&](auto tag) {
                 using T = typename decltype(tag)::type;
                 return make_axis<T>(mode, x.sizes()[(size_t)d + 2], out_shape[(size_t)d + 2], align, scales[d]);
             });
