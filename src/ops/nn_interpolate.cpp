@@ -80,7 +80,8 @@ template <typename T> Axis make_axis(int32_t mode, int64_t in, int64_t out, bool
                 continue;
             }
             const T src = source_index<T>(source_scale<T>(in, out, align, scale), o, align, false);
-            const int64_t i0 = (int64_t)src;  // src >= 0
+            // src >= 0; the cap keeps a float32 index past 2^24 that rounded up inside the input
+            const int64_t i0 = std::min((int64_t)src, in - 1);
             id[0] = i0;
             id[1] = i0 + (i0 < in - 1 ? 1 : 0);
             const T l1 = src - (T)i0;
