@@ -1,7 +1,7 @@
 // nn_interpolate.cpp - interpolate / Upsample (nearest, nearest-exact, linear/bilinear/trilinear, bicubic, area) on
 // [N, C, d1..dk] tensors, k = 1..3. Every mode but area is separable: per spatial axis a table of taps (input index,
-// weight) per output index, computed once with torch 1.13's source-index formulas, then one loop over the tap
-// product (Note [Resample plan]). Area is adaptive average pooling. CPU kernels; CUDA through differentiable host
+// weight) per output index, computed once with torch 1.13's source-index formulas, then one kernel over the tap
+// product, an output line at a time (Note [Resample plan]). Area is adaptive average pooling. CPU kernels; CUDA through differentiable host
 // copies.
 #include <algorithm>
 #include <cmath>
@@ -19,8 +19,12 @@ const char* kOp = "interpolate";
 // Note [Resample plan]: a resample is linear in its input. Spatial axis a maps output index o to taps
 // idx[o * taps + t] with weights w[o * taps + t]; out[o0, o1, o2] = sum_t0 w0 * (sum_t1 w1 * (sum_t2 w2 * x[i0, i1,
 // i2])) (torch's nesting order, outermost axis first). With k < 3 spatial dims the leading axes are padding: in =
-// out = 1, one tap of weight 1 (exact, so they change nothing), and the last spatial dim stays the innermost loop. The backward scatters the same weights (the adjoint), and is itself linear in
-// the gradient, so its own backward is the forward: both are differentiable to any order.
+// out = 1, one tap of weight 1 (exact, so they change nothing), and the last spatial dim stays the innermost loop.
+// The backward scatters the same weights (the adjoint), and is itself linear in the gradient, so its own backward
+// is the forward: both are differentiable to any order. (torch 1.13's nearest and bicubic backwards copy the
+// gradient of a same-size axis even when a scale_factor made the forward sample it elsewhere; ours is always the
+// forward's adjoint.) The tables hold out * taps entries per axis, so they are bounded by the result, and are
+// built only after the result has been allocated.
 struct Axis {
     int64_t in = 1, out = 1, taps = 1;
     std::vector<int64_t> idx{0};
