@@ -1,7 +1,8 @@
 // test_interpolate.cpp - ct_interpolate against closed forms (nearest / nearest-exact index rules, linear and
 // bicubic reproducing linear ramps, area = adaptive average pooling), float64 gradchecks of every mode in 1-3
-// spatial dims and of its backward w.r.t. the incoming gradient (its second derivative), the empty batch, and errors - on the CPU and on the (emulated) CUDA device.
-// tests/../bindings/python/tests/test_interpolate.py compares every mode with torch 1.13.
+// spatial dims and of its backward w.r.t. the incoming gradient (its second derivative), the empty batch, and
+// errors - on the CPU and on the (emulated) CUDA device.
+// bindings/python/tests/test_interpolate.py compares every mode with torch 1.13.
 #include <cmath>
 #include "ct_test.h"
 
@@ -56,7 +57,8 @@ TEST(Interpolate, NearestModesFollowTheirIndexRules) {
         std::vector<double> expect;
         for (int64_t o = 0; o < 10; ++o) expect.push_back(xv[(size_t)(int64_t)std::floor((float)o * (float)(1 / 1.5))]);
         EXPECT_TRUE(allclose(s, expect, 0));
-        EXPECT_TRUE(allclose(interp(x, {}, {1.5}, CT_INTERP_NEAREST, -1, 1), values(interp(x, {10}, {}, CT_INTERP_NEAREST)), 0));
+        EXPECT_TRUE(allclose(interp(x, {}, {1.5}, CT_INTERP_NEAREST, -1, 1),
+                             values(interp(x, {10}, {}, CT_INTERP_NEAREST)), 0));
     });
 }
 

@@ -1,8 +1,8 @@
 // nn_interpolate.cpp - interpolate / Upsample (nearest, nearest-exact, linear/bilinear/trilinear, bicubic, area) on
 // [N, C, d1..dk] tensors, k = 1..3. Every mode but area is separable: per spatial axis a table of taps (input index,
 // weight) per output index, computed once with torch 1.13's source-index formulas, then one kernel over the tap
-// product, an output line at a time (Note [Resample plan]). Area is adaptive average pooling. CPU kernels; CUDA through differentiable host
-// copies.
+// product, an output line at a time (Note [Resample plan]). Area is adaptive average pooling. CPU kernels; CUDA
+// through differentiable host copies.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -106,7 +106,8 @@ template <typename T> Axis make_axis(int32_t mode, int64_t in, int64_t out, bool
 }
 
 // acc[o] += scale * sum_t w[o * K + t] * row[idx[o * K + t]] over the innermost axis's n outputs (K taps each).
-template <typename T, int K> void gather_line(const T* row, const int64_t* idx, const T* w, int64_t n, T scale, T* acc) {
+template <typename T, int K>
+void gather_line(const T* row, const int64_t* idx, const T* w, int64_t n, T scale, T* acc) {
     for (int64_t o = 0; o < n; ++o) {
         T s = 0;
         for (int t = 0; t < K; ++t) s += w[o * K + t] * row[idx[o * K + t]];
