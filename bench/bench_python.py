@@ -36,6 +36,7 @@ TARGETS = {
     "conv": ("speed>=", 1.0),
     "cnn": ("speed>=", 1.3),
     "lstm": ("speed>=", 1.2),
+    "resample": ("speed>=", 1.0),
 }
 
 
@@ -295,6 +296,29 @@ def bench_conv(report, quick):
         both(case, report, "conv", "%s fwd+bwd x%s w%s" % (name, list(xs), list(ws)), min_run=0.2, repeat=7)
 
 
+def bench_resample(report, quick):
+    """Bilinear 2x upsample of [16, 64, 64, 64] float32 forward + backward (issue 14), both libraries on 1 thread."""
+    data_x = np.random.default_rng(5).standard_normal((4 if quick else 16, 64, 64, 64), dtype=np.float32)
+
+    def case(lib):
+        x = lib.from_numpy(data_x.copy()).requires_grad_()
+
+        def step():
+            x.grad = None
+            lib.nn.functional.interpolate(x, scale_factor=2, mode="bilinear", align_corners=False).sum().backward()
+        return step
+    threads = ct.get_num_threads()
+    if torch is not None:
+        torch.set_num_threads(1)
+    ct.set_num_threads(1)
+    try:
+        both(case, report, "resample", "bilinear 2x fwd+bwd x%s 1 thread" % list(data_x.shape), min_run=0.2, repeat=5)
+    finally:
+        if torch is not None:
+            torch.set_num_threads(threads)
+        ct.set_num_threads(threads)
+
+
 def cnn_model(lib):
     lib.manual_seed(0)
     nn = lib.nn
@@ -332,7 +356,7 @@ def bench_lstm(report, quick):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes and a shorter epoch (smoke run)")
-    parser.add_argument("--only", default=None, help="run one section (tiny, elementwise, matmul, mlp, transformer, conv, cnn, lstm)")
+    parser.add_argument("--only", default=None, help="run one section (tiny, elementwise, matmul, mlp, transformer, conv, cnn, lstm, resample)")
     parser.add_argument("--threads", type=int, default=None, help="thread count for both (default: ctensor's)")
     args = parser.parse_args()
 
@@ -359,6 +383,7 @@ def main():
         (bench_conv, (args.quick,)),
         (bench_cnn, (args.quick,)),
         (bench_lstm, (args.quick,)),
+        (bench_resample, (args.quick,)),
     ]
     for section, section_args in sections:
         if args.only and section.__name__ != "bench_" + args.only:

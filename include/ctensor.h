@@ -1115,6 +1115,23 @@ CT_API ct_status ct_embedding_bag(ct_tensor weight, ct_tensor indices, ct_tensor
                                   ct_tensor per_sample_weights, int32_t include_last_offset, int64_t padding_idx,
                                   int32_t has_padding_idx, int32_t scale_grad_by_freq, ct_tensor* out);
 
+/* ---- Resampling: interpolate / Upsample (issue 14) ---- */
+
+/* Interpolation modes of ct_interpolate (fixed values). */
+enum {
+    CT_INTERP_NEAREST = 0,       /* torch 'nearest': source floor(dst * scale) (1/scale_factor when given) */
+    CT_INTERP_NEAREST_EXACT = 1, /* torch 'nearest-exact': source floor((dst + 0.5) * scale) */
+    CT_INTERP_LINEAR = 2,        /* linear / bilinear / trilinear by the number of spatial dims */
+    CT_INTERP_BICUBIC = 3,       /* bicubic (2 spatial dims only; A = -0.75, taps clamped at the edges) */
+    CT_INTERP_AREA = 4           /* adaptive average pooling to the output size */
+};
+/* torch.nn.functional.interpolate of x [N, C, d1..dk] (k = ndim_spatial, 1..3) by mode (CT_INTERP_*): exactly one
+ * of size (k output sizes) and scale_factors (k factors; output floor(d * factor)) is non-NULL. align_corners: -1
+ * unset, 0 or 1 (linear and bicubic only). recompute_scale_factor != 0 (with scale_factors) computes the output
+ * size and then interpolates as if it had been given as size. float32/float64; differentiable to any order. */
+CT_API ct_status ct_interpolate(ct_tensor x, const int64_t* size, const double* scale_factors, int32_t ndim_spatial,
+                                int32_t mode, int32_t align_corners, int32_t recompute_scale_factor, ct_tensor* out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -286,6 +286,9 @@ std::pair<Tensor, Tensor> max_pool_nd(const Tensor& x, const PoolNdParams& p);
 Tensor avg_pool_nd(const Tensor& x, const PoolNdParams& p);
 Tensor adaptive_avg_pool_nd(const Tensor& x, int32_t nd, const int64_t* output_size);
 std::pair<Tensor, Tensor> adaptive_max_pool_nd(const Tensor& x, int32_t nd, const int64_t* output_size);
+// torch's F.interpolate of x [N, C, d1..dk] by mode CT_INTERP_* (ct_interpolate in ctensor.h; nn_interpolate.cpp).
+Tensor interpolate(const Tensor& x, const int64_t* size, const double* scale_factors, int32_t k, int32_t mode,
+                   int32_t align_corners, bool recompute_scale_factor);
 
 // ---- ordering, scans, reordering, einsum (sort.cpp, cumprod.cpp, reorder.cpp, einsum.cpp) ----
 // Sorted values and int64 positions along dim (stable; NaN sorts last ascending, first descending).

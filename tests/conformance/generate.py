@@ -1692,10 +1692,42 @@ def embeddings(c):
             {"padding_idx": 7, "scale_grad_by_freq": False})
 
 
+def resample(c):
+    """interpolate in every mode over 1-3 spatial dims: to a size, by factors (non-integer, downsampling, mixed) and
+    by recomputed factors, with and without align_corners. The factors avoid same-size and doubled axes, where
+    torch 1.13's nearest and bicubic backwards copy the gradient whatever the factor (its forwards do not)."""
+    F = torch.nn.functional
+    rng = Rng(91)
+    modes = [("nearest", (1, 2, 3)), ("nearest-exact", (1, 3)), ("area", (2,)), ("linear", (1,)),
+             ("bilinear", (2,)), ("trilinear", (3,)), ("bicubic", (2,))]
+    for dtype in ("float32", "float64"):
+        xs = {1: rng.tensor([2, 2, 5], dtype), 2: rng.tensor([1, 2, 4, 5], dtype), 3: rng.tensor([1, 1, 3, 4, 2], dtype)}
+        for mode, ks in modes:
+            for k in ks:
+                for align in ([None] if mode in ("nearest", "nearest-exact", "area") else [False, True]):
+                    for size, factor, recompute in (([7, 3, 5][:k], None, False), (None, [1.7, 0.6, 2.5][:k], False),
+                                                    (None, [0.7, 1.3, 1.4][:k], True)):
+                        a = {"mode": mode, "size": size, "scale_factor": factor, "align_corners": align,
+                             "recompute_scale_factor": recompute}
+                        how = "size%s" % size if size else "scale%s%s" % (factor, "/recompute" if recompute else "")
+                        c.run(f"interpolate/{dtype}/{mode}/{k}d/align{align}/{how}", "interpolate",
+                              lambda t, a=a: F.interpolate(t, a["size"], a["scale_factor"], a["mode"],
+                                                           a["align_corners"], a["recompute_scale_factor"] or None),
+                              [xs[k]], a)
+    a = {"mode": "nearest", "size": [4], "scale_factor": None, "align_corners": None, "recompute_scale_factor": False}
+    x = torch.zeros(1, 2, 5)
+    # (size and scale_factor both given: Rust's Resize cannot say it; test_interpolate.cpp checks that error)
+    c.error("interpolate/error/zero_size", "interpolate", [x], "CT_ERR_SHAPE", dict(a, size=[0]))
+    c.error("interpolate/error/align_corners_nearest", "interpolate", [x], "CT_ERR_INVALID_ARGUMENT",
+            dict(a, align_corners=True))
+    c.error("interpolate/error/empty_output", "interpolate", [x], "CT_ERR_SHAPE", dict(a, size=None, scale_factor=[0.1]))
+
+
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,
           "indexing": indexing, "ordering": ordering, "nn": nn_ops, "creation": creation, "random": random_ops,
           "activations": activations, "losses": losses, "linalg": linalg, "attention": attention,
-          "conv_nd": conv_nd, "recurrent": recurrent, "toolbox": toolbox, "embeddings": embeddings}
+          "conv_nd": conv_nd, "recurrent": recurrent, "toolbox": toolbox, "embeddings": embeddings,
+          "resample": resample}
 
 
 def main():

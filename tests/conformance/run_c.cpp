@@ -469,6 +469,20 @@ std::map<std::string, Op> op_table() {
                                 a["include_last_offset"].get<bool>() ? 1 : 0, padding(a), has_padding(a),
                                 a["scale_grad_by_freq"].get<bool>() ? 1 : 0, out_slot(o));
     };
+    // interpolate: torch's mode names; size / scale_factor null (none) or one value per spatial dim
+    t["interpolate"] = [](const Inputs& x, const Json& a, Outs& o) {
+        const std::string m = a["mode"].get<std::string>();
+        const int32_t mode = m == "nearest" ? CT_INTERP_NEAREST : m == "nearest-exact" ? CT_INTERP_NEAREST_EXACT
+                             : m == "bicubic" ? CT_INTERP_BICUBIC : m == "area" ? CT_INTERP_AREA : CT_INTERP_LINEAR;
+        std::vector<int64_t> size;
+        std::vector<double> scale;
+        if (!a["size"].is_null()) size = a["size"].get<std::vector<int64_t>>();
+        if (!a["scale_factor"].is_null()) scale = a["scale_factor"].get<std::vector<double>>();
+        const int32_t align = a["align_corners"].is_null() ? -1 : a["align_corners"].get<bool>() ? 1 : 0;
+        return ct_interpolate(x[0].h, size.empty() ? nullptr : size.data(), scale.empty() ? nullptr : scale.data(),
+                              (int32_t)std::max(size.size(), scale.size()), mode, align,
+                              a["recompute_scale_factor"].get<bool>() ? 1 : 0, out_slot(o));
+    };
     t["einsum"] = [](const Inputs& x, const Json& a, Outs& o) {
         std::vector<ct_tensor> hs;
         for (const T& v : x) hs.push_back(v.h);

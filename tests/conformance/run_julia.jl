@@ -236,6 +236,13 @@ merge!(OPS, Dict{String,Function}(
                                                   per_sample_weights = length(xs) > 4 ? xs[4] : nothing,
                                                   include_last_offset = xs[end]["include_last_offset"],
                                                   scale_grad_by_freq = xs[end]["scale_grad_by_freq"]),
+    # interpolate: TOML leaves a null size / scale_factor / align_corners out; sizes and factors in Julia order
+    "interpolate" => (x, a) -> C.interpolate(x; size = haskey(a, "size") ? jtuple(a["size"]) : nothing,
+                                             scale_factor = haskey(a, "scale_factor") ?
+                                                            Tuple(reverse(Float64.(a["scale_factor"]))) : nothing,
+                                             mode = Symbol(replace(a["mode"], "-" => "_")),
+                                             align_corners = get(a, "align_corners", nothing),
+                                             recompute_scale_factor = a["recompute_scale_factor"]),
     "einsum" => (xs...) -> C.einsum(julia_equation(xs[end]["equation"]), xs[1:end-1]...),
     "split" => (x, a) -> Tuple(split(x, a["split_size"]; dims = jdim(a["dim"], ndims(x)))),
     "chunk" => (x, a) -> Tuple(C.chunk(x, a["chunks"]; dims = jdim(a["dim"], ndims(x)))),

@@ -191,6 +191,8 @@ def op_table():
             xs[1], xs[0], xs[2] if len(xs) > 2 else None, mode=a["mode"], padding_idx=a["padding_idx"],
             scale_grad_by_freq=a["scale_grad_by_freq"], include_last_offset=a["include_last_offset"],
             per_sample_weights=xs[3] if len(xs) > 3 else None),
+        "interpolate": lambda xs, a: F.interpolate(xs[0], a["size"], a["scale_factor"], a["mode"], a["align_corners"],
+                                                   a["recompute_scale_factor"] or None),
         "einsum": lambda xs, a: ct.einsum(a["equation"], *xs),
         "split": lambda xs, a: tuple(ct.split(xs[0], a["split_size"], a["dim"])),
         "chunk": lambda xs, a: tuple(ct.chunk(xs[0], a["chunks"], a["dim"])),

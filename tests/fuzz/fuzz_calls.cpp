@@ -528,7 +528,8 @@ void nn(Input& in, Pool& p, uint8_t which) {
     }
 }
 
-// Issue 14: N-d pooling (rank 0..4: 0 and 4 must fail), unfold / fold and pixel_(un)shuffle with hostile sizes.
+// Issue 14: N-d pooling (rank 0..4: 0 and 4 must fail), unfold / fold, pixel_(un)shuffle and interpolate with
+// hostile sizes.
 void pools_nd(Input& in, Pool& p, ct_tensor x, bool ok, uint8_t which) {
     Pair k = pair(in), st = pair(in), pad = pair(in), dil = pair(in), extra = pair(in), os = pair(in);
     const int64_t k3[3] = {k.v[0], k.v[1], extra.v[0]}, s3[3] = {st.v[0], st.v[1], extra.v[1]};
@@ -539,7 +540,7 @@ void pools_nd(Input& in, Pool& p, ct_tensor x, bool ok, uint8_t which) {
     const int64_t div = in.u8() < 0xe0 ? in.count() : in.edge(), factor = in.u8() < 0xe0 ? in.count() : in.edge();
     const unsigned want_idx = in.u8() & 1, null_mask = want_idx ? 0 : 2;
     const int64_t* kk = k.null ? nullptr : k3;
-    switch ((which / 8) % 8) {
+    switch ((which / 8) % 9) {
     case 0:
         call(in, p, "max_pool_nd", !ok || bad_rank, 2, null_mask, [&](ct_tensor* o) {
             return ct_max_pool_nd(x, rank, kk, s3, p3, d3, ceil, o, want_idx ? o + 1 : nullptr);
@@ -567,8 +568,18 @@ void pools_nd(Input& in, Pool& p, ct_tensor x, bool ok, uint8_t which) {
              [&](ct_tensor* o) { return ct_fold(x, os.get(), k.get(), dil.get(), pad.get(), st.get(), o); });
         break;
     case 6: call(in, p, "pixel_shuffle", !ok, 1, 0, [&](ct_tensor* o) { return ct_pixel_shuffle(x, factor, o); }); break;
-    default:
+    case 7:
         call(in, p, "pixel_unshuffle", !ok, 1, 0, [&](ct_tensor* o) { return ct_pixel_unshuffle(x, factor, o); });
+        break;
+    default: {  // interpolate: sizes (or NULL), factors mostly in [0, 4) (or hostile scalars, or NULL), any mode
+        double f3[3];
+        for (double& f : f3) f = in.u8() < 0xc0 ? (double)(in.u8() % 40) / 10.0 : in.scalar();
+        const bool no_scale = in.flag();
+        const int32_t mode = (int32_t)(in.u8() % 6), align = (int32_t)(in.u8() % 3) - 1, recompute = in.flag();
+        call(in, p, "interpolate", !ok || bad_rank, 1, 0, [&](ct_tensor* o) {
+            return ct_interpolate(x, os.null ? nullptr : o3, no_scale ? nullptr : f3, rank, mode, align, recompute, o);
+        });
+    }
     }
 }
 

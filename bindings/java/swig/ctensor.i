@@ -8,6 +8,7 @@
 #include <ctensor.h>
 #include "ctj_support.h"
 #include "ctj_conv_nd.h"
+#include "ctj_resample.h"
 %}
 
 %pragma(java) jniclasscode=%{
@@ -34,6 +35,8 @@
 %ignore ct_avg_pool_nd;
 %ignore ct_adaptive_avg_pool_nd;
 %ignore ct_adaptive_max_pool_nd;
+/* Resampling: replaced by ctj_resample.h's wrapper (its factors as doubles and a count). */
+%ignore ct_interpolate;
 
 #define CT_API
 %include <ctensor.h>
@@ -59,3 +62,8 @@ ct_status ctj_avg_pool_nd(ct_tensor x, const int64_t* dims, int32_t ndims, int32
 ct_status ctj_adaptive_avg_pool_nd(ct_tensor x, const int64_t* shape, int32_t ndim, ct_tensor* out);
 ct_status ctj_adaptive_max_pool_nd(ct_tensor x, const int64_t* shape, int32_t ndim, ct_tensor* out,
                                    ct_tensor* indices_out);
+
+/* ---- issue 14: resampling (ctj_resample.h) ---- */
+ct_status ctj_interpolate(ct_tensor x, const int64_t* shape, int32_t ndim, double f0, double f1, double f2,
+                          int32_t nscales, int32_t mode, int32_t align_corners, int32_t recompute_scale_factor,
+                          ct_tensor* out);

@@ -119,6 +119,7 @@ int init_attention(PyObject* m);
 int add_functions(PyObject* m, PyMethodDef* defs);
 /* N-d convolution, pooling, unfold/fold (issue 14), conv_nd.c. */
 int init_conv_nd(PyObject* m);
+int init_resample(PyObject* m);
 /* A tuple of the handles (NULL entries become None; all released on failure), in ops_sort.c. */
 PyObject* tuple_of(ct_tensor* hs, int n);
 /* The toolbox ops of issue 14 (ops_toolbox.c). */

@@ -125,6 +125,7 @@
 #pragma weak ct_index_put
 #pragma weak ct_index_put_
 #pragma weak ct_index_select
+#pragma weak ct_interpolate
 #pragma weak ct_is_grad_enabled
 #pragma weak ct_kl_div
 #pragma weak ct_kthvalue

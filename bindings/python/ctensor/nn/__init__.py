@@ -14,6 +14,7 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CosineSimila
                    MarginRankingLoss, MSELoss, MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PairwiseDistance,
                    PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss, TripletMarginLoss)
 from ._embedding import EmbeddingBag  # noqa: F401
+from ._upsample import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d  # noqa: F401
 from .module import Module, ModuleDict, ModuleList, Sequential  # noqa: F401
 from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d,  # noqa: F401
                             InstanceNorm2d, InstanceNorm3d, LocalResponseNorm)

@@ -17,6 +17,7 @@ from ._functional_loss import (_reduction, binary_cross_entropy,  # noqa: F401  
                                binary_cross_entropy_with_logits, cosine_similarity, cross_entropy, huber_loss,
                                kl_div, l1_loss, mse_loss, nll_loss, pairwise_distance, smooth_l1_loss)
 from ._embedding import embedding, embedding_bag  # noqa: F401  (re-exported)
+from ._functional_resample import interpolate, upsample, upsample_bilinear, upsample_nearest  # noqa: F401
 from ._functional_margin import (cosine_embedding_loss, ctc_loss, gaussian_nll_loss,  # noqa: F401  (re-exported)
                                  hinge_embedding_loss, margin_ranking_loss, multi_margin_loss,
                                  multilabel_soft_margin_loss, poisson_nll_loss, soft_margin_loss,

@@ -1064,3 +1064,25 @@ pub const CT_FINFO_RESOLUTION: i32 = 5;
 pub const CT_IINFO_BITS: i32 = 0;
 pub const CT_IINFO_MIN: i32 = 1;
 pub const CT_IINFO_MAX: i32 = 2;
+
+// ---- Resampling: interpolate / Upsample (issue 14) -----------------------------------------------------------
+
+pub const CT_INTERP_NEAREST: i32 = 0;
+pub const CT_INTERP_NEAREST_EXACT: i32 = 1;
+pub const CT_INTERP_LINEAR: i32 = 2;
+pub const CT_INTERP_BICUBIC: i32 = 3;
+pub const CT_INTERP_AREA: i32 = 4;
+
+extern "C" {
+    #[allow(clippy::too_many_arguments)]
+    pub fn ct_interpolate(
+        x: ct_tensor,
+        size: *const i64,
+        scale_factors: *const f64,
+        ndim_spatial: i32,
+        mode: i32,
+        align_corners: i32,
+        recompute_scale_factor: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+}

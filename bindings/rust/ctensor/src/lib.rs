@@ -45,6 +45,7 @@ mod data_parallel;
 pub mod distributed;
 mod dlpack;
 mod embedding;
+mod resample;
 mod error;
 mod hooks;
 mod losses;
@@ -73,6 +74,7 @@ pub use autograd::{custom_function, grad, is_grad_enabled, no_grad, set_grad_ena
 pub use ctensor_sys as sys;
 pub use dlpack::{DLManagedTensor, DLManagedTensorVersioned};
 pub use embedding::{EmbeddingBagMode, EmbeddingBagOptions};
+pub use resample::{InterpolateMode, Resize};
 pub use error::{check, ensure_abi, Error, Result};
 pub use hooks::HookId;
 pub use linalg::{QrMode, Uplo};

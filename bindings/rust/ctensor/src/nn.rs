@@ -17,6 +17,7 @@ pub use crate::conv::{
 };
 pub use crate::data_parallel::DistributedDataParallel;
 pub use crate::embedding::{Embedding, EmbeddingBag};
+pub use crate::resample::Upsample;
 pub use crate::losses::{
     cosine_embedding_loss, ctc_loss, gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div, kl_div_batchmean,
     l1_loss, margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss, smooth_l1_loss,

@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
 use ctensor::nn::{AvgPool2d, CrossEntropyLoss, MaxPool2d, Module, NllLoss};
-use ctensor::{DType, EmbeddingBagMode, EmbeddingBagOptions, Error, Reduction, Tensor};
+use ctensor::{DType, EmbeddingBagMode, EmbeddingBagOptions, Error, InterpolateMode, Reduction, Resize, Tensor};
 use serde_json::{json, Value};
 
 /// Why a case failed: the library's error, or a mismatch in words.
@@ -555,6 +555,26 @@ fn nn_ops() -> HashMap<&'static str, Op> {
                 scale_grad_by_freq: a["scale_grad_by_freq"].as_bool().unwrap(),
             };
             one(x[0].embedding_bag(&x[1], x.get(2), x.get(3), options))
+        }),
+    );
+    // interpolate: torch's mode names; size / scale_factor null (none) or one value per spatial dim
+    t.insert(
+        "interpolate",
+        Box::new(|x, a| {
+            let mode = match a["mode"].as_str().unwrap() {
+                "nearest" => InterpolateMode::Nearest,
+                "nearest-exact" => InterpolateMode::NearestExact,
+                "bicubic" => InterpolateMode::Bicubic,
+                "area" => InterpolateMode::Area,
+                _ => InterpolateMode::Linear,
+            };
+            let resize = if a["size"].is_null() {
+                Resize::Scale(a["scale_factor"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect())
+            } else {
+                Resize::Size(ints(a, "size"))
+            };
+            let recompute = a["recompute_scale_factor"].as_bool().unwrap();
+            one(x[0].interpolate(&resize, mode, a["align_corners"].as_bool(), recompute))
         }),
     );
     t.insert(

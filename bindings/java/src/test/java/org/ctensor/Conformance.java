@@ -70,6 +70,21 @@ public final class Conformance {
         return e == null || e.isJsonNull() ? null : e.getAsLong();
     }
 
+    static boolean isNull(JsonElement e) {
+        return e == null || e.isJsonNull();
+    }
+
+    static double[] doubles(JsonElement a) {
+        double[] out = new double[a.getAsJsonArray().size()];
+        for (int i = 0; i < out.length; ++i) out[i] = a.getAsJsonArray().get(i).getAsDouble();
+        return out;
+    }
+
+    /** torch's interpolate mode name as a Resample.Mode constant name. */
+    static String interpMode(String m) {
+        return m.equals("bilinear") || m.equals("trilinear") ? "LINEAR" : m.replace('-', '_').toUpperCase(java.util.Locale.ROOT);
+    }
+
     static long[] longs(JsonElement a) {
         if (a == null || a.isJsonNull()) return new long[0];
         long[] out = new long[a.getAsJsonArray().size()];
@@ -382,6 +397,11 @@ public final class Conformance {
                 org.ctensor.nn.Embeddings.BagMode.valueOf(a.get("mode").getAsString().toUpperCase(java.util.Locale.ROOT)),
                 x.length > 3 ? (Tensor) x[3] : null, a.get("include_last_offset").getAsBoolean(), paddingIdx(a),
                 a.get("scale_grad_by_freq").getAsBoolean())));
+        t.put("interpolate", (x, a) -> one(org.ctensor.nn.Resample.interpolate((Tensor) x[0],
+                isNull(a.get("size")) ? null : longs(a.get("size")), isNull(a.get("scale_factor")) ? null : doubles(a.get("scale_factor")),
+                org.ctensor.nn.Resample.Mode.valueOf(interpMode(a.get("mode").getAsString())),
+                isNull(a.get("align_corners")) ? null : a.get("align_corners").getAsBoolean(),
+                a.get("recompute_scale_factor").getAsBoolean())));
         t.put("einsum", (x, a) -> one(Tensor.einsum(a.get("equation").getAsString(), Arrays.copyOf(x, x.length, Tensor[].class))));
         t.put("split", (x, a) -> ((Tensor) x[0]).split(arg(a, "split_size"), dim(a)));
         t.put("chunk", (x, a) -> ((Tensor) x[0]).chunk(arg(a, "chunks"), dim(a)));
