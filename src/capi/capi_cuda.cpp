@@ -98,6 +98,8 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         // embedding options (ops/nn_embedding_bag.cpp): embedding_ex is embedding on a gradient-scaling alias;
         // embedding_renorm_ and embedding_bag run on host copies (differentiable moves for embedding_bag)
         "embedding_ex", "embedding_renorm_", "embedding_bag",
+        // normalisation layers (ops/nn_norms.cpp): composites of the CUDA ops above
+        "layer_norm", "group_norm", "batch_norm",
     };
     return ops;
 }
