@@ -359,7 +359,7 @@ PyMODINIT_FUNC PyInit__C(void) {
     if (add_functions(m, module_functions) < 0 || init_tensor_type(m) < 0 || init_ops(m) < 0 || init_autograd(m) < 0 || init_interop(m) < 0 || init_handles(m) < 0 ||
         init_safetensors(m) < 0 || init_distributed(m) < 0 || init_data_parallel(m) < 0 ||
         init_nn_losses(m) < 0 || init_nn_rnn(m) < 0 || init_linalg(m) < 0 ||
-        init_attention(m) < 0 || init_conv_nd(m) < 0) {
+        init_attention(m) < 0 || init_conv_nd(m) < 0 || init_nn_norms(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }
