@@ -50,6 +50,7 @@ mod hooks;
 mod losses;
 mod linalg;
 pub mod nn;
+mod norms;
 mod operators;
 mod ops;
 pub mod optim;
@@ -73,6 +74,7 @@ pub use autograd::{custom_function, grad, is_grad_enabled, no_grad, set_grad_ena
 pub use ctensor_sys as sys;
 pub use dlpack::{DLManagedTensor, DLManagedTensorVersioned};
 pub use embedding::{EmbeddingBagMode, EmbeddingBagOptions};
+pub use norms::{BatchNorm, GroupNorm};
 pub use error::{check, ensure_abi, Error, Result};
 pub use hooks::HookId;
 pub use linalg::{QrMode, Uplo};
