@@ -191,6 +191,11 @@ def op_table():
             xs[1], xs[0], xs[2] if len(xs) > 2 else None, mode=a["mode"], padding_idx=a["padding_idx"],
             scale_grad_by_freq=a["scale_grad_by_freq"], include_last_offset=a["include_last_offset"],
             per_sample_weights=xs[3] if len(xs) > 3 else None),
+        # normalisation layers: inputs x, then weight and bias when given, then running_mean and running_var
+        "layer_norm": lambda xs, a: F.layer_norm(xs[0], a["normalized_shape"], opt(xs, 1), opt(xs, 2), a["eps"]),
+        "group_norm": lambda xs, a: F.group_norm(xs[0], a["num_groups"], opt(xs, 1), opt(xs, 2), a["eps"]),
+        "batch_norm": lambda xs, a: F.batch_norm(xs[0], opt(xs, 3), opt(xs, 4), opt(xs, 1), opt(xs, 2), a["training"],
+                                                 a["momentum"], a["eps"]),
         "einsum": lambda xs, a: ct.einsum(a["equation"], *xs),
         "split": lambda xs, a: tuple(ct.split(xs[0], a["split_size"], a["dim"])),
         "chunk": lambda xs, a: tuple(ct.chunk(xs[0], a["chunks"], a["dim"])),
@@ -320,6 +325,11 @@ def slice_index(a):
     """x[...] index of a slice case: start:end:step at dim (negative dims counted from the end)."""
     s, d = slice(a["start"], a["end"], a["step"]), a["dim"]
     return (slice(None),) * d + (s,) if d >= 0 else (Ellipsis, s) + (slice(None),) * (-d - 1)
+
+
+def opt(xs, i):
+    """Input i when the case gives it, else None (optional tensor arguments)."""
+    return xs[i] if len(xs) > i else None
 
 
 def renormed(xs, a):
