@@ -153,3 +153,31 @@ def test_errors_keep_torch_messages():
         F.group_norm(x, 2, ct.ones(4, dtype=ct.float64))
     with pytest.raises(ValueError, match="layer_norm: expected weight of shape \\[3\\], got \\[4\\]"):
         F.layer_norm(x, (3,), ct.ones(4))
+
+
+@pytest.mark.skipif(not ct.cuda.is_available(), reason="no CUDA backend (run_tests.sh runs this again on the "
+                    "emulated backend)")
+def test_norms_cuda_match_cpu(rng):
+    x, w, b = rng.standard_normal((4, 6, 5)), rng.standard_normal(6), rng.standard_normal(6)
+    stats = rng.standard_normal(6), rng.random(6) + 0.5
+    calls = [lambda x, w, b, rm, rv: F.layer_norm(x, (6, 5)),
+             lambda x, w, b, rm, rv: F.group_norm(x, 3, w, b),
+             lambda x, w, b, rm, rv: F.batch_norm(x, rm, rv, w, b, True, 0.2),
+             lambda x, w, b, rm, rv: F.batch_norm(x, rm, rv, w, b, False),
+             lambda x, w, b, rm, rv: F.instance_norm(x, None, None, w, b)]
+    for call in calls:
+        results = []
+        for device in ("cpu", "cuda"):
+            ts = [ct.tensor(v, dtype=ct.float64, requires_grad=True).to(device) for v in (x, w, b)]
+            for t in ts:
+                t.retain_grad()
+            rm, rv = (ct.tensor(s, dtype=ct.float64).to(device) for s in stats)
+            y = call(*ts, rm, rv)
+            assert y.device == ct.device(device if device == "cpu" else "cuda:0")
+            (y * y * y).sum().backward()
+            results.append([y.to("cpu").detach().numpy(), rm.to("cpu").numpy(), rv.to("cpu").numpy()] +
+                           [None if t.grad is None else t.grad.to("cpu").numpy() for t in ts])
+        for cpu, cuda in zip(*results):
+            assert (cpu is None) == (cuda is None)
+            if cpu is not None:
+                np.testing.assert_allclose(cuda, cpu, rtol=1e-9, atol=1e-10)
