@@ -5,9 +5,12 @@
 #include <cmath>
 #include <vector>
 #include "cpu/parallel.h"
+#include "cpu/vec_math.h"
 
 namespace ct {
 namespace {
+
+#define CT_INLINE inline __attribute__((always_inline))
 
 constexpr int kLanes = 8;  // independent double accumulators, so the loops vectorise without -ffast-math
 
@@ -27,7 +30,7 @@ template <typename F> void for_each_piece(const NormGeom& g, int64_t r, F&& f) {
 }
 
 // Sum of x[i] - shift over n elements.
-template <typename T> double lane_sum(const T* x, int64_t n, double shift) {
+template <typename T> CT_INLINE double lane_sum_body(const T* x, int64_t n, double shift) {
     double s[kLanes] = {};
     int64_t i = 0;
     for (; i + kLanes <= n; i += kLanes)
@@ -39,7 +42,7 @@ template <typename T> double lane_sum(const T* x, int64_t n, double shift) {
 }
 
 // Sum of (x[i] - m)^2 over n elements.
-template <typename T> double lane_sqdev(const T* x, int64_t n, double m) {
+template <typename T> CT_INLINE double lane_sqdev_body(const T* x, int64_t n, double m) {
     double s[kLanes] = {};
     int64_t i = 0;
     for (; i + kLanes <= n; i += kLanes)
@@ -54,7 +57,8 @@ template <typename T> double lane_sqdev(const T* x, int64_t n, double m) {
 }
 
 // Sums over n elements of dy[i] * w[i] (a) and dy[i] * w[i] * (x[i] - m) (b): w has stride 1.
-template <typename T> void lane_dot2(const T* dy, const T* x, const T* w, int64_t n, double m, double& a, double& b) {
+template <typename T>
+CT_INLINE void lane_dot2_body(const T* dy, const T* x, const T* w, int64_t n, double m, double& a, double& b) {
     double sa[kLanes] = {}, sb[kLanes] = {};
     int64_t i = 0;
     for (; i + kLanes <= n; i += kLanes)
@@ -75,7 +79,7 @@ template <typename T> void lane_dot2(const T* dy, const T* x, const T* w, int64_
 }
 
 // Sum of dy[i] * (x[i] - m) over n elements.
-template <typename T> double lane_dot(const T* dy, const T* x, int64_t n, double m) {
+template <typename T> CT_INLINE double lane_dot_body(const T* dy, const T* x, int64_t n, double m) {
     double s[kLanes] = {};
     int64_t i = 0;
     for (; i + kLanes <= n; i += kLanes)
@@ -85,6 +89,41 @@ template <typename T> double lane_dot(const T* dy, const T* x, int64_t n, double
     for (; i < n; ++i) r += (double)dy[i] * ((double)x[i] - m);
     return r;
 }
+
+// The loops above and the per-piece loops of the kernels, compiled per instruction set (CT_CLONES) for float and
+// double; the kernels call only these.
+#define CT_NORM_LOOPS(T)                                                                                          \
+    CT_CLONES double lane_sum(const T* x, int64_t n, double shift) { return lane_sum_body(x, n, shift); }         \
+    CT_CLONES double lane_sqdev(const T* x, int64_t n, double m) { return lane_sqdev_body(x, n, m); }             \
+    CT_CLONES double lane_dot(const T* dy, const T* x, int64_t n, double m) { return lane_dot_body(dy, x, n, m); } \
+    CT_CLONES void lane_dot2(const T* dy, const T* x, const T* w, int64_t n, double m, double& a, double& b) {    \
+        lane_dot2_body(dy, x, w, n, m, a, b);                                                                     \
+    }                                                                                                             \
+    /* y = (x - m) * rs * w + b with per-element w, b */                                                         \
+    CT_CLONES void apply_ws(const T* x, const T* w, const T* b, int64_t n, T m, T rs, T* y) {                    \
+        for (int64_t e = 0; e < n; ++e) y[e] = (x[e] - m) * rs * w[e] + b[e];                                    \
+    }                                                                                                             \
+    /* y = (x - m) * sc + b: x == m gives b exactly (no cancellation of x * sc against m * sc) */              \
+    CT_CLONES void apply_scalar(const T* x, int64_t n, T m, T sc, T b, T* y) {                                    \
+        for (int64_t e = 0; e < n; ++e) y[e] = (x[e] - m) * sc + b;                                               \
+    }                                                                                                             \
+    /* per-element dweight / dbias sums: aw += dy * (x - m) * rs, ab += dy */                                    \
+    CT_CLONES void affine_acc(const T* dy, const T* x, int64_t n, double m, double rs, double* aw, double* ab) {  \
+        for (int64_t e = 0; e < n; ++e) {                                                                         \
+            aw[e] += (double)dy[e] * ((double)x[e] - m) * rs;                                                     \
+            ab[e] += (double)dy[e];                                                                               \
+        }                                                                                                         \
+    }                                                                                                             \
+    /* dx = rt * (dy * w - k1 - (x - m) * k2), w per element (ws) or one value */                               \
+    CT_CLONES void dx_ws(const T* dy, const T* x, const T* w, int64_t n, T m, T rt, T k1, T k2, T* dx) {          \
+        for (int64_t e = 0; e < n; ++e) dx[e] = rt * (dy[e] * w[e] - k1 - (x[e] - m) * k2);                      \
+    }                                                                                                             \
+    CT_CLONES void dx_scalar(const T* dy, const T* x, T wc, int64_t n, T m, T rt, T k1, T k2, T* dx) {            \
+        for (int64_t e = 0; e < n; ++e) dx[e] = rt * (dy[e] * wc - k1 - (x[e] - m) * k2);                        \
+    }
+CT_NORM_LOOPS(float)
+CT_NORM_LOOPS(double)
+#undef CT_NORM_LOOPS
 
 // Rows per parallel chunk so that a chunk holds about 32K elements.
 int64_t row_grain(const NormGeom& g) { return std::max<int64_t>(1, 32768 / std::max<int64_t>(1, g.row_size())); }
@@ -123,11 +162,9 @@ void norm_apply(const T* x, const NormGeom& g, const T* mean, const T* rstd, con
                 const T* px = x + off;
                 T* py = y + off;
                 if (ws) {
-                    const T *pw = w.data() + c, *pb = b.data() + c;
-                    for (int64_t e = 0; e < len; ++e) py[e] = (px[e] - m) * rs * pw[e] + pb[e];
+                    apply_ws(px, w.data() + c, b.data() + c, len, m, rs, py);
                 } else {
-                    const T sc = rs * w[(size_t)c], sh = b[(size_t)c] - m * sc;
-                    for (int64_t e = 0; e < len; ++e) py[e] = px[e] * sc + sh;
+                    apply_scalar(px, len, m, rs * w[(size_t)c], b[(size_t)c], py);
                 }
             });
         }
@@ -155,11 +192,7 @@ void norm_backward(const T* dy, const T* x, const NormGeom& g, const T* mean, co
                     const T *pg = dy + off, *px = x + off;
                     if (ws) {
                         lane_dot2(pg, px, w.data() + c, len, m, A, B);
-                        if (affine)
-                            for (int64_t e = 0; e < len; ++e) {
-                                aw[c + e] += (double)pg[e] * ((double)px[e] - m) * rs;
-                                ab[c + e] += (double)pg[e];
-                            }
+                        if (affine) affine_acc(pg, px, len, m, rs, aw + c, ab + c);
                         return;
                     }
                     const double sdy = lane_sum(pg, len, 0.0), sdx = lane_dot(pg, px, len, m);
@@ -178,13 +211,8 @@ void norm_backward(const T* dy, const T* x, const NormGeom& g, const T* mean, co
                 for_each_piece(g, r, [&](int64_t off, int64_t c, int64_t len, int ws) {
                     const T *pg = dy + off, *px = x + off;
                     T* pd = dx + off;
-                    if (ws) {
-                        const T* pw = w.data() + c;
-                        for (int64_t e = 0; e < len; ++e) pd[e] = rt * (pg[e] * pw[e] - k1 - (px[e] - mt) * k2);
-                    } else {
-                        const T wc = w[(size_t)c];
-                        for (int64_t e = 0; e < len; ++e) pd[e] = rt * (pg[e] * wc - k1 - (px[e] - mt) * k2);
-                    }
+                    if (ws) dx_ws(pg, px, w.data() + c, len, mt, rt, k1, k2, pd);
+                    else dx_scalar(pg, px, w[(size_t)c], len, mt, rt, k1, k2, pd);
                 });
             }
         }
