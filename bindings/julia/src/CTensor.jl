@@ -28,6 +28,7 @@ include("toolbox.jl")
 include("oplist.jl")
 include("conv_nd.jl")
 include("embedding_bag.jl")
+include("norms.jl")
 include("dist.jl")
 
 export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, to, dtype, device, live_handles,
@@ -41,6 +42,7 @@ export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, t
        linalg_matrix_norm, linalg_pinv, linalg_matrix_rank, linalg_lstsq,
        scaled_dot_product_attention, multi_head_attention_forward
 export EmbeddingBag, embedding_bag, embedding_ex, embedding_renorm!
+export LayerNorm, GroupNorm, layer_norm, group_norm, batch_norm
 
 function __init__()
     LibCT.load!()
