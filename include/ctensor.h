@@ -1131,6 +1131,22 @@ enum {
  * size and then interpolates as if it had been given as size. float32/float64; differentiable to any order. */
 CT_API ct_status ct_interpolate(ct_tensor x, const int64_t* size, const double* scale_factors, int32_t ndim_spatial,
                                 int32_t mode, int32_t align_corners, int32_t recompute_scale_factor, ct_tensor* out);
+/* ---- Normalisation layers (issue 14) ---- */
+
+/* torch.nn.functional.layer_norm: out = (x - mean) / sqrt(var + eps) * weight + bias, mean and (biased) var over
+ * x's last n dims, which must equal normalized_shape[0..n); weight / bias (NULL: none) have normalized_shape. */
+CT_API ct_status ct_layer_norm(ct_tensor x, const int64_t* normalized_shape, int32_t n, ct_tensor weight,
+                               ct_tensor bias, double eps, ct_tensor* out);
+/* torch.nn.functional.group_norm: x [N, C, *] normalised over each of num_groups groups of C / num_groups
+ * channels (C % num_groups == 0) per sample, then weight / bias ([C], NULL: none) per channel. */
+CT_API ct_status ct_group_norm(ct_tensor x, int64_t num_groups, ct_tensor weight, ct_tensor bias, double eps,
+                               ct_tensor* out);
+/* torch.nn.functional.batch_norm: x [N, C, *] normalised per channel. training != 0: by the batch's statistics
+ * (more than one value per channel), and running_mean / running_var ([C], NULL: none) become (1 - momentum) *
+ * running + momentum * batch (unbiased variance) in place (their versions bump; not recorded by autograd);
+ * training == 0: by running_mean / running_var (required). weight / bias [C] or NULL. */
+CT_API ct_status ct_batch_norm(ct_tensor x, ct_tensor running_mean, ct_tensor running_var, ct_tensor weight,
+                               ct_tensor bias, int32_t training, double momentum, double eps, ct_tensor* out);
 
 #ifdef __cplusplus
 }

@@ -426,3 +426,28 @@ TEST(FuzzFindings, IndexAddOfZeroDimInputWithEmptyIndexIsChecked) {
     ok(ct_index_add(x.get(), 0, one.get(), scalar.get(), 1.0, out.out()));  // one index: x + src
     EXPECT_EQ(values(out), std::vector<double>{7.0});
 }
+
+// fuzz_autograd (budget run of the norms branch, ASan use-after-poison in binary_cross_entropy_with_logits'
+// backward): ct_backward took a grad_output of another dtype than the root (a float32 0-d for a float64 loss) and
+// the node read its 4 bytes as a double. The engine now casts grad_output to the root's dtype, as torch does; the
+// fused norm backward reads its gradient the same way, so it is checked here too.
+TEST(FuzzFindings, GradOutputOfAnotherDtypeIsCastToTheRootsDtype) {
+    H x = make({0.5, -1.0, 2.0}, {3}, CT_FLOAT64, true), t = make({1.0, 0.0, 1.0}, {3}), loss, g, g64;
+    H go32 = make({2.0}, {}, CT_FLOAT32);
+    ok(ct_binary_cross_entropy_with_logits(x.get(), t.get(), CT_REDUCTION_MEAN, loss.out()));
+    ok(ct_backward(loss.get(), go32.get(), 1, 0));
+    ok(ct_tensor_grad(x.get(), g.out()));
+    EXPECT_EQ(dtype(g), CT_FLOAT64);
+    std::vector<double> got = values(g);
+    for (size_t i = 0; i < 3; ++i) {  // 2 * (sigmoid(x) - t) / 3
+        const double xv = values(x)[i], tv = values(t)[i];
+        EXPECT_NEAR(got[i], 2.0 * (1.0 / (1.0 + std::exp(-xv)) - tv) / 3.0, 1e-12);
+    }
+    H y, gy, gx;
+    H xn = make({1.0, 2.0, 4.0, 8.0}, {2, 2}, CT_FLOAT64, true), ones32 = make({1, 1, 1, 1}, {2, 2}, CT_FLOAT32);
+    const int64_t ns[1] = {2};
+    ok(ct_layer_norm(xn.get(), ns, 1, nullptr, nullptr, 1e-5, y.out()));
+    ok(ct_backward(y.get(), ones32.get(), 0, 0));
+    ok(ct_tensor_grad(xn.get(), gx.out()));
+    EXPECT_TRUE(allclose(gx, {0, 0, 0, 0}, 1e-9));  // each row of a layer norm sums to zero
+}

@@ -29,7 +29,9 @@ Tensor default_grad(const Tensor& root, const Tensor& given) {
             fail(CT_ERR_SHAPE, "backward: grad_output of shape ", shape_str(given.sizes()),
                  " does not match the output's shape ", shape_str(root.sizes()));
         check_same_device("backward", root, given);
-        return given;
+        // the nodes read gradients in their output's dtype: a grad_output of another dtype is cast (as torch's
+        // validate_outputs does), never read as the root's dtype (a float32 0-d read as float64 overran it)
+        return given.dtype() == root.dtype() ? given : to_dtype(given, root.dtype());
     }
     if (root.numel() != 1)
         fail(CT_ERR_AUTOGRAD, "backward: grad can be implicitly created only for outputs with one element, got shape ",

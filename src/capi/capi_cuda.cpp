@@ -100,6 +100,8 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "embedding_ex", "embedding_renorm_", "embedding_bag",
         // interpolate (ops/nn_interpolate.cpp): the CPU kernels on differentiable host copies; area is adaptive pooling
         "interpolate",
+        // normalisation layers (ops/nn_norms.cpp): composites of the CUDA ops above
+        "layer_norm", "group_norm", "batch_norm",
     };
     return ops;
 }

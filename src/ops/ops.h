@@ -233,6 +233,13 @@ void embedding_renorm_(Tensor& weight, const Tensor& indices, double max_norm, d
 Tensor embedding_bag(const Tensor& weight, const Tensor& indices, const Tensor& offsets, int32_t mode,
                      const Tensor& per_sample_weights, bool include_last_offset, std::optional<int64_t> padding_idx,
                      bool scale_grad_by_freq);
+// Normalisation layers (nn_norms.cpp; ct_layer_norm / ct_group_norm / ct_batch_norm in ctensor.h). weight / bias
+// may be undefined; batch_norm updates running_mean / running_var in place when training and they are defined.
+Tensor layer_norm(const Tensor& x, const IntList& normalized_shape, const Tensor& weight, const Tensor& bias,
+                  double eps);
+Tensor group_norm(const Tensor& x, int64_t num_groups, const Tensor& weight, const Tensor& bias, double eps);
+Tensor batch_norm(const Tensor& x, const Tensor& running_mean, const Tensor& running_var, const Tensor& weight,
+                  const Tensor& bias, bool training, double momentum, double eps);
 struct Conv2dParams {
     int64_t stride[2] = {1, 1};
     int64_t padding[2] = {0, 0};

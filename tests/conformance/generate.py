@@ -1721,13 +1721,49 @@ def resample(c):
     c.error("interpolate/error/align_corners_nearest", "interpolate", [x], "CT_ERR_INVALID_ARGUMENT",
             dict(a, align_corners=True))
     c.error("interpolate/error/empty_output", "interpolate", [x], "CT_ERR_SHAPE", dict(a, size=None, scale_factor=[0.1]))
+def norms(c):
+    """layer_norm, group_norm and batch_norm (training by the batch, eval by running statistics) with and without
+    weight / bias. Inputs: x, then weight and bias (when affine), then running_mean and running_var (batch_norm,
+    when given; no gradients). The running-statistic updates are checked by each binding's own tests."""
+    F = torch.nn.functional
+    rng = Rng(91)
+    for dtype in FLOATS:
+        x = rng.tensor([3, 4, 5], dtype, -3.0, 3.0)
+        w, b = rng.tensor([5], dtype, 0.5, 1.5), rng.tensor([5], dtype)
+        c.run(f"layer_norm/{dtype}/affine", "layer_norm", lambda t, w, b: F.layer_norm(t, [5], w, b, 1e-5), [x, w, b],
+              {"normalized_shape": [5], "eps": 1e-5})
+        c.run(f"layer_norm/{dtype}/two_dims", "layer_norm", lambda t: F.layer_norm(t, [4, 5], eps=1e-3), [x],
+              {"normalized_shape": [4, 5], "eps": 1e-3})
+        wc, bc = rng.tensor([4], dtype, 0.5, 1.5), rng.tensor([4], dtype)
+        for groups in (1, 2, 4):
+            c.run(f"group_norm/{dtype}/{groups}", "group_norm", lambda t, w, b, g=groups: F.group_norm(t, g, w, b, 1e-5),
+                  [x, wc, bc], {"num_groups": groups, "eps": 1e-5})
+        c.run(f"group_norm/{dtype}/plain", "group_norm", lambda t: F.group_norm(t, 2), [x.reshape(3, 4, 5, 1)],
+              {"num_groups": 2, "eps": 1e-5})
+        rm, rv = rng.tensor([4], dtype), rng.tensor([4], dtype, 0.5, 2.0)
+        for training in (True, False):
+            a = {"training": training, "momentum": 0.1, "eps": 1e-5}
+            c.run(f"batch_norm/{dtype}/running/training{int(training)}", "batch_norm",
+                  lambda t, w, b, m, v, tr=training: F.batch_norm(t, m.clone(), v.clone(), w, b, tr, 0.1, 1e-5),
+                  [x, wc, bc, rm, rv], a, grad_inputs=[0, 1, 2])
+        c.run(f"batch_norm/{dtype}/batch_stats", "batch_norm", lambda t: F.batch_norm(t, None, None, training=True),
+              [x.reshape(6, 2, 5)], {"training": True, "momentum": 0.1, "eps": 1e-5})
+        c.run(f"batch_norm/{dtype}/2d", "batch_norm", lambda t, w, b: F.batch_norm(t, None, None, w, b, True),
+              [x.reshape(12, 5), w, b], {"training": True, "momentum": 0.1, "eps": 1e-5})
+    x = torch.zeros(2, 4, 3)
+    c.error("layer_norm/error/shape", "layer_norm", [x], "CT_ERR_SHAPE", {"normalized_shape": [4], "eps": 1e-5})
+    c.error("group_norm/error/dtype", "group_norm", [x.double(), torch.ones(4), torch.zeros(4)], "CT_ERR_DTYPE",
+            {"num_groups": 2, "eps": 1e-5})
+    c.error("batch_norm/error/one_value", "batch_norm", [torch.zeros(1, 4)], "CT_ERR_INVALID_ARGUMENT",
+            {"training": True, "momentum": 0.1, "eps": 1e-5})
 
 
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,
           "indexing": indexing, "ordering": ordering, "nn": nn_ops, "creation": creation, "random": random_ops,
           "activations": activations, "losses": losses, "linalg": linalg, "attention": attention,
           "conv_nd": conv_nd, "recurrent": recurrent, "toolbox": toolbox, "embeddings": embeddings,
-          "resample": resample}
+          "resample": resample,
+          "norms": norms}
 
 
 def main():

@@ -483,6 +483,22 @@ std::map<std::string, Op> op_table() {
                               (int32_t)std::max(size.size(), scale.size()), mode, align,
                               a["recompute_scale_factor"].get<bool>() ? 1 : 0, out_slot(o));
     };
+    // normalisation layers: inputs x, then weight and bias when given, then running_mean and running_var
+    auto opt_in = [](const Inputs& x, size_t i) { return x.size() > i ? x[i].h : nullptr; };
+    t["layer_norm"] = [=](const Inputs& x, const Json& a, Outs& o) {
+        std::vector<int64_t> ns = a["normalized_shape"].get<std::vector<int64_t>>();
+        return ct_layer_norm(x[0].h, ns.data(), (int32_t)ns.size(), opt_in(x, 1), opt_in(x, 2), a["eps"].get<double>(),
+                             out_slot(o));
+    };
+    t["group_norm"] = [=](const Inputs& x, const Json& a, Outs& o) {
+        return ct_group_norm(x[0].h, a["num_groups"].get<int64_t>(), opt_in(x, 1), opt_in(x, 2), a["eps"].get<double>(),
+                             out_slot(o));
+    };
+    t["batch_norm"] = [=](const Inputs& x, const Json& a, Outs& o) {
+        return ct_batch_norm(x[0].h, opt_in(x, 3), opt_in(x, 4), opt_in(x, 1), opt_in(x, 2),
+                             a["training"].get<bool>() ? 1 : 0, a["momentum"].get<double>(), a["eps"].get<double>(),
+                             out_slot(o));
+    };
     t["einsum"] = [](const Inputs& x, const Json& a, Outs& o) {
         std::vector<ct_tensor> hs;
         for (const T& v : x) hs.push_back(v.h);

@@ -140,6 +140,9 @@ merge!(OPS, Dict{String,Function}(
     "diagonal" => (x, a) -> LinearAlgebra.diag(x, -a["offset"]),
 ))
 
+"Tensor input i of a case whose last argument is its args (nothing when the case does not give it)."
+jopt(xs, i) = length(xs) > i ? xs[i] : nothing
+
 "An embedding case's padding_idx in Julia's 1-based terms (TOML leaves a null one out)."
 jpad(a) = haskey(a, "padding_idx") ? a["padding_idx"] + 1 : nothing
 
@@ -243,6 +246,14 @@ merge!(OPS, Dict{String,Function}(
                                              mode = Symbol(replace(a["mode"], "-" => "_")),
                                              align_corners = get(a, "align_corners", nothing),
                                              recompute_scale_factor = a["recompute_scale_factor"]),
+    # normalisation layers: inputs x, then weight and bias when given, then running_mean and running_var
+    "layer_norm" => (xs...) -> C.layer_norm(xs[1], reverse(xs[end]["normalized_shape"]); weight = jopt(xs, 2),
+                                            bias = jopt(xs, 3), eps = xs[end]["eps"]),
+    "group_norm" => (xs...) -> C.group_norm(xs[1], xs[end]["num_groups"]; weight = jopt(xs, 2), bias = jopt(xs, 3),
+                                            eps = xs[end]["eps"]),
+    "batch_norm" => (xs...) -> C.batch_norm(xs[1], jopt(xs, 4), jopt(xs, 5); weight = jopt(xs, 2), bias = jopt(xs, 3),
+                                            training = xs[end]["training"], momentum = xs[end]["momentum"],
+                                            eps = xs[end]["eps"]),
     "einsum" => (xs...) -> C.einsum(julia_equation(xs[end]["equation"]), xs[1:end-1]...),
     "split" => (x, a) -> Tuple(split(x, a["split_size"]; dims = jdim(a["dim"], ndims(x)))),
     "chunk" => (x, a) -> Tuple(C.chunk(x, a["chunks"]; dims = jdim(a["dim"], ndims(x)))),

@@ -193,6 +193,11 @@ def op_table():
             per_sample_weights=xs[3] if len(xs) > 3 else None),
         "interpolate": lambda xs, a: F.interpolate(xs[0], a["size"], a["scale_factor"], a["mode"], a["align_corners"],
                                                    a["recompute_scale_factor"] or None),
+        # normalisation layers: inputs x, then weight and bias when given, then running_mean and running_var
+        "layer_norm": lambda xs, a: F.layer_norm(xs[0], a["normalized_shape"], opt(xs, 1), opt(xs, 2), a["eps"]),
+        "group_norm": lambda xs, a: F.group_norm(xs[0], a["num_groups"], opt(xs, 1), opt(xs, 2), a["eps"]),
+        "batch_norm": lambda xs, a: F.batch_norm(xs[0], opt(xs, 3), opt(xs, 4), opt(xs, 1), opt(xs, 2), a["training"],
+                                                 a["momentum"], a["eps"]),
         "einsum": lambda xs, a: ct.einsum(a["equation"], *xs),
         "split": lambda xs, a: tuple(ct.split(xs[0], a["split_size"], a["dim"])),
         "chunk": lambda xs, a: tuple(ct.chunk(xs[0], a["chunks"], a["dim"])),
@@ -322,6 +327,11 @@ def slice_index(a):
     """x[...] index of a slice case: start:end:step at dim (negative dims counted from the end)."""
     s, d = slice(a["start"], a["end"], a["step"]), a["dim"]
     return (slice(None),) * d + (s,) if d >= 0 else (Ellipsis, s) + (slice(None),) * (-d - 1)
+
+
+def opt(xs, i):
+    """Input i when the case gives it, else None (optional tensor arguments)."""
+    return xs[i] if len(xs) > i else None
 
 
 def renormed(xs, a):

@@ -764,7 +764,8 @@ void misc(Input& in, Pool& p, uint8_t which) {
 void call_op(Input& in, Pool& p) {
     uint8_t which = in.u8();
     uint8_t sub = in.u8();
-    switch (which % 11) {
+    switch (which % 12) {
+    case 11: norm_ops(in, p, sub); break;
     case 10: toolbox_ops(in, p, sub); break;
     case 0: case 1: elementwise(in, p, sub); break;
     case 2: reductions(in, p, sub); break;

@@ -129,6 +129,7 @@ CTJ_LONGS_IN(ct_tensor, outputs, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(ct_tensor, index_list, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(int32_t, ranks, n, CTJ_AS_INT32)
 CTJ_LONGS_IN(ct_tensor, weights, num_weights, CTJ_AS_TENSOR)
+CTJ_LONGS_IN(int64_t, normalized_shape, n, CTJ_AS_INT64)
 
 /* ---- a long[] whose length the call takes in another argument (ct_ctc_loss's lengths and their n): copied
  * whole; the Java layer passes n = the arrays' length ---- */

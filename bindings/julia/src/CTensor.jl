@@ -29,6 +29,7 @@ include("oplist.jl")
 include("conv_nd.jl")
 include("embedding_bag.jl")
 include("resample.jl")
+include("norms.jl")
 include("dist.jl")
 
 export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, to, dtype, device, live_handles,
@@ -43,6 +44,7 @@ export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, t
        scaled_dot_product_attention, multi_head_attention_forward
 export EmbeddingBag, embedding_bag, embedding_ex, embedding_renorm!
 export interpolate, Upsample
+export LayerNorm, GroupNorm, layer_norm, group_norm, batch_norm
 
 function __init__()
     LibCT.load!()

@@ -126,27 +126,8 @@ mutable struct BatchNorm <: Layer
 end
 BatchNorm(c::Integer; momentum = 0.1, eps = 1e-5) =
     BatchNorm(requires_grad!(ones(Float32, c)), requires_grad!(zeros(Float32, c)), zeros(Float32, c), ones(Float32, c), momentum, eps, true)
-function (bn::BatchNorm)(x::Tensor{T,N}) where {T,N}
-    cdim = N == 2 ? 1 : N - 1
-    rdims = Tuple(d for d in 1:N if d != cdim)
-    shape = ntuple(d -> d == cdim ? size(x, cdim) : 1, N)
-    rs(t) = reshape(t, shape)
-    if bn.training
-        m = mean(x; dims = rdims)
-        v = var(x; dims = rdims, corrected = false)
-        no_grad() do
-            n = length(x) ÷ size(x, cdim)
-            mv, vv = vec(m), vec(v)
-            bn.running_mean .= bn.running_mean .* (1 - bn.momentum) .+ mv .* bn.momentum
-            bn.running_var .= bn.running_var .* (1 - bn.momentum) .+ vv .* (bn.momentum * n / max(n - 1, 1))
-            release!(mv, vv)
-        end
-    else
-        m, v = rs(bn.running_mean), rs(bn.running_var)
-    end
-    y = (x .- m) ./ sqrt.(v .+ bn.eps) .* rs(bn.weight) .+ rs(bn.bias)
-    y
-end
+(bn::BatchNorm)(x::Tensor) = batch_norm(x, bn.running_mean, bn.running_var; weight = bn.weight, bias = bn.bias,
+                                          training = bn.training, momentum = bn.momentum, eps = bn.eps)
 
 "Chain(layers...): applies each layer (or function) in turn (one layer, or none, is a Chain too)."
 struct Chain <: Layer

@@ -124,5 +124,7 @@ int init_resample(PyObject* m);
 PyObject* tuple_of(ct_tensor* hs, int n);
 /* The toolbox ops of issue 14 (ops_toolbox.c). */
 int init_toolbox(PyObject* m);
+/* The normalisation layers of issue 14 (nn_norms.c). */
+int init_nn_norms(PyObject* m);
 
 #endif

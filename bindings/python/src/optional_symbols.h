@@ -357,4 +357,8 @@
 #pragma weak ct_fold
 #pragma weak ct_pixel_shuffle
 #pragma weak ct_pixel_unshuffle
+/* normalisation layers (issue 14) */
+#pragma weak ct_layer_norm
+#pragma weak ct_group_norm
+#pragma weak ct_batch_norm
 #endif

@@ -1086,3 +1086,29 @@ extern "C" {
         out: *mut ct_tensor,
     ) -> ct_status;
 }
+
+// ---- normalisation layers (issue 14) ----
+extern "C" {
+    pub fn ct_layer_norm(
+        x: ct_tensor,
+        normalized_shape: *const i64,
+        n: i32,
+        weight: ct_tensor,
+        bias: ct_tensor,
+        eps: f64,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_group_norm(x: ct_tensor, num_groups: i64, weight: ct_tensor, bias: ct_tensor, eps: f64, out: *mut ct_tensor)
+        -> ct_status;
+    pub fn ct_batch_norm(
+        x: ct_tensor,
+        running_mean: ct_tensor,
+        running_var: ct_tensor,
+        weight: ct_tensor,
+        bias: ct_tensor,
+        training: i32,
+        momentum: f64,
+        eps: f64,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+}

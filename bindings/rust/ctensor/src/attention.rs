@@ -71,10 +71,8 @@ impl LayerNorm {
 
 impl Module for LayerNorm {
     fn forward(&self, x: &Tensor) -> Result<Tensor> {
-        let centered = x.sub(&x.mean(&[-1], true)?)?;
-        let var = (&centered * &centered)?.mean(&[-1], true)?;
-        let normed = (&centered * (var + self.eps)?.rsqrt()?)?;
-        &normed * &self.weight + &self.bias
+        let d = self.weight.shape();
+        x.layer_norm(&d, Some(&self.weight), Some(&self.bias), self.eps)
     }
     fn parameters(&self) -> Vec<Tensor> {
         vec![self.weight.clone(), self.bias.clone()]

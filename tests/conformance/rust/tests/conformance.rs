@@ -577,6 +577,22 @@ fn nn_ops() -> HashMap<&'static str, Op> {
             one(x[0].interpolate(&resize, mode, a["align_corners"].as_bool(), recompute))
         }),
     );
+    // normalisation layers: inputs x, then weight and bias when given, then running_mean and running_var
+    t.insert(
+        "layer_norm",
+        Box::new(|x, a| one(x[0].layer_norm(&ints(a, "normalized_shape"), x.get(1), x.get(2), a["eps"].as_f64().unwrap()))),
+    );
+    t.insert(
+        "group_norm",
+        Box::new(|x, a| one(x[0].group_norm(int(a, "num_groups"), x.get(1), x.get(2), a["eps"].as_f64().unwrap()))),
+    );
+    t.insert(
+        "batch_norm",
+        Box::new(|x, a| {
+            one(x[0].batch_norm(x.get(3), x.get(4), x.get(1), x.get(2), a["training"].as_bool().unwrap(),
+                                a["momentum"].as_f64().unwrap(), a["eps"].as_f64().unwrap()))
+        }),
+    );
     t.insert(
         "einsum",
         Box::new(|x, a| one(Tensor::einsum(a["equation"].as_str().unwrap(), &x.iter().collect::<Vec<_>>()))),

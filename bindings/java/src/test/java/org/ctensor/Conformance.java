@@ -402,6 +402,14 @@ public final class Conformance {
                 org.ctensor.nn.Resample.Mode.valueOf(interpMode(a.get("mode").getAsString())),
                 isNull(a.get("align_corners")) ? null : a.get("align_corners").getAsBoolean(),
                 a.get("recompute_scale_factor").getAsBoolean())));
+        // normalisation layers: inputs x, then weight and bias when given, then running_mean and running_var
+        t.put("layer_norm", (x, a) -> one(org.ctensor.nn.Norms.layerNorm((Tensor) x[0], longs(a.get("normalized_shape")),
+                x.length > 1 ? (Tensor) x[1] : null, x.length > 2 ? (Tensor) x[2] : null, a.get("eps").getAsDouble())));
+        t.put("group_norm", (x, a) -> one(org.ctensor.nn.Norms.groupNorm((Tensor) x[0], a.get("num_groups").getAsLong(),
+                x.length > 1 ? (Tensor) x[1] : null, x.length > 2 ? (Tensor) x[2] : null, a.get("eps").getAsDouble())));
+        t.put("batch_norm", (x, a) -> one(org.ctensor.nn.Norms.batchNorm((Tensor) x[0], x.length > 3 ? (Tensor) x[3] : null,
+                x.length > 4 ? (Tensor) x[4] : null, x.length > 1 ? (Tensor) x[1] : null, x.length > 2 ? (Tensor) x[2] : null,
+                a.get("training").getAsBoolean(), a.get("momentum").getAsDouble(), a.get("eps").getAsDouble())));
         t.put("einsum", (x, a) -> one(Tensor.einsum(a.get("equation").getAsString(), Arrays.copyOf(x, x.length, Tensor[].class))));
         t.put("split", (x, a) -> ((Tensor) x[0]).split(arg(a, "split_size"), dim(a)));
         t.put("chunk", (x, a) -> ((Tensor) x[0]).chunk(arg(a, "chunks"), dim(a)));

@@ -1,0 +1,240 @@
+// norm_kernels.cpp - the fused normalisation kernels of norm_kernels.h: per-row statistics, the affine
+// normalisation, and its backward (dx, dweight, dbias) over the geometry of Note [Norm geometry].
+#include "cpu/norm_kernels.h"
+#include <algorithm>
+#include <cmath>
+#include <vector>
+#include "cpu/parallel.h"
+#include "cpu/vec_math.h"
+
+namespace ct {
+namespace {
+
+#define CT_INLINE inline __attribute__((always_inline))
+
+constexpr int kLanes = 8;  // independent double accumulators, so the loops vectorise without -ffast-math
+
+// Calls f(offset, channel, length, wstride) for each contiguous piece of row r: wstride 1 means the piece's
+// element e has channel channel + e (layer / group norm with S == 1), 0 means every element has channel.
+template <typename F> void for_each_piece(const NormGeom& g, int64_t r, F&& f) {
+    if (g.per_channel) {
+        for (int64_t n = 0; n < g.N; ++n) f((n * g.C + r) * g.S, r, g.S, 0);
+        return;
+    }
+    const int64_t cpg = g.C / g.groups, base = r * cpg * g.S, c0 = (r % g.groups) * cpg;
+    if (g.S == 1) {
+        f(base, c0, cpg, 1);
+        return;
+    }
+    for (int64_t cc = 0; cc < cpg; ++cc) f(base + cc * g.S, c0 + cc, g.S, 0);
+}
+
+// Sum of x[i] - shift over n elements.
+template <typename T> CT_INLINE double lane_sum_body(const T* x, int64_t n, double shift) {
+    double s[kLanes] = {};
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+        for (int l = 0; l < kLanes; ++l) s[l] += (double)x[i + l] - shift;
+    double r = 0;
+    for (int l = 0; l < kLanes; ++l) r += s[l];
+    for (; i < n; ++i) r += (double)x[i] - shift;
+    return r;
+}
+
+// Sum of (x[i] - m)^2 over n elements.
+template <typename T> CT_INLINE double lane_sqdev_body(const T* x, int64_t n, double m) {
+    double s[kLanes] = {};
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+        for (int l = 0; l < kLanes; ++l) {
+            const double d = (double)x[i + l] - m;
+            s[l] += d * d;
+        }
+    double r = 0;
+    for (int l = 0; l < kLanes; ++l) r += s[l];
+    for (; i < n; ++i) r += ((double)x[i] - m) * ((double)x[i] - m);
+    return r;
+}
+
+// Sums over n elements of dy[i] * w[i] (a) and dy[i] * w[i] * (x[i] - m) (b): w has stride 1.
+template <typename T>
+CT_INLINE void lane_dot2_body(const T* dy, const T* x, const T* w, int64_t n, double m, double& a, double& b) {
+    double sa[kLanes] = {}, sb[kLanes] = {};
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+        for (int l = 0; l < kLanes; ++l) {
+            const double gw = (double)dy[i + l] * (double)w[i + l];
+            sa[l] += gw;
+            sb[l] += gw * ((double)x[i + l] - m);
+        }
+    for (int l = 0; l < kLanes; ++l) {
+        a += sa[l];
+        b += sb[l];
+    }
+    for (; i < n; ++i) {
+        const double gw = (double)dy[i] * (double)w[i];
+        a += gw;
+        b += gw * ((double)x[i] - m);
+    }
+}
+
+// Sum of dy[i] * (x[i] - m) over n elements.
+template <typename T> CT_INLINE double lane_dot_body(const T* dy, const T* x, int64_t n, double m) {
+    double s[kLanes] = {};
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+        for (int l = 0; l < kLanes; ++l) s[l] += (double)dy[i + l] * ((double)x[i + l] - m);
+    double r = 0;
+    for (int l = 0; l < kLanes; ++l) r += s[l];
+    for (; i < n; ++i) r += (double)dy[i] * ((double)x[i] - m);
+    return r;
+}
+
+// The loops above and the per-piece loops of the kernels, compiled per instruction set (CT_CLONES) for float and
+// double; the kernels call only these.
+#define CT_NORM_LOOPS(T)                                                                                          \
+    CT_CLONES double lane_sum(const T* x, int64_t n, double shift) { return lane_sum_body(x, n, shift); }         \
+    CT_CLONES double lane_sqdev(const T* x, int64_t n, double m) { return lane_sqdev_body(x, n, m); }             \
+    CT_CLONES double lane_dot(const T* dy, const T* x, int64_t n, double m) { return lane_dot_body(dy, x, n, m); } \
+    CT_CLONES void lane_dot2(const T* dy, const T* x, const T* w, int64_t n, double m, double& a, double& b) {    \
+        lane_dot2_body(dy, x, w, n, m, a, b);                                                                     \
+    }                                                                                                             \
+    /* y = (x - m) * rs * w + b with per-element w, b */                                                         \
+    CT_CLONES void apply_ws(const T* x, const T* w, const T* b, int64_t n, T m, T rs, T* y) {                    \
+        for (int64_t e = 0; e < n; ++e) y[e] = (x[e] - m) * rs * w[e] + b[e];                                    \
+    }                                                                                                             \
+    /* y = (x - m) * sc + b: x == m gives b exactly (no cancellation of x * sc against m * sc) */              \
+    CT_CLONES void apply_scalar(const T* x, int64_t n, T m, T sc, T b, T* y) {                                    \
+        for (int64_t e = 0; e < n; ++e) y[e] = (x[e] - m) * sc + b;                                               \
+    }                                                                                                             \
+    /* per-element dweight / dbias sums: aw += dy * (x - m) * rs, ab += dy */                                    \
+    CT_CLONES void affine_acc(const T* dy, const T* x, int64_t n, double m, double rs, double* aw, double* ab) {  \
+        for (int64_t e = 0; e < n; ++e) {                                                                         \
+            aw[e] += (double)dy[e] * ((double)x[e] - m) * rs;                                                     \
+            ab[e] += (double)dy[e];                                                                               \
+        }                                                                                                         \
+    }                                                                                                             \
+    /* dx = rt * (dy * w - k1 - (x - m) * k2), w per element (ws) or one value */                               \
+    CT_CLONES void dx_ws(const T* dy, const T* x, const T* w, int64_t n, T m, T rt, T k1, T k2, T* dx) {          \
+        for (int64_t e = 0; e < n; ++e) dx[e] = rt * (dy[e] * w[e] - k1 - (x[e] - m) * k2);                      \
+    }                                                                                                             \
+    CT_CLONES void dx_scalar(const T* dy, const T* x, T wc, int64_t n, T m, T rt, T k1, T k2, T* dx) {            \
+        for (int64_t e = 0; e < n; ++e) dx[e] = rt * (dy[e] * wc - k1 - (x[e] - m) * k2);                        \
+    }
+CT_NORM_LOOPS(float)
+CT_NORM_LOOPS(double)
+#undef CT_NORM_LOOPS
+
+// Rows per parallel chunk so that a chunk holds about 32K elements.
+int64_t row_grain(const NormGeom& g) { return std::max<int64_t>(1, 32768 / std::max<int64_t>(1, g.row_size())); }
+
+// w (or ones) and b (or zeros) as C values, so the loops have no NULL branches.
+template <typename T> std::vector<T> or_fill(const T* p, int64_t C, T v) {
+    return p ? std::vector<T>(p, p + C) : std::vector<T>((size_t)C, v);
+}
+
+}  // namespace
+
+template <typename T> void norm_stats(const T* x, const NormGeom& g, double eps, T* mean, T* var, T* rstd) {
+    const double M = (double)g.row_size();
+    parallel_for(g.rows(), row_grain(g), [&](int64_t r0, int64_t r1) {
+        for (int64_t r = r0; r < r1; ++r) {
+            double s = 0;
+            for_each_piece(g, r, [&](int64_t off, int64_t, int64_t len, int) { s += lane_sum(x + off, len, 0.0); });
+            const double m = M > 0 ? s / M : 0.0;
+            double q = 0;
+            for_each_piece(g, r, [&](int64_t off, int64_t, int64_t len, int) { q += lane_sqdev(x + off, len, m); });
+            const double v = M > 0 ? q / M : 0.0;
+            mean[r] = (T)m;
+            var[r] = (T)v;
+            rstd[r] = (T)(1.0 / std::sqrt(v + eps));
+        }
+    });
+}
+
+template <typename T>
+void norm_apply(const T* x, const NormGeom& g, const T* mean, const T* rstd, const T* w_in, const T* b_in, T* y) {
+    const std::vector<T> w = or_fill(w_in, g.C, T(1)), b = or_fill(b_in, g.C, T(0));
+    parallel_for(g.rows(), row_grain(g), [&](int64_t r0, int64_t r1) {
+        for (int64_t r = r0; r < r1; ++r) {
+            const T m = mean[r], rs = rstd[r];
+            for_each_piece(g, r, [&](int64_t off, int64_t c, int64_t len, int ws) {
+                const T* px = x + off;
+                T* py = y + off;
+                if (ws) {
+                    apply_ws(px, w.data() + c, b.data() + c, len, m, rs, py);
+                } else {
+                    apply_scalar(px, len, m, rs * w[(size_t)c], b[(size_t)c], py);
+                }
+            });
+        }
+    });
+}
+
+template <typename T>
+void norm_backward(const T* dy, const T* x, const NormGeom& g, const T* mean, const T* rstd, const T* w_in, bool train,
+                   T* dx, T* dw, T* db) {
+    const int64_t R = g.rows(), C = g.C;
+    const double M = (double)g.row_size();
+    const std::vector<T> w = or_fill(w_in, C, T(1));
+    const bool affine = dw || db;
+    // blocks of rows, each with its own per-channel sums (dw, db), added up in block order afterwards
+    const int64_t blocks = R * g.row_size() < 65536 ? 1 : std::min<int64_t>(R, get_num_threads());
+    std::vector<double> acc_w(affine ? (size_t)(blocks * C) : 0), acc_b(affine ? (size_t)(blocks * C) : 0);
+    parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
+        for (int64_t blk = b0; blk < b1; ++blk) {
+            double* aw = affine ? acc_w.data() + blk * C : nullptr;
+            double* ab = affine ? acc_b.data() + blk * C : nullptr;
+            for (int64_t r = R * blk / blocks; r < R * (blk + 1) / blocks; ++r) {
+                const double m = (double)mean[r], rs = (double)rstd[r];
+                double A = 0, B = 0;  // sum of dy * w and of dy * w * (x - m) over the row
+                for_each_piece(g, r, [&](int64_t off, int64_t c, int64_t len, int ws) {
+                    const T *pg = dy + off, *px = x + off;
+                    if (ws) {
+                        lane_dot2(pg, px, w.data() + c, len, m, A, B);
+                        if (affine) affine_acc(pg, px, len, m, rs, aw + c, ab + c);
+                        return;
+                    }
+                    const double sdy = lane_sum(pg, len, 0.0), sdx = lane_dot(pg, px, len, m);
+                    A += (double)w[(size_t)c] * sdy;
+                    B += (double)w[(size_t)c] * sdx;
+                    if (affine) {
+                        aw[c] += sdx * rs;
+                        ab[c] += sdy;
+                    }
+                });
+                if (!dx) continue;
+                // dx = rstd * (dy * w - mean(dy * w) - xhat * mean(dy * w * xhat)), xhat = (x - m) * rstd
+                const T k1 = train && M > 0 ? (T)(A / M) : T(0);
+                const T k2 = train && M > 0 ? (T)(B * rs * rs / M) : T(0);
+                const T mt = (T)m, rt = (T)rs;
+                for_each_piece(g, r, [&](int64_t off, int64_t c, int64_t len, int ws) {
+                    const T *pg = dy + off, *px = x + off;
+                    T* pd = dx + off;
+                    if (ws) dx_ws(pg, px, w.data() + c, len, mt, rt, k1, k2, pd);
+                    else dx_scalar(pg, px, w[(size_t)c], len, mt, rt, k1, k2, pd);
+                });
+            }
+        }
+    });
+    for (int64_t c = 0; c < C && affine; ++c) {
+        double sw = 0, sb = 0;
+        for (int64_t blk = 0; blk < blocks; ++blk) {
+            sw += acc_w[(size_t)(blk * C + c)];
+            sb += acc_b[(size_t)(blk * C + c)];
+        }
+        if (dw) dw[c] = (T)sw;
+        if (db) db[c] = (T)sb;
+    }
+}
+
+#define CT_NORM_INSTANTIATE(T)                                                                              \
+    template void norm_stats<T>(const T*, const NormGeom&, double, T*, T*, T*);                             \
+    template void norm_apply<T>(const T*, const NormGeom&, const T*, const T*, const T*, const T*, T*);     \
+    template void norm_backward<T>(const T*, const T*, const NormGeom&, const T*, const T*, const T*, bool, \
+                                   T*, T*, T*);
+CT_NORM_INSTANTIATE(float)
+CT_NORM_INSTANTIATE(double)
+#undef CT_NORM_INSTANTIATE
+
+}  // namespace ct
