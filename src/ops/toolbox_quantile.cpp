@@ -57,6 +57,8 @@ Tensor quantile(const Tensor& x, const Tensor& q, std::optional<int64_t> dim, bo
     const char* op = ignore_nan ? "nanquantile" : "quantile";
     check_quantile_args(x, q, dim, (int32_t)mode, op);
     Shape out_shape = quantile_shape(x, q, dim, keepdim, op);
+    const int64_t len = dim && x.dim() > 0 ? x.sizes()[wrap_dim(*dim, x.dim(), op)] : x.numel();
+    if (len > (int64_t)1 << 24) fail(CT_ERR_SHAPE, op, ": input tensor is too large (", len, " values along the dim)");
     // sorted values with the reduced dim last (its size-1 slot kept where dim was)
     Tensor sorted;
     if (!dim) sorted = sort(reshape(x, {x.numel()}), 0, false).first;
@@ -68,7 +70,6 @@ Tensor quantile(const Tensor& x, const Tensor& q, std::optional<int64_t> dim, bo
     const int64_t n = sorted.sizes().back();
     in_shape.push_back(n);
     sorted = reshape(sorted, in_shape);
-    if (n > (int64_t)1 << 24) fail(CT_ERR_SHAPE, op, ": input tensor is too large (", n, " values along the dim)");
     Tensor q1 = reshape(q, {q.numel()});  // treated as 1-D below
     Tensor ranks;
     if (ignore_nan) {  // ranks over the non-NaN values; an all-NaN row gets rank 0 (a NaN)
