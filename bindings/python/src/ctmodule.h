@@ -123,5 +123,7 @@ int init_conv_nd(PyObject* m);
 PyObject* tuple_of(ct_tensor* hs, int n);
 /* The toolbox ops of issue 14 (ops_toolbox.c). */
 int init_toolbox(PyObject* m);
+/* The rest of the toolbox: repeat_interleave, meshgrid, median, quantile, cdist (ops_toolbox_stats.c). */
+int init_toolbox_stats(PyObject* m);
 
 #endif
