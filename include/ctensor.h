@@ -1124,9 +1124,9 @@ CT_API ct_status ct_repeat_interleave(ct_tensor x, ct_tensor repeats, int64_t re
                                       int32_t has_dim, int64_t output_size, int32_t has_output_size, ct_tensor* out);
 /* meshgrid indexing (fixed values): ij = matrix (dims in argument order), xy = Cartesian (first two swapped). */
 enum { CT_MESHGRID_IJ = 0, CT_MESHGRID_XY = 1 };
-/* outs[0..n) = the coordinate grids of n 0-d or 1-D tensors of one dtype and device (expanded views; outs holds n
- * slots, all set or none). */
-CT_API ct_status ct_meshgrid(const ct_tensor* tensors, int32_t n, int32_t indexing, ct_tensor* outs);
+/* outs[0..n) = the coordinate grids of n 0-d or 1-D tensors of one dtype and device (expanded views; cap, the
+ * slots in outs, must be at least n; all set or none). */
+CT_API ct_status ct_meshgrid(const ct_tensor* tensors, int32_t n, int32_t indexing, ct_tensor* outs, int32_t cap);
 /* out = the 0-d lower median of all of x's elements (NaN when x holds a NaN; NaN for an empty floating x). */
 CT_API ct_status ct_median(ct_tensor x, ct_tensor* out);
 /* ct_median ignoring NaN (NaN only when every element is NaN). */

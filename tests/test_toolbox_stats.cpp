@@ -83,13 +83,13 @@ TEST(ToolboxStats, MeshgridViewsAndErrors) {
         ct_tensor hs[3] = {a.get(), b.get(), c.get()};
         H outs[3];
         ct_tensor raw[3] = {nullptr, nullptr, nullptr};
-        CT_ASSERT_OK(ct_meshgrid(hs, 3, CT_MESHGRID_IJ, raw));
+        CT_ASSERT_OK(ct_meshgrid(hs, 3, CT_MESHGRID_IJ, raw, 3));
         for (int i = 0; i < 3; ++i) *outs[i].out() = raw[i];
         EXPECT_EQ(shape(outs[0]), (Shape{2, 3, 1}));
         EXPECT_TRUE(same(outs[0], {1, 1, 1, 2, 2, 2}));
         EXPECT_TRUE(same(outs[1], {3, 4, 5, 3, 4, 5}));
         EXPECT_TRUE(same(outs[2], {7, 7, 7, 7, 7, 7}));
-        CT_ASSERT_OK(ct_meshgrid(hs, 2, CT_MESHGRID_XY, raw));
+        CT_ASSERT_OK(ct_meshgrid(hs, 2, CT_MESHGRID_XY, raw, 3));
         H x0, x1;
         *x0.out() = raw[0], *x1.out() = raw[1];
         EXPECT_EQ(shape(x0), (Shape{3, 2}));
@@ -97,17 +97,18 @@ TEST(ToolboxStats, MeshgridViewsAndErrors) {
         EXPECT_TRUE(same(x1, {3, 3, 4, 4, 5, 5}));
         H e = make({}, {0});
         ct_tensor he[2] = {e.get(), a.get()};
-        CT_ASSERT_OK(ct_meshgrid(he, 2, CT_MESHGRID_IJ, raw));
+        CT_ASSERT_OK(ct_meshgrid(he, 2, CT_MESHGRID_IJ, raw, 3));
         H e0, e1;
         *e0.out() = raw[0], *e1.out() = raw[1];
         EXPECT_EQ(shape(e1), (Shape{0, 2}));
         ct_tensor keep[2] = {nullptr, nullptr};
         H m2 = make({1, 2}, {1, 2}), i = make({1}, {1}, CT_INT64);
         ct_tensor bad2[2] = {a.get(), m2.get()}, badt[2] = {a.get(), i.get()};
-        CT_EXPECT_ERR(ct_meshgrid(bad2, 2, CT_MESHGRID_IJ, keep), CT_ERR_SHAPE, "meshgrid: expects 0-d or 1-D tensors");
-        CT_EXPECT_ERR(ct_meshgrid(badt, 2, CT_MESHGRID_IJ, keep), CT_ERR_DTYPE, "one dtype");
-        CT_EXPECT_ERR(ct_meshgrid(hs, 0, CT_MESHGRID_IJ, keep), CT_ERR_INVALID_ARGUMENT, "non-empty");
-        CT_EXPECT_ERR(ct_meshgrid(hs, 2, 7, keep), CT_ERR_INVALID_ARGUMENT, "indexing");
+        CT_EXPECT_ERR(ct_meshgrid(bad2, 2, CT_MESHGRID_IJ, keep, 2), CT_ERR_SHAPE, "meshgrid: expects 0-d or 1-D tensors");
+        CT_EXPECT_ERR(ct_meshgrid(badt, 2, CT_MESHGRID_IJ, keep, 2), CT_ERR_DTYPE, "one dtype");
+        CT_EXPECT_ERR(ct_meshgrid(hs, 0, CT_MESHGRID_IJ, keep, 2), CT_ERR_INVALID_ARGUMENT, "non-empty");
+        CT_EXPECT_ERR(ct_meshgrid(hs, 2, 7, keep, 2), CT_ERR_INVALID_ARGUMENT, "indexing");
+        CT_EXPECT_ERR(ct_meshgrid(hs, 3, CT_MESHGRID_IJ, keep, 2), CT_ERR_INVALID_ARGUMENT, "outs holds 2 slots for 3");
         EXPECT_EQ(keep[0], nullptr);
     });
 }
@@ -235,7 +236,7 @@ TEST(ToolboxStats, Gradients) {
         EXPECT_TRUE(gradcheck(
             [&](const std::vector<H>& in) {
                 ct_tensor hs[2] = {in[0].get(), in[1].get()}, raw[2] = {nullptr, nullptr};
-                ok(ct_meshgrid(hs, 2, CT_MESHGRID_XY, raw));
+                ok(ct_meshgrid(hs, 2, CT_MESHGRID_XY, raw, 2));
                 H g0, g1, out;
                 *g0.out() = raw[0], *g1.out() = raw[1];
                 ok(ct_mul(g0.get(), exp_of(g1).get(), out.out()));

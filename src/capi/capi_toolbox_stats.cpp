@@ -57,9 +57,10 @@ ct_status ct_repeat_interleave(ct_tensor x, ct_tensor repeats, int64_t repeats_s
     });
 }
 
-ct_status ct_meshgrid(const ct_tensor* tensors, int32_t n, int32_t indexing, ct_tensor* outs) {
+ct_status ct_meshgrid(const ct_tensor* tensors, int32_t n, int32_t indexing, ct_tensor* outs, int32_t cap) {
     return guard([&] {
         check_out(outs, "meshgrid", "outs");
+        if (cap < n) fail(CT_ERR_INVALID_ARGUMENT, "meshgrid: outs holds ", cap, " slots for ", n, " grids");
         if (indexing != CT_MESHGRID_IJ && indexing != CT_MESHGRID_XY)
             fail(CT_ERR_INVALID_ARGUMENT, "meshgrid: indexing must be CT_MESHGRID_IJ (0) or CT_MESHGRID_XY (1), got ",
                  indexing);

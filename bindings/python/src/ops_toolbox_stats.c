@@ -40,7 +40,7 @@ static PyObject* py_meshgrid(PyObject* m, PyObject* a) {
         Py_DECREF(keep);
         return PyErr_NoMemory();
     }
-    ct_status st = ct_meshgrid(hs, (int32_t)n, xy ? CT_MESHGRID_XY : CT_MESHGRID_IJ, outs);
+    ct_status st = ct_meshgrid(hs, (int32_t)n, xy ? CT_MESHGRID_XY : CT_MESHGRID_IJ, outs, (int32_t)n);
     PyMem_Free(hs);
     Py_DECREF(keep);
     PyObject* r = st == CT_OK ? tuple_of(outs, (int)n) : raise_status(st);

@@ -1068,7 +1068,8 @@ extern "C" {
         has_output_size: i32,
         out: *mut ct_tensor,
     ) -> ct_status;
-    pub fn ct_meshgrid(tensors: *const ct_tensor, n: i32, indexing: i32, outs: *mut ct_tensor) -> ct_status;
+    pub fn ct_meshgrid(tensors: *const ct_tensor, n: i32, indexing: i32, outs: *mut ct_tensor, cap: i32)
+        -> ct_status;
     pub fn ct_median(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_nanmedian(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_median_dim(x: ct_tensor, dim: i64, keepdim: i32, values: *mut ct_tensor, indices: *mut ct_tensor)

@@ -52,7 +52,7 @@ pub fn meshgrid(tensors: &[&Tensor], xy: bool) -> Result<Vec<Tensor>> {
         .map_err(|_| crate::Error::InvalidArgument(format!("meshgrid: {} tensors", hs.len())))?;
     let mut outs: Vec<sys::ct_tensor> = vec![std::ptr::null_mut(); hs.len()];
     let indexing = if xy { sys::CT_MESHGRID_XY } else { sys::CT_MESHGRID_IJ };
-    check(unsafe { sys::ct_meshgrid(hs.as_ptr(), n, indexing, outs.as_mut_ptr()) })?;
+    check(unsafe { sys::ct_meshgrid(hs.as_ptr(), n, indexing, outs.as_mut_ptr(), n) })?;
     // SAFETY: on success every slot holds a new reference that we now own.
     Ok(outs.into_iter().map(|h| unsafe { Tensor::from_raw(h) }).collect())
 }
