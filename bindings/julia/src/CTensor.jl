@@ -28,6 +28,7 @@ include("toolbox.jl")
 include("oplist.jl")
 include("conv_nd.jl")
 include("embedding_bag.jl")
+include("toolbox_stats.jl")
 include("dist.jl")
 
 export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, to, dtype, device, live_handles,
