@@ -7,7 +7,7 @@ namespace fz {
 void toolbox_stats_ops(Input& in, Pool& p, uint8_t which) {
     bool okx = true, oky = true;
     ct_tensor x = p.pick(in, &okx);
-    ct_tensor y = p.pick(in, &oky);  // repeats / q / x2, or a second grid input
+    ct_tensor y = p.pick(in, &oky);  // repeats / q (optional: NULL is valid there) / x2, or a second grid input
     int64_t d = in.dim();
     int32_t has_dim = in.flag(), keep = in.flag();
     switch (which % 4) {
@@ -16,7 +16,7 @@ void toolbox_stats_ops(Input& in, Pool& p, uint8_t which) {
         ct_tensor reps = use_tensor ? y : nullptr;
         int64_t r = in.count(), osize = in.count();
         int32_t has_osize = in.flag();
-        call(in, p, "repeat_interleave", !okx || (use_tensor && !oky), 1, 0, [&](ct_tensor* o) {
+        call(in, p, "repeat_interleave", !okx || (reps && !oky), 1, 0, [&](ct_tensor* o) {
             return ct_repeat_interleave(x, reps, r, d, has_dim, osize, has_osize, o);
         });
         break;
@@ -47,7 +47,7 @@ void toolbox_stats_ops(Input& in, Pool& p, uint8_t which) {
         double qs = in.scalar(), pnorm = in.scalar();
         int32_t mode = (int32_t)(in.u8() % 6) - (in.flag() ? 0 : 1);  // -1..5: the five modes and bad ones
         ct_tensor q = use_tensor ? y : nullptr;
-        call(in, p, "quantile", !okx || (use_tensor && !oky), 1, 0, [&](ct_tensor* o) {
+        call(in, p, "quantile", !okx || (q && !oky), 1, 0, [&](ct_tensor* o) {
             return (nan ? ct_nanquantile : ct_quantile)(x, q, qs, d, has_dim, keep, mode, o);
         });
         int32_t cmode = (int32_t)(in.u8() % 4);
