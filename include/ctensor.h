@@ -1131,6 +1131,7 @@ enum {
  * size and then interpolates as if it had been given as size. float32/float64; differentiable to any order. */
 CT_API ct_status ct_interpolate(ct_tensor x, const int64_t* size, const double* scale_factors, int32_t ndim_spatial,
                                 int32_t mode, int32_t align_corners, int32_t recompute_scale_factor, ct_tensor* out);
+
 /* ---- Normalisation layers (issue 14) ---- */
 
 /* torch.nn.functional.layer_norm: out = (x - mean) / sqrt(var + eps) * weight + bias, mean and (biased) var over
@@ -1147,6 +1148,48 @@ CT_API ct_status ct_group_norm(ct_tensor x, int64_t num_groups, ct_tensor weight
  * training == 0: by running_mean / running_var (required). weight / bias [C] or NULL. */
 CT_API ct_status ct_batch_norm(ct_tensor x, ct_tensor running_mean, ct_tensor running_var, ct_tensor weight,
                                ct_tensor bias, int32_t training, double momentum, double eps, ct_tensor* out);
+
+/* ---- the rest of the tensor toolbox: repeat_interleave, meshgrid, median, quantile, cdist (issue 14) ---- */
+
+/* out = x with each element repeated along dim (has_dim 0: over the flattened x): repeats[i] times for an integer
+ * repeats tensor (0-d, or 1-D of one value or of dim's length), or repeats_scalar times when repeats is NULL.
+ * has_output_size != 0: output_size must equal the total. The gradient sums each element's copies. */
+CT_API ct_status ct_repeat_interleave(ct_tensor x, ct_tensor repeats, int64_t repeats_scalar, int64_t dim,
+                                      int32_t has_dim, int64_t output_size, int32_t has_output_size, ct_tensor* out);
+/* meshgrid indexing (fixed values): ij = matrix (dims in argument order), xy = Cartesian (first two swapped). */
+enum { CT_MESHGRID_IJ = 0, CT_MESHGRID_XY = 1 };
+/* outs[0..n) = the coordinate grids of n 0-d or 1-D tensors of one dtype and device (expanded views; cap, the
+ * slots in outs, must be at least n; all set or none). */
+CT_API ct_status ct_meshgrid(const ct_tensor* tensors, int32_t n, int32_t indexing, ct_tensor* outs, int32_t cap);
+/* out = the 0-d lower median of all of x's elements (NaN when x holds a NaN; NaN for an empty floating x). */
+CT_API ct_status ct_median(ct_tensor x, ct_tensor* out);
+/* ct_median ignoring NaN (NaN only when every element is NaN). */
+CT_API ct_status ct_nanmedian(ct_tensor x, ct_tensor* out);
+/* values / indices (int64) = the lower median along dim and its position (ties: the earliest in a stable
+ * ascending sort; a row holding NaN gives its first NaN); either out-pointer may be NULL. */
+CT_API ct_status ct_median_dim(ct_tensor x, int64_t dim, int32_t keepdim, ct_tensor* values, ct_tensor* indices);
+/* ct_median_dim ignoring NaN (an all-NaN row gives NaN at position 0). */
+CT_API ct_status ct_nanmedian_dim(ct_tensor x, int64_t dim, int32_t keepdim, ct_tensor* values, ct_tensor* indices);
+/* quantile interpolation between the two nearest ranks (fixed values, torch's names). */
+enum {
+    CT_QUANTILE_LINEAR = 0,   /* lower + (upper - lower) * fraction */
+    CT_QUANTILE_LOWER = 1,    /* the lower rank's value */
+    CT_QUANTILE_HIGHER = 2,   /* the upper rank's value */
+    CT_QUANTILE_MIDPOINT = 3, /* (lower + upper) / 2 */
+    CT_QUANTILE_NEAREST = 4   /* the nearest rank's value (half to even) */
+};
+/* out = the q-quantiles of float32/float64 x along dim (has_dim 0: over all elements); q a 0-d or 1-D tensor of
+ * x's dtype with values in [0, 1], or q_scalar when q is NULL. A 1-D q puts its dim first; a NaN makes the result
+ * NaN. */
+CT_API ct_status ct_quantile(ct_tensor x, ct_tensor q, double q_scalar, int64_t dim, int32_t has_dim,
+                             int32_t keepdim, int32_t interpolation, ct_tensor* out);
+/* ct_quantile ignoring NaN (NaN only where a whole row is NaN). */
+CT_API ct_status ct_nanquantile(ct_tensor x, ct_tensor q, double q_scalar, int64_t dim, int32_t has_dim,
+                                int32_t keepdim, int32_t interpolation, ct_tensor* out);
+/* out [B.., P, R] = the p-norm distances (p >= 0; INFINITY allowed) between the rows of x1 [B.., P, M] and x2
+ * [B.., R, M] (batch dims broadcast). compute_mode as torch: 0 uses the matmul form for p = 2 when P > 25 or
+ * R > 25, 1 always for p = 2, 2 never. Outside the matmul form the gradient is 0 where a distance is 0. */
+CT_API ct_status ct_cdist(ct_tensor x1, ct_tensor x2, double p, int32_t compute_mode, ct_tensor* out);
 
 #ifdef __cplusplus
 }

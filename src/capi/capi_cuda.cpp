@@ -95,6 +95,10 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "searchsorted", "bincount", "histc", "cummax", "cummin",
         // composites of the CUDA ops above
         "nan_to_num", "diff", "take_along_dim",
+        // the rest of the toolbox (ops/toolbox_stats.h): composites of the CUDA ops above (sorting on a host copy,
+        // Note [Sorting on CUDA]); repeat_interleave reads a tensor of repeats on the host
+        "repeat_interleave", "meshgrid", "median", "nanmedian", "median_dim", "nanmedian_dim", "quantile",
+        "nanquantile", "cdist",
         // embedding options (ops/nn_embedding_bag.cpp): embedding_ex is embedding on a gradient-scaling alias;
         // embedding_renorm_ and embedding_bag run on host copies (differentiable moves for embedding_bag)
         "embedding_ex", "embedding_renorm_", "embedding_bag",

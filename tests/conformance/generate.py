@@ -1621,6 +1621,29 @@ def toolbox(c):
         for acc in (False, True):
             c.run(f"index_put_/{dtype}/acc{int(acc)}", "index_put_",
                   lambda t, v, *i, a=acc: t.clone().index_put_(i, v, a), [x, values, rows, cols], {"accumulate": acc})
+    toolbox_stats(c)
+
+
+def toolbox_stats(c):
+    """The rest of the toolbox (issue 14): median along a dim, quantile with a scalar q, cdist."""
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases))
+        x = rng.tensor([3, 5], dtype)  # distinct values: the median's position is torch's for sure
+        for dim, keepdim in ((0, False), (1, True), (-1, False)):
+            c.run(f"median_dim/{dtype}/{dim}/{keepdim}", "median_dim",
+                  lambda t, d=dim, k=keepdim: tuple(torch.median(t, d, k)), [x], {"dim": dim, "keepdim": keepdim})
+        for q, dim, keepdim, mode in ((0.3, None, False, "linear"), (0.5, 1, True, "lower"), (0.8, 0, False, "higher"),
+                                      (0.25, -1, False, "midpoint"), (0.6, 1, False, "nearest")):
+            c.run(f"quantile/{dtype}/{q}/{dim}/{keepdim}/{mode}", "quantile",
+                  lambda t, q=q, d=dim, k=keepdim, m=mode: torch.quantile(t, q, d, k, interpolation=m), [x],
+                  {"q": q, "dim": dim, "keepdim": keepdim, "interpolation": mode})
+        a, b = rng.tensor([4, 3], dtype), rng.tensor([2, 3], dtype)
+        for p in (0.0, 1.0, 2.0, 3.0, 0.5):  # (args are plain JSON: no infinity here)
+            c.run(f"cdist/{dtype}/{p}", "cdist", lambda u, v, p=p: torch.cdist(u, v, p), [a, b], {"p": p})
+    c.error("median_dim/error/empty", "median_dim", [torch.zeros(2, 0)], "CT_ERR_INDEX", {"dim": 1, "keepdim": False})
+    c.error("quantile/error/range", "quantile", [torch.zeros(3)], "CT_ERR_INVALID_ARGUMENT",
+            {"q": 1.5, "dim": None, "keepdim": False, "interpolation": "linear"})
+    c.error("cdist/error/columns", "cdist", [torch.zeros(2, 3), torch.zeros(2, 2)], "CT_ERR_SHAPE", {"p": 2.0})
 
 
 FREQ_NOTE = ("scale_grad_by_freq divides each row's gradient by the row's count in the indices, as documented and as "

@@ -826,6 +826,21 @@ std::map<std::string, Op> op_table() {
             ct_tensor* v = out_slot(o);
             return fn(x[0].h, a["dim"].get<int64_t>(), v, out_slot(o));
         };
+    // the rest of the toolbox: median along a dim, quantile with a scalar q, cdist
+    t["median_dim"] = [](const Inputs& x, const Json& a, Outs& o) {
+        ct_tensor* v = out_slot(o);
+        return ct_median_dim(x[0].h, a["dim"].get<int64_t>(), a["keepdim"].get<bool>(), v, out_slot(o));
+    };
+    t["quantile"] = [](const Inputs& x, const Json& a, Outs& o) {
+        static const std::map<std::string, int32_t> modes = {{"linear", CT_QUANTILE_LINEAR}, {"lower", CT_QUANTILE_LOWER},
+            {"higher", CT_QUANTILE_HIGHER}, {"midpoint", CT_QUANTILE_MIDPOINT}, {"nearest", CT_QUANTILE_NEAREST}};
+        bool has = !a["dim"].is_null();
+        return ct_quantile(x[0].h, nullptr, a["q"].get<double>(), has ? a["dim"].get<int64_t>() : 0, has,
+                           a["keepdim"].get<bool>(), modes.at(a["interpolation"].get<std::string>()), out_slot(o));
+    };
+    t["cdist"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_cdist(x[0].h, x[1].h, a["p"].get<double>(), 0, out_slot(o));
+    };
     // input 1 is a wrapped scalar (ct_wrapped_scalar, as {"scalar": v} inputs are made above)
     t["wrapped_scalar"] = [](const Inputs& x, const Json&, Outs& o) { return ct_mul(x[0].h, x[1].h, out_slot(o)); };
     // in-place writes through a view of a clone of input 0; the output is the clone

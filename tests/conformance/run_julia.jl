@@ -202,6 +202,10 @@ merge!(OPS, Dict{String,Function}(
                           diff(x; dims = jdim(a["dim"], ndims(x)), n = a["n"], prepend = a["prepend"] ? xs[2] : nothing,
                                append = a["append"] ? xs[end-1] : nothing)),
     "take_along_dim" => (x, i, a) -> C.take_along_dim(x, i .+ 1; dims = haskey(a, "dim") ? jdim(a["dim"], ndims(x)) : nothing),
+    "median_dim" => (x, a) -> C.median(x; dims = jdim(a["dim"], ndims(x)), keepdim = a["keepdim"]),
+    "quantile" => (x, a) -> C.quantile(x, a["q"]; dims = haskey(a, "dim") ? jdim(a["dim"], ndims(x)) : nothing,
+                                       keepdim = a["keepdim"], interpolation = Symbol(a["interpolation"])),
+    "cdist" => (x, y, a) -> C.cdist(x, y; p = a["p"]),
 ))
 # nn: Julia's (W, H, C, N) layout; pairs (h, w) given as Julia tuples (w, h); labels and indices 1-based
 jpair(v) = (v[2], v[1])
@@ -389,7 +393,7 @@ merge!(OPS, Dict{String,Function}(
     "pixel_unshuffle" => (x, a) -> C.pixel_unshuffle(x, a["downscale_factor"]),
 ))
 const POSITION_OUTPUTS = Set(["sort", "topk", "kthvalue", "max_pool2d_ex", "adaptive_max_pool2d", "unique",
-                              "max_pool_nd", "adaptive_max_pool_nd", "cummax", "cummin"])
+                              "max_pool_nd", "adaptive_max_pool_nd", "cummax", "cummin", "median_dim"])
 
 # in-place writes through a view of a copy of input 1; the result is the copy
 const WRITES = Dict{String,Function}(

@@ -140,6 +140,9 @@ def op_table():
         "diff": lambda xs, a: ct.diff(xs[0], a["n"], a["dim"], xs[1] if a["prepend"] else None,
                                       xs[-1] if a["append"] else None),
         "take_along_dim": lambda xs, a: ct.take_along_dim(xs[0], xs[1], a["dim"]),
+        "median_dim": lambda xs, a: tuple(ct.median(xs[0], a["dim"], a["keepdim"])),
+        "quantile": lambda xs, a: ct.quantile(xs[0], a["q"], a["dim"], a["keepdim"], interpolation=a["interpolation"]),
+        "cdist": lambda xs, a: ct.cdist(xs[0], xs[1], float(a["p"])),
         # convolution, pooling, losses, embedding, einsum, split/chunk, unique
         "conv2d": lambda xs, a: F.conv2d(xs[0], xs[1], xs[2] if len(xs) > 2 else None, a["stride"], a["padding"],
                                          a["dilation"], a["groups"]),

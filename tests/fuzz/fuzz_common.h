@@ -99,6 +99,8 @@ void call_op(Input& in, Pool& p);
 void toolbox_ops(Input& in, Pool& p, uint8_t which);
 // The normalisation layers of issue 14 (fuzz_norms.cpp), one of call_op's families.
 void norm_ops(Input& in, Pool& p, uint8_t which);
+// The rest of the toolbox (fuzz_toolbox_stats.cpp): repeat_interleave, meshgrid, median, quantile, cdist.
+void toolbox_stats_ops(Input& in, Pool& p, uint8_t which);
 // Frees the blobs handed to ct_tensor_from_blob; aborts when a deleter did not run exactly once.
 void finish_blobs();
 

@@ -30,6 +30,7 @@ include("conv_nd.jl")
 include("embedding_bag.jl")
 include("resample.jl")
 include("norms.jl")
+include("toolbox_stats.jl")
 include("dist.jl")
 
 export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, to, dtype, device, live_handles,

@@ -22,6 +22,7 @@ from ._functions import *  # noqa: F401,F403
 from ._shape_ops import *  # noqa: F401,F403
 from ._sorting import *  # noqa: F401,F403  (after _shape_ops: its flip replaces the index_select one)
 from ._toolbox import *  # noqa: F401,F403
+from ._toolbox_stats import *  # noqa: F401,F403
 from ._functions import (all, any, max, min, pow, round, sum)  # noqa: F401  (shadow builtins on purpose)
 from . import _indexing  # noqa: F401  (installs Tensor.__getitem__/__setitem__)
 from . import autograd

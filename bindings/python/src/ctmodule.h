@@ -126,5 +126,7 @@ PyObject* tuple_of(ct_tensor* hs, int n);
 int init_toolbox(PyObject* m);
 /* The normalisation layers of issue 14 (nn_norms.c). */
 int init_nn_norms(PyObject* m);
+/* The rest of the toolbox: repeat_interleave, meshgrid, median, quantile, cdist (ops_toolbox_stats.c). */
+int init_toolbox_stats(PyObject* m);
 
 #endif

@@ -361,4 +361,13 @@
 #pragma weak ct_layer_norm
 #pragma weak ct_group_norm
 #pragma weak ct_batch_norm
+#pragma weak ct_repeat_interleave
+#pragma weak ct_meshgrid
+#pragma weak ct_median
+#pragma weak ct_nanmedian
+#pragma weak ct_median_dim
+#pragma weak ct_nanmedian_dim
+#pragma weak ct_quantile
+#pragma weak ct_nanquantile
+#pragma weak ct_cdist
 #endif

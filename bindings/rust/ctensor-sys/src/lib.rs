@@ -1055,6 +1055,60 @@ extern "C" {
     pub fn ct_iinfo(dtype: ct_dtype, field: i32, value: *mut i64) -> ct_status;
 }
 
+// the rest of the toolbox (issue 14): repeat_interleave, meshgrid, median, quantile, cdist
+extern "C" {
+    #[allow(clippy::too_many_arguments)]
+    pub fn ct_repeat_interleave(
+        x: ct_tensor,
+        repeats: ct_tensor,
+        repeats_scalar: i64,
+        dim: i64,
+        has_dim: i32,
+        output_size: i64,
+        has_output_size: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_meshgrid(tensors: *const ct_tensor, n: i32, indexing: i32, outs: *mut ct_tensor, cap: i32)
+        -> ct_status;
+    pub fn ct_median(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_nanmedian(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_median_dim(x: ct_tensor, dim: i64, keepdim: i32, values: *mut ct_tensor, indices: *mut ct_tensor)
+        -> ct_status;
+    pub fn ct_nanmedian_dim(x: ct_tensor, dim: i64, keepdim: i32, values: *mut ct_tensor, indices: *mut ct_tensor)
+        -> ct_status;
+    #[allow(clippy::too_many_arguments)]
+    pub fn ct_quantile(
+        x: ct_tensor,
+        q: ct_tensor,
+        q_scalar: f64,
+        dim: i64,
+        has_dim: i32,
+        keepdim: i32,
+        interpolation: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    #[allow(clippy::too_many_arguments)]
+    pub fn ct_nanquantile(
+        x: ct_tensor,
+        q: ct_tensor,
+        q_scalar: f64,
+        dim: i64,
+        has_dim: i32,
+        keepdim: i32,
+        interpolation: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_cdist(x1: ct_tensor, x2: ct_tensor, p: f64, compute_mode: i32, out: *mut ct_tensor) -> ct_status;
+}
+
+pub const CT_MESHGRID_IJ: i32 = 0;
+pub const CT_MESHGRID_XY: i32 = 1;
+pub const CT_QUANTILE_LINEAR: i32 = 0;
+pub const CT_QUANTILE_LOWER: i32 = 1;
+pub const CT_QUANTILE_HIGHER: i32 = 2;
+pub const CT_QUANTILE_MIDPOINT: i32 = 3;
+pub const CT_QUANTILE_NEAREST: i32 = 4;
+
 pub const CT_FINFO_BITS: i32 = 0;
 pub const CT_FINFO_EPS: i32 = 1;
 pub const CT_FINFO_MAX: i32 = 2;

@@ -64,6 +64,7 @@ pub mod safetensors;
 mod sorting;
 mod tensor;
 mod toolbox;
+mod toolbox_stats;
 mod types;
 mod views;
 
@@ -84,6 +85,7 @@ pub use random::{manual_seed, Generator};
 pub use sorting::Unique;
 pub use tensor::Tensor;
 pub use toolbox::{finfo, iinfo, FInfo, IInfo};
+pub use toolbox_stats::{meshgrid, Interpolation, Repeats};
 pub use types::{DType, Device, Element, Options, Reduction};
 
 /// Runtime library version as `major*10000 + minor*100 + patch`.

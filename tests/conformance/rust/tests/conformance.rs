@@ -344,6 +344,21 @@ fn op_table() -> HashMap<&'static str, Op> {
     );
     t.insert("cummax", Box::new(|x, a| pair(x[0].cummax(dim(a)))));
     t.insert("cummin", Box::new(|x, a| pair(x[0].cummin(dim(a)))));
+    t.insert("median_dim", Box::new(|x, a| pair(x[0].median_dim(dim(a), flag(a, "keepdim")))));
+    t.insert(
+        "quantile",
+        Box::new(|x, a| {
+            let mode = match a["interpolation"].as_str().unwrap() {
+                "lower" => ctensor::Interpolation::Lower,
+                "higher" => ctensor::Interpolation::Higher,
+                "midpoint" => ctensor::Interpolation::Midpoint,
+                "nearest" => ctensor::Interpolation::Nearest,
+                _ => ctensor::Interpolation::Linear,
+            };
+            one(x[0].quantile(a["q"].as_f64().unwrap(), a["dim"].as_i64(), flag(a, "keepdim"), mode))
+        }),
+    );
+    t.insert("cdist", Box::new(|x, a| one(x[0].cdist(&x[1], decode(&a["p"]), 0))));
     t.insert(
         "nan_to_num",
         Box::new(|x, a| one(x[0].nan_to_num(a["nan"].as_f64(), a["posinf"].as_f64(), a["neginf"].as_f64()))),

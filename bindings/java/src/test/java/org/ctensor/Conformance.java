@@ -328,6 +328,11 @@ public final class Conformance {
                 a.get("max").getAsDouble())));
         t.put("cummax", (x, a) -> pair(Toolbox.cummax((Tensor) x[0], dim(a))));
         t.put("cummin", (x, a) -> pair(Toolbox.cummin((Tensor) x[0], dim(a))));
+        t.put("median_dim", (x, a) -> pair(ToolboxStats.median((Tensor) x[0], dim(a), bool(a, "keepdim"))));
+        t.put("quantile", (x, a) -> one(ToolboxStats.quantile((Tensor) x[0], a.get("q").getAsDouble(),
+                a.get("dim").isJsonNull() ? null : a.get("dim").getAsLong(), bool(a, "keepdim"),
+                ToolboxStats.Interpolation.valueOf(a.get("interpolation").getAsString().toUpperCase(java.util.Locale.ROOT)))));
+        t.put("cdist", (x, a) -> one(ToolboxStats.cdist((Tensor) x[0], (Tensor) x[1], a.get("p").getAsDouble(), 0)));
         t.put("nan_to_num", (x, a) -> one(Toolbox.nanToNum((Tensor) x[0], optDouble(a, "nan"), optDouble(a, "posinf"),
                 optDouble(a, "neginf"))));
         t.put("diff", (x, a) -> {
