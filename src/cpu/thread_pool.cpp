@@ -55,7 +55,7 @@ public:
         error_ = nullptr;
         done_.store(0, std::memory_order_relaxed);
         uint64_t gen = gen_of(state_.load(std::memory_order_relaxed)) + 1;
-        chunks_.store(chunks, std::memory_order_relaxed);  // published by the state store below
+        job_.store(gen << kGenShift | (uint64_t)chunks, std::memory_order_relaxed);  // published by the state store below
         state_.store(gen << kGenShift, std::memory_order_seq_cst);
         if (sleepers_.load(std::memory_order_seq_cst) > 0) {
             std::lock_guard<std::mutex> lock(sleep_mu_);
@@ -71,7 +71,11 @@ private:
     std::mutex sleep_mu_;      // guards sleeping and waking (both directions)
     std::condition_variable wake_cv_, done_cv_;
     std::atomic<uint64_t> state_{0};
-    std::atomic<int> chunks_{0}, done_{0}, sleepers_{0};
+    // The current job's generation (upper 32 bits) and chunk count (lower 32 bits). Stored before the state that
+    // starts the job, so a worker that still sees the previous job's state may read the next job's count: the
+    // generation tells it apart (Note in claim).
+    std::atomic<uint64_t> job_{0};
+    std::atomic<int> done_{0}, sleepers_{0};
     std::atomic<bool> caller_sleeping_{false};
     ChunkFn call_ = nullptr;
     void* ctx_ = nullptr;
@@ -104,8 +108,13 @@ private:
     bool claim(uint64_t gen, int preferred, int& chunk, int& chunks) {
         uint64_t s = state_.load(std::memory_order_acquire);
         while (gen_of(s) == gen) {
-            // job gen's count, unless gen is already over (then the CAS below fails: the state moved on)
-            chunks = chunks_.load(std::memory_order_relaxed);
+            // Job gen's count. The next job's caller stores its count before its state, so job_ may already be
+            // the next job's while s is still gen's: gen is then over (a job starts only after the previous one
+            // is done), and a claim with the next job's count would run a chunk of a job not yet published and
+            // count it in the wrong job (TSan, stress_threads under load).
+            uint64_t job = job_.load(std::memory_order_acquire);
+            if (gen_of(job) != gen) return false;
+            chunks = (int)claims_of(job);
             uint64_t claims = claims_of(s), next;
             if (chunks <= kMaskChunks) {
                 if (claims == (uint64_t(1) << chunks) - 1) return false;
