@@ -52,13 +52,12 @@ PreparedGrad prepare_grad(const Tensor& t, const Tensor& g) {
         std::lock_guard<std::mutex> lock(meta.grad_mu);
         p.seen = meta.grad;
         if (p.seen.defined()) p.seen_version = p.seen.version();
+        // create_graph: keep the sum differentiable. It reads the .grad's values, which another thread's
+        // commit_grad may be adding into in place: under the lock, never beside that write (TSan, stress_threads).
+        if (p.seen.defined() && GradMode::is_enabled()) p.value = add(p.seen, p.grad);
     }
-    if (!p.seen.defined()) {
-        p.value = new_grad_value(p.grad);
-    } else if (GradMode::is_enabled()) {
-        p.value = add(p.seen, p.grad);  // create_graph: keep the sum differentiable
-    }
-    // else: added in place at commit (same shape and dtype: no allocation)
+    if (!p.seen.defined()) p.value = new_grad_value(p.grad);
+    // else without grad mode: added in place at commit (same shape and dtype: no allocation)
     return p;
 }
 
