@@ -736,7 +736,7 @@ public final class Tensor extends TensorCore {
         long[] v = new long[1], i = new long[1];
         CT.max_dim(handle(), dim, keepdim ? 1 : 0, v, i);
         Native.keepAlive(this);
-        return new Pair(own(v[0]), own(i[0]));
+        return Pair.own(v, i);
     }
 
     @Op("min_dim")
@@ -744,7 +744,7 @@ public final class Tensor extends TensorCore {
         long[] v = new long[1], i = new long[1];
         CT.min_dim(handle(), dim, keepdim ? 1 : 0, v, i);
         Native.keepAlive(this);
-        return new Pair(own(v[0]), own(i[0]));
+        return Pair.own(v, i);
     }
 
     @Op("argmax")
@@ -880,6 +880,11 @@ public final class Tensor extends TensorCore {
             this.indices = indices;
         }
 
+        /** The pair owning the handles a two-output C call wrote into v[0] and i[0]. */
+        static Pair own(long[] v, long[] i) {
+            return new Pair(Tensor.own(v[0]), Tensor.own(i[0]));
+        }
+
         @Override
         public void close() {
             values.close();
@@ -892,7 +897,7 @@ public final class Tensor extends TensorCore {
         long[] v = new long[1], i = new long[1];
         CT.sort(handle(), dim, descending ? 1 : 0, 1, v, i);
         Native.keepAlive(this);
-        return new Pair(own(v[0]), own(i[0]));
+        return Pair.own(v, i);
     }
 
     @Op("argsort")
@@ -905,7 +910,7 @@ public final class Tensor extends TensorCore {
         long[] v = new long[1], i = new long[1];
         CT.topk(handle(), k, dim, largest ? 1 : 0, 1, v, i);
         Native.keepAlive(this);
-        return new Pair(own(v[0]), own(i[0]));
+        return Pair.own(v, i);
     }
 
     @Op("kthvalue")
@@ -913,7 +918,7 @@ public final class Tensor extends TensorCore {
         long[] v = new long[1], i = new long[1];
         CT.kthvalue(handle(), k, dim, keepdim ? 1 : 0, v, i);
         Native.keepAlive(this);
-        return new Pair(own(v[0]), own(i[0]));
+        return Pair.own(v, i);
     }
 
     /** Distinct values: [values, inverse (this shape), counts]. */

@@ -117,7 +117,7 @@ public final class Toolbox {
         long[] v = new long[1], i = new long[1];
         CT.cummax(x.handle(), dim, v, i);
         Native.keepAlive(x);
-        return new Tensor.Pair(Tensor.own(v[0]), Tensor.own(i[0]));
+        return Tensor.Pair.own(v, i);
     }
 
     /** The running minimum along dim and the int64 position it came from (differentiable in the values). */
@@ -126,7 +126,7 @@ public final class Toolbox {
         long[] v = new long[1], i = new long[1];
         CT.cummin(x.handle(), dim, v, i);
         Native.keepAlive(x);
-        return new Tensor.Pair(Tensor.own(v[0]), Tensor.own(i[0]));
+        return Tensor.Pair.own(v, i);
     }
 
     /** x with NaN, +inf and -inf replaced (null: torch's defaults 0, the dtype's max, its lowest). */

@@ -57,7 +57,7 @@ public final class ToolboxStats {
         long[] v = new long[1], i = new long[1];
         CT.median_dim(x.handle(), dim, keepdim ? 1 : 0, v, i);
         Native.keepAlive(x);
-        return new Tensor.Pair(Tensor.own(v[0]), Tensor.own(i[0]));
+        return Tensor.Pair.own(v, i);
     }
 
     /** median along dim ignoring NaN. */
@@ -66,7 +66,7 @@ public final class ToolboxStats {
         long[] v = new long[1], i = new long[1];
         CT.nanmedian_dim(x.handle(), dim, keepdim ? 1 : 0, v, i);
         Native.keepAlive(x);
-        return new Tensor.Pair(Tensor.own(v[0]), Tensor.own(i[0]));
+        return Tensor.Pair.own(v, i);
     }
 
     /** The q-quantile (0 <= q <= 1) of float32/float64 x along dim (null: of all elements). */
