@@ -1191,6 +1191,22 @@ CT_API ct_status ct_nanquantile(ct_tensor x, ct_tensor q, double q_scalar, int64
  * R > 25, 1 always for p = 2, 2 never. Outside the matmul form the gradient is 0 where a distance is 0. */
 CT_API ct_status ct_cdist(ct_tensor x1, ct_tensor x2, double p, int32_t compute_mode, ct_tensor* out);
 
+/* ---- Least squares with LAPACK's drivers (issue 14) ---- */
+/* torch.linalg.lstsq drivers (fixed values). */
+enum {
+    CT_LSTSQ_GELSY = 0, /* complete orthogonal factorisation with pivoting: any rank (the default) */
+    CT_LSTSQ_GELS = 1,  /* QR or LQ: A must have full rank */
+    CT_LSTSQ_GELSD = 2, /* SVD, divide and conquer: any rank, gives singular values */
+    CT_LSTSQ_GELSS = 3  /* SVD: any rank, gives singular values */
+};
+/* torch.linalg.lstsq(A, B, rcond, driver) on CPU float32/float64: A [..., m, n], B [..., m, k] (or [..., m] when it
+ * has one dim less than A), batch dims broadcast. solution [..., n, k] (the minimum-norm least-squares solution;
+ * differentiable as pinv(A) @ B); residuals [..., k] (squared, only when m > n, the driver is not gelsy and A has
+ * full rank, else [0]); rank int64 [...] ([0] for gels); singular_values [..., min(m, n)] (gelsd/gelss, else [0]).
+ * rcond < 0: eps(dtype) * max(m, n). Any out-pointer but solution may be NULL. */
+CT_API ct_status ct_linalg_lstsq_ex(ct_tensor a, ct_tensor b, double rcond, int32_t driver, ct_tensor* solution,
+                                    ct_tensor* residuals, ct_tensor* rank, ct_tensor* singular_values);
+
 #ifdef __cplusplus
 }
 #endif

@@ -64,4 +64,15 @@ ct_status ct_linalg_lstsq(ct_tensor a, ct_tensor b, ct_tensor* out) {
     });
 }
 
+ct_status ct_linalg_lstsq_ex(ct_tensor a, ct_tensor b, double rcond, int32_t driver, ct_tensor* solution,
+                             ct_tensor* residuals, ct_tensor* rank, ct_tensor* singular_values) {
+    return guard([&] {
+        check_out(solution, "linalg.lstsq", "solution");
+        Tensor A = get_tensor(a, "linalg.lstsq", "A"), B = get_tensor(b, "linalg.lstsq", "B");
+        LstsqResult r = linalg_lstsq_ex(A, B, rcond, (LstsqDriver)driver);
+        set_tensor_outs({{r.solution, solution}, {r.residuals, residuals}, {r.rank, rank},
+                         {r.singular_values, singular_values}});
+    });
+}
+
 }  // extern "C"

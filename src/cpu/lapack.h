@@ -40,6 +40,30 @@ void sgesdd_(const char* jobz, const lapack_int* m, const lapack_int* n, float* 
 void dgesdd_(const char* jobz, const lapack_int* m, const lapack_int* n, double* a, const lapack_int* lda, double* s,
              double* u, const lapack_int* ldu, double* vt, const lapack_int* ldvt, double* work,
              const lapack_int* lwork, lapack_int* iwork, lapack_int* info);
+void sgels_(const char* trans, const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, float* a,
+            const lapack_int* lda, float* b, const lapack_int* ldb, float* work, const lapack_int* lwork,
+            lapack_int* info);
+void dgels_(const char* trans, const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, double* a,
+            const lapack_int* lda, double* b, const lapack_int* ldb, double* work, const lapack_int* lwork,
+            lapack_int* info);
+void sgelsy_(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, float* a, const lapack_int* lda,
+             float* b, const lapack_int* ldb, lapack_int* jpvt, const float* rcond, lapack_int* rank, float* work,
+             const lapack_int* lwork, lapack_int* info);
+void dgelsy_(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, double* a, const lapack_int* lda,
+             double* b, const lapack_int* ldb, lapack_int* jpvt, const double* rcond, lapack_int* rank, double* work,
+             const lapack_int* lwork, lapack_int* info);
+void sgelsd_(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, float* a, const lapack_int* lda,
+             float* b, const lapack_int* ldb, float* s, const float* rcond, lapack_int* rank, float* work,
+             const lapack_int* lwork, lapack_int* iwork, lapack_int* info);
+void dgelsd_(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, double* a, const lapack_int* lda,
+             double* b, const lapack_int* ldb, double* s, const double* rcond, lapack_int* rank, double* work,
+             const lapack_int* lwork, lapack_int* iwork, lapack_int* info);
+void sgelss_(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, float* a, const lapack_int* lda,
+             float* b, const lapack_int* ldb, float* s, const float* rcond, lapack_int* rank, float* work,
+             const lapack_int* lwork, lapack_int* info);
+void dgelss_(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, double* a, const lapack_int* lda,
+             double* b, const lapack_int* ldb, double* s, const double* rcond, lapack_int* rank, double* work,
+             const lapack_int* lwork, lapack_int* info);
 }
 
 // Lapack<float> / Lapack<double>: the same routine names without the type letter.
@@ -77,6 +101,28 @@ template <typename T> struct Lapack;
                           T* s, T* u, const lapack_int* ldu, T* vt, const lapack_int* ldvt, T* work,               \
                           const lapack_int* lwork, lapack_int* iwork, lapack_int* info) {                          \
             p##gesdd_(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, iwork, info);                          \
+        }                                                                                                          \
+        /* the least-squares drivers (torch.linalg.lstsq's gels, gelsy, gelsd, gelss) */                           \
+        static void gels(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, T* a,                   \
+                         const lapack_int* lda, T* b, const lapack_int* ldb, T* work, const lapack_int* lwork,     \
+                         lapack_int* info) {                                                                       \
+            p##gels_("N", m, n, nrhs, a, lda, b, ldb, work, lwork, info);                                          \
+        }                                                                                                          \
+        static void gelsy(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, T* a,                  \
+                          const lapack_int* lda, T* b, const lapack_int* ldb, lapack_int* jpvt, const T* rcond,    \
+                          lapack_int* rank, T* work, const lapack_int* lwork, lapack_int* info) {                  \
+            p##gelsy_(m, n, nrhs, a, lda, b, ldb, jpvt, rcond, rank, work, lwork, info);                           \
+        }                                                                                                          \
+        static void gelsd(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, T* a,                  \
+                          const lapack_int* lda, T* b, const lapack_int* ldb, T* s, const T* rcond,                \
+                          lapack_int* rank, T* work, const lapack_int* lwork, lapack_int* iwork,                   \
+                          lapack_int* info) {                                                                      \
+            p##gelsd_(m, n, nrhs, a, lda, b, ldb, s, rcond, rank, work, lwork, iwork, info);                       \
+        }                                                                                                          \
+        static void gelss(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, T* a,                  \
+                          const lapack_int* lda, T* b, const lapack_int* ldb, T* s, const T* rcond,                \
+                          lapack_int* rank, T* work, const lapack_int* lwork, lapack_int* info) {                  \
+            p##gelss_(m, n, nrhs, a, lda, b, ldb, s, rcond, rank, work, lwork, info);                              \
         }                                                                                                          \
     };
 CT_LAPACK_TRAITS(float, s)

@@ -1,5 +1,5 @@
 // linalg_composite.cpp - the torch.linalg ops composed of others (no backward of their own): matrix_power, cross,
-// vector_norm, matrix_norm, pinv, matrix_rank and lstsq. Their gradients come from the ops they are made of
+// vector_norm, matrix_norm, pinv, matrix_rank (lstsq is in linalg_lstsq.cpp). Their gradients come from the ops they are made of
 // (matmul, inv, svd/svdvals, qr, solve_triangular, the reductions), so they hold where those hold (Note [Linalg
 // gradients] in linalg_decomp.cpp: distinct singular values for the SVD-based ones).
 #include <cmath>
@@ -158,27 +158,7 @@ Tensor linalg_matrix_rank(const Tensor& a, double atol, double rtol) {
 }
 
 Tensor linalg_lstsq(const Tensor& a, const Tensor& b) {
-    const char* op = "linalg.lstsq";
-    check_matrix(op, a);
-    check_float(op, a);
-    check_float(op, b);
-    check_same_device(op, a, b);
-    if (a.dtype() != b.dtype())
-        fail(CT_ERR_DTYPE, op, ": Expected A and B to have the same dtype, but found A of type ", dtype_name(a.dtype()),
-             " and B of type ", dtype_name(b.dtype()), " instead");
-    const Tensor& bm = b;  // [..., m, k] only: torch 1.13 refuses a vector B too
-    if (bm.dim() < 2 || bm.size(-2) != a.size(-2))
-        fail(CT_ERR_SHAPE, op, ": Incompatible shapes of A and B for the equation AX = B (", shape_str(a.sizes()),
-             " and ", shape_str(b.sizes()), ")");
-    Tensor x;
-    if (a.size(-2) >= a.size(-1)) {  // full column rank: A = QR, X = R^-1 Q^T B
-        auto [q, r] = linalg_qr(a, QrMode::Reduced);
-        x = linalg_solve_triangular(r, matmul(mT(q), bm), true, true, false);
-    } else {  // full row rank, the minimum-norm solution: A^T = QR, X = Q R^-T B
-        auto [q, r] = linalg_qr(mT(a), QrMode::Reduced);
-        x = matmul(q, linalg_solve_triangular(mT(r), bm, false, true, false));
-    }
-    return x;
+    return linalg_lstsq_ex(a, b, -1.0, LstsqDriver::Gelsy).solution;
 }
 
 }  // namespace ct

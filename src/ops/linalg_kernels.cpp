@@ -4,6 +4,7 @@
 // factorisation's info codes after the loop, so that a failure names the first bad batch element.
 #include "ops/linalg_kernels.h"
 #include <cblas.h>
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -341,6 +342,82 @@ std::tuple<Tensor, Tensor, Tensor> svd_kernel(const Tensor& a, bool full, bool v
              "input matrix is ill-conditioned or has too many repeated singular values (error code: ", infos[bad],
              ").");
     return result();
+}
+
+}  // namespace ct
+
+namespace ct {
+
+std::tuple<Tensor, Tensor, Tensor> lstsq_kernel(const Tensor& a, const Tensor& b, LstsqDriver driver, double rcond) {
+    const char* op = "linalg.lstsq";
+    const int64_t batch = batch_count(a), m = a.size(-2), n = a.size(-1), k = b.size(-1), mn = std::min(m, n);
+    const int64_t ldb = std::max<int64_t>({m, n, 1}), kk = std::max<int64_t>(k, 1);  // k == 0: one zero column
+    lapack_int lm = lapack_dim(m, op), ln = lapack_dim(n, op), lb = lapack_dim(ldb, op), lk = lapack_dim(kk, op);
+    Shape bs = batch_shape_of(a);
+    Tensor padded = zeros(with_tail(bs, {ldb, kk}), a.dtype(), a.device());
+    {
+        NoGradGuard no_grad;
+        Tensor dst = narrow(narrow(padded, -2, 0, m), -1, 0, k);
+        cpu_copy(dst, b);
+    }
+    Tensor f = colmajor(a), buf = colmajor(padded);  // buf: column-major ldb x kk per batch element
+    Tensor rank = zeros(bs, DType::Int64, a.device());
+    Tensor sv = empty_tensor(with_tail(bs, {mn}), a.dtype(), a.device());
+    if (batch == 0 || mn == 0) return {narrow(from_colmajor(buf), -1, 0, k), rank, sv};
+    std::vector<lapack_int> infos((size_t)batch, 0), ranks((size_t)batch, 0);
+    dispatch_float(a.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T *pf = f.data<T>(), *pb = buf.data<T>(), *ps = sv.data<T>();
+        const T rc = (T)rcond;
+        lapack_int lwork = -1, info = 0, rk = 0, iwork_query = 0;
+        T query = 0;
+        switch (driver) {  // workspace queries (no matrix is read)
+        case LstsqDriver::Gels: Lapack<T>::gels(&lm, &ln, &lk, pf, &lm, pb, &lb, &query, &lwork, &info); break;
+        case LstsqDriver::Gelsy:
+            Lapack<T>::gelsy(&lm, &ln, &lk, pf, &lm, pb, &lb, nullptr, &rc, &rk, &query, &lwork, &info);
+            break;
+        case LstsqDriver::Gelsd:
+            Lapack<T>::gelsd(&lm, &ln, &lk, pf, &lm, pb, &lb, ps, &rc, &rk, &query, &lwork, &iwork_query, &info);
+            break;
+        case LstsqDriver::Gelss: Lapack<T>::gelss(&lm, &ln, &lk, pf, &lm, pb, &lb, ps, &rc, &rk, &query, &lwork, &info); break;
+        }
+        const int64_t work_size = std::max<int64_t>((int64_t)query, 1);
+        const int64_t iwork_size = std::max<int64_t>(iwork_query, 1);
+        for_each_matrix(batch, 2.0 * m * n * std::max(m, n), [&](int64_t b0, int64_t b1) {
+            std::vector<T> work((size_t)work_size);
+            std::vector<lapack_int> iwork((size_t)iwork_size), jpvt((size_t)n);
+            lapack_int lw = (lapack_int)work_size;
+            for (int64_t bi = b0; bi < b1; ++bi) {
+                T *fa = pf + bi * m * n, *fb = pb + bi * ldb * kk, *s = ps + bi * mn;
+                lapack_int* inf = &infos[(size_t)bi];
+                lapack_int* r = &ranks[(size_t)bi];
+                switch (driver) {
+                case LstsqDriver::Gels: Lapack<T>::gels(&lm, &ln, &lk, fa, &lm, fb, &lb, work.data(), &lw, inf); break;
+                case LstsqDriver::Gelsy:
+                    std::fill(jpvt.begin(), jpvt.end(), 0);  // every column free to pivot
+                    Lapack<T>::gelsy(&lm, &ln, &lk, fa, &lm, fb, &lb, jpvt.data(), &rc, r, work.data(), &lw, inf);
+                    break;
+                case LstsqDriver::Gelsd:
+                    Lapack<T>::gelsd(&lm, &ln, &lk, fa, &lm, fb, &lb, s, &rc, r, work.data(), &lw, iwork.data(), inf);
+                    break;
+                case LstsqDriver::Gelss:
+                    Lapack<T>::gelss(&lm, &ln, &lk, fa, &lm, fb, &lb, s, &rc, r, work.data(), &lw, inf);
+                    break;
+                }
+            }
+        });
+    });
+    int64_t bad = first_failure(infos);
+    if (bad >= 0 && driver == LstsqDriver::Gels)
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The least squares solution could not be computed "
+             "because the input matrix does not have full rank (error code: ", infos[(size_t)bad], ").");
+    if (bad >= 0)
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The algorithm failed to converge because the "
+             "input matrix is ill-conditioned or has too many repeated singular values (error code: ",
+             infos[(size_t)bad], ").");
+    int64_t* pr = rank.data<int64_t>();
+    for (int64_t bi = 0; bi < batch; ++bi) pr[bi] = ranks[(size_t)bi];
+    return {narrow(from_colmajor(buf), -1, 0, k), rank, sv};
 }
 
 }  // namespace ct

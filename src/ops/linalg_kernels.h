@@ -29,5 +29,11 @@ std::pair<Tensor, Tensor> eigh_kernel(const Tensor& a, bool upper, bool vectors,
 // U, S (descending) and Vh of A = U diag(S) Vh: full (U [m, m], Vh [n, n]) or reduced (U [m, k], Vh [k, n]);
 // U and Vh undefined when !vectors.
 std::tuple<Tensor, Tensor, Tensor> svd_kernel(const Tensor& a, bool full, bool vectors, const char* op);
+// The least-squares problem min ||A X - B|| for A [..., m, n] and B [..., m, k] of one batch shape, by driver with
+// rcond: (buf, rank, sv) where buf [..., max(m, n), k] holds X in its first n rows and, for m > n and a full-rank
+// A, the residual components in rows n..m (LAPACK's layout); rank int64 [...] (0 where min(m, n) is 0) and sv
+// [..., min(m, n)] (gelsd/gelss; undefined otherwise). gels of a rank-deficient A and a gelsd/gelss that does not
+// converge are CT_ERR_INVALID_ARGUMENT naming the batch element.
+std::tuple<Tensor, Tensor, Tensor> lstsq_kernel(const Tensor& a, const Tensor& b, LstsqDriver driver, double rcond);
 
 }  // namespace ct

@@ -28,6 +28,17 @@ Tensor linalg_vector_norm(const Tensor& x, double ord, const IntList& dims, bool
 Tensor linalg_matrix_norm(const Tensor& x, const std::string& ord, int64_t dim0, int64_t dim1, bool keepdim);
 Tensor linalg_pinv(const Tensor& a, double atol, double rtol);
 Tensor linalg_matrix_rank(const Tensor& a, double atol, double rtol);  // int64
-Tensor linalg_lstsq(const Tensor& a, const Tensor& b);  // the solution of full-rank A (QR based)
+Tensor linalg_lstsq(const Tensor& a, const Tensor& b);  // linalg_lstsq_ex's solution with the default driver
+
+// linalg_lstsq.cpp: torch.linalg.lstsq with its LAPACK drivers (values fixed: the C ABI's CT_LSTSQ_*).
+enum class LstsqDriver : int32_t { Gelsy = 0, Gels = 1, Gelsd = 2, Gelss = 3 };
+struct LstsqResult {
+    Tensor solution;         // [..., n, k] ([..., n] for a vector B); differentiable (as pinv(A) @ B)
+    Tensor residuals;        // [..., k] squared residual norms when m > n, driver != gelsy and A full rank; else [0]
+    Tensor rank;             // int64 [...] (empty [0] for gels)
+    Tensor singular_values;  // [..., min(m, n)] for gelsd/gelss, else [0]
+};
+// rcond < 0: torch's default eps(dtype) * max(m, n).
+LstsqResult linalg_lstsq_ex(const Tensor& a, const Tensor& b, double rcond, LstsqDriver driver);
 
 }  // namespace ct

@@ -80,16 +80,17 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     return _C.linalg_solve_triangular(A, B, bool(upper), bool(left), bool(unitriangular))
 
 
+_LSTSQ_DRIVERS = {None: 0, "gelsy": 0, "gels": 1, "gelsd": 2, "gelss": 3}  # the C ABI's CT_LSTSQ_*
+
+
 def lstsq(A, B, rcond=None, *, driver=None):
-    """The least-squares solution of A X = B for full-rank A (QR; the minimum-norm one when A is wide). Only
-    `solution` is computed: residuals, rank and singular_values are empty tensors (torch's gelsy gives no
-    residuals or singular values either)."""
-    if rcond is not None or driver not in (None, "gelsy", "gels"):
-        raise NotImplementedError("linalg.lstsq: only the default full-rank solution is supported (rcond=None, "
-                                  "driver None, 'gels' or 'gelsy')")
-    x = _C.linalg_lstsq(A, B)
-    empty = x.new_zeros(0)
-    return lstsq_ret(x, empty, empty.long(), empty)
+    """torch.linalg.lstsq on the CPU through LAPACK: driver 'gelsy' (the default; any rank), 'gels' (full rank),
+    'gelsd' or 'gelss' (any rank, with singular values). Returns (solution, residuals, rank, singular_values) as
+    torch: residuals only when m > n, the driver is not gelsy and A has full rank; rank empty for gels; singular
+    values only for gelsd/gelss. The solution's gradient is that of pinv(A) @ B."""
+    if driver not in _LSTSQ_DRIVERS:
+        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
+    return lstsq_ret(*_C.linalg_lstsq_ex(A, B, -1.0 if rcond is None else float(rcond), _LSTSQ_DRIVERS[driver]))
 
 
 def _tol(v):

@@ -173,11 +173,23 @@ static PyObject* py_linalg_lstsq(PyObject* m, PyObject* a) {
     return wrap_tensor(out);
 }
 
+/* lstsq_ex(A, B, rcond, driver): (solution, residuals, rank, singular_values); rcond < 0 = not given */
+static PyObject* py_linalg_lstsq_ex(PyObject* m, PyObject* a) {
+    REQUIRE_SYM(ct_linalg_lstsq_ex);
+    ct_tensor x, b, outs[4] = {NULL, NULL, NULL, NULL};
+    double rcond = -1;
+    int driver = 0;
+    if (!PyArg_ParseTuple(a, "O&O&di", conv_tensor, &x, conv_tensor, &b, &rcond, &driver)) return NULL;
+    RUN(ct_linalg_lstsq_ex(x, b, rcond, driver, &outs[0], &outs[1], &outs[2], &outs[3]));
+    return linalg_tuple(outs, 4);
+}
+
 #define ENTRY(name) {"linalg_" #name, (PyCFunction)py_linalg_##name, METH_VARARGS, NULL},
 static PyMethodDef linalg_functions[] = {
     ENTRY(inv) ENTRY(det) ENTRY(slogdet) ENTRY(solve) ENTRY(cholesky) ENTRY(qr) ENTRY(eigh) ENTRY(eigvalsh)
     ENTRY(svd) ENTRY(svdvals) ENTRY(solve_triangular) ENTRY(matrix_power) ENTRY(cross) ENTRY(vector_norm)
     ENTRY(matrix_norm) ENTRY(pinv) ENTRY(matrix_rank) ENTRY(lstsq)
+    ENTRY(lstsq_ex)
     {NULL, NULL, 0, NULL}};
 
 int init_linalg(PyObject* m) { return add_functions(m, linalg_functions); }

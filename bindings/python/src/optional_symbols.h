@@ -370,4 +370,5 @@
 #pragma weak ct_quantile
 #pragma weak ct_nanquantile
 #pragma weak ct_cdist
+#pragma weak ct_linalg_lstsq_ex
 #endif
