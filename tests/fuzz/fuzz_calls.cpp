@@ -679,7 +679,21 @@ void linalg(Input& in, Pool& p, ct_tensor a, bool ok) {
                  [&](ct_tensor* o) { return ct_linalg_matrix_rank(a, atol, rtol, o); });
         break;
     }
-    case 16: call(in, p, "linalg_lstsq", !ok_b, 1, 0, [&](ct_tensor* o) { return ct_linalg_lstsq(a, b, o); }); break;
+    case 16: {
+        if (in.u8() % 2) {
+            call(in, p, "linalg_lstsq", !ok_b, 1, 0, [&](ct_tensor* o) { return ct_linalg_lstsq(a, b, o); });
+            break;
+        }
+        static const double kRconds[] = {-1.0, 0.0, 0.5, 1e-12, INFINITY, NAN};
+        double rcond = kRconds[in.u8() % 6];
+        int32_t driver = in.u8() % 5;  // 4 is not a driver
+        unsigned mask = in.u8() & 14;  // the solution is required; residuals, rank, singular_values optional
+        call(in, p, "linalg_lstsq_ex", !ok_b || driver == 4, 4, mask, [&](ct_tensor* o) {
+            return ct_linalg_lstsq_ex(a, b, rcond, driver, o, (mask & 2) ? nullptr : o + 1,
+                                      (mask & 4) ? nullptr : o + 2, (mask & 8) ? nullptr : o + 3);
+        });
+        break;
+    }
     default:
         call(in, p, "linalg_solve_triangular", !ok_b, 1, 0,
              [&](ct_tensor* o) { return ct_linalg_solve_triangular(a, b, f1, f2, f3, o); });

@@ -254,6 +254,11 @@ CTJ_OPT_OUT(int64_t, reserved, CTJ_FROM_INT64)
 CTJ_OPT_OUT(int64_t, peak, CTJ_FROM_INT64)
 CTJ_OPT_OUT(int64_t, cached, CTJ_FROM_INT64)
 CTJ_OPT_OUT(int64_t, limit, CTJ_FROM_INT64)
+/* ct_linalg_lstsq_ex (issue 14) */
+CTJ_OPT_OUT(ct_tensor, solution, CTJ_FROM_TENSOR)
+CTJ_OPT_OUT(ct_tensor, residuals, CTJ_FROM_TENSOR)
+CTJ_OPT_OUT(ct_tensor, rank, CTJ_FROM_TENSOR)
+CTJ_OPT_OUT(ct_tensor, singular_values, CTJ_FROM_TENSOR)
 
 /* ---- byte[] out for text: (buffer, capacity) ---- */
 %define CTJ_BYTES_OUT(NAME, CAP_T, CAP)

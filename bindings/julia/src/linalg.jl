@@ -110,8 +110,27 @@ end
 linalg_pinv(t::Tensor; atol = nothing, rtol = nothing) = newtensor(o -> LibCT.ct_linalg_pinv(t, _tol(atol), _tol(rtol), o))
 linalg_matrix_rank(t::Tensor; atol = nothing, rtol = nothing) =
     newtensor(o -> LibCT.ct_linalg_matrix_rank(t, _tol(atol), _tol(rtol), o))
-"The least-squares solution X of the ctensor equation A X = B for full-rank A (minimum-norm when A is wide)."
+"The minimum-norm least-squares solution X of the ctensor equation A X = B (the default driver, gelsy: any rank)."
 linalg_lstsq(a::Tensor, b::Tensor) = binary(LibCT.ct_linalg_lstsq, a, b)
+
+const LSTSQ_DRIVERS = Dict(:gelsy => Int32(0), :gels => Int32(1), :gelsd => Int32(2), :gelss => Int32(3))
+
+"""
+    linalg_lstsq_ex(a, b; rcond = nothing, driver = :gelsy)
+
+torch.linalg.lstsq on the ctensor matrices (CPU, LAPACK): the named tuple (solution, residuals, rank,
+singular_values). `driver` is :gelsy (any rank), :gels (full rank), :gelsd or :gelss (any rank, with singular
+values); `rcond` `nothing` is eps * max(m, n). Residuals only when m > n, the driver is not gelsy and A has full
+rank; rank is empty for gels. The solution's gradient is that of pinv(A) B.
+"""
+function linalg_lstsq_ex(a::Tensor, b::Tensor; rcond = nothing, driver::Symbol = :gelsy)
+    haskey(LSTSQ_DRIVERS, driver) || throw(ArgumentError("linalg_lstsq_ex: driver must be one of " *
+                                                         "$(sort(collect(keys(LSTSQ_DRIVERS))))"))
+    hs = [Ref{Ptr{Cvoid}}(C_NULL) for _ in 1:4]
+    @check LibCT.ct_linalg_lstsq_ex(a, b, _tol(rcond), LSTSQ_DRIVERS[driver], hs...)
+    x, r, k, s = (wrap(h[]) for h in hs)
+    (solution = x, residuals = r, rank = k, singular_values = s)
+end
 
 "A^n (pinv and matrix powers commute with the transpose, so the ctensor op gives Julia's meaning)."
 Base.:^(t::Tensor{T,2}, n::Integer) where {T} = linalg_matrix_power(t, n)

@@ -51,6 +51,22 @@
     end
     @test C.linalg_vector_norm(t, 3; dims = 1)[2] ≈ norm(A[:, 2], 3)
     @test vec(Array(C.linalg_lstsq(tensor(collect(B')), tensor([1.0 2.0 4.0])))) ≈ B \ [1.0, 2.0, 4.0]
+    # lstsq's drivers (ctensor layout: the Julia 2×3 tensor is the ctensor 3×2 matrix)
+    tall = tensor([1.0 0.0 1.0; 0.0 1.0 1.0])
+    rhs = tensor([1.0 2.0 4.0])
+    for d in (:gelsy, :gels, :gelsd, :gelss)
+        r = C.linalg_lstsq_ex(tall, rhs; driver = d)
+        @test vec(Array(r.solution)) ≈ [4 / 3, 7 / 3]
+        @test d == :gelsy ? length(r.residuals) == 0 : Array(r.residuals)[1] ≈ 1 / 3
+        d in (:gelsd, :gelss) && @test Array(r.singular_values) ≈ [sqrt(3), 1]
+    end
+    low = tensor([1.0 2.0 3.0; 2.0 4.0 6.0])  # rank 1: pinv(A) b = 17/70 [1, 2]
+    r = C.linalg_lstsq_ex(low, tensor([1.0, 2.0, 4.0]))
+    @test Array(r.solution) ≈ [17 / 70, 34 / 70]
+    @test r.rank[] == 1
+    e = try C.linalg_lstsq_ex(tensor([1.0 0.0 2.0; 0.0 0.0 0.0]), rhs; driver = :gels) catch err; err end
+    @test e isa CTensorError && e.kind == C.ERR_INVALID_ARGUMENT && occursin("full rank", e.message)
+    @test_throws ArgumentError C.linalg_lstsq_ex(tall, rhs; driver = :foo)
     # errors
     @test_throws CTensorError inv(tensor([1.0 2.0; 2.0 4.0]))
     e = try cholesky(tensor([1.0 2.0; 2.0 1.0])) catch err; err end

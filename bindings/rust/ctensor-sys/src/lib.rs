@@ -1166,3 +1166,21 @@ extern "C" {
         out: *mut ct_tensor,
     ) -> ct_status;
 }
+
+// ---- least squares with LAPACK's drivers (issue 14) ----
+pub const CT_LSTSQ_GELSY: i32 = 0;
+pub const CT_LSTSQ_GELS: i32 = 1;
+pub const CT_LSTSQ_GELSD: i32 = 2;
+pub const CT_LSTSQ_GELSS: i32 = 3;
+extern "C" {
+    pub fn ct_linalg_lstsq_ex(
+        a: ct_tensor,
+        b: ct_tensor,
+        rcond: f64,
+        driver: i32,
+        solution: *mut ct_tensor,
+        residuals: *mut ct_tensor,
+        rank: *mut ct_tensor,
+        singular_values: *mut ct_tensor,
+    ) -> ct_status;
+}

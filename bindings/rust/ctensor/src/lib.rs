@@ -80,7 +80,7 @@ pub use resample::{InterpolateMode, Resize};
 pub use norms::{BatchNorm, GroupNorm};
 pub use error::{check, ensure_abi, Error, Result};
 pub use hooks::HookId;
-pub use linalg::{QrMode, Uplo};
+pub use linalg::{Lstsq, LstsqDriver, QrMode, Uplo};
 pub use random::{manual_seed, Generator};
 pub use sorting::Unique;
 pub use tensor::Tensor;

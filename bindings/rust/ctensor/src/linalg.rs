@@ -29,6 +29,33 @@ pub enum Uplo {
     Upper,
 }
 
+/// The LAPACK driver of [`Tensor::linalg_lstsq_ex`] (torch's `driver`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LstsqDriver {
+    /// Complete orthogonal factorisation with column pivoting: any rank (torch's default on the CPU).
+    #[default]
+    Gelsy,
+    /// QR or LQ: A must have full rank.
+    Gels,
+    /// SVD by divide and conquer: any rank; gives the singular values.
+    Gelsd,
+    /// SVD: any rank; gives the singular values.
+    Gelss,
+}
+
+/// What [`Tensor::linalg_lstsq_ex`] returns (torch's named tuple).
+#[derive(Debug)]
+pub struct Lstsq {
+    /// `[.., n, k]` (`[.., n]` for a vector B): the minimum-norm least-squares solution; differentiable.
+    pub solution: Tensor,
+    /// `[.., k]` squared residual norms when m > n, the driver is not gelsy and A has full rank; else `[0]`.
+    pub residuals: Tensor,
+    /// int64 `[..]` (`[0]` for gels).
+    pub rank: Tensor,
+    /// `[.., min(m, n)]` for gelsd and gelss; else `[0]`.
+    pub singular_values: Tensor,
+}
+
 /// Runs a C call that fills n new handles (all or none, per the C ABI).
 fn outs<const N: usize>(call: impl FnOnce(&mut [sys::ct_tensor; N]) -> sys::ct_status) -> Result<[Tensor; N]> {
     ensure_abi()?;
@@ -194,8 +221,36 @@ impl Tensor {
         out1(|o| unsafe { sys::ct_linalg_matrix_rank(self.as_raw(), a, r, o) })
     }
 
-    /// The least-squares solution of `self @ X = b` for full-rank `self` (QR; minimum-norm when wide).
+    /// The minimum-norm least-squares solution of `self @ X = b` with the default driver (gelsy, any rank):
+    /// [`Tensor::linalg_lstsq_ex`]'s `solution`.
     pub fn linalg_lstsq(&self, b: &Tensor) -> Result<Tensor> {
         out1(|o| unsafe { sys::ct_linalg_lstsq(self.as_raw(), b.as_raw(), o) })
+    }
+
+    /// torch.linalg.lstsq(self, b, rcond, driver) on the CPU: `b` is `[.., m, k]`, or `[.., m]` when it has one
+    /// dim less than `self`; batch dims broadcast. `rcond` None: eps * max(m, n). The solution's gradient is that
+    /// of `pinv(self) @ b`.
+    ///
+    /// ```
+    /// use ctensor::{LstsqDriver, Tensor};
+    /// let a = Tensor::from_slice(&[1.0f64, 2.0, 2.0, 4.0, 3.0, 6.0], &[3, 2])?; // rank 1
+    /// let b = Tensor::from_slice(&[1.0f64, 2.0, 4.0], &[3])?;
+    /// let r = a.linalg_lstsq_ex(&b, None, LstsqDriver::Gelsd)?;
+    /// assert_eq!(r.rank.to_vec::<i64>()?, vec![1]);
+    /// # Ok::<(), ctensor::Error>(())
+    /// ```
+    pub fn linalg_lstsq_ex(&self, b: &Tensor, rcond: Option<f64>, driver: LstsqDriver) -> Result<Lstsq> {
+        let d = match driver {
+            LstsqDriver::Gelsy => sys::CT_LSTSQ_GELSY,
+            LstsqDriver::Gels => sys::CT_LSTSQ_GELS,
+            LstsqDriver::Gelsd => sys::CT_LSTSQ_GELSD,
+            LstsqDriver::Gelss => sys::CT_LSTSQ_GELSS,
+        };
+        let rc = rcond.unwrap_or(-1.0);
+        let [solution, residuals, rank, singular_values] = outs(|h| {
+            let [x, r, k, s] = h;
+            unsafe { sys::ct_linalg_lstsq_ex(self.as_raw(), b.as_raw(), rc, d, x, r, k, s) }
+        })?;
+        Ok(Lstsq { solution, residuals, rank, singular_values })
     }
 }

@@ -1,6 +1,6 @@
 //! torch.linalg through the Rust methods: values against closed forms and reconstructions, batched and empty
 //! inputs, a gradient against the closed form, the torch aliases and the error variants.
-use ctensor::{Error, QrMode, Tensor, Uplo};
+use ctensor::{Error, LstsqDriver, QrMode, Tensor, Uplo};
 
 fn close(a: &[f64], b: &[f64], tol: f64) {
     assert_eq!(a.len(), b.len());
@@ -117,5 +117,44 @@ fn composites() -> ctensor::Result<()> {
     let tall = Tensor::from_slice(&[1.0f64, 0.0, 0.0, 1.0, 1.0, 1.0], &[3, 2])?;
     let b = Tensor::from_slice(&[1.0f64, 2.0, 4.0], &[3, 1])?;
     close(&vals(&tall.linalg_lstsq(&b)?), &[4.0 / 3.0, 7.0 / 3.0], 1e-12); // the normal equations' solution
+    Ok(())
+}
+
+#[test]
+fn least_squares_drivers() -> ctensor::Result<()> {
+    let tall = Tensor::from_slice(&[1.0f64, 0.0, 0.0, 1.0, 1.0, 1.0], &[3, 2])?;
+    let b = Tensor::from_slice(&[1.0f64, 2.0, 4.0], &[3, 1])?;
+    for d in [LstsqDriver::Gelsy, LstsqDriver::Gels, LstsqDriver::Gelsd, LstsqDriver::Gelss] {
+        let r = tall.linalg_lstsq_ex(&b, None, d)?;
+        close(&vals(&r.solution), &[4.0 / 3.0, 7.0 / 3.0], 1e-12);
+        if d == LstsqDriver::Gelsy {
+            assert_eq!(r.residuals.size(), vec![0]);
+        } else {
+            close(&vals(&r.residuals), &[1.0 / 3.0], 1e-12); // ||A x - b||^2
+        }
+        if matches!(d, LstsqDriver::Gelsd | LstsqDriver::Gelss) {
+            close(&vals(&r.singular_values), &[3f64.sqrt(), 1.0], 1e-12);
+        }
+    }
+    // rank 1: the minimum-norm solution pinv(A) b = 17/70 [1, 2], for a vector b too
+    let low = Tensor::from_slice(&[1.0f64, 2.0, 2.0, 4.0, 3.0, 6.0], &[3, 2])?;
+    let v = Tensor::from_slice(&[1.0f64, 2.0, 4.0], &[3])?;
+    let r = low.linalg_lstsq_ex(&v, None, LstsqDriver::Gelsy)?;
+    assert_eq!(r.solution.size(), vec![2]);
+    close(&vals(&r.solution), &[17.0 / 70.0, 34.0 / 70.0], 1e-12);
+    assert_eq!(r.rank.to_vec::<i64>()?, vec![1]);
+    close(&vals(&low.linalg_lstsq(&b)?), &[17.0 / 70.0, 34.0 / 70.0], 1e-12);
+    let big_rcond = Tensor::from_slice(&[1.0f64, 0.0, 0.0, 1e-3], &[2, 2])?;
+    let ones = Tensor::from_slice(&[1.0f64, 1.0], &[2, 1])?;
+    let r = big_rcond.linalg_lstsq_ex(&ones, Some(1e-2), LstsqDriver::Gelsd)?;
+    assert_eq!(r.rank.to_vec::<i64>()?, vec![1]);
+    let zero_col = Tensor::from_slice(&[1.0f64, 0.0, 0.0, 0.0, 2.0, 0.0], &[3, 2])?;
+    assert!(matches!(zero_col.linalg_lstsq_ex(&b, None, LstsqDriver::Gels), Err(Error::InvalidArgument(m)) if m.contains("full rank")));
+    assert!(matches!(tall.linalg_lstsq_ex(&ones, None, LstsqDriver::Gelsy), Err(Error::Shape(_))));
+    // the gradient is that of pinv(A) @ b: d/db sum(x) = pinv(A)^T 1 = [3, 6, 9] / 70 for the rank-1 A
+    let mut bg = Tensor::from_slice(&[1.0f64, 2.0, 4.0], &[3, 1])?;
+    bg.set_requires_grad(true)?;
+    low.linalg_lstsq_ex(&bg, None, LstsqDriver::Gelsd)?.solution.sum(&[], false)?.backward()?;
+    close(&vals(&bg.grad().unwrap()), &[3.0 / 70.0, 6.0 / 70.0, 9.0 / 70.0], 1e-12);
     Ok(())
 }

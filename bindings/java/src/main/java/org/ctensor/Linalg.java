@@ -21,6 +21,50 @@ public final class Linalg {
         }
     }
 
+    /** torch.linalg.lstsq's LAPACK drivers (the C ABI's CT_LSTSQ_*). */
+    public enum LstsqDriver {
+        /** complete orthogonal factorisation with pivoting: any rank (the default) */
+        GELSY(0),
+        /** QR or LQ: A must have full rank */
+        GELS(1),
+        /** SVD, divide and conquer: any rank, gives singular values */
+        GELSD(2),
+        /** SVD: any rank, gives singular values */
+        GELSS(3);
+
+        final int code;
+
+        LstsqDriver(int code) {
+            this.code = code;
+        }
+    }
+
+    /**
+     * lstsq's (solution, residuals, rank, singularValues): residuals only when m > n, the driver is not GELSY and A
+     * has full rank (else [0]); rank int64 ([0] for GELS); singularValues for GELSD/GELSS (else [0]).
+     */
+    public static final class Lstsq implements AutoCloseable {
+        public final Tensor solution;
+        public final Tensor residuals;
+        public final Tensor rank;
+        public final Tensor singularValues;
+
+        Lstsq(Tensor solution, Tensor residuals, Tensor rank, Tensor singularValues) {
+            this.solution = solution;
+            this.residuals = residuals;
+            this.rank = rank;
+            this.singularValues = singularValues;
+        }
+
+        @Override
+        public void close() {
+            solution.close();
+            residuals.close();
+            rank.close();
+            singularValues.close();
+        }
+    }
+
     /** slogdet's (sign, logabsdet). */
     public static final class SignLogDet implements AutoCloseable {
         public final Tensor sign;
@@ -200,9 +244,22 @@ public final class Linalg {
         return Tensor.own(CT.linalg_matrix_rank(a.handle(), atol == null ? -1 : atol, rtol == null ? -1 : rtol), a);
     }
 
-    /** The least-squares solution of A X = B for full-rank A (QR; minimum-norm when A is wide). */
+    /** The minimum-norm least-squares solution of A X = B with the default driver (GELSY, any rank). */
     @Op("linalg_lstsq")
     public static Tensor lstsq(Tensor a, Tensor b) {
         return Tensor.own(CT.linalg_lstsq(a.handle(), b.handle()), a, b);
+    }
+
+    /**
+     * torch.linalg.lstsq(A, B, rcond, driver) on the CPU: B [..., m, k], or [..., m] with one dim less than A; batch
+     * dims broadcast. rcond null: eps * max(m, n). The solution's gradient is that of pinv(A) @ B.
+     */
+    @Op("linalg_lstsq_ex")
+    public static Lstsq lstsq(Tensor a, Tensor b, Double rcond, LstsqDriver driver) {
+        long[] x = new long[1], res = new long[1], rank = new long[1], sv = new long[1];
+        CT.linalg_lstsq_ex(a.handle(), b.handle(), rcond == null ? -1 : rcond, driver.code, x, res, rank, sv);
+        Native.keepAlive(a);
+        Native.keepAlive(b);
+        return new Lstsq(Tensor.own(x[0]), Tensor.own(res[0]), Tensor.own(rank[0]), Tensor.own(sv[0]));
     }
 }

@@ -92,4 +92,29 @@ class LinalgTest {
                     Linalg.lstsq(tall, t(new double[] {1, 2, 4}, 3, 1)).toDoubleArray(), 1e-12);
         }
     }
+
+    @Test
+    void leastSquaresDrivers() {
+        try (TensorScope s = new TensorScope()) {
+            Tensor tall = t(new double[] {1, 0, 0, 1, 1, 1}, 3, 2), b = t(new double[] {1, 2, 4}, 3, 1);
+            for (Linalg.LstsqDriver d : Linalg.LstsqDriver.values()) {
+                try (Linalg.Lstsq r = Linalg.lstsq(tall, b, null, d)) {
+                    assertArrayEquals(new double[] {4.0 / 3, 7.0 / 3}, r.solution.toDoubleArray(), 1e-12);
+                    if (d == Linalg.LstsqDriver.GELSY) assertEquals(0, r.residuals.numel());
+                    else assertEquals(1.0 / 3, r.residuals.item(), 1e-12);
+                    if (d == Linalg.LstsqDriver.GELSD || d == Linalg.LstsqDriver.GELSS)
+                        assertArrayEquals(new double[] {Math.sqrt(3), 1}, r.singularValues.toDoubleArray(), 1e-12);
+                }
+            }
+            Tensor low = t(new double[] {1, 2, 2, 4, 3, 6}, 3, 2); // rank 1: x = pinv(A) b = 17/70 [1, 2]
+            try (Linalg.Lstsq r = Linalg.lstsq(low, t(new double[] {1, 2, 4}, 3), null, Linalg.LstsqDriver.GELSY)) {
+                assertArrayEquals(new long[] {2}, r.solution.shape());
+                assertArrayEquals(new double[] {17.0 / 70, 34.0 / 70}, r.solution.toDoubleArray(), 1e-12);
+                assertEquals(1.0, r.rank.item());
+            }
+            Tensor zeroColumn = t(new double[] {1, 0, 0, 0, 2, 0}, 3, 2);
+            assertThrows(InvalidArgumentException.class, () -> Linalg.lstsq(zeroColumn, b, null, Linalg.LstsqDriver.GELS));
+            assertThrows(ShapeException.class, () -> Linalg.lstsq(tall, t(new double[] {1, 2}, 2, 1), 1e-3, Linalg.LstsqDriver.GELSD));
+        }
+    }
 }
