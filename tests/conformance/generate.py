@@ -1275,6 +1275,12 @@ def linalg_composites(c, wc):
             c.run(f"linalg_pinv/{dtype}/low/{atol}_{rtol}", "linalg_pinv",
                   lambda t, a=atol, r=rtol: L.pinv(t, atol=a, rtol=r), [low], {"atol": atol, "rtol": rtol},
                   differentiable=False)
+        tall, rhs = rng.tensor([5, 3], dtype), rng.tensor([5, 2], dtype)
+        for driver in ("gelsy", "gels", "gelsd", "gelss"):  # every output: residuals, rank, singular values
+            for rcond in ((None, 0.5) if driver in ("gelsd", "gelss") else (None,)):
+                c.run(f"linalg_lstsq_ex/{dtype}/{driver}/{rcond}", "linalg_lstsq_ex",
+                      lambda p, q, d=driver, r=rcond: tuple(L.lstsq(p, q, rcond=r, driver=d)), [tall, rhs],
+                      {"rcond": rcond, "driver": driver})
         if dtype == "float64":  # rank 2 of 3 (float32's rank decision sits too near rcond to be a fixed case)
             # gelsy's minimum-norm solution; the gradient is that of pinv(A) @ B in both libraries
             c.run(f"linalg_lstsq/{dtype}/rank_deficient", "linalg_lstsq", lambda p, q: L.lstsq(p, q).solution,
@@ -1289,6 +1295,9 @@ def linalg_composites(c, wc):
             {"atol": None, "rtol": None})
     c.error("linalg_lstsq/error/shapes", "linalg_lstsq", [torch.zeros(3, 2), torch.zeros(4, 1)], "CT_ERR_SHAPE")
     c.error("linalg_lstsq/error/dims", "linalg_lstsq", [torch.zeros(3, 2), torch.zeros(2, 3, 1)], "CT_ERR_SHAPE")
+    c.error("linalg_lstsq_ex/error/gels_rank", "linalg_lstsq_ex",
+            [torch.tensor([[1.0, 0.0], [0.0, 0.0], [2.0, 0.0]]), torch.ones(3, 1)], "CT_ERR_INVALID_ARGUMENT",
+            {"rcond": None, "driver": "gels"}, note="torch 1.13 raises torch.linalg.LinAlgError (a RuntimeError)")
 
 
 def attention(c):
@@ -1631,7 +1640,8 @@ def toolbox(c):
 
 
 def toolbox_stats(c):
-    """The rest of the toolbox (issue 14): median along a dim, quantile with a scalar q, cdist."""
+    """The rest of the toolbox (issue 14): median and nanmedian (all elements and along a dim), quantile and
+    nanquantile with a scalar q, cdist, repeat_interleave (a count or a tensor of counts) and meshgrid."""
     for dtype in FLOATS:
         rng = Rng(len(c.cases))
         x = rng.tensor([3, 5], dtype)  # distinct values: the median's position is torch's for sure
@@ -1646,6 +1656,35 @@ def toolbox_stats(c):
         a, b = rng.tensor([4, 3], dtype), rng.tensor([2, 3], dtype)
         for p in (0.0, 1.0, 2.0, 3.0, 0.5):  # (args are plain JSON: no infinity here)
             c.run(f"cdist/{dtype}/{p}", "cdist", lambda u, v, p=p: torch.cdist(u, v, p), [a, b], {"p": p})
+        # the rest: median and nanmedian of all elements, the NaN-ignoring forms along a dim, repeat_interleave, meshgrid
+        c.run(f"median/{dtype}", "median", torch.median, [x])
+        xn = x.clone()
+        xn[0, 1], xn[2, 3], xn[1, 0] = float("nan"), float("nan"), float("nan")
+        c.run(f"nanmedian/{dtype}", "nanmedian", torch.nanmedian, [xn])
+        for dim, keepdim in ((0, False), (1, True)):
+            c.run(f"nanmedian_dim/{dtype}/{dim}/{keepdim}", "nanmedian_dim",
+                  lambda t, d=dim, k=keepdim: tuple(torch.nanmedian(t, d, k)), [xn], {"dim": dim, "keepdim": keepdim})
+        for q, dim, keepdim, mode in ((0.3, None, False, "linear"), (0.5, 1, True, "lower"), (0.7, 0, False, "nearest")):
+            c.run(f"nanquantile/{dtype}/{q}/{dim}/{keepdim}/{mode}", "nanquantile",
+                  lambda t, q=q, d=dim, k=keepdim, m=mode: torch.nanquantile(t, q, d, k, interpolation=m), [xn],
+                  {"q": q, "dim": dim, "keepdim": keepdim, "interpolation": mode})
+        for repeats, dim in ((2, None), (3, 1), (torch.tensor([1, 0, 2]), 0)):
+            rid = repeats if isinstance(repeats, int) else "tensor"
+            inputs = [x] if isinstance(repeats, int) else [x, repeats]
+            c.run(f"repeat_interleave/{dtype}/{rid}/{dim}", "repeat_interleave",
+                  (lambda t, r=repeats, d=dim: torch.repeat_interleave(t, r, d)) if isinstance(repeats, int) else
+                  (lambda t, r, d=dim: torch.repeat_interleave(t, r, d)), inputs,
+                  {"repeats": repeats if isinstance(repeats, int) else None, "dim": dim})
+        u, v, w = rng.tensor([3], dtype), rng.tensor([2], dtype), rng.tensor([4], dtype)
+        for indexing in ("ij", "xy"):
+            # the gradient of grid 0 reaches input 0 only (the others get none, not zeros, in every library)
+            c.run(f"meshgrid/{dtype}/2/{indexing}", "meshgrid", lambda p, q, i=indexing: tuple(torch.meshgrid(p, q, indexing=i)),
+                  [u, v], {"indexing": indexing}, grad_inputs=[0])
+            c.run(f"meshgrid/{dtype}/3/{indexing}", "meshgrid",
+                  lambda p, q, r, i=indexing: tuple(torch.meshgrid(p, q, r, indexing=i)), [u, v, w], {"indexing": indexing},
+                  grad_inputs=[0])
+    c.error("repeat_interleave/error/negative", "repeat_interleave", [torch.zeros(3)], "CT_ERR_INVALID_ARGUMENT",
+            {"repeats": -1, "dim": None})
     c.error("median_dim/error/empty", "median_dim", [torch.zeros(2, 0)], "CT_ERR_INDEX", {"dim": 1, "keepdim": False})
     c.error("quantile/error/range", "quantile", [torch.zeros(3)], "CT_ERR_INVALID_ARGUMENT",
             {"q": 1.5, "dim": None, "keepdim": False, "interpolation": "linear"})

@@ -732,6 +732,16 @@ std::map<std::string, Op> op_table() {
         return ct_linalg_matrix_rank(x[0].h, tol(a, "atol"), tol(a, "rtol"), out_slot(o));
     };
     t["linalg_lstsq"] = [](const Inputs& x, const Json&, Outs& o) { return ct_linalg_lstsq(x[0].h, x[1].h, out_slot(o)); };
+    t["linalg_lstsq_ex"] = [](const Inputs& x, const Json& a, Outs& o) {
+        static const std::map<std::string, int32_t> drivers = {{"gelsy", CT_LSTSQ_GELSY}, {"gels", CT_LSTSQ_GELS},
+                                                               {"gelsd", CT_LSTSQ_GELSD}, {"gelss", CT_LSTSQ_GELSS}};
+        double rcond = a["rcond"].is_null() ? -1.0 : a["rcond"].get<double>();
+        ct_tensor* xs = out_slot(o);
+        ct_tensor* res = out_slot(o);
+        ct_tensor* rank = out_slot(o);
+        return ct_linalg_lstsq_ex(x[0].h, x[1].h, rcond, drivers.at(a["driver"].get<std::string>()), xs, res, rank,
+                                  out_slot(o));
+    };
     // recurrent nets (issue 14): inputs x, hx, (cx for LSTM), then the weights; cy only for LSTM
     static const std::map<std::string, int32_t> modes = {
         {"rnn_relu", CT_RNN_RELU}, {"rnn_tanh", CT_RNN_TANH}, {"lstm", CT_RNN_LSTM}, {"gru", CT_RNN_GRU}};
@@ -840,6 +850,33 @@ std::map<std::string, Op> op_table() {
     };
     t["cdist"] = [](const Inputs& x, const Json& a, Outs& o) {
         return ct_cdist(x[0].h, x[1].h, a["p"].get<double>(), 0, out_slot(o));
+    };
+    t["median"] = [](const Inputs& x, const Json&, Outs& o) { return ct_median(x[0].h, out_slot(o)); };
+    t["nanmedian"] = [](const Inputs& x, const Json&, Outs& o) { return ct_nanmedian(x[0].h, out_slot(o)); };
+    t["nanmedian_dim"] = [](const Inputs& x, const Json& a, Outs& o) {
+        ct_tensor* v = out_slot(o);
+        return ct_nanmedian_dim(x[0].h, a["dim"].get<int64_t>(), a["keepdim"].get<bool>(), v, out_slot(o));
+    };
+    t["nanquantile"] = [](const Inputs& x, const Json& a, Outs& o) {
+        static const std::map<std::string, int32_t> modes = {{"linear", CT_QUANTILE_LINEAR}, {"lower", CT_QUANTILE_LOWER},
+            {"higher", CT_QUANTILE_HIGHER}, {"midpoint", CT_QUANTILE_MIDPOINT}, {"nearest", CT_QUANTILE_NEAREST}};
+        bool has = !a["dim"].is_null();
+        return ct_nanquantile(x[0].h, nullptr, a["q"].get<double>(), has ? a["dim"].get<int64_t>() : 0, has,
+                              a["keepdim"].get<bool>(), modes.at(a["interpolation"].get<std::string>()), out_slot(o));
+    };
+    // repeats: the integer args["repeats"], or input 1 (an int64 tensor) when that is null
+    t["repeat_interleave"] = [](const Inputs& x, const Json& a, Outs& o) {
+        bool has_dim = !a["dim"].is_null(), counts = a["repeats"].is_null();
+        return ct_repeat_interleave(x[0].h, counts ? x[1].h : nullptr, counts ? 0 : a["repeats"].get<int64_t>(),
+                                    has_dim ? a["dim"].get<int64_t>() : 0, has_dim, 0, 0, out_slot(o));
+    };
+    t["meshgrid"] = [](const Inputs& x, const Json& a, Outs& o) {
+        std::vector<ct_tensor> hs, grids(x.size(), nullptr);
+        for (const T& v : x) hs.push_back(v.h);
+        int32_t indexing = a["indexing"].get<std::string>() == "xy" ? CT_MESHGRID_XY : CT_MESHGRID_IJ;
+        ct_status st = ct_meshgrid(hs.data(), (int32_t)hs.size(), indexing, grids.data(), (int32_t)grids.size());
+        for (size_t k = 0; st == CT_OK && k < grids.size(); ++k) *out_slot(o) = grids[k];
+        return st;
     };
     // input 1 is a wrapped scalar (ct_wrapped_scalar, as {"scalar": v} inputs are made above)
     t["wrapped_scalar"] = [](const Inputs& x, const Json&, Outs& o) { return ct_mul(x[0].h, x[1].h, out_slot(o)); };

@@ -206,6 +206,15 @@ merge!(OPS, Dict{String,Function}(
     "quantile" => (x, a) -> C.quantile(x, a["q"]; dims = haskey(a, "dim") ? jdim(a["dim"], ndims(x)) : nothing,
                                        keepdim = a["keepdim"], interpolation = Symbol(a["interpolation"])),
     "cdist" => (x, y, a) -> C.cdist(x, y; p = a["p"]),
+    "median" => (x, a) -> C.median(x),
+    "nanmedian" => (x, a) -> C.nanmedian(x),
+    "nanmedian_dim" => (x, a) -> C.nanmedian(x; dims = jdim(a["dim"], ndims(x)), keepdim = a["keepdim"]),
+    "nanquantile" => (x, a) -> C.nanquantile(x, a["q"]; dims = haskey(a, "dim") ? jdim(a["dim"], ndims(x)) : nothing,
+                                             keepdim = a["keepdim"], interpolation = Symbol(a["interpolation"])),
+    "repeat_interleave" => (xs...) -> (a = xs[end]; x = xs[1];
+                                       C.repeat_interleave(x, haskey(a, "repeats") ? a["repeats"] : xs[2];
+                                                           dims = haskey(a, "dim") ? jdim(a["dim"], ndims(x)) : nothing)),
+    "meshgrid" => (xs...) -> C.meshgrid(xs[1:end-1]...; indexing = Symbol(xs[end]["indexing"])),
 ))
 # nn: Julia's (W, H, C, N) layout; pairs (h, w) given as Julia tuples (w, h); labels and indices 1-based
 jpair(v) = (v[2], v[1])
@@ -350,6 +359,8 @@ merge!(OPS, Dict{String,Function}(
     "linalg_matrix_rank" => (x, a) -> (ndims(x) == 2 ? rank : C.linalg_matrix_rank)(x; atol = get(a, "atol", nothing),
                                                                                    rtol = get(a, "rtol", nothing)),
     "linalg_lstsq" => (x, y, a) -> C.linalg_lstsq(x, y),
+    "linalg_lstsq_ex" => (x, y, a) -> Tuple(C.linalg_lstsq_ex(x, y; rcond = get(a, "rcond", nothing),
+                                                              driver = Symbol(a["driver"]))),
     "linalg_solve_triangular" => (x, y, a) -> C.linalg_solve_triangular(x, y; upper = a["upper"], left = a["left"],
                                                                       unitriangular = a["unitriangular"]),
     # recurrent nets (CTensor.rnn / rnn_cell): inputs x, hx, (cx for LSTM), then the weights; cy only for LSTM
@@ -393,7 +404,8 @@ merge!(OPS, Dict{String,Function}(
     "pixel_unshuffle" => (x, a) -> C.pixel_unshuffle(x, a["downscale_factor"]),
 ))
 const POSITION_OUTPUTS = Set(["sort", "topk", "kthvalue", "max_pool2d_ex", "adaptive_max_pool2d", "unique",
-                              "max_pool_nd", "adaptive_max_pool_nd", "cummax", "cummin", "median_dim"])
+                              "max_pool_nd", "adaptive_max_pool_nd", "cummax", "cummin", "median_dim",
+                              "nanmedian_dim"])
 
 # in-place writes through a view of a copy of input 1; the result is the copy
 const WRITES = Dict{String,Function}(

@@ -359,6 +359,36 @@ fn op_table() -> HashMap<&'static str, Op> {
         }),
     );
     t.insert("cdist", Box::new(|x, a| one(x[0].cdist(&x[1], decode(&a["p"]), 0))));
+    t.insert("median", Box::new(|x, _| one(x[0].median())));
+    t.insert("nanmedian", Box::new(|x, _| one(x[0].nanmedian())));
+    t.insert("nanmedian_dim", Box::new(|x, a| pair(x[0].nanmedian_dim(dim(a), flag(a, "keepdim")))));
+    t.insert(
+        "nanquantile",
+        Box::new(|x, a| {
+            let mode = match a["interpolation"].as_str().unwrap() {
+                "lower" => ctensor::Interpolation::Lower,
+                "higher" => ctensor::Interpolation::Higher,
+                "midpoint" => ctensor::Interpolation::Midpoint,
+                "nearest" => ctensor::Interpolation::Nearest,
+                _ => ctensor::Interpolation::Linear,
+            };
+            one(x[0].nanquantile(a["q"].as_f64().unwrap(), a["dim"].as_i64(), flag(a, "keepdim"), mode))
+        }),
+    );
+    t.insert(
+        "repeat_interleave",
+        Box::new(|x, a| {
+            let repeats = match a["repeats"].as_i64() {
+                Some(n) => ctensor::Repeats::Count(n),
+                None => ctensor::Repeats::PerSlice(&x[1]),
+            };
+            one(x[0].repeat_interleave(repeats, a["dim"].as_i64(), None))
+        }),
+    );
+    t.insert(
+        "meshgrid",
+        Box::new(|x, a| ctensor::meshgrid(&x.iter().collect::<Vec<_>>(), a["indexing"].as_str() == Some("xy"))),
+    );
     t.insert(
         "nan_to_num",
         Box::new(|x, a| one(x[0].nan_to_num(a["nan"].as_f64(), a["posinf"].as_f64(), a["neginf"].as_f64()))),
@@ -949,6 +979,19 @@ fn linalg_ops() -> HashMap<&'static str, Op> {
         Box::new(|x, a| one(x[0].linalg_matrix_rank(a["atol"].as_f64(), a["rtol"].as_f64()))),
     );
     t.insert("linalg_lstsq", Box::new(|x, _| one(x[0].linalg_lstsq(&x[1]))));
+    t.insert(
+        "linalg_lstsq_ex",
+        Box::new(|x, a| {
+            let driver = match a["driver"].as_str().unwrap() {
+                "gels" => ctensor::LstsqDriver::Gels,
+                "gelsd" => ctensor::LstsqDriver::Gelsd,
+                "gelss" => ctensor::LstsqDriver::Gelss,
+                _ => ctensor::LstsqDriver::Gelsy,
+            };
+            let r = x[0].linalg_lstsq_ex(&x[1], a["rcond"].as_f64(), driver)?;
+            Ok(vec![r.solution, r.residuals, r.rank, r.singular_values])
+        }),
+    );
     t.insert(
         "linalg_solve_triangular",
         Box::new(|x, a| {

@@ -333,6 +333,19 @@ public final class Conformance {
                 a.get("dim").isJsonNull() ? null : a.get("dim").getAsLong(), bool(a, "keepdim"),
                 ToolboxStats.Interpolation.valueOf(a.get("interpolation").getAsString().toUpperCase(java.util.Locale.ROOT)))));
         t.put("cdist", (x, a) -> one(ToolboxStats.cdist((Tensor) x[0], (Tensor) x[1], a.get("p").getAsDouble(), 0)));
+        t.put("median", (x, a) -> one(ToolboxStats.median((Tensor) x[0])));
+        t.put("nanmedian", (x, a) -> one(ToolboxStats.nanmedian((Tensor) x[0])));
+        t.put("nanmedian_dim", (x, a) -> pair(ToolboxStats.nanmedian((Tensor) x[0], dim(a), bool(a, "keepdim"))));
+        t.put("nanquantile", (x, a) -> one(ToolboxStats.nanquantile((Tensor) x[0], a.get("q").getAsDouble(),
+                a.get("dim").isJsonNull() ? null : a.get("dim").getAsLong(), bool(a, "keepdim"),
+                ToolboxStats.Interpolation.valueOf(a.get("interpolation").getAsString().toUpperCase(java.util.Locale.ROOT)))));
+        t.put("repeat_interleave", (x, a) -> {
+            Long d = a.get("dim").isJsonNull() ? null : a.get("dim").getAsLong();
+            return one(a.get("repeats").isJsonNull() ? ToolboxStats.repeatInterleave((Tensor) x[0], (Tensor) x[1], d, null)
+                    : ToolboxStats.repeatInterleave((Tensor) x[0], a.get("repeats").getAsLong(), d));
+        });
+        t.put("meshgrid", (x, a) -> ToolboxStats.meshgrid("xy".equals(a.get("indexing").getAsString()),
+                Arrays.copyOf(x, x.length, Tensor[].class)));
         t.put("nan_to_num", (x, a) -> one(Toolbox.nanToNum((Tensor) x[0], optDouble(a, "nan"), optDouble(a, "posinf"),
                 optDouble(a, "neginf"))));
         t.put("diff", (x, a) -> {
@@ -524,6 +537,12 @@ public final class Conformance {
         t.put("linalg_pinv", (x, a) -> one(Linalg.pinv((Tensor) x[0], optDouble(a, "atol"), optDouble(a, "rtol"))));
         t.put("linalg_matrix_rank", (x, a) -> one(Linalg.matrixRank((Tensor) x[0], optDouble(a, "atol"), optDouble(a, "rtol"))));
         t.put("linalg_lstsq", (x, a) -> one(Linalg.lstsq((Tensor) x[0], (Tensor) x[1])));
+        t.put("linalg_lstsq_ex", (x, a) -> {
+            Linalg.Lstsq r = Linalg.lstsq((Tensor) x[0], (Tensor) x[1],
+                    a.get("rcond").isJsonNull() ? null : a.get("rcond").getAsDouble(),
+                    Linalg.LstsqDriver.valueOf(a.get("driver").getAsString().toUpperCase(java.util.Locale.ROOT)));
+            return new Tensor[] {r.solution, r.residuals, r.rank, r.singularValues};
+        });
         // recurrent nets (org.ctensor.nn.Recurrent): inputs x, hx, (cx for LSTM), then the weights; cy only for LSTM
         t.put("rnn", (x, a) -> {
             Recurrent.Mode m = Recurrent.Mode.valueOf(a.get("mode").getAsString().toUpperCase(java.util.Locale.ROOT));
