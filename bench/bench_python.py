@@ -37,6 +37,7 @@ TARGETS = {
     "cnn": ("speed>=", 1.3),
     "lstm": ("speed>=", 1.2),
     "resample": ("speed>=", 1.0),
+    "norms": ("speed>=", 1.0),
 }
 
 
@@ -319,6 +320,26 @@ def bench_resample(report, quick):
         ct.set_num_threads(threads)
 
 
+def bench_norms(report, quick):
+    """Normalisation layers in training mode, forward + backward of the sum: BatchNorm1d on [N, C] (Note
+    [Channels-last batch norm]), BatchNorm2d and LayerNorm, float32."""
+    rng = np.random.default_rng(6)
+    cases = [("BatchNorm1d", (256, 512), 512), ("BatchNorm1d", (4096, 64), 64),
+             ("BatchNorm2d", (8 if quick else 32, 16, 32, 32), 16), ("LayerNorm", (2048, 256), 256)]
+    for name, shape, features in cases:
+        data_x = rng.standard_normal(shape, dtype=np.float32)
+
+        def case(lib, name=name, data_x=data_x, features=features):
+            x = lib.from_numpy(data_x.copy()).requires_grad_()
+            layer = getattr(lib.nn, name)(features)
+
+            def step():
+                x.grad = None
+                layer(x).sum().backward()
+            return step
+        both(case, report, "norms", "%s fwd+bwd x%s" % (name, list(shape)), min_run=0.1, repeat=5)
+
+
 def cnn_model(lib):
     lib.manual_seed(0)
     nn = lib.nn
@@ -356,7 +377,7 @@ def bench_lstm(report, quick):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes and a shorter epoch (smoke run)")
-    parser.add_argument("--only", default=None, help="run one section (tiny, elementwise, matmul, mlp, transformer, conv, cnn, lstm, resample)")
+    parser.add_argument("--only", default=None, help="run one section (tiny, elementwise, matmul, mlp, transformer, conv, cnn, lstm, resample, norms)")
     parser.add_argument("--threads", type=int, default=None, help="thread count for both (default: ctensor's)")
     args = parser.parse_args()
 
@@ -384,6 +405,7 @@ def main():
         (bench_cnn, (args.quick,)),
         (bench_lstm, (args.quick,)),
         (bench_resample, (args.quick,)),
+        (bench_norms, (args.quick,)),
     ]
     for section, section_args in sections:
         if args.only and section.__name__ != "bench_" + args.only:

@@ -104,6 +104,10 @@ TEST(Norms, ValuesMatchTheReference) {
         H x2 = make(rand_values(12, 6), {6, 2});
         ref = ref_norm(values(x2), 6, 2, 1, [](int64_t, int64_t c) { return c; }, 2, 1e-5, {}, {});
         EXPECT_TRUE(allclose(batch_norm(x2, H(), H(), H(), H(), true), ref, 1e-9, 1e-9));
+        // [N, C] with more channels than one block of Note [Channels-last batch norm]
+        H x3 = make(rand_values(3 * 20000, 7), {3, 20000});
+        ref = ref_norm(values(x3), 3, 20000, 1, [](int64_t, int64_t c) { return c; }, 20000, 1e-5, {}, {});
+        EXPECT_TRUE(allclose(batch_norm(x3, H(), H(), H(), H(), true), ref, 1e-9, 1e-9));
     });
 }
 
@@ -154,6 +158,9 @@ TEST(Norms, GradientsMatchCentralDifferences) {
               {randt({4, 3, 2}, 13), randt({3}, 14), randt({3}, 15)});
         check("batch_norm [N, C]", [](const std::vector<H>& in) { return batch_norm(in[0], H(), H(), in[1], H(), true); },
               {randt({5, 3}, 16), randt({3}, 17)});
+        check("batch_norm [N, C] eval",
+              [&](const std::vector<H>& in) { return batch_norm(in[0], rm, rv, in[1], in[2], false); },
+              {randt({5, 3}, 18), randt({3}, 19), randt({3}, 20)});
     });
 }
 

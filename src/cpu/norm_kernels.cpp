@@ -125,6 +125,110 @@ CT_NORM_LOOPS(float)
 CT_NORM_LOOPS(double)
 #undef CT_NORM_LOOPS
 
+// Note [Channels-last batch norm]: batch_norm of [N, C] (S == 1) has rows of N one-element pieces, C apart; the
+// kernels below run it over whole rows of x instead, with a per-channel accumulator vector (statistics and sums
+// over n in n order, so the result is the one the per-piece loop gives and does not depend on the thread count).
+#define CT_COLUMN_LOOPS(T)                                                                                        \
+    /* s[e] += x[e] - shift[e] */                                                                                \
+    CT_CLONES void col_sum(const T* x, const double* shift, int64_t n, double* s) {                               \
+        for (int64_t e = 0; e < n; ++e) s[e] += (double)x[e] - shift[e];                                          \
+    }                                                                                                             \
+    /* q[e] += (x[e] - m[e])^2 */                                                                                \
+    CT_CLONES void col_sqdev(const T* x, const double* m, int64_t n, double* q) {                                 \
+        for (int64_t e = 0; e < n; ++e) {                                                                         \
+            const double d = (double)x[e] - m[e];                                                                 \
+            q[e] += d * d;                                                                                        \
+        }                                                                                                         \
+    }                                                                                                             \
+    /* sdy[e] += dy[e], sdx[e] += dy[e] * (x[e] - m[e]) */                                                       \
+    CT_CLONES void col_dot(const T* dy, const T* x, const double* m, int64_t n, double* sdy, double* sdx) {       \
+        for (int64_t e = 0; e < n; ++e) {                                                                         \
+            sdy[e] += (double)dy[e];                                                                              \
+            sdx[e] += (double)dy[e] * ((double)x[e] - m[e]);                                                      \
+        }                                                                                                         \
+    }                                                                                                             \
+    /* y = (x - m) * sc + b, all per element */                                                                  \
+    CT_CLONES void row_apply(const T* x, const T* m, const T* sc, const T* b, int64_t n, T* y) {                 \
+        for (int64_t e = 0; e < n; ++e) y[e] = (x[e] - m[e]) * sc[e] + b[e];                                     \
+    }                                                                                                             \
+    /* dx = rt * (dy * w - k1 - (x - m) * k2), all per element */                                               \
+    CT_CLONES void row_dx(const T* dy, const T* x, const T* w, const T* m, const T* rt, const T* k1, const T* k2, \
+                          int64_t n, T* dx) {                                                                     \
+        for (int64_t e = 0; e < n; ++e) dx[e] = rt[e] * (dy[e] * w[e] - k1[e] - (x[e] - m[e]) * k2[e]);          \
+    }
+CT_COLUMN_LOOPS(float)
+CT_COLUMN_LOOPS(double)
+#undef CT_COLUMN_LOOPS
+
+bool channels_last(const NormGeom& g) { return g.per_channel && g.S == 1; }
+
+// Channel blocks [c0, c1) of about 32K elements each (whole columns of x), for the per-channel sums.
+template <typename F> void for_channel_blocks(const NormGeom& g, F&& f) {
+    const int64_t width = std::max<int64_t>(16, 32768 / std::max<int64_t>(1, g.N));
+    parallel_for((g.C + width - 1) / width, 1, [&](int64_t k0, int64_t k1) {
+        for (int64_t k = k0; k < k1; ++k) f(k * width, std::min(g.C, (k + 1) * width));
+    });
+}
+
+// Rows of x per parallel chunk for the elementwise passes.
+int64_t nc_row_grain(const NormGeom& g) { return std::max<int64_t>(1, 32768 / std::max<int64_t>(1, g.C)); }
+
+template <typename T> void stats_nc(const T* x, const NormGeom& g, double eps, T* mean, T* var, T* rstd) {
+    const int64_t N = g.N, C = g.C;
+    for_channel_blocks(g, [&](int64_t c0, int64_t c1) {
+        const int64_t w = c1 - c0;
+        std::vector<double> zero((size_t)w, 0.0), s((size_t)w, 0.0), q((size_t)w, 0.0);
+        for (int64_t n = 0; n < N; ++n) col_sum(x + n * C + c0, zero.data(), w, s.data());
+        for (int64_t e = 0; e < w; ++e) s[(size_t)e] = N > 0 ? s[(size_t)e] / (double)N : 0.0;  // the means
+        for (int64_t n = 0; n < N; ++n) col_sqdev(x + n * C + c0, s.data(), w, q.data());
+        for (int64_t e = 0; e < w; ++e) {
+            const double v = N > 0 ? q[(size_t)e] / (double)N : 0.0;
+            mean[c0 + e] = (T)s[(size_t)e];
+            var[c0 + e] = (T)v;
+            rstd[c0 + e] = (T)(1.0 / std::sqrt(v + eps));
+        }
+    });
+}
+
+template <typename T>
+void apply_nc(const T* x, const NormGeom& g, const T* mean, const T* rstd, const std::vector<T>& w,
+              const std::vector<T>& b, T* y) {
+    const int64_t C = g.C;
+    std::vector<T> sc((size_t)C);
+    for (int64_t c = 0; c < C; ++c) sc[(size_t)c] = rstd[c] * w[(size_t)c];
+    parallel_for(g.N, nc_row_grain(g), [&](int64_t n0, int64_t n1) {
+        for (int64_t n = n0; n < n1; ++n) row_apply(x + n * C, mean, sc.data(), b.data(), C, y + n * C);
+    });
+}
+
+template <typename T>
+void backward_nc(const T* dy, const T* x, const NormGeom& g, const T* mean, const T* rstd, const std::vector<T>& w,
+                 bool train, T* dx, T* dw, T* db) {
+    const int64_t N = g.N, C = g.C;
+    std::vector<double> m((size_t)C), sdy((size_t)C, 0.0), sdx((size_t)C, 0.0);
+    for (int64_t c = 0; c < C; ++c) m[(size_t)c] = (double)mean[c];
+    for_channel_blocks(g, [&](int64_t c0, int64_t c1) {
+        for (int64_t n = 0; n < N; ++n)
+            col_dot(dy + n * C + c0, x + n * C + c0, m.data() + c0, c1 - c0, sdy.data() + c0, sdx.data() + c0);
+    });
+    for (int64_t c = 0; c < C; ++c) {
+        if (dw) dw[c] = (T)(sdx[(size_t)c] * (double)rstd[c]);
+        if (db) db[c] = (T)sdy[(size_t)c];
+    }
+    if (!dx) return;
+    // dx = rstd * (dy * w - mean(dy * w) - xhat * mean(dy * w * xhat)), as norm_backward
+    std::vector<T> k1((size_t)C), k2((size_t)C);
+    for (int64_t c = 0; c < C; ++c) {
+        const double wc = (double)w[(size_t)c], rs = (double)rstd[c];
+        k1[(size_t)c] = train && N > 0 ? (T)(wc * sdy[(size_t)c] / (double)N) : T(0);
+        k2[(size_t)c] = train && N > 0 ? (T)(wc * sdx[(size_t)c] * rs * rs / (double)N) : T(0);
+    }
+    parallel_for(N, nc_row_grain(g), [&](int64_t n0, int64_t n1) {
+        for (int64_t n = n0; n < n1; ++n)
+            row_dx(dy + n * C, x + n * C, w.data(), mean, rstd, k1.data(), k2.data(), C, dx + n * C);
+    });
+}
+
 // Rows per parallel chunk so that a chunk holds about 32K elements.
 int64_t row_grain(const NormGeom& g) { return std::max<int64_t>(1, 32768 / std::max<int64_t>(1, g.row_size())); }
 
@@ -136,6 +240,7 @@ template <typename T> std::vector<T> or_fill(const T* p, int64_t C, T v) {
 }  // namespace
 
 template <typename T> void norm_stats(const T* x, const NormGeom& g, double eps, T* mean, T* var, T* rstd) {
+    if (channels_last(g)) return stats_nc(x, g, eps, mean, var, rstd);
     const double M = (double)g.row_size();
     parallel_for(g.rows(), row_grain(g), [&](int64_t r0, int64_t r1) {
         for (int64_t r = r0; r < r1; ++r) {
@@ -155,6 +260,7 @@ template <typename T> void norm_stats(const T* x, const NormGeom& g, double eps,
 template <typename T>
 void norm_apply(const T* x, const NormGeom& g, const T* mean, const T* rstd, const T* w_in, const T* b_in, T* y) {
     const std::vector<T> w = or_fill(w_in, g.C, T(1)), b = or_fill(b_in, g.C, T(0));
+    if (channels_last(g)) return apply_nc(x, g, mean, rstd, w, b, y);
     parallel_for(g.rows(), row_grain(g), [&](int64_t r0, int64_t r1) {
         for (int64_t r = r0; r < r1; ++r) {
             const T m = mean[r], rs = rstd[r];
@@ -177,6 +283,7 @@ void norm_backward(const T* dy, const T* x, const NormGeom& g, const T* mean, co
     const int64_t R = g.rows(), C = g.C;
     const double M = (double)g.row_size();
     const std::vector<T> w = or_fill(w_in, C, T(1));
+    if (channels_last(g)) return backward_nc(dy, x, g, mean, rstd, w, train, dx, dw, db);
     const bool affine = dw || db;
     // blocks of rows, each with its own per-channel sums (dw, db), added up in block order afterwards
     const int64_t blocks = R * g.row_size() < 65536 ? 1 : std::min<int64_t>(R, get_num_threads());
