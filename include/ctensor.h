@@ -1207,6 +1207,24 @@ enum {
 CT_API ct_status ct_linalg_lstsq_ex(ct_tensor a, ct_tensor b, double rcond, int32_t driver, ct_tensor* solution,
                                     ct_tensor* residuals, ct_tensor* rank, ct_tensor* singular_values);
 
+/* ---- scatter_reduce (issue 14) ---- */
+/* scatter_reduce's reductions (fixed values, torch's names). */
+enum {
+    CT_SCATTER_SUM = 0,  /* sum */
+    CT_SCATTER_PROD = 1, /* product */
+    CT_SCATTER_MEAN = 2, /* mean (integer dtypes: floor division) */
+    CT_SCATTER_AMAX = 3, /* maximum (NaN propagates) */
+    CT_SCATTER_AMIN = 4  /* minimum (NaN propagates) */
+};
+/* out = x.scatter_reduce(dim, index, src, reduce, include_self): a copy of x where out[... index[i][j] ...] combines
+ * src[i][j] (index's shape, over src's leading part) by reduce, together with x's own value when include_self (else
+ * the indexed positions start empty). Differentiable as torch 1.13 (amax/amin share the gradient among ties). */
+CT_API ct_status ct_scatter_reduce(ct_tensor x, int64_t dim, ct_tensor index, ct_tensor src, int32_t reduce,
+                                   int32_t include_self, ct_tensor* out);
+/* dst.scatter_reduce_(dim, index, src, reduce, include_self): as ct_scatter_reduce, written into dst. */
+CT_API ct_status ct_scatter_reduce_(ct_tensor dst, int64_t dim, ct_tensor index, ct_tensor src, int32_t reduce,
+                                    int32_t include_self);
+
 #ifdef __cplusplus
 }
 #endif

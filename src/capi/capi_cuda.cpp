@@ -106,6 +106,8 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "interpolate",
         // normalisation layers (ops/nn_norms.cpp): composites of the CUDA ops above
         "layer_norm", "group_norm", "batch_norm",
+        // scatter_reduce (ops/scatter_reduce.cpp): combined on host copies, gradients from the CUDA ops above
+        "scatter_reduce", "scatter_reduce_",
     };
     return ops;
 }

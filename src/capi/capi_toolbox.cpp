@@ -22,6 +22,26 @@ ct_status ct_scatter_add_(ct_tensor dst, int64_t dim, ct_tensor index, ct_tensor
     });
 }
 
+ct_status ct_scatter_reduce(ct_tensor x, int64_t dim, ct_tensor index, ct_tensor src, int32_t reduce,
+                            int32_t include_self, ct_tensor* out) {
+    return guard([&] {
+        check_out(out, "scatter_reduce");
+        *out = new_tensor_handle(scatter_reduce(get_tensor(x, "scatter_reduce", "x"), dim,
+                                                get_tensor(index, "scatter_reduce", "index"),
+                                                get_tensor(src, "scatter_reduce", "src"), (ScatterReduce)reduce,
+                                                include_self != 0));
+    });
+}
+
+ct_status ct_scatter_reduce_(ct_tensor dst, int64_t dim, ct_tensor index, ct_tensor src, int32_t reduce,
+                             int32_t include_self) {
+    return guard([&] {
+        Tensor D = get_tensor(dst, "scatter_reduce_", "dst");
+        scatter_reduce_(D, dim, get_tensor(index, "scatter_reduce_", "index"), get_tensor(src, "scatter_reduce_", "src"),
+                        (ScatterReduce)reduce, include_self != 0);
+    });
+}
+
 ct_status ct_index_add(ct_tensor x, int64_t dim, ct_tensor index, ct_tensor src, double alpha, ct_tensor* out) {
     return guard([&] {
         check_out(out, "index_add");

@@ -1,7 +1,7 @@
 // index_write.h - the indexed writes of issue 14: index_add, index_copy, index_put (index_write.cpp) and the
-// in-place indexed writes scatter_, scatter_add_, index_add_, index_copy_, index_put_ (inplace.cpp).
+// in-place indexed writes scatter_, scatter_add_, index_add_, index_copy_, index_put_, scatter_reduce_ (inplace.cpp).
 #pragma once
-#include "ops/ops.h"
+#include "ops/index_common.h"
 
 namespace ct {
 
@@ -18,5 +18,7 @@ void scatter_add_(Tensor& dst, int64_t dim, const Tensor& index, const Tensor& s
 void index_add_(Tensor& dst, int64_t dim, const Tensor& index, const Tensor& src, double alpha);
 void index_copy_(Tensor& dst, int64_t dim, const Tensor& index, const Tensor& src);
 void index_put_(Tensor& dst, const TensorList& indices, const Tensor& values, bool accumulate);
+void scatter_reduce_(Tensor& dst, int64_t dim, const Tensor& index, const Tensor& src, ScatterReduce r,
+                     bool include_self);
 
 }  // namespace ct

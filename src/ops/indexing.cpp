@@ -73,16 +73,6 @@ void cuda_index(const char* op, int32_t code, const Shape& sizes, const Tensor& 
                                                       step));
 }
 
-// Throws CT_ERR_SHAPE unless index has t's rank and index.size(k) <= t.size(k) for every k != skip_dim.
-void check_index_fits(const char* op, const Tensor& index, const Tensor& t, const char* what, int64_t skip_dim) {
-    if (index.dim() != t.dim())
-        fail(CT_ERR_SHAPE, op, ": index (shape ", shape_str(index.sizes()), ") must have as many dims as ", what,
-             " (shape ", shape_str(t.sizes()), ")");
-    for (int64_t k = 0; k < t.dim(); ++k)
-        if (k != skip_dim && index.sizes()[k] > t.sizes()[k])
-            fail(CT_ERR_SHAPE, op, ": index shape ", shape_str(index.sizes()), " exceeds ", what, " shape ",
-                 shape_str(t.sizes()), " in dim ", k);
-}
 
 // out[p] = src[p with p[dim] := index_view[p]] for p over out_shape (index_view is laid out over it).
 Tensor gather_into_new(const char* op, const Tensor& src, int64_t dim, const Tensor& index_view,
@@ -227,6 +217,49 @@ Tensor masked_expand(const Tensor& g, const Tensor& mask, const Shape& shape) {
 }
 
 }  // namespace
+
+void check_index_fits(const char* op, const Tensor& index, const Tensor& t, const char* what, int64_t skip_dim) {
+    if (index.dim() != t.dim())
+        fail(CT_ERR_SHAPE, op, ": index (shape ", shape_str(index.sizes()), ") must have as many dims as ", what,
+             " (shape ", shape_str(t.sizes()), ")");
+    for (int64_t k = 0; k < t.dim(); ++k)
+        if (k != skip_dim && index.sizes()[k] > t.sizes()[k])
+            fail(CT_ERR_SHAPE, op, ": index shape ", shape_str(index.sizes()), " exceeds ", what, " shape ",
+                 shape_str(t.sizes()), " in dim ", k);
+}
+
+void scatter_combine_into(const char* op, const Tensor& dst, int64_t dim, const Tensor& index, const Tensor& src,
+                          ScatterReduce mode) {
+    Tensor d = as_1d(dst), iv = as_1d(index), s = as_1d(src);
+    Shape shape = iv.sizes(), d_st = d.strides(), i_st = iv.strides(), s_st = s.strides();
+    const int64_t step = d_st[dim], limit = d.sizes()[dim];
+    d_st[dim] = 0;
+    move_dim_last(dim, shape, {&d_st, &i_st, &s_st});  // one output line per thread: no two write one element
+    BadIndexFlag bad;
+    dispatch_all(dst.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* pd = d.data<T>();
+        const T* ps = s.data<T>();
+        auto run = [&](auto combine) {
+            dispatch_index(iv.dtype(), [&](auto itag) {
+                using I = typename decltype(itag)::type;
+                index_loop<I>(shape, d_st, iv.data<I>(), i_st, s_st, limit, bad, [&](int64_t a, int64_t v, int64_t b) {
+                    T& e = pd[a + v * step];
+                    e = combine(e, ps[b]);
+                });
+            });
+        };
+        auto is_nan = [](T v) { return v != v; };  // integers: never
+        switch (mode) {
+        case ScatterReduce::Sum:
+        case ScatterReduce::Mean: run([](T a, T b) { return math::wrap_add(a, b); }); break;
+        case ScatterReduce::Prod: run([](T a, T b) { return math::wrap_mul(a, b); }); break;
+        case ScatterReduce::Amax: run([&](T a, T b) { return is_nan(a) || (!is_nan(b) && a >= b) ? a : b; }); break;
+        case ScatterReduce::Amin: run([&](T a, T b) { return is_nan(a) || (!is_nan(b) && a <= b) ? a : b; }); break;
+        }
+    });
+    if (bad.seen.load()) fail_bad_index(op, index, dim, limit);
+}
 
 // A 1-D (or 0-d) index laid along dim over shape: the index operand of index_select and its backward.
 Tensor index_along(const Tensor& index, const Shape& shape, int64_t dim) {

@@ -218,6 +218,13 @@ void scatter_add_(Tensor& dst, int64_t dim, const Tensor& index, const Tensor& s
                   [&](const Tensor& cur, const Tensor& s) { return scatter_add(cur, dim, index, s); });
 }
 
+void scatter_reduce_(Tensor& dst, int64_t dim, const Tensor& index, const Tensor& src, ScatterReduce r,
+                     bool include_self) {
+    apply_inplace("scatter_reduce_", dst, src, [&](const Tensor& cur, const Tensor& s) {
+        return scatter_reduce(cur, dim, index, s, r, include_self);
+    });
+}
+
 void index_add_(Tensor& dst, int64_t dim, const Tensor& index, const Tensor& src, double alpha) {
     apply_inplace("index_add_", dst, src,
                   [&](const Tensor& cur, const Tensor& s) { return index_add(cur, dim, index, s, alpha); });

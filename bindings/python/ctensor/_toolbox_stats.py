@@ -96,26 +96,52 @@ def _scatter_source(input, index, src, value):
     return full(tuple(index.shape), src, dtype=input.dtype, device=input.device)
 
 
-def _check_reduce(reduce):
-    if reduce not in (None, "add"):
-        raise NotImplementedError("scatter: reduce=%r is not supported (only 'add')" % (reduce,))
+_SCATTER_REDUCE = {"sum": 0, "prod": 1, "mean": 2, "amax": 3, "amin": 4}  # the C ABI's CT_SCATTER_*
+_SCATTER_MODES = {"add": "sum", "multiply": "prod"}  # scatter(..., reduce=) names
+
+
+def _reduce_code(reduce, op):
+    if reduce not in _SCATTER_REDUCE:
+        raise RuntimeError("%s(): reduce argument must be either sum, prod, mean, amax or amin, got %s" % (op, reduce))
+    return _SCATTER_REDUCE[reduce]
+
+
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    """torch.scatter_reduce: src's values combined into a copy of input at index along dim by reduce ('sum',
+    'prod', 'mean', 'amax', 'amin'), with input's own values when include_self; differentiable as torch."""
+    return _C.scatter_reduce(input, dim, index, src, _reduce_code(reduce, "scatter_reduce"), bool(include_self))
+
+
+def _scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
+    _C.scatter_reduce_(self, dim, index, src, _reduce_code(reduce, "scatter_reduce_"), bool(include_self))
+    return self
+
+
+def _scatter_mode(reduce):
+    if reduce is not None and reduce not in _SCATTER_MODES:
+        raise RuntimeError("reduce argument must be either add or multiply, got %s" % (reduce,))
+    return None if reduce is None else _SCATTER_REDUCE[_SCATTER_MODES[reduce]]
 
 
 def scatter(input, dim, index, src=None, value=None, *, reduce=None):
-    _check_reduce(reduce)
+    mode = _scatter_mode(reduce)
     src = _scatter_source(input, index, src, value)
-    return _C.scatter_add(input, dim, index, src) if reduce == "add" else _C.scatter(input, dim, index, src)
+    return _C.scatter(input, dim, index, src) if mode is None else _C.scatter_reduce(input, dim, index, src, mode, True)
 
 
 def _scatter_(self, dim, index, src=None, value=None, *, reduce=None):
-    _check_reduce(reduce)
+    mode = _scatter_mode(reduce)
     src = _scatter_source(self, index, src, value)
-    (_C.scatter_add_ if reduce == "add" else _C.scatter_)(self, dim, index, src)
+    if mode is None:
+        _C.scatter_(self, dim, index, src)
+    else:
+        _C.scatter_reduce_(self, dim, index, src, mode, True)
     return self
 
 
 for _name, _fn in dict(repeat_interleave=repeat_interleave, median=median, nanmedian=nanmedian, quantile=quantile,
-                       nanquantile=nanquantile, scatter=scatter, scatter_=_scatter_).items():
+                       nanquantile=nanquantile, scatter=scatter, scatter_=_scatter_,
+                       scatter_reduce=scatter_reduce, scatter_reduce_=_scatter_reduce_).items():
     setattr(Tensor, _name, _fn)
 
-__all__ = ["repeat_interleave", "meshgrid", "median", "nanmedian", "quantile", "nanquantile", "cdist", "scatter"]
+__all__ = ["repeat_interleave", "meshgrid", "median", "nanmedian", "quantile", "nanquantile", "cdist", "scatter", "scatter_reduce"]

@@ -171,10 +171,32 @@ static PyObject* py_iinfo(PyObject* m, PyObject* a) {
     return PyLong_FromLongLong(v);
 }
 
+/* scatter_reduce(x, dim, index, src, reduce, include_self) -> new tensor; scatter_reduce_(...) -> None.
+ * reduce is a CT_SCATTER_* code (ctensor/_toolbox_stats.py maps torch's names). */
+static PyObject* call_scatter_reduce(int in_place, PyObject* args) {
+    if (in_place ? !ct_scatter_reduce_ : !ct_scatter_reduce)
+        return raise_missing(in_place ? "ct_scatter_reduce_" : "ct_scatter_reduce");
+    ct_tensor x, idx, src;
+    long long dim;
+    int reduce, include_self;
+    if (!PyArg_ParseTuple(args, "O&LO&O&ip", TENSOR_ARG x, &dim, TENSOR_ARG idx, TENSOR_ARG src, &reduce, &include_self))
+        return NULL;
+    if (in_place) {
+        CT_TRY(ct_scatter_reduce_(x, dim, idx, src, reduce, include_self));
+        Py_RETURN_NONE;
+    }
+    ct_tensor out = NULL;
+    CT_TRY(ct_scatter_reduce(x, dim, idx, src, reduce, include_self, &out));
+    return wrap_tensor(out);
+}
+static PyObject* py_scatter_reduce(PyObject* m, PyObject* a) { return call_scatter_reduce(0, a); }
+static PyObject* py_scatter_reduce_(PyObject* m, PyObject* a) { return call_scatter_reduce(1, a); }
+
 #define E(name) {#name, (PyCFunction)py_##name, METH_VARARGS, NULL},
 static PyMethodDef toolbox_functions[] = {
     E(scatter_) E(scatter_add_) E(index_add) E(index_add_) E(index_copy) E(index_copy_) E(index_put) E(index_put_)
     E(searchsorted) E(bincount) E(histc) E(cummax) E(cummin) E(nan_to_num) E(diff) E(take_along_dim) E(finfo) E(iinfo)
+    E(scatter_reduce) E(scatter_reduce_)
     {NULL, NULL, 0, NULL}};
 
 int init_toolbox(PyObject* m) {

@@ -371,4 +371,6 @@
 #pragma weak ct_nanquantile
 #pragma weak ct_cdist
 #pragma weak ct_linalg_lstsq_ex
+#pragma weak ct_scatter_reduce
+#pragma weak ct_scatter_reduce_
 #endif
