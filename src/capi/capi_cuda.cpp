@@ -106,6 +106,8 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "interpolate",
         // normalisation layers (ops/nn_norms.cpp): composites of the CUDA ops above
         "layer_norm", "group_norm", "batch_norm",
+        // gradient scaling (ops/amp_scaler.cpp: composites of the CUDA ops above, issue 15)
+        "amp_non_finite_check_and_unscale_", "amp_update_scale_",
     };
     return ops;
 }
