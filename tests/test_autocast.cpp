@@ -210,8 +210,8 @@ TEST(Autocast, CacheConvertsAWeightOncePerRegion) {
 
 TEST(Autocast, GradientsKeepTheParameterDtype) {
     H x = f32({5, 3}, 12), w = f32({4, 3}, 13, true), b = f32({4}, 14, true), y = f32({5, 4}, 15);
-    for (int step = 0; step < 2; ++step) {  // twice through the cached cast in one region
-        Region r;
+    Region r;
+    for (int step = 0; step < 2; ++step) {  // two backward passes through the cached casts of one region
         H out, loss;
         CT_ASSERT_OK(ct_linear(x.get(), w.get(), b.get(), out.out()));
         CT_ASSERT_OK(ct_mse_loss(out.get(), y.get(), CT_REDUCTION_SUM, loss.out()));
@@ -222,6 +222,7 @@ TEST(Autocast, GradientsKeepTheParameterDtype) {
         CT_ASSERT_OK(ct_tensor_grad(b.get(), gb.out()));
         EXPECT_EQ(dtype(gw), CT_FLOAT32);
         EXPECT_EQ(dtype(gb), CT_FLOAT32);
+        EXPECT_EQ(ct_autocast_cache_size(), 2);  // w and b, converted once
         // the same gradient as the explicit casts (float64 reference, bf16 tolerance)
         std::vector<double> xv = values(x), wv = values(w), bv = values(b), yv = values(y), g = values(gw);
         for (int o = 0; o < 4; ++o)

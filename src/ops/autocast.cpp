@@ -114,16 +114,17 @@ const std::unordered_map<std::string_view, const PolicyRow*>& policy_index() {
     return index;
 }
 
-// Note [Autocast cache]: torch's heuristic - the lower-precision cast of a float32 leaf that requires grad (a
+// Note [Autocast cache]: torch's heuristic - the lower-precision copy of a float32 leaf that requires grad (a
 // model weight) is made once per outermost region. Keyed by the impl; an entry counts only while that impl is
 // alive (weak pointer: a freed impl's address may be reused), its storage version is unchanged (an optimizer
-// step in place makes a new cast) and grad mode and the target dtype are those it was made under.
+// step in place makes a new copy) and the target dtype is the same. The cache holds the converted values without
+// history; each use gets its own ToCopyBackward node to the leaf, so a region may run several backward passes
+// (a node is spent by the backward that runs it, Note in autograd/node.cpp's FunctionNode::release_saved).
 struct CacheEntry {
     std::weak_ptr<TensorImpl> source;
     int64_t version;
     DType dtype;
-    bool grad_mode;
-    Tensor cast;
+    Tensor data;
 };
 
 struct ThreadState {
@@ -139,20 +140,35 @@ thread_local bool t_any_enabled = false;
 
 int slot(DeviceType type) { return type == DeviceType::CUDA ? 1 : 0; }
 
+// data (source's values in another dtype) as a differentiable cast of source: a new alias with its own node.
+Tensor attach_cast(const Tensor& data, const Tensor& source) {
+    Tensor out = make_view(data, data.sizes(), data.strides(), data.offset());
+    if (requires_grad(source)) {
+        DType from = source.dtype();
+        auto node = make_node("ToCopyBackward", {source},
+                              [from](BackwardCtx& c) { return TensorList{to_dtype(c.grads[0], from)}; });
+        set_history(out, node);
+    }
+    return out;
+}
+
 Tensor cached_cast(const Tensor& t, DType target) {
     bool cacheable = t_state.cache_enabled && t.dtype() == DType::Float32 && !t.impl()->is_view &&
                      tensor_requires_grad(t) && is_leaf(t);
     if (!cacheable) return to_dtype(t, target);
-    bool grad = GradMode::is_enabled();
     auto it = t_state.cache.find(t.impl());
     if (it != t_state.cache.end()) {
         const CacheEntry& e = it->second;
-        if (e.source.lock() == t.impl_ptr() && e.version == t.version() && e.dtype == target && e.grad_mode == grad)
-            return e.cast;
+        if (e.source.lock() == t.impl_ptr() && e.version == t.version() && e.dtype == target)
+            return attach_cast(e.data, t);
     }
-    Tensor cast = to_dtype(t, target);
-    t_state.cache[t.impl()] = CacheEntry{t.impl_ptr(), t.version(), target, grad, cast};
-    return cast;
+    Tensor data;
+    {
+        NoGradGuard no_grad;
+        data = to_dtype(t, target);
+    }
+    t_state.cache[t.impl()] = CacheEntry{t.impl_ptr(), t.version(), target, data};
+    return attach_cast(data, t);
 }
 
 // True for an argument autocast may cast: a floating, non-float64 tensor (not a language scalar) on a device

@@ -257,3 +257,16 @@ def test_unscale_op_errors_are_typed():
         ct._C.amp_non_finite_check_and_unscale_([g], ct.zeros(2), ct.ones(1))
     with pytest.raises(ValueError):
         ct._C.amp_update_scale_(ct.ones(1), ct.zeros(1, dtype=ct.int32), ct.zeros(1), 2.0, 0.5, 0)
+
+
+def test_several_backward_passes_in_one_region():
+    lin = ct.nn.Linear(3, 2)
+    x = ct.randn(4, 3)
+    grads = []
+    with ct.autocast("cpu"):
+        for _ in range(3):  # the cached weight casts serve every iteration
+            lin.weight.grad = None
+            lin(x).float().sum().backward()
+            grads.append(lin.weight.grad.numpy().copy())
+    assert lin.weight.grad.dtype is ct.float32
+    np.testing.assert_array_equal(grads[0], grads[2])
