@@ -1195,9 +1195,9 @@ CT_API ct_status ct_cdist(ct_tensor x1, ct_tensor x2, double p, int32_t compute_
 
 /* Autocast: a thread-local region per device type (CT_DEVICE_CPU, CT_DEVICE_CUDA), like grad mode. Inside it the
  * listed ops cast their floating (not float64) inputs on that device type: the matmul family (matmul, linear,
- * conv2d, convolution, einsum, attention) to the region's half dtype, losses / linear algebra / quantile / cdist /
- * prod to float32, cat / stack / index_copy to their widest floating input (torch 1.13's lists; ct_autocast_policy
- * says which). The casts are differentiable: a float32 parameter gets a float32 gradient. Other threads and ops
+ * conv1d/2d/3d, einsum, attention) to the region's half dtype, losses / linear algebra / quantile / cdist / prod /
+ * conv_transpose to float32, cat / stack / index_copy to their widest floating input (torch 1.13's CPU lists; the
+ * CUDA lists differ, e.g. softmax in float32: ct_autocast_policy says which). The casts are differentiable: a float32 parameter gets a float32 gradient. Other threads and ops
  * outside the lists are unaffected. A new thread starts outside every region. */
 enum {
     CT_AUTOCAST_PASSTHROUGH = 0, /* inputs unchanged */
