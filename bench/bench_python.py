@@ -38,6 +38,7 @@ TARGETS = {
     "lstm": ("speed>=", 1.2),
     "resample": ("speed>=", 1.0),
     "norms": ("speed>=", 1.0),
+    "amp": ("speed>=", 1.0),
 }
 
 
@@ -237,6 +238,33 @@ def bench_mlp(report, samples, repeat, budget=40.0):
                "  (%s; %d epoch(s) each)" % (losses, len(runs[0])))
 
 
+def amp_mlp_step(lib, data_x, data_y):
+    """A training step of the 784-256-128-10 MLP (Adam, cross entropy) with the forward pass under the CPU
+    autocast region in bfloat16 (issue 15: torch.cpu.amp.autocast / ctensor.cpu.amp.autocast)."""
+    lib.manual_seed(0)
+    nn = lib.nn
+    model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
+    optimizer = lib.optim.Adam(model.parameters(), lr=1e-3)
+    loss_fn = nn.CrossEntropyLoss()
+    x, y = lib.from_numpy(data_x), lib.from_numpy(data_y)
+
+    def step():
+        optimizer.zero_grad()
+        with lib.cpu.amp.autocast(dtype=lib.bfloat16):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+    return step
+
+
+def bench_amp(report, batch=128):
+    rng = np.random.default_rng(4)
+    data_x = rng.standard_normal((batch, 784), dtype=np.float32)
+    data_y = rng.integers(0, 10, batch).astype(np.int64)
+    both(lambda lib: amp_mlp_step(lib, data_x, data_y), report, "amp", "MLP step autocast bf16 batch %d" % batch,
+         min_run=0.2, repeat=7)
+
+
 def transformer_step(lib, data_x, d_model, nhead):
     """A zero-argument training step of a TransformerEncoderLayer (torch's defaults: dim_feedforward 2048, dropout
     0.1, relu, post-norm; batch_first) with Adam on a mean-square loss."""
@@ -377,7 +405,7 @@ def bench_lstm(report, quick):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes and a shorter epoch (smoke run)")
-    parser.add_argument("--only", default=None, help="run one section (tiny, elementwise, matmul, mlp, transformer, conv, cnn, lstm, resample, norms)")
+    parser.add_argument("--only", default=None, help="run one section (tiny, elementwise, matmul, mlp, transformer, conv, cnn, lstm, resample, norms, amp)")
     parser.add_argument("--threads", type=int, default=None, help="thread count for both (default: ctensor's)")
     args = parser.parse_args()
 
@@ -406,6 +434,7 @@ def main():
         (bench_lstm, (args.quick,)),
         (bench_resample, (args.quick,)),
         (bench_norms, (args.quick,)),
+        (bench_amp, ()),
     ]
     for section, section_args in sections:
         if args.only and section.__name__ != "bench_" + args.only:

@@ -1224,6 +1224,59 @@ CT_API ct_status ct_scatter_reduce(ct_tensor x, int64_t dim, ct_tensor index, ct
 /* dst.scatter_reduce_(dim, index, src, reduce, include_self): as ct_scatter_reduce, written into dst. */
 CT_API ct_status ct_scatter_reduce_(ct_tensor dst, int64_t dim, ct_tensor index, ct_tensor src, int32_t reduce,
                                     int32_t include_self);
+/* ---- mixed precision: autocast and gradient scaling (issue 15) ---- */
+
+/* Autocast: a thread-local region per device type (CT_DEVICE_CPU, CT_DEVICE_CUDA), like grad mode. Inside it the
+ * listed ops cast their floating (not float64) inputs on that device type: the matmul family (matmul, linear,
+ * conv1d/2d/3d, einsum, attention) to the region's half dtype, losses / linear algebra / quantile / cdist / prod /
+ * conv_transpose to float32, cat / stack / index_copy to their widest floating input (torch 1.13's CPU lists; the
+ * CUDA lists differ, e.g. softmax in float32: ct_autocast_policy says which). The casts are differentiable: a float32 parameter gets a float32 gradient. Other threads and ops
+ * outside the lists are unaffected. A new thread starts outside every region. */
+enum {
+    CT_AUTOCAST_PASSTHROUGH = 0, /* inputs unchanged */
+    CT_AUTOCAST_LOWER_PRECISION = 1, /* floating inputs cast to the region's dtype (float16 / bfloat16) */
+    CT_AUTOCAST_FLOAT32 = 2,  /* floating inputs cast to float32 */
+    CT_AUTOCAST_PROMOTE = 3   /* floating inputs cast to the widest floating dtype among them */
+};
+/* Turns autocast on (enabled != 0) or off for device_type on this thread; *previous (may be NULL) gets the old
+ * state. An unknown device_type is CT_ERR_INVALID_ARGUMENT. */
+CT_API ct_status ct_autocast_set_enabled(int32_t device_type, int32_t enabled, int32_t* previous);
+/* *enabled = 1 when this thread is inside an autocast region for device_type, else 0. */
+CT_API ct_status ct_autocast_is_enabled(int32_t device_type, int32_t* enabled);
+/* Sets the region's lower-precision dtype for device_type on this thread (CT_FLOAT16 or CT_BFLOAT16, others
+ * CT_ERR_DTYPE naming it; defaults: bfloat16 on CPU, float16 on CUDA); *previous (may be NULL) gets the old one. */
+CT_API ct_status ct_autocast_set_dtype(int32_t device_type, ct_dtype dtype, ct_dtype* previous);
+/* *dtype = the lower-precision dtype of device_type's region on this thread. */
+CT_API ct_status ct_autocast_get_dtype(int32_t device_type, ct_dtype* dtype);
+/* Turns the cast cache on or off on this thread (on by default); returns the previous setting. The cache keeps
+ * the lower-precision cast of a float32 leaf that requires grad (a weight) until the outermost region exits. */
+CT_API int32_t ct_autocast_set_cache_enabled(int32_t enabled);
+/* 1 when this thread's cast cache is on. */
+CT_API int32_t ct_autocast_is_cache_enabled(void);
+/* Enters one more region level on this thread; returns the new depth. */
+CT_API int32_t ct_autocast_increment_nesting(void);
+/* Leaves one region level (not below 0); returns the new depth; at 0 the cast cache is cleared. */
+CT_API int32_t ct_autocast_decrement_nesting(void);
+/* Drops every cached cast of this thread. */
+CT_API void ct_autocast_clear_cache(void);
+/* Number of casts in this thread's cache (for tests). */
+CT_API int64_t ct_autocast_cache_size(void);
+/* *policy = the CT_AUTOCAST_* policy of op (the C function's name without "ct_", e.g. "linear") for
+ * device_type; CT_AUTOCAST_PASSTHROUGH for ops not listed. */
+CT_API ct_status ct_autocast_policy(const char* op, int32_t device_type, int32_t* policy);
+
+/* Gradient scaling (torch's _amp_foreach_non_finite_check_and_unscale_): each of n gradients (floating, on
+ * found_inf's device) is multiplied in place by inv_scale (one-element float32); found_inf (one-element float32)
+ * becomes 1 when any of them held an inf or NaN, and is left as it was otherwise. Arguments are checked before
+ * anything is written; not recorded by autograd. */
+CT_API ct_status ct_amp_non_finite_check_and_unscale_(const ct_tensor* grads, int32_t n, ct_tensor found_inf,
+                                                     ct_tensor inv_scale);
+/* torch's _amp_update_scale_, in place: found_inf > 0 -> scale *= backoff_factor and growth_tracker = 0;
+ * otherwise growth_tracker += 1 and, once it reaches growth_interval (>= 1), scale *= growth_factor (kept only if
+ * finite) and growth_tracker = 0. scale, found_inf: one-element float32; growth_tracker: one-element int32; one
+ * device; factors finite and positive. */
+CT_API ct_status ct_amp_update_scale_(ct_tensor scale, ct_tensor growth_tracker, ct_tensor found_inf,
+                                      double growth_factor, double backoff_factor, int64_t growth_interval);
 
 #ifdef __cplusplus
 }

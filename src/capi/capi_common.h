@@ -9,6 +9,7 @@
 #include <vector>
 #include "capi/handles.h"
 #include "core/tensor.h"
+#include "ops/autocast.h"
 #include "ctensor.h"
 
 namespace ct {
@@ -57,10 +58,12 @@ inline Tensor get_tensor_any_device(ct_tensor h, const char* op, const char* arg
     return Tensor(std::static_pointer_cast<TensorImpl>(handle_get((uintptr_t)h, HandleKind::Tensor, op, arg)));
 }
 // The tensor behind handle h; throws CT_ERR_INVALID_HANDLE naming op and the argument, or CT_ERR_NOT_SUPPORTED
-// for a CUDA tensor when op has no CUDA implementation (Note [CUDA at the C boundary]).
+// for a CUDA tensor when op has no CUDA implementation (Note [CUDA at the C boundary]). Inside an autocast
+// region the tensor is cast per op's policy (Note [Autocast at the C boundary], ops/autocast.h).
 inline Tensor get_tensor(ct_tensor h, const char* op, const char* arg) {
     Tensor t = get_tensor_any_device(h, op, arg);
     if (!t.device().is_cpu() && !cuda_capable_op(op)) fail_cuda_not_implemented(op, arg, t);
+    if (autocast_any_enabled()) return autocast_arg(op, t);  // Note [Autocast at the C boundary]
     return t;
 }
 // Like get_tensor, but NULL gives an undefined Tensor (for optional arguments).

@@ -108,6 +108,8 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "layer_norm", "group_norm", "batch_norm",
         // scatter_reduce (ops/scatter_reduce.cpp): combined on host copies, gradients from the CUDA ops above
         "scatter_reduce", "scatter_reduce_",
+        // gradient scaling (ops/amp_scaler.cpp: composites of the CUDA ops above, issue 15)
+        "amp_non_finite_check_and_unscale_", "amp_update_scale_",
     };
     return ops;
 }

@@ -48,6 +48,7 @@ std::vector<Tensor> tensor_list_arg(const ct_tensor* hs, int32_t n, const char* 
         std::string name = std::string(arg) + "[" + std::to_string(i) + "]";
         out.push_back(get_tensor(hs[i], op, name.c_str()));
     }
+    if (autocast_any_enabled()) autocast_promote(op, out);  // cat / stack (Note [Autocast at the C boundary])
     return out;
 }
 

@@ -61,9 +61,9 @@ ct_status ct_index_add_(ct_tensor dst, int64_t dim, ct_tensor index, ct_tensor s
 ct_status ct_index_copy(ct_tensor x, int64_t dim, ct_tensor index, ct_tensor src, ct_tensor* out) {
     return guard([&] {
         check_out(out, "index_copy");
-        *out = new_tensor_handle(index_copy(get_tensor(x, "index_copy", "x"), dim,
-                                            get_tensor(index, "index_copy", "index"),
-                                            get_tensor(src, "index_copy", "src")));
+        std::vector<Tensor> xs = {get_tensor(x, "index_copy", "x"), get_tensor(src, "index_copy", "src")};
+        if (autocast_any_enabled()) autocast_promote("index_copy", xs);  // Note [Autocast at the C boundary]
+        *out = new_tensor_handle(index_copy(xs[0], dim, get_tensor(index, "index_copy", "index"), xs[1]));
     });
 }
 

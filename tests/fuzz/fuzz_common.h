@@ -101,6 +101,8 @@ void toolbox_ops(Input& in, Pool& p, uint8_t which);
 void norm_ops(Input& in, Pool& p, uint8_t which);
 // The rest of the toolbox (fuzz_toolbox_stats.cpp): repeat_interleave, meshgrid, median, quantile, cdist.
 void toolbox_stats_ops(Input& in, Pool& p, uint8_t which);
+// Mixed precision (fuzz_amp.cpp, issue 15): the gradient scaler steps and ops inside an autocast region.
+void amp_ops(Input& in, Pool& p, uint8_t which);
 // Frees the blobs handed to ct_tensor_from_blob; aborts when a deleter did not run exactly once.
 void finish_blobs();
 

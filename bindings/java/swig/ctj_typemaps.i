@@ -76,6 +76,8 @@ CTJ_OUT_SCALAR(int64_t, step)
 CTJ_OUT_SCALAR(int32_t, rank)
 CTJ_OUT_SCALAR(int32_t, size)
 CTJ_OUT_SCALAR(int32_t, done)
+CTJ_OUT_SCALAR(int32_t, enabled)  /* ct_autocast_is_enabled (issue 15) */
+CTJ_OUT_SCALAR(int32_t, policy)   /* ct_autocast_policy (issue 15) */
 
 /* double outs travel as their bits; the Java method converts them back */
 %typemap(in, numinputs=0) double* value (double temp = 0), double* lr (double temp = 0) %{ $1 = &temp; %}
@@ -128,6 +130,7 @@ CTJ_LONGS_IN(ct_tensor, params, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(ct_tensor, outputs, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(ct_tensor, index_list, n, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(int32_t, ranks, n, CTJ_AS_INT32)
+CTJ_LONGS_IN(ct_tensor, grads, n, CTJ_AS_TENSOR)  /* ct_amp_non_finite_check_and_unscale_ (issue 15) */
 CTJ_LONGS_IN(ct_tensor, weights, num_weights, CTJ_AS_TENSOR)
 CTJ_LONGS_IN(int64_t, normalized_shape, n, CTJ_AS_INT64)
 
@@ -335,6 +338,8 @@ CTJ_HOST_DATA(void, dst, 0)
               const char* path, const char* ord "jstring"
 %typemap(jtype) const char* name, const char* message, const char* equation, const char* key, const char* value,
                 const char* path, const char* ord "String"
+%typemap(jni) const char* op "jstring"    /* ct_autocast_policy (issue 15) */
+%typemap(jtype) const char* op "String"
 
 /* ---- DLPack capsules are addresses ---- */
 %define CTJ_DLPACK(TYPE)

@@ -32,6 +32,7 @@ include("resample.jl")
 include("norms.jl")
 include("toolbox_stats.jl")
 include("dist.jl")
+include("amp.jl")
 
 export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, to, dtype, device, live_handles,
        set_cpu_memory_limit!, cpu_memory_stats, save_safetensors, load_safetensors,
@@ -46,6 +47,7 @@ export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, t
 export EmbeddingBag, embedding_bag, embedding_ex, embedding_renorm!
 export interpolate, Upsample
 export LayerNorm, GroupNorm, layer_norm, group_norm, batch_norm
+export autocast, is_autocast_enabled, GradScaler, unscale!, update!, get_scale
 
 function __init__()
     LibCT.load!()

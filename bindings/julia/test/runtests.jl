@@ -36,6 +36,7 @@ include("test_safetensors.jl")
 include("test_dtypes_half.jl")
 include("test_threads.jl")
 include("test_dist.jl")
+include("test_amp.jl")
 @testset "no handles left at exit" begin
     @test gcfull() == START_HANDLES
 end

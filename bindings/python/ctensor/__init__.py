@@ -132,3 +132,12 @@ class cuda:
     def empty_cache():
         """Returns the cached (unused) device memory to the driver."""
         _C.cuda_empty_cache()
+
+
+# ---- mixed precision (issue 15): torch.autocast, torch.cpu.amp, torch.cuda.amp, torch.amp ----
+from . import amp, cpu  # noqa: E402
+from .amp import (autocast, autocast_decrement_nesting, autocast_increment_nesting,  # noqa: E402,F401
+                  clear_autocast_cache, get_autocast_cpu_dtype, get_autocast_gpu_dtype, is_autocast_cache_enabled,
+                  is_autocast_cpu_enabled, is_autocast_enabled, set_autocast_cache_enabled, set_autocast_cpu_dtype,
+                  set_autocast_cpu_enabled, set_autocast_enabled, set_autocast_gpu_dtype)
+cuda.amp = amp._cuda_amp  # ctensor.cuda.amp.GradScaler / ctensor.cuda.amp.autocast

@@ -128,5 +128,7 @@ int init_toolbox(PyObject* m);
 int init_nn_norms(PyObject* m);
 /* The rest of the toolbox: repeat_interleave, meshgrid, median, quantile, cdist (ops_toolbox_stats.c). */
 int init_toolbox_stats(PyObject* m);
+/* Autocast state and gradient scaler steps of issue 15 (amp.c). */
+int init_amp(PyObject* m);
 
 #endif

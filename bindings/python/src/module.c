@@ -360,7 +360,7 @@ PyMODINIT_FUNC PyInit__C(void) {
         init_safetensors(m) < 0 || init_distributed(m) < 0 || init_data_parallel(m) < 0 ||
         init_nn_losses(m) < 0 || init_nn_rnn(m) < 0 || init_linalg(m) < 0 ||
         init_attention(m) < 0 || init_conv_nd(m) < 0 ||
-        init_resample(m) < 0 || init_nn_norms(m) < 0) {
+        init_resample(m) < 0 || init_nn_norms(m) < 0 || init_amp(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -1184,3 +1184,37 @@ extern "C" {
         singular_values: *mut ct_tensor,
     ) -> ct_status;
 }
+
+// ---- mixed precision: autocast and gradient scaling (issue 15) ----
+pub const CT_AUTOCAST_PASSTHROUGH: i32 = 0;
+pub const CT_AUTOCAST_LOWER_PRECISION: i32 = 1;
+pub const CT_AUTOCAST_FLOAT32: i32 = 2;
+pub const CT_AUTOCAST_PROMOTE: i32 = 3;
+
+extern "C" {
+    pub fn ct_autocast_set_enabled(device_type: i32, enabled: i32, previous: *mut i32) -> ct_status;
+    pub fn ct_autocast_is_enabled(device_type: i32, enabled: *mut i32) -> ct_status;
+    pub fn ct_autocast_set_dtype(device_type: i32, dtype: ct_dtype, previous: *mut ct_dtype) -> ct_status;
+    pub fn ct_autocast_get_dtype(device_type: i32, dtype: *mut ct_dtype) -> ct_status;
+    pub fn ct_autocast_set_cache_enabled(enabled: i32) -> i32;
+    pub fn ct_autocast_is_cache_enabled() -> i32;
+    pub fn ct_autocast_increment_nesting() -> i32;
+    pub fn ct_autocast_decrement_nesting() -> i32;
+    pub fn ct_autocast_clear_cache();
+    pub fn ct_autocast_cache_size() -> i64;
+    pub fn ct_autocast_policy(op: *const c_char, device_type: i32, policy: *mut i32) -> ct_status;
+    pub fn ct_amp_non_finite_check_and_unscale_(
+        grads: *const ct_tensor,
+        n: i32,
+        found_inf: ct_tensor,
+        inv_scale: ct_tensor,
+    ) -> ct_status;
+    pub fn ct_amp_update_scale_(
+        scale: ct_tensor,
+        growth_tracker: ct_tensor,
+        found_inf: ct_tensor,
+        growth_factor: f64,
+        backoff_factor: f64,
+        growth_interval: i64,
+    ) -> ct_status;
+}

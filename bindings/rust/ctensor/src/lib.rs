@@ -37,6 +37,7 @@
 #![allow(clippy::should_implement_trait)] // PyTorch names: add, sub, mul, div, neg, eq ... as methods
 
 mod activations;
+mod amp;
 mod attention;
 mod autograd;
 mod class_losses;
@@ -68,6 +69,10 @@ mod toolbox_stats;
 mod types;
 mod views;
 
+pub use amp::{
+    autocast, autocast_cache_size, autocast_dtype, autocast_policy, is_autocast_enabled, set_autocast, AutocastGuard,
+    GradScaler,
+};
 pub use attention::{
     multi_head_attention_forward, FeedForwardActivation, LayerNorm, MhaOptions, MultiheadAttention, TransformerEncoder,
     TransformerEncoderLayer,
