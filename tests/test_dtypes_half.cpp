@@ -410,21 +410,36 @@ TEST(HalfCompute, HalfOnCudaIsRefusedNamingDtype) {
     });
 }
 
-// An op with no float32 path for the half dtypes refuses them naming itself and the dtype (never reinterprets).
-TEST(HalfCompute, UnsupportedOpNamesOpAndDtype) {
+// The ops that refused half before issue 15's sweep (tests/half/test_half_sweep.cpp checks every op) run on the
+// float32 copy: floating results in the half dtype, indices int64. randint's range must fit the half dtype's
+// integers (torch: +-2^digits), else an error naming op and dtype.
+TEST(HalfCompute, SelectionIndexAndLapackOpsRunInFloat32) {
     for (ct_dtype d : {CT_FLOAT16, CT_BFLOAT16}) {
-        H x = make({3, 1, 2}, {3}, d), v, i;
-        const char* name = ct_dtype_name(d);
-        CT_EXPECT_ERR(ct_kthvalue(x.get(), 1, 0, 0, v.out(), i.out()), CT_ERR_NOT_SUPPORTED,
-                      std::string("kthvalue: not implemented for dtype ") + name);
-        CT_EXPECT_ERR(ct_nonzero(x.get(), v.out()), CT_ERR_NOT_SUPPORTED, std::string("nonzero: not implemented for dtype ") + name);
-        H sv, si;  // sort is a selection: it runs on the float32 copy and keeps the half dtype
-        CT_ASSERT_OK(ct_sort(x.get(), 0, 0, 0, sv.out(), si.out()));
-        EXPECT_EQ(dtype(sv), d);
-        EXPECT_EQ(values(sv), (std::vector<double>{1, 2, 3}));
-        H sq = make({1, 2, 3, 4}, {2, 2}, d), inv;
-        ct_status st = ct_linalg_inv(sq.get(), inv.out());
+        H x = make({3, 0, 2}, {3}, d), v, i, nz;
+        CT_ASSERT_OK(ct_kthvalue(x.get(), 1, 0, 0, v.out(), i.out()));
+        EXPECT_EQ(dtype(v), d);
+        EXPECT_EQ(dtype(i), CT_INT64);
+        EXPECT_EQ(values(v), (std::vector<double>{0}));
+        EXPECT_EQ(values(i), (std::vector<double>{1}));
+        CT_ASSERT_OK(ct_nonzero(x.get(), nz.out()));
+        EXPECT_EQ(dtype(nz), CT_INT64);
+        EXPECT_EQ(values(nz), (std::vector<double>{0, 2}));
+        H sq = make({2, 0, 0, 4}, {2, 2}, d), inv;
+        CT_ASSERT_OK(ct_linalg_inv(sq.get(), inv.out()));
+        EXPECT_EQ(dtype(inv), d);
+        EXPECT_EQ(values(inv), (std::vector<double>{0.5, 0, 0, 0.25}));
+        const int64_t n = 4;
+        H r;
+        const int64_t top = d == CT_FLOAT16 ? 2048 : 256;
+        CT_ASSERT_OK(ct_randint(-top, top + 1, &n, 1, d, ct_cpu(), nullptr, r.out()));
+        EXPECT_EQ(dtype(r), d);
+        CT_EXPECT_ERR(ct_randint(0, top + 2, &n, 1, d, ct_cpu(), nullptr, r.out()), CT_ERR_INVALID_ARGUMENT,
+                      std::string("does not fit dtype ") + ct_dtype_name(d));
+        // an op that wants equal dtypes still refuses a half tensor mixed with float32 (docs/dtypes.md)
+        H idx = make({0, 1}, {2}, CT_INT64), src = make({1, 2}, {2}, CT_FLOAT32), out;
+        ct_status st = ct_scatter(x.get(), 0, idx.get(), src.get(), out.out());
         EXPECT_NE(st, CT_OK);
-        EXPECT_NE(std::string(ct_last_error()).find(name), std::string::npos) << ct_last_error();
+        EXPECT_NE(std::string(ct_last_error()).find("scatter"), std::string::npos) << ct_last_error();
+        EXPECT_NE(std::string(ct_last_error()).find(ct_dtype_name(d)), std::string::npos) << ct_last_error();
     }
 }

@@ -4,6 +4,7 @@
 // a composite of CUDA-capable ops, materialising the scores one query block at a time.
 #include <cmath>
 #include <limits>
+#include "ops/half_compute.h"
 #include "autograd/grad_mode.h"
 #include "core/generator.h"
 #include "cpu/flash_attention.h"
@@ -244,6 +245,10 @@ Tensor causal_additive_mask(int64_t L, int64_t S, DType dtype, Device device) {
 
 Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
                                     double dropout_p, bool is_causal, double scale, Generator* gen) {
+    if (auto h = half_dtype_of(q, k, v))  // Note [Half compute]
+        return round_results(scaled_dot_product_attention(as_float32(q), as_float32(k), as_float32(v), as_float32(mask),
+                                                          dropout_p, is_causal, scale, gen),
+                             *h);
     AttentionDims d = check_attention(q, k, v, mask, dropout_p);
     check_device_usable(kOp, q.device());
     scale = default_scale(scale, d.E);

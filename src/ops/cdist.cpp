@@ -3,6 +3,7 @@
 // every other case computes |x1_i - x2_j| in chunks of x1's rows (memory bounded by kChunk elements beyond the
 // inputs and the result) and records torch's _cdist_backward, which gives a zero gradient where a distance is 0.
 #include <cmath>
+#include "ops/half_compute.h"
 #include "autograd/grad_mode.h"
 #include "core/checked_math.h"
 #include "ops/toolbox_stats.h"
@@ -60,6 +61,9 @@ void check_cdist(const Tensor& x1, const Tensor& x2, double p, int32_t mode) {
 }  // namespace
 
 Tensor cdist(const Tensor& x1, const Tensor& x2, double p, int32_t compute_mode) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(x1, x2))
+        return round_results(cdist(as_float32(x1), as_float32(x2), p, compute_mode), *h);
     check_cdist(x1, x2, p, compute_mode);
     const int64_t P = x1.sizes()[x1.dim() - 2], R = x2.sizes()[x2.dim() - 2], M = x1.sizes().back();
     Shape batch = broadcast_shapes("cdist", Shape(x1.sizes().begin(), x1.sizes().end() - 2),

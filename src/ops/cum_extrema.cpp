@@ -2,6 +2,7 @@
 // (torch's rules: ties take the later position, a NaN sticks once seen). The values' gradient flows to those
 // positions (scatter_add of the gradient, so double backward works). CUDA tensors are computed on the host.
 #include <cmath>
+#include "ops/half_compute.h"
 #include "ops/elementwise.h"
 #include "ops/toolbox_ops.h"
 
@@ -59,7 +60,13 @@ std::pair<Tensor, Tensor> cum_extreme(const char* op, const Tensor& x, int64_t d
 
 }  // namespace
 
-std::pair<Tensor, Tensor> cummax(const Tensor& x, int64_t dim) { return cum_extreme("cummax", x, dim, true); }
-std::pair<Tensor, Tensor> cummin(const Tensor& x, int64_t dim) { return cum_extreme("cummin", x, dim, false); }
+std::pair<Tensor, Tensor> cummax(const Tensor& x, int64_t dim) {
+    if (auto h = half_dtype_of(x)) return round_results(cummax(as_float32(x), dim), *h);  // Note [Half compute]
+    return cum_extreme("cummax", x, dim, true);
+}
+std::pair<Tensor, Tensor> cummin(const Tensor& x, int64_t dim) {
+    if (auto h = half_dtype_of(x)) return round_results(cummin(as_float32(x), dim), *h);  // Note [Half compute]
+    return cum_extreme("cummin", x, dim, false);
+}
 
 }  // namespace ct

@@ -1,7 +1,17 @@
 // half_compute.h - the op-level half path (Note [Half compute] in ops/elementwise.h): reductions, matmul and nn
 // ops run on float32 copies of float16/bfloat16 inputs (so they accumulate in float32) and round their floating
 // results back, through differentiable casts, so half inputs get half gradients (as torch).
+//
+// The one pattern every such op uses, as its first line (docs/dtypes.md lists the families):
+//   if (auto h = half_dtype_of(x, w)) return round_results(op(as_float32(x), ..., as_float32(w)), *h);
+// Invariants: the recursive call sees no half tensor (so it takes the op's own path); integer and bool results
+// (indices, counts, masks) keep their dtype; an undefined optional tensor stays undefined.
 #pragma once
+#include <optional>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
 #include "ops/ops.h"
 
 namespace ct {
@@ -10,5 +20,48 @@ namespace ct {
 inline Tensor half_to_float32(const Tensor& x) { return is_half(x.dtype()) ? to_dtype(x, DType::Float32) : x; }
 // A floating result r rounded to the half dtype d (integer and bool results, e.g. indices, stay as they are).
 inline Tensor round_to_half(const Tensor& r, DType d) { return is_floating(r.dtype()) ? to_dtype(r, d) : r; }
+
+// The dtype of the first defined half tensor among the arguments (Tensor or vector<Tensor>; others are ignored).
+inline std::optional<DType> half_dtype_of() { return std::nullopt; }
+template <typename A, typename... R> std::optional<DType> half_dtype_of(const A& a, const R&... rest) {
+    if constexpr (std::is_same_v<A, Tensor>) {
+        if (a.defined() && is_half(a.dtype())) return a.dtype();
+    } else if constexpr (std::is_same_v<A, std::vector<Tensor>>) {
+        for (const Tensor& t : a)
+            if (t.defined() && is_half(t.dtype())) return t.dtype();
+    }
+    return half_dtype_of(rest...);
+}
+
+// The half dtype of a and b when both have it (else nullopt): for ops that require equal dtypes, so that a half
+// tensor mixed with another dtype takes the op's own path and its error naming both.
+inline std::optional<DType> same_half_dtype(const Tensor& a, const Tensor& b) {
+    if (a.defined() && b.defined() && is_half(a.dtype()) && a.dtype() == b.dtype()) return a.dtype();
+    return std::nullopt;
+}
+
+// A tensor argument as float32 when it is half (undefined stays undefined), each of a list likewise.
+inline Tensor as_float32(const Tensor& x) { return x.defined() ? half_to_float32(x) : x; }
+inline std::vector<Tensor> as_float32(const std::vector<Tensor>& xs) {
+    std::vector<Tensor> r;
+    r.reserve(xs.size());
+    for (const Tensor& x : xs) r.push_back(as_float32(x));
+    return r;
+}
+
+// An op's result with its floating tensors rounded to d: a tensor, a pair, a list.
+inline Tensor round_results(const Tensor& r, DType d) { return r.defined() ? round_to_half(r, d) : r; }
+inline std::pair<Tensor, Tensor> round_results(const std::pair<Tensor, Tensor>& r, DType d) {
+    return {round_results(r.first, d), round_results(r.second, d)};
+}
+inline std::tuple<Tensor, Tensor, Tensor> round_results(const std::tuple<Tensor, Tensor, Tensor>& r, DType d) {
+    return {round_results(std::get<0>(r), d), round_results(std::get<1>(r), d), round_results(std::get<2>(r), d)};
+}
+inline std::vector<Tensor> round_results(const std::vector<Tensor>& r, DType d) {
+    std::vector<Tensor> out;
+    out.reserve(r.size());
+    for (const Tensor& t : r) out.push_back(round_results(t, d));
+    return out;
+}
 
 }  // namespace ct

@@ -2,6 +2,7 @@
 // backward formulas (written with ops, so double backward works). All three copy x and write through the one
 // scatter loop of indexing.cpp (scatter_into); the in-place forms live in inplace.cpp (apply_inplace).
 #include <cmath>
+#include "ops/half_compute.h"
 #include "autograd/grad_mode.h"
 #include "ops/elementwise.h"
 #include "ops/index_common.h"
@@ -138,6 +139,9 @@ Tensor index_put_linear(const Tensor& x, int64_t n, const Tensor& lin, const Ten
 }  // namespace
 
 Tensor index_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src, double alpha) {
+    // Note [Half compute]
+    if (auto h = same_half_dtype(x, src))
+        return round_results(index_add(as_float32(x), dim, index, as_float32(src), alpha), *h);
     const char* op = "index_add";
     int64_t d = check_index_slices(op, x, dim, index, src);
     if (!is_floating(x.dtype()) && alpha != std::floor(alpha))
@@ -166,6 +170,9 @@ Tensor index_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor
 }
 
 Tensor index_copy(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src) {
+    // Note [Half compute]
+    if (auto h = same_half_dtype(x, src))
+        return round_results(index_copy(as_float32(x), dim, index, as_float32(src)), *h);
     const char* op = "index_copy";
     int64_t d = check_index_slices(op, x, dim, index, src);
     Tensor out = write_slices(op, x, d, index, src, false);
@@ -185,6 +192,9 @@ Tensor index_copy(const Tensor& x, int64_t dim, const Tensor& index, const Tenso
 }
 
 Tensor index_put(const Tensor& x, const TensorList& indices, const Tensor& values, bool accumulate) {
+    // Note [Half compute]
+    if (auto h = same_half_dtype(x, values))
+        return round_results(index_put(as_float32(x), indices, as_float32(values), accumulate), *h);
     const char* op = "index_put";
     check_same_device(op, x, values);
     check_same_dtype(op, x, values, "values");

@@ -3,6 +3,7 @@
 // not be negative, and are bounds-checked before any memory they point at is touched (for CUDA tensors on the
 // host, once per op, like a device-side assert would synchronise).
 #include <limits>
+#include "ops/half_compute.h"
 #include "autograd/grad_mode.h"
 #include "core/scalar_math.h"
 #include "cpu/index_kernels.h"
@@ -340,10 +341,15 @@ Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
 }
 
 Tensor scatter(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src) {
+    // Note [Half compute]
+    if (auto h = same_half_dtype(x, src)) return round_results(scatter(as_float32(x), dim, index, as_float32(src)), *h);
     return scatter_impl("scatter", x, dim, index, src, false);
 }
 
 Tensor scatter_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src) {
+    // Note [Half compute]
+    if (auto h = same_half_dtype(x, src))
+        return round_results(scatter_add(as_float32(x), dim, index, as_float32(src)), *h);
     return scatter_impl("scatter_add", x, dim, index, src, true);
 }
 
@@ -413,6 +419,7 @@ Tensor masked_select(const Tensor& x, const Tensor& mask) {
 }
 
 Tensor nonzero(const Tensor& x) {
+    if (half_dtype_of(x)) return nonzero(as_float32(x));  // Note [Half compute]: indices stay int64
     // The result's size depends on the values: CUDA tensors are read back once and the indices copied over.
     if (!x.device().is_cpu()) return copy_to_device(nonzero(copy_to_device(x, Device{})), x.device());
     Tensor xc = materialize(x);

@@ -4,6 +4,7 @@
 // gradients] in linalg_decomp.cpp: distinct singular values for the SVD-based ones).
 #include <cmath>
 #include <limits>
+#include "ops/half_compute.h"
 #include "ops/linalg_ops.h"
 #include "ops/unary_common.h"
 
@@ -43,6 +44,8 @@ Tensor singular_tolerance(const Tensor& s, const Tensor& a, double atol, double 
 }  // namespace
 
 Tensor linalg_matrix_power(const Tensor& a, int64_t n) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(a)) return round_results(linalg_matrix_power(as_float32(a), n), *h);
     const char* op = "linalg.matrix_power";
     check_matrix(op, a);
     if (a.size(-1) != a.size(-2))
@@ -99,6 +102,9 @@ Tensor linalg_vector_norm(const Tensor& x, double ord, const IntList& dims, bool
 }
 
 Tensor linalg_matrix_norm(const Tensor& x, const std::string& ord, int64_t dim0, int64_t dim1, bool keepdim) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(x))
+        return round_results(linalg_matrix_norm(as_float32(x), ord, dim0, dim1, keepdim), *h);
     const char* op = "linalg.matrix_norm";
     check_float(op, x);
     check_matrix(op, x);
@@ -139,6 +145,8 @@ Tensor linalg_matrix_norm(const Tensor& x, const std::string& ord, int64_t dim0,
 }
 
 Tensor linalg_pinv(const Tensor& a, double atol, double rtol) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(a)) return round_results(linalg_pinv(as_float32(a), atol, rtol), *h);
     const char* op = "linalg.pinv";
     check_matrix(op, a);
     check_float(op, a);
@@ -150,6 +158,8 @@ Tensor linalg_pinv(const Tensor& a, double atol, double rtol) {
 }
 
 Tensor linalg_matrix_rank(const Tensor& a, double atol, double rtol) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(a)) return round_results(linalg_matrix_rank(as_float32(a), atol, rtol), *h);
     const char* op = "linalg.matrix_rank";
     check_matrix(op, a);
     check_float(op, a);

@@ -2,6 +2,7 @@
 // solve_triangular, qr, eigh/eigvalsh, svd/svdvals. The forward is a kernel of linalg_kernels.cpp run without
 // recording; each backward is the standard formula written with differentiable ops (matmul, these ops
 // themselves), so gradients of gradients work too. Shapes follow torch: [..., m, n] batched over leading dims.
+#include "ops/half_compute.h"
 #include "autograd/grad_mode.h"
 #include "ops/linalg_kernels.h"
 
@@ -302,11 +303,13 @@ std::tuple<Tensor, Tensor, Tensor> svd_op(const Tensor& a, bool full) {
 }  // namespace
 
 Tensor linalg_inv(const Tensor& a) {
+    if (auto h = half_dtype_of(a)) return round_results(linalg_inv(as_float32(a)), *h);  // Note [Half compute]
     check_linalg_input("linalg.inv", a, true);
     return inv_op(a);
 }
 
 Tensor linalg_det(const Tensor& a) {
+    if (auto h = half_dtype_of(a)) return round_results(linalg_det(as_float32(a)), *h);  // Note [Half compute]
     check_linalg_input("linalg.det", a, true);
     Tensor det;
     {
@@ -324,6 +327,7 @@ Tensor linalg_det(const Tensor& a) {
 }
 
 std::pair<Tensor, Tensor> linalg_slogdet(const Tensor& a) {
+    if (auto h = half_dtype_of(a)) return round_results(linalg_slogdet(as_float32(a)), *h);  // Note [Half compute]
     check_linalg_input("linalg.slogdet", a, true);
     Tensor sign, logabs;
     {
@@ -344,6 +348,8 @@ std::pair<Tensor, Tensor> linalg_slogdet(const Tensor& a) {
 }
 
 Tensor linalg_solve(const Tensor& a, const Tensor& b) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(a, b)) return round_results(linalg_solve(as_float32(a), as_float32(b)), *h);
     const char* op = "linalg.solve";
     check_linalg_input(op, a, true);
     check_pair(op, a, b);
@@ -361,12 +367,17 @@ Tensor linalg_solve(const Tensor& a, const Tensor& b) {
 }
 
 Tensor linalg_cholesky(const Tensor& a, bool upper) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(a)) return round_results(linalg_cholesky(as_float32(a), upper), *h);
     check_linalg_input("linalg.cholesky", a, true);
     Tensor l = cholesky_op(a);
     return upper ? mT(l) : l;
 }
 
 Tensor linalg_solve_triangular(const Tensor& a, const Tensor& b, bool upper, bool left, bool unitriangular) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(a, b))
+        return round_results(linalg_solve_triangular(as_float32(a), as_float32(b), upper, left, unitriangular), *h);
     const char* op = "linalg.solve_triangular";
     check_linalg_input(op, a, true);
     check_pair(op, a, b);
@@ -381,26 +392,33 @@ Tensor linalg_solve_triangular(const Tensor& a, const Tensor& b, bool upper, boo
 }
 
 std::pair<Tensor, Tensor> linalg_qr(const Tensor& a, QrMode mode) {
+    if (auto h = half_dtype_of(a)) return round_results(linalg_qr(as_float32(a), mode), *h);  // Note [Half compute]
     check_linalg_input("linalg.qr", a, false);
     return qr_op(a, mode);
 }
 
 std::pair<Tensor, Tensor> linalg_eigh(const Tensor& a, bool upper) {
+    if (auto h = half_dtype_of(a)) return round_results(linalg_eigh(as_float32(a), upper), *h);  // Note [Half compute]
     check_linalg_input("linalg.eigh", a, true);
     return eigh_op(a, upper);
 }
 
 Tensor linalg_eigvalsh(const Tensor& a, bool upper) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(a)) return round_results(linalg_eigvalsh(as_float32(a), upper), *h);
     check_linalg_input("linalg.eigvalsh", a, true);
     return eigvalsh_op(a, upper);
 }
 
 std::tuple<Tensor, Tensor, Tensor> linalg_svd(const Tensor& a, bool full_matrices) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(a)) return round_results(linalg_svd(as_float32(a), full_matrices), *h);
     check_linalg_input("linalg.svd", a, false);
     return svd_op(a, full_matrices);
 }
 
 Tensor linalg_svdvals(const Tensor& a) {
+    if (auto h = half_dtype_of(a)) return round_results(linalg_svdvals(as_float32(a)), *h);  // Note [Half compute]
     check_linalg_input("linalg.svdvals", a, false);
     const bool grad = requires_grad(a);
     std::tuple<Tensor, Tensor, Tensor> usv;

@@ -4,6 +4,7 @@
 // that of pinv(A) @ B (so it exists for rank-deficient A too, and is twice differentiable: core ops only).
 #include <limits>
 #include "autograd/grad_mode.h"
+#include "ops/half_compute.h"
 #include "ops/linalg_kernels.h"
 #include "ops/ops.h"
 
@@ -50,11 +51,16 @@ LstsqResult linalg_lstsq_ex(const Tensor& a, const Tensor& b, double rcond, Lsts
     if ((int32_t)driver < 0 || (int32_t)driver > 3)
         fail(CT_ERR_INVALID_ARGUMENT, op, ": driver ", (int32_t)driver,
              " should be one of CT_LSTSQ_GELSY (0), CT_LSTSQ_GELS (1), CT_LSTSQ_GELSD (2), CT_LSTSQ_GELSS (3)");
+    if (auto h = same_half_dtype(a, b)) {  // Note [Half compute]: through float32, rounded back (docs/dtypes.md)
+        LstsqResult r = linalg_lstsq_ex(as_float32(a), as_float32(b), rcond, driver);
+        return {round_results(r.solution, *h), round_results(r.residuals, *h), r.rank,
+                round_results(r.singular_values, *h)};
+    }
     if (a.dtype() != b.dtype())
         fail(CT_ERR_DTYPE, op, ": Expected input and other to have the same dtype, but got input's dtype ",
              dtype_name(a.dtype()), " and other's dtype ", dtype_name(b.dtype()));
     if (a.dtype() != DType::Float32 && a.dtype() != DType::Float64)
-        fail(CT_ERR_DTYPE, op, ": only float32 and float64 are supported, got ", dtype_name(a.dtype()));
+        fail(CT_ERR_DTYPE, op, ": only floating dtypes are supported, got ", dtype_name(a.dtype()));
     if (!a.device().is_cpu() || !b.device().is_cpu())
         fail(CT_ERR_NOT_SUPPORTED, op, ": CPU tensors only (LAPACK), got ", device_str(a.device()), " and ",
              device_str(b.device()));

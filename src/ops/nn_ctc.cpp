@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include "ops/half_compute.h"
 #include "autograd/grad_mode.h"
 #include "ops/nn_common.h"
 #include "ops/unary_common.h"
@@ -187,6 +188,10 @@ Tensor ctc_per_sample(const Tensor& log_probs, std::shared_ptr<const CtcProblem>
 
 Tensor ctc_loss(const Tensor& log_probs0, const Tensor& targets, const IntList& input_lengths,
                 const IntList& target_lengths, int64_t blank, Reduction r, bool zero_infinity) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(log_probs0))
+        return round_results(
+            ctc_loss(as_float32(log_probs0), targets, input_lengths, target_lengths, blank, r, zero_infinity), *h);
     const char* op = "ctc_loss";
     check_floating(op, log_probs0);
     check_same_device(op, log_probs0, targets);

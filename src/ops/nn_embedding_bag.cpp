@@ -5,6 +5,8 @@
 // copies.
 #include <cmath>
 #include <cstring>
+#include "ops/elementwise.h"
+#include "ops/half_compute.h"
 #include "autograd/grad_mode.h"
 #include "cpu/parallel.h"
 #include "ops/device_ops.h"
@@ -275,8 +277,9 @@ void embedding_renorm_(Tensor& weight, const Tensor& indices, double max_norm, d
     std::vector<int64_t> idx = host_indices(indices, num, op, "embeddings");
     std::vector<char> seen((size_t)num, 0);
     Tensor host = contiguous_nograd(weight.device().is_cpu() ? detach(weight) : to_device(detach(weight), Device{}));
+    if (is_half(host.dtype())) host = cast_nograd(host, DType::Float32);  // Note [Half compute]: rounded back below
     bool changed = false;
-    dispatch_float(weight.dtype(), [&](auto tag) {
+    dispatch_float(host.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         T* pw = host.data<T>();
         for (int64_t row : idx) {
@@ -305,6 +308,10 @@ void embedding_renorm_(Tensor& weight, const Tensor& indices, double max_norm, d
 Tensor embedding_bag(const Tensor& weight, const Tensor& indices, const Tensor& offsets, int32_t mode,
                      const Tensor& per_sample_weights, bool include_last_offset, std::optional<int64_t> padding_idx,
                      bool scale_grad_by_freq) {
+    if (auto h = half_dtype_of(weight, per_sample_weights))
+        return round_results(embedding_bag(as_float32(weight), indices, offsets, mode, as_float32(per_sample_weights),
+                                           // Note [Half compute]
+                                           include_last_offset, padding_idx, scale_grad_by_freq), *h);
     const char* op = "embedding_bag";
     check_weight(op, weight);
     check_index_dtype(op, "indices", indices);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include "ops/half_compute.h"
 #include "autograd/grad_mode.h"
 #include "core/checked_math.h"
 #include "cpu/parallel.h"
@@ -253,6 +254,10 @@ int64_t scaled_size(int64_t in, double s, int d) {
 
 Tensor interpolate(const Tensor& x, const int64_t* size, const double* scale_factors, int32_t k, int32_t mode,
                    int32_t align_corners, bool recompute_scale_factor) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(x))
+        return round_results(
+            interpolate(as_float32(x), size, scale_factors, k, mode, align_corners, recompute_scale_factor), *h);
     if (mode < CT_INTERP_NEAREST || mode > CT_INTERP_AREA)
         fail(CT_ERR_INVALID_ARGUMENT, kOp, ": mode must be one of CT_INTERP_NEAREST.._AREA (0..4), got ", mode);
     if (k < 1 || k > 3) fail(CT_ERR_INVALID_ARGUMENT, kOp, ": the number of spatial dims must be 1, 2 or 3, got ", k);

@@ -226,6 +226,9 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& target, Reduction r, in
 }
 
 Tensor nll_loss(const Tensor& log_probs, const Tensor& target, Reduction r, int64_t ignore_index) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(log_probs))
+        return round_results(nll_loss(as_float32(log_probs), target, r, ignore_index), *h);
     auto ct = class_targets("nll_loss", log_probs, target, ignore_index);
     if (!log_probs.device().is_cpu()) return class_loss_cuda(CT_CUDA_NLL_LOSS, "nll_loss", log_probs, ct, r);
     Tensor xc = contiguous_nograd(log_probs);
@@ -428,6 +431,9 @@ Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction r) {
 }
 
 Tensor binary_cross_entropy(const Tensor& probs, const Tensor& target, Reduction r) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(probs, target))
+        return round_results(binary_cross_entropy(as_float32(probs), as_float32(target), r), *h);
     if (probs.sizes() != target.sizes())
         fail(CT_ERR_SHAPE, "binary_cross_entropy: target shape ", shape_str(target.sizes()),
              " must match probs shape ", shape_str(probs.sizes()));
@@ -435,6 +441,9 @@ Tensor binary_cross_entropy(const Tensor& probs, const Tensor& target, Reduction
 }
 
 Tensor binary_cross_entropy_with_logits(const Tensor& logits, const Tensor& target, Reduction r) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(logits, target))
+        return round_results(binary_cross_entropy_with_logits(as_float32(logits), as_float32(target), r), *h);
     if (logits.sizes() != target.sizes())
         fail(CT_ERR_SHAPE, "binary_cross_entropy_with_logits: target shape ", shape_str(target.sizes()),
              " must match logits shape ", shape_str(logits.sizes()));

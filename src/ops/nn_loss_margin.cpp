@@ -2,6 +2,7 @@
 // multi_margin, cosine_embedding and triplet_margin. Each is torch 1.13's formula (shape rules and defaults as
 // torch's) composed of differentiable ops, so it runs on every device they do, to any order of derivative.
 #include <cmath>
+#include "ops/half_compute.h"
 #include "autograd/grad_mode.h"
 #include "ops/nn_common.h"
 
@@ -49,6 +50,9 @@ Tensor multilabel_soft_margin_loss(const Tensor& input, const Tensor& target, co
 
 Tensor multi_margin_loss(const Tensor& input, const Tensor& target, int64_t p, double margin, const Tensor& weight,
                          Reduction r) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(input, weight))
+        return round_results(multi_margin_loss(as_float32(input), target, p, margin, as_float32(weight), r), *h);
     const char* op = "multi_margin_loss";
     check_same_device(op, input, target);
     check_floating(op, input);

@@ -376,10 +376,14 @@ Tensor avg_pool2d(const Tensor& x, const Pool2dParams& p) {
 }
 
 Tensor adaptive_avg_pool2d(const Tensor& x, const int64_t output_size[2]) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(x)) return round_results(adaptive_avg_pool2d(as_float32(x), output_size), *h);
     return avg_pool_forward(x, adaptive_geom("adaptive_avg_pool2d", x, output_size), "AdaptiveAvgPool2dBackward");
 }
 
 std::pair<Tensor, Tensor> adaptive_max_pool2d(const Tensor& x, const int64_t output_size[2]) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(x)) return round_results(adaptive_max_pool2d(as_float32(x), output_size), *h);
     return max_pool_forward(x, adaptive_geom("adaptive_max_pool2d", x, output_size), "AdaptiveMaxPool2dBackward");
 }
 

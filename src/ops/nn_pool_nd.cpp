@@ -4,6 +4,7 @@
 // adaptive counts) factor over the axes, so a 1-d pooling is a 2-d one over a unit axis and a 3-d pooling is a
 // 2-d pooling over (H, W) followed by a pooling over D. The max's argmax recombines as d * H * W + hw, and the
 // row-major scan order (first maximum wins, the last NaN wins) is kept because each stage keeps it.
+#include "ops/half_compute.h"
 #include "ops/nn_common.h"
 
 namespace ct {
@@ -170,6 +171,8 @@ Tensor avg_pool_nd(const Tensor& x, const PoolNdParams& p) {
 }
 
 Tensor adaptive_avg_pool_nd(const Tensor& x, int32_t nd, const int64_t* output_size) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(x)) return round_results(adaptive_avg_pool_nd(as_float32(x), nd, output_size), *h);
     check_adaptive(pool_name(kAdaptiveAvg, nd), x, nd, output_size);
     PoolNdParams p;
     p.nd = nd;
@@ -177,6 +180,8 @@ Tensor adaptive_avg_pool_nd(const Tensor& x, int32_t nd, const int64_t* output_s
 }
 
 std::pair<Tensor, Tensor> adaptive_max_pool_nd(const Tensor& x, int32_t nd, const int64_t* output_size) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(x)) return round_results(adaptive_max_pool_nd(as_float32(x), nd, output_size), *h);
     check_adaptive(pool_name(kAdaptiveMax, nd), x, nd, output_size);
     PoolNdParams p;
     p.nd = nd;

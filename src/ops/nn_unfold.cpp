@@ -2,6 +2,7 @@
 // col2im: overlapping blocks summed back into [N, C, H, W]) on the conv kernels of conv_geom.h (CPU) and the
 // backend's im2col_nd / col2im_nd (CUDA, ops/device_conv.cpp). Each is the other's backward, so both are twice
 // differentiable. Also pixel_shuffle / pixel_unshuffle as reshape + permute + reshape.
+#include "ops/half_compute.h"
 #include "autograd/grad_mode.h"
 #include "ops/conv_geom.h"
 #include "ops/device_conv.h"
@@ -99,6 +100,7 @@ Tensor fold_op(const Tensor& col, const ConvGeom& g, const UnfoldParams& p) {
 }  // namespace
 
 Tensor unfold_blocks(const Tensor& x, const UnfoldParams& p) {
+    if (auto h = half_dtype_of(x)) return round_results(unfold_blocks(as_float32(x), p), *h);  // Note [Half compute]
     const char* op = "unfold";
     if (x.dim() != 4 && x.dim() != 3)
         fail(CT_ERR_SHAPE, op, ": expected input with 4 dims [N, C, H, W] (or 3 dims [C, H, W]), got ",
@@ -113,6 +115,8 @@ Tensor unfold_blocks(const Tensor& x, const UnfoldParams& p) {
 }
 
 Tensor fold_blocks(const Tensor& col, const int64_t output_size[2], const UnfoldParams& p) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(col)) return round_results(fold_blocks(as_float32(col), output_size, p), *h);
     const char* op = "fold";
     if (col.dim() != 3 && col.dim() != 2)
         fail(CT_ERR_SHAPE, op, ": expected input with 3 dims [N, C * kh * kw, L] (or 2 dims), got ",

@@ -10,6 +10,7 @@
 #include "core/optim_math.h"
 #include "cpu/kernels.h"
 #include "ops/device_ops.h"
+#include "ops/elementwise.h"
 #include "ops/nn_common.h"
 
 namespace ct {
@@ -52,6 +53,9 @@ void Optimizer::step() {
         size_t i;
         Tensor target, grad;       // contiguous: the parameter itself or its copy
         std::vector<Tensor> fresh;  // state created for this step (see allocate_state)
+        // Note [Half step]: per state name, its float32 copy (undefined while no state) and the half tensor the
+        // result is rounded into; empty for a parameter that is not half
+        std::vector<std::pair<Tensor, Tensor>> half_state;
     };
     std::vector<Work> work;
     for (size_t i = 0; i < params_.size(); ++i) {
@@ -61,13 +65,33 @@ void Optimizer::step() {
         if (g.sizes() != p.sizes())
             fail(CT_ERR_SHAPE, name_, ": parameter ", i, " has shape ", shape_str(p.sizes()),
                  " but its grad has shape ", shape_str(g.sizes()));
-        Work w{i, p.is_contiguous() ? p : contiguous_nograd(p), contiguous_nograd(cast_nograd(g, p.dtype())), {}};
-        allocate_state(i, p, w.fresh);
+        // Note [Half step]: a float16/bfloat16 parameter is updated as a float32 copy, with its grad and state as
+        // float32, and the parameter and state are then rounded back into tensors of its dtype (the state is stored
+        // as torch stores it). Every copy is made here, before any parameter is written (Note [Step all or nothing]).
+        const DType cd = compute_dtype(p.dtype());
+        Work w{i, p.is_contiguous() && cd == p.dtype() ? p : contiguous_nograd(cast_nograd(p, cd)),
+               contiguous_nograd(cast_nograd(g, cd)), {}, {}};
+        if (cd != p.dtype())
+            for (const std::string& name : state_names()) {
+                const Tensor* slot = state_slot(i, name);
+                w.half_state.emplace_back(slot->defined() ? contiguous_nograd(cast_nograd(*slot, cd)) : Tensor(),
+                                          empty_tensor(p.sizes(), p.dtype(), p.device()));
+            }
+        allocate_state(i, w.target, w.fresh);
         work.push_back(std::move(w));
     }
     for (Work& w : work) {
         const Tensor& p = params_[w.i];
+        const std::vector<std::string> names = w.half_state.empty() ? std::vector<std::string>{} : state_names();
+        for (size_t k = 0; k < names.size(); ++k)
+            if (w.half_state[k].first.defined()) *state_slot(w.i, names[k]) = w.half_state[k].first;
         update(w.i, w.target, w.grad, std::move(w.fresh));
+        for (size_t k = 0; k < names.size(); ++k) {
+            Tensor* slot = state_slot(w.i, names[k]);
+            if (!slot->defined()) continue;
+            copy_into(w.half_state[k].second, *slot);  // rounds to the parameter's dtype
+            *slot = w.half_state[k].second;
+        }
         if (!w.target.is_same(p)) copy_into(p, w.target);
         p.bump_version();
     }

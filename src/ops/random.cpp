@@ -74,6 +74,8 @@ void check_randint_range(int64_t low, int64_t high, DType dtype) {
     case DType::Int32: lo_ok = std::numeric_limits<int32_t>::min(), hi_ok = std::numeric_limits<int32_t>::max(); break;
     case DType::Float32: lo_ok = -(int64_t(1) << 24), hi_ok = int64_t(1) << 24; break;
     case DType::Float64: lo_ok = -(int64_t(1) << 53), hi_ok = int64_t(1) << 53; break;
+    case DType::Float16: lo_ok = -(int64_t(1) << 11), hi_ok = int64_t(1) << 11; break;  // torch: +-2^digits
+    case DType::BFloat16: lo_ok = -(int64_t(1) << 8), hi_ok = int64_t(1) << 8; break;
     default: break;
     }
     if (low < lo_ok || high - 1 > hi_ok)
@@ -120,6 +122,9 @@ Tensor randn(const Shape& shape, DType dtype, Device device, Generator* gen) {
 
 Tensor randint(int64_t low, int64_t high, const Shape& shape, DType dtype, Device device, Generator* gen) {
     check_randint_range(low, high, dtype);
+    // Note [Half compute]: the float32 draw, exact in the half dtype (the range check above)
+    if (is_half(dtype))
+        return rounded_draw("randint", randint(low, high, shape, DType::Float32, Device{}, gen), dtype, device);
     Tensor t = new_result("randint", shape, dtype, device);
     const uint64_t range = (uint64_t)high - (uint64_t)low;  // fits: high > low
     dispatch_all(dtype, [&](auto tag) {

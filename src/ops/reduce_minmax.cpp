@@ -238,8 +238,13 @@ template <bool IsMax> Tensor arg_all(const char* op, const Tensor& x) {
 
 }  // namespace
 
-Tensor all(const Tensor& x, const IntList& dims, bool keepdim) { return truth_reduce<true>("all", x, dims, keepdim); }
-Tensor any(const Tensor& x, const IntList& dims, bool keepdim) { return truth_reduce<false>("any", x, dims, keepdim); }
+// Note [Half compute]: a half value is nonzero exactly when its float32 copy is.
+Tensor all(const Tensor& x, const IntList& dims, bool keepdim) {
+    return truth_reduce<true>("all", as_float32(x), dims, keepdim);
+}
+Tensor any(const Tensor& x, const IntList& dims, bool keepdim) {
+    return truth_reduce<false>("any", as_float32(x), dims, keepdim);
+}
 
 // Note [Half compute]: the extremes of a half tensor are those of its float32 copy (exact: a selection).
 namespace {

@@ -1,5 +1,6 @@
 // rnn.cpp - the recurrent stack (layers x directions of the fused rnn_layer, dropout between layers, batch_first,
 // packed rows) and the cells, with the argument checks: every bad input is an error naming the op and the values.
+#include "ops/half_compute.h"
 #include "ops/rnn.h"
 #include "core/checked_math.h"
 
@@ -61,6 +62,11 @@ void check_batch_sizes(const char* op, const IntList& bs, int64_t N) {
 RnnResult rnn(RnnMode mode, const Tensor& x, const Tensor& hx, const Tensor& cx, const TensorList& weights,
               bool has_biases, int64_t num_layers, double dropout_p, bool train, bool bidirectional, bool batch_first,
               int64_t proj_size, const IntList* batch_sizes, Generator* gen) {
+    if (auto h = half_dtype_of(x, hx, cx, weights)) {  // Note [Half compute]
+        RnnResult r = rnn(mode, as_float32(x), as_float32(hx), as_float32(cx), as_float32(weights), has_biases,
+                          num_layers, dropout_p, train, bidirectional, batch_first, proj_size, batch_sizes, gen);
+        return {round_results(r.out, *h), round_results(r.hy, *h), round_results(r.cy, *h)};
+    }
     const char* op = mode_op(mode);
     check_input_dtype(op, x);
     const bool lstm = mode == RnnMode::Lstm;
@@ -155,6 +161,11 @@ RnnResult rnn(RnnMode mode, const Tensor& x, const Tensor& hx, const Tensor& cx,
 
 RnnResult rnn_cell(RnnMode mode, const Tensor& x, const Tensor& hx, const Tensor& cx, const Tensor& w_ih,
                    const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh) {
+    if (auto h = half_dtype_of(x, hx, cx, w_ih, w_hh, b_ih, b_hh)) {  // Note [Half compute]
+        RnnResult r = rnn_cell(mode, as_float32(x), as_float32(hx), as_float32(cx), as_float32(w_ih), as_float32(w_hh),
+                               as_float32(b_ih), as_float32(b_hh));
+        return {round_results(r.out, *h), round_results(r.hy, *h), round_results(r.cy, *h)};
+    }
     const std::string name = std::string(mode_op(mode)) + "_cell";
     const char* op = name.c_str();
     check_input_dtype(op, x);

@@ -2,6 +2,7 @@
 // (torch's have none either). Their result sizes or values depend on the data, so CUDA tensors are read back once,
 // computed on the host and the result copied over (like nonzero).
 #include <cmath>
+#include "ops/half_compute.h"
 #include "ops/elementwise.h"
 #include "ops/toolbox_ops.h"
 
@@ -59,6 +60,8 @@ void check_search_args(const char* op, const Tensor& seq, const Tensor& values, 
 }  // namespace
 
 Tensor searchsorted(const Tensor& seq, const Tensor& values, bool right, bool out_int32, const Tensor& sorter) {
+    // Note [Half compute]
+    if (half_dtype_of(seq, values)) return searchsorted(as_float32(seq), as_float32(values), right, out_int32, sorter);
     const char* op = "searchsorted";
     check_search_args(op, seq, values, sorter);
     const DType ct = promote_types(seq.dtype(), values.dtype());
@@ -89,6 +92,8 @@ Tensor searchsorted(const Tensor& seq, const Tensor& values, bool right, bool ou
 }
 
 Tensor bincount(const Tensor& x, const Tensor& weights, int64_t minlength) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(weights)) return round_results(bincount(x, as_float32(weights), minlength), *h);
     const char* op = "bincount";
     if (x.dim() != 1) fail(CT_ERR_SHAPE, op, ": input must be 1-D, got shape ", shape_str(x.sizes()));
     if (!is_integral(x.dtype())) fail(CT_ERR_DTYPE, op, ": input must be an integer tensor, got ", dtype_name(x.dtype()));
@@ -126,6 +131,8 @@ Tensor bincount(const Tensor& x, const Tensor& weights, int64_t minlength) {
 }
 
 Tensor histc(const Tensor& x, int64_t bins, double min, double max) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(x)) return round_results(histc(as_float32(x), bins, min, max), *h);
     const char* op = "histc";
     if (!is_floating(x.dtype())) fail(CT_ERR_DTYPE, op, ": input must be floating point, got ", dtype_name(x.dtype()));
     if (bins <= 0) fail(CT_ERR_INVALID_ARGUMENT, op, ": bins must be > 0, got ", bins);

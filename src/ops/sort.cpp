@@ -140,6 +140,8 @@ std::pair<Tensor, Tensor> topk(const Tensor& x, int64_t k, int64_t dim, bool lar
 }
 
 std::pair<Tensor, Tensor> kthvalue(const Tensor& x, int64_t k, int64_t dim, bool keepdim) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(x)) return round_results(kthvalue(as_float32(x), k, dim, keepdim), *h);
     int64_t d = wrap_dim(dim, x.dim(), "kthvalue");
     int64_t n = x.dim() == 0 ? 1 : x.sizes()[d];
     if (k < 1 || k > n)
@@ -153,6 +155,11 @@ std::pair<Tensor, Tensor> kthvalue(const Tensor& x, int64_t k, int64_t dim, bool
 }
 
 UniqueResult unique(const Tensor& x, bool sorted) {
+    if (auto h = half_dtype_of(x)) {  // Note [Half compute]: inverse and counts stay int64
+        UniqueResult r = unique(as_float32(x), sorted);
+        r.values = round_results(r.values, *h);
+        return r;
+    }
     if (!x.device().is_cpu()) {  // Note [Sorting on CUDA]
         UniqueResult r = unique(copy_to_device(detach(x), Device{}), sorted);
         return {copy_to_device(r.values, x.device()), copy_to_device(r.inverse, x.device()),

@@ -12,7 +12,7 @@ namespace ct {
 Tensor nan_to_num(const Tensor& x, std::optional<double> nan, std::optional<double> posinf,
                   std::optional<double> neginf) {
     if (!is_floating(x.dtype())) return clone(x);  // integers and bool have no NaN or infinity (torch: a copy)
-    const double big = x.dtype() == DType::Float32 ? (double)FLT_MAX : DBL_MAX;
+    const double big = dtype_limits(x.dtype(), true).max;  // the dtype's own max (65504 for float16, as torch)
     auto fill = [&](double v) { return scalar_tensor(v, x.dtype(), x.device()); };
     // where() passes the gradient to x where x is kept: torch's grad * isfinite(x)
     Tensor y = where(ne(x, x), fill(nan.value_or(0.0)), x);
@@ -71,6 +71,10 @@ DTypeLimits dtype_limits(DType dtype, bool floating) {
         r = {32, FLT_EPSILON, FLT_MAX, -FLT_MAX, FLT_MIN, 1e-6, 0, 0};
     } else if (dtype == DType::Float64) {
         r = {64, DBL_EPSILON, DBL_MAX, -DBL_MAX, DBL_MIN, 1e-15, 0, 0};
+    } else if (dtype == DType::Float16) {  // torch.finfo(torch.float16): 2^-10, 65504, 2^-14
+        r = {16, 0x1p-10, 65504.0, -65504.0, 0x1p-14, 1e-3, 0, 0};
+    } else if (dtype == DType::BFloat16) {  // torch.finfo(torch.bfloat16): 2^-7, (2 - 2^-7) * 2^127, 2^-126
+        r = {16, 0x1p-7, 0x1.fep127, -0x1.fep127, 0x1p-126, 1e-2, 0, 0};
     } else {
         dispatch_all(dtype, [&](auto tag) {
             using T = typename decltype(tag)::type;

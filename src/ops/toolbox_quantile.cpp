@@ -2,6 +2,7 @@
 // dim, ranks q * (n - 1) adjusted by the interpolation mode, gather below / above and lerp between them. Built
 // from primitive ops, so the gradient flows through sort + gather + the lerp arithmetic (to x and to q).
 #include <cmath>
+#include "ops/half_compute.h"
 #include "ops/toolbox_stats.h"
 
 namespace ct {
@@ -54,6 +55,9 @@ Tensor lerp(const Tensor& a, const Tensor& b, const Tensor& w) {
 
 Tensor quantile(const Tensor& x, const Tensor& q, std::optional<int64_t> dim, bool keepdim, QuantileInterp mode,
                 bool ignore_nan) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(x, q))
+        return round_results(quantile(as_float32(x), as_float32(q), dim, keepdim, mode, ignore_nan), *h);
     const char* op = ignore_nan ? "nanquantile" : "quantile";
     check_quantile_args(x, q, dim, (int32_t)mode, op);
     Shape out_shape = quantile_shape(x, q, dim, keepdim, op);

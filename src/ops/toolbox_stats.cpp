@@ -1,6 +1,7 @@
 // toolbox_stats.cpp - repeat_interleave, meshgrid and median / nanmedian (issue 14), composed of primitive ops:
 // expand + reshape or index_select (repeat_interleave), reshape + expand views (meshgrid), sort + gather (median).
 #include <cmath>
+#include "ops/half_compute.h"
 #include "core/checked_math.h"
 #include "ops/device_ops.h"
 #include "ops/toolbox_stats.h"
@@ -91,6 +92,8 @@ TensorList meshgrid(const TensorList& tensors, bool xy) {
 }
 
 std::pair<Tensor, Tensor> median_dim(const Tensor& x, int64_t dim, bool keepdim, bool ignore_nan) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(x)) return round_results(median_dim(as_float32(x), dim, keepdim, ignore_nan), *h);
     const char* op = ignore_nan ? "nanmedian" : "median";
     if (x.dtype() == DType::Bool) fail(CT_ERR_DTYPE, op, ": not implemented for bool tensors");
     const int64_t d = wrap_dim(dim, x.dim(), op);
@@ -126,6 +129,8 @@ std::pair<Tensor, Tensor> median_dim(const Tensor& x, int64_t dim, bool keepdim,
 }
 
 Tensor median_all(const Tensor& x, bool ignore_nan) {
+    // Note [Half compute]
+    if (auto h = half_dtype_of(x)) return round_results(median_all(as_float32(x), ignore_nan), *h);
     const char* op = ignore_nan ? "nanmedian" : "median";
     if (x.numel() == 0) {
         if (!is_floating(x.dtype()))

@@ -12,8 +12,10 @@ using LinearAlgebra: norm, det, logabsdet, cholesky, eigen, eigvals, Symmetric, 
 const C = CTensor
 
 const ELTYPE = Dict("float32" => Float32, "float64" => Float64, "int32" => Int32, "int64" => Int64,
-                    "uint8" => UInt8, "bool" => Bool)
-const TOLERANCE = Dict("float32" => (1e-5, 1e-5), "float64" => (1e-12, 1e-10))  # (atol, rtol); exact otherwise
+                    "uint8" => UInt8, "bool" => Bool, "float16" => Float16)
+# (atol, rtol); exact otherwise. Half: about 2 units in the last place (README, "Tolerances")
+const TOLERANCE = Dict("float32" => (1e-5, 1e-5), "float64" => (1e-12, 1e-10), "float16" => (1e-3, 1e-3),
+                       "bfloat16" => (1e-2, 1e-2))
 const INDEX_OUTPUTS = Set(["argmax", "argmin", "argmax_all", "argmin_all", "argsort", "nonzero", "randperm"])  # 1-based
 
 struct Problem <: Exception
@@ -510,12 +512,25 @@ function run_case(case)
     end
 end
 
+"Whether a case has a bfloat16 input, output, gradient or dtype argument (README: Julia runs no bfloat16 case)."
+function uses_bfloat16(case)
+    has(t) = t isa Dict && get(t, "dtype", "") == "bfloat16"
+    any(has, case["inputs"]) && return true
+    get(get(case, "args", Dict()), "dtype", "") == "bfloat16" && return true
+    e = get(case, "expect", Dict())
+    any(has, get(e, "outputs", [])) || any(has, get(e, "grads", []))
+end
+
 function main()
     dir = isempty(ARGS) ? joinpath(@__DIR__, "cases") : ARGS[1]
     files = sort(filter(f -> endswith(f, ".toml"), readdir(dir; join = true)))
     isempty(files) && error("no cases in $dir")
-    passed, failures, ops, failed_ops = 0, String[], Set{String}(), Set{String}()
+    passed, failures, ops, failed_ops, skipped = 0, String[], Set{String}(), Set{String}(), 0
     for path in files, case in Pkg.TOML.parsefile(path)["cases"]
+        if uses_bfloat16(case)  # the binding has no bfloat16 element type (CTensor refuses such tensors)
+            skipped += 1
+            continue
+        end
         push!(ops, case["op"])
         problem = try
             @ctscope begin
@@ -535,7 +550,7 @@ function main()
     end
     foreach(l -> println("FAIL ", l), failures[1:min(end, 50)])
     length(failures) > 50 && println("... and $(length(failures) - 50) more")
-    println("$passed passed, $(length(failures)) failed")
+    println("$passed passed, $(length(failures)) failed, $skipped bfloat16 cases not run (no Julia element type)")
     GC.gc(); GC.gc()
     live = C.live_handles()
     live == 0 || println("leaked $live handles")

@@ -14,9 +14,10 @@ import ctensor as ct
 import ctensor.nn.functional as F
 
 DTYPES = {"float32": ct.float32, "float64": ct.float64, "int32": ct.int32, "int64": ct.int64, "uint8": ct.uint8,
-          "bool": ct.bool}
+          "bool": ct.bool, "float16": ct.float16, "bfloat16": ct.bfloat16}
 NAMES = {v: k for k, v in DTYPES.items()}
-TOLERANCE = {"float32": (1e-5, 1e-5), "float64": (1e-12, 1e-10)}  # (atol, rtol); exact for the others
+# (atol, rtol); exact for the others. Half: about 2 units in the last place (README, "Tolerances")
+TOLERANCE = {"float32": (1e-5, 1e-5), "float64": (1e-12, 1e-10), "float16": (1e-3, 1e-3), "bfloat16": (1e-2, 1e-2)}
 ERRORS = {"CT_ERR_INVALID_ARGUMENT": ValueError, "CT_ERR_SHAPE": ValueError, "CT_ERR_DTYPE": TypeError,
           "CT_ERR_INDEX": IndexError, "CT_ERR_OUT_OF_MEMORY": MemoryError, "CT_ERR_NOT_SUPPORTED": NotImplementedError,
           "CT_ERR_IO": OSError}

@@ -52,6 +52,9 @@ fn make(j: &Value) -> Outcome<Tensor> {
         "int64" => Tensor::from_slice(&ints().collect::<Vec<_>>(), &shape)?,
         "uint8" => Tensor::from_slice(&ints().map(|v| v as u8).collect::<Vec<_>>(), &shape)?,
         "bool" => Tensor::from_slice(&ints().map(|v| v != 0).collect::<Vec<_>>(), &shape)?,
+        // exact half values: float64 -> half rounds none of them
+        "float16" | "bfloat16" => Tensor::from_slice(&values.iter().map(decode).collect::<Vec<_>>(), &shape)?
+            .to_dtype(dtype_name(j["dtype"].as_str().unwrap()))?,
         other => return problem(format!("unknown dtype {other}")),
     };
     Ok(if j.get("requires_grad") == Some(&Value::Bool(true)) { t.requires_grad_(true)? } else { t })
@@ -70,6 +73,8 @@ fn compare(what: &str, got: &Tensor, want: &Value) -> Outcome<()> {
     let (atol, rtol) = match dtype {
         DType::Float32 => (1e-5, 1e-5),
         DType::Float64 => (1e-12, 1e-10),
+        DType::Float16 => (1e-3, 1e-3), // about 2 units in the last place (README, "Tolerances")
+        DType::BFloat16 => (1e-2, 1e-2),
         _ => (0.0, 0.0),
     };
     if let Some(props) = want.get("properties") {
@@ -77,7 +82,8 @@ fn compare(what: &str, got: &Tensor, want: &Value) -> Outcome<()> {
     }
     let values = want["values"].as_array().unwrap();
     if dtype.is_floating() {
-        for (i, (g, w)) in got.to_vec::<f64>()?.iter().zip(values.iter().map(decode)).enumerate() {
+        let got = got.to_dtype(DType::Float64)?.to_vec::<f64>()?;
+        for (i, (g, w)) in got.iter().zip(values.iter().map(decode)).enumerate() {
             if !((g.is_nan() && w.is_nan()) || *g == w || (g - w).abs() <= atol + rtol * w.abs()) {
                 return problem(format!("{what}: element {i} is {g}, expected {w}"));
             }
@@ -445,8 +451,14 @@ fn ints(a: &Value, key: &str) -> Vec<i64> {
 }
 
 fn dtype_arg(a: &Value) -> DType {
-    match a["dtype"].as_str().unwrap() {
+    dtype_name(a["dtype"].as_str().unwrap())
+}
+
+fn dtype_name(name: &str) -> DType {
+    match name {
         "float32" => DType::Float32,
+        "float16" => DType::Float16,
+        "bfloat16" => DType::BFloat16,
         "float64" => DType::Float64,
         "int32" => DType::Int32,
         "int64" => DType::Int64,

@@ -106,6 +106,12 @@ public final class Conformance {
             case "int64": { long[] d = new long[n]; for (int i = 0; i < n; ++i) d[i] = v.get(i).getAsLong(); t = Tensor.fromData(d, shape, DType.INT64, Device.CPU); break; }
             case "uint8": { byte[] d = new byte[n]; for (int i = 0; i < n; ++i) d[i] = (byte) v.get(i).getAsInt(); t = Tensor.fromData(d, shape, DType.UINT8, Device.CPU); break; }
             case "bool": { boolean[] d = new boolean[n]; for (int i = 0; i < n; ++i) d[i] = v.get(i).getAsInt() != 0; t = Tensor.fromData(d, shape, DType.BOOL, Device.CPU); break; }
+            case "float16": case "bfloat16": {  // exact half values: float64 -> half rounds none of them
+                double[] d = new double[n];
+                for (int i = 0; i < n; ++i) d[i] = decode(v.get(i));
+                try (Tensor f64 = Tensor.fromData(d, shape, DType.FLOAT64, Device.CPU)) { t = f64.to(dtype(j)); }
+                break;
+            }
             default: throw new IllegalArgumentException("unknown dtype " + j.get("dtype"));
         }
         if (j.has("requires_grad") && j.get("requires_grad").getAsBoolean()) t.requiresGrad(true);
@@ -118,8 +124,9 @@ public final class Conformance {
             throw new Problem(what + ": dtype " + dt.pyName() + ", expected " + want.get("dtype").getAsString());
         if (!Arrays.equals(got.shape(), longs(want.get("shape"))))
             throw new Problem(what + ": shape " + Arrays.toString(got.shape()) + ", expected " + want.get("shape"));
-        double atol = dt == DType.FLOAT32 ? 1e-5 : dt == DType.FLOAT64 ? 1e-12 : 0;
-        double rtol = dt == DType.FLOAT32 ? 1e-5 : dt == DType.FLOAT64 ? 1e-10 : 0;
+        // half: about 2 units in the last place (README, "Tolerances")
+        double atol = dt == DType.FLOAT32 ? 1e-5 : dt == DType.FLOAT64 ? 1e-12 : dt == DType.FLOAT16 ? 1e-3 : dt == DType.BFLOAT16 ? 1e-2 : 0;
+        double rtol = dt == DType.FLOAT32 ? 1e-5 : dt == DType.FLOAT64 ? 1e-10 : dt == DType.FLOAT16 ? 1e-3 : dt == DType.BFLOAT16 ? 1e-2 : 0;
         if (want.has("properties")) {
             checkProperties(what, got.toDoubleArray(), want.getAsJsonObject("properties"), atol, rtol);
             return;
