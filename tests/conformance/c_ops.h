@@ -774,29 +774,6 @@ std::map<std::string, Op> op_table() {
         return ct_rnn_cell(mode, x[0].h, x[1].h, k == 3 ? x[2].h : nullptr, x[k].h, x[k + 1].h, x[k + 2].h,
                            x[k + 3].h, hy, mode == CT_RNN_LSTM ? out_slot(o) : nullptr);
     };
-    // recurrent nets (issue 14): inputs x, hx, (cx for LSTM), then the weights; cy only for LSTM
-    static const std::map<std::string, int32_t> modes = {
-        {"rnn_relu", CT_RNN_RELU}, {"rnn_tanh", CT_RNN_TANH}, {"lstm", CT_RNN_LSTM}, {"gru", CT_RNN_GRU}};
-    t["rnn"] = [flag](const Inputs& x, const Json& a, Outs& o) {
-        const int32_t mode = modes.at(a["mode"].get<std::string>());
-        const size_t first_w = mode == CT_RNN_LSTM ? 3 : 2;
-        std::vector<ct_tensor> w;
-        for (size_t i = first_w; i < x.size(); ++i) w.push_back(x[i].h);
-        std::vector<int64_t> bs = a.value("batch_sizes", std::vector<int64_t>{});
-        ct_tensor* out = out_slot(o);
-        ct_tensor* hy = out_slot(o);
-        return ct_rnn(mode, x[0].h, x[1].h, mode == CT_RNN_LSTM ? x[2].h : nullptr, w.data(), (int32_t)w.size(),
-                      flag(a, "has_biases"), a["num_layers"].get<int64_t>(), 0.0, 0, flag(a, "bidirectional"),
-                      flag(a, "batch_first"), a["proj_size"].get<int64_t>(), a.contains("batch_sizes") ? bs.data() : nullptr,
-                      (int64_t)bs.size(), nullptr, out, hy, mode == CT_RNN_LSTM ? out_slot(o) : nullptr);
-    };
-    t["rnn_cell"] = [](const Inputs& x, const Json& a, Outs& o) {
-        const int32_t mode = modes.at(a["mode"].get<std::string>());
-        const size_t k = mode == CT_RNN_LSTM ? 3 : 2;
-        ct_tensor* hy = out_slot(o);
-        return ct_rnn_cell(mode, x[0].h, x[1].h, k == 3 ? x[2].h : nullptr, x[k].h, x[k + 1].h, x[k + 2].h,
-                           x[k + 3].h, hy, mode == CT_RNN_LSTM ? out_slot(o) : nullptr);
-    };
     t["linalg_solve_triangular"] = [flag](const Inputs& x, const Json& a, Outs& o) {
         return ct_linalg_solve_triangular(x[0].h, x[1].h, flag(a, "upper"), flag(a, "left"), flag(a, "unitriangular"),
                                           out_slot(o));
