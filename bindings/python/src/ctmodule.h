@@ -128,5 +128,7 @@ int init_toolbox(PyObject* m);
 int init_nn_norms(PyObject* m);
 /* The rest of the toolbox: repeat_interleave, meshgrid, median, quantile, cdist (ops_toolbox_stats.c). */
 int init_toolbox_stats(PyObject* m);
+/* complex64 / complex128 (issue 15): complex, real, imag, views, conj, angle, polar, full_complex (complex.c). */
+int init_complex(PyObject* m);
 
 #endif

@@ -370,4 +370,14 @@
 #pragma weak ct_quantile
 #pragma weak ct_nanquantile
 #pragma weak ct_cdist
+#pragma weak ct_tensor_item_complex
+#pragma weak ct_full_complex
+#pragma weak ct_complex
+#pragma weak ct_real
+#pragma weak ct_imag
+#pragma weak ct_view_as_real
+#pragma weak ct_view_as_complex
+#pragma weak ct_conj
+#pragma weak ct_angle
+#pragma weak ct_polar
 #endif
