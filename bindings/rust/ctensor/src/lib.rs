@@ -40,6 +40,7 @@ mod activations;
 mod attention;
 mod autograd;
 mod class_losses;
+mod complex;
 mod conv;
 mod data_parallel;
 pub mod distributed;
