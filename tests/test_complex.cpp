@@ -313,6 +313,9 @@ TEST(Complex, OpsWithoutAComplexKernelRefuse) {
     H z2 = cmake({{1, 2}, {3, 4}}, {2}, CT_COMPLEX128);
     CT_EXPECT_ERR(ct_lt(z2.get(), z2.get(), out.out()), CT_ERR_NOT_SUPPORTED, "complex128");
     CT_EXPECT_ERR(ct_prod(z2.get(), nullptr, 0, 0, out.out()), CT_ERR_NOT_SUPPORTED, "complex128");
+    // scans promote integers to int64: a complex input must be refused, never read as its real part
+    CT_EXPECT_ERR(ct_cumsum(z2.get(), 0, out.out()), CT_ERR_NOT_SUPPORTED, "complex128");
+    CT_EXPECT_ERR(ct_cumprod(z2.get(), 0, out.out()), CT_ERR_NOT_SUPPORTED, "complex128");
     int32_t rg = 0;
     CT_ASSERT_OK(ct_tensor_set_requires_grad(z2.get(), 1));
     CT_ASSERT_OK(ct_tensor_requires_grad(z2.get(), &rg));

@@ -37,7 +37,7 @@ template <typename T, typename A> struct Multiplier {
 };
 
 // Result dtype of sum/prod: integers and bool give int64, floats keep their dtype.
-DType sum_dtype(DType d) { return is_floating(d) ? d : DType::Int64; }
+DType sum_dtype(DType d) { return is_floating(d) || is_complex(d) ? d : DType::Int64; }
 
 // Runs Reducer<T, Acc> over x: float32 accumulates in double, float64 in double, integers in int64.
 // CUDA tensors run the backend's reduction cuda_code (same dtype rule).
