@@ -22,7 +22,7 @@ void complex_ops(Input& in, Pool& p, uint8_t which) {
         ct_dtype dt = in.dtype();
         ct_device dev = in.device();
         double re = in.scalar(), im = in.scalar();
-        bool must_fail = negative || (dt != CT_COMPLEX64 && dt != CT_COMPLEX128) || dev.device_type != CT_DEVICE_CPU;
+        bool must_fail = negative || (dt != CT_COMPLEX64 && dt != CT_COMPLEX128) || dev.type != CT_DEVICE_CPU;
         call(in, p, "full_complex", must_fail, 1, 0, [&](ct_tensor* o) {
             return ct_full_complex(shape.data(), (int32_t)shape.size(), re, im, dt, dev, o);
         });
