@@ -106,7 +106,9 @@ enum {
     CT_FLOAT16 = 6,  /* 16-bit IEEE float (binary16); ops compute in float32 and round back (CPU only) */
     CT_BFLOAT16 = 7, /* bfloat16 (8 exponent, 7 mantissa bits); ops compute in float32 and round back (CPU only) */
     CT_INT8 = 8,     /* 8-bit signed integer */
-    CT_INT16 = 9     /* 16-bit signed integer */
+    CT_INT16 = 9,    /* 16-bit signed integer */
+    CT_COMPLEX64 = 10, /* complex: interleaved (real, imag) float32 pair, 8 bytes (C99 float complex); CPU only */
+    CT_COMPLEX128 = 11 /* complex: interleaved (real, imag) float64 pair, 16 bytes (C99 double complex); CPU only */
 };
 
 enum {
@@ -1277,6 +1279,32 @@ CT_API ct_status ct_amp_non_finite_check_and_unscale_(const ct_tensor* grads, in
  * device; factors finite and positive. */
 CT_API ct_status ct_amp_update_scale_(ct_tensor scale, ct_tensor growth_tracker, ct_tensor found_inf,
                                       double growth_factor, double backoff_factor, int64_t growth_interval);
+/* ---- complex64 / complex128 (issue 15) ----
+ * Complex tensors (CT_COMPLEX64, CT_COMPLEX128) are CPU only; an op without a complex kernel refuses them with
+ * CT_ERR_NOT_SUPPORTED naming the op and dtype. Casting complex to a real dtype keeps the real part (to bool:
+ * nonzero). Gradients of complex tensors follow torch: dL/dRe + i dL/dIm. ct_tensor_item refuses a complex
+ * tensor (use ct_tensor_item_complex). */
+/* The one element of t as real and imag parts (a real dtype gives imag 0); neither pointer may be NULL. */
+CT_API ct_status ct_tensor_item_complex(ct_tensor t, double* real, double* imag);
+/* A complex64/complex128 tensor of shape filled with real + i imag. */
+CT_API ct_status ct_full_complex(const int64_t* shape, int32_t ndim, double real, double imag, ct_dtype dtype,
+                                 ct_device device, ct_tensor* out);
+/* out = real + i imag (torch.complex): both float32 (complex64) or both float64 (complex128), broadcast. */
+CT_API ct_status ct_complex(ct_tensor real, ct_tensor imag, ct_tensor* out);
+/* The real part of complex x as a view (shares storage); a real x is returned as a new handle to itself. */
+CT_API ct_status ct_real(ct_tensor x, ct_tensor* out);
+/* The imaginary part of complex x as a view; a real x is an error (CT_ERR_DTYPE). */
+CT_API ct_status ct_imag(ct_tensor x, ct_tensor* out);
+/* The [..., 2] float view of complex x's (real, imag) pairs (torch.view_as_real). */
+CT_API ct_status ct_view_as_real(ct_tensor x, ct_tensor* out);
+/* The complex view of float32/float64 x [..., 2] (last stride 1, other strides and offset even). */
+CT_API ct_status ct_view_as_complex(ct_tensor x, ct_tensor* out);
+/* The complex conjugate (a new tensor; a real x is returned as it is). */
+CT_API ct_status ct_conj(ct_tensor x, ct_tensor* out);
+/* The argument atan2(imag, real) of each element (a float tensor); real x gives 0 or pi (NaN stays NaN). */
+CT_API ct_status ct_angle(ct_tensor x, ct_tensor* out);
+/* out = abs * (cos(angle) + i sin(angle)); abs and angle float32 or float64 of one dtype (broadcast). */
+CT_API ct_status ct_polar(ct_tensor abs, ct_tensor angle, ct_tensor* out);
 
 #ifdef __cplusplus
 }

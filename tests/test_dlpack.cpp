@@ -399,7 +399,7 @@ TEST(DLPack, FailedImportsLeaveOwnershipWithCaller) {
     std::vector<Bad> bad;
     bad.push_back({foreign_legacy(4, {4}, {}, 0, DLDataType{kDLUInt, 16, 1}), CT_ERR_DTYPE, "bits 16"});  // uint16: none
     bad.push_back({foreign_legacy(4, {4}, {}, 0, DLDataType{kDLFloat, 32, 4}), CT_ERR_DTYPE, "lanes 4"});
-    bad.push_back({foreign_legacy(4, {4}, {}, 0, DLDataType{kDLComplex, 64, 1}), CT_ERR_DTYPE, "complex"});
+    bad.push_back({foreign_legacy(4, {4}, {}, 0, DLDataType{kDLComplex, 32, 1}), CT_ERR_DTYPE, "complex"});
     bad.push_back({foreign_legacy(4, {4}, {}, 0, DLDataType{kDLBool, 1, 1}), CT_ERR_DTYPE, "bits 1"});
     bad.push_back({foreign_legacy(4, {4}, {}), CT_ERR_DEVICE, "device_type 4"});
     bad.back().m->dl_tensor.device = DLDevice{kDLOpenCL, 0};

@@ -81,8 +81,9 @@ ct_status ct_tensor_set_requires_grad(ct_tensor t, int32_t flag) {
             fail(CT_ERR_AUTOGRAD, "set_requires_grad: cannot clear requires_grad of a non-leaf tensor (made by ",
                  grad_fn_of(T)->name(), "); use detach");
         }
-        if (flag && !is_floating(T.dtype()))
-            fail(CT_ERR_DTYPE, "set_requires_grad: only floating tensors can require grad, got ", dtype_name(T.dtype()));
+        if (flag && !is_floating(T.dtype()) && !is_complex(T.dtype()))
+            fail(CT_ERR_DTYPE, "set_requires_grad: only floating and complex tensors can require grad, got ",
+                 dtype_name(T.dtype()));
         autograd_meta(T).requires_grad = flag != 0;
     });
 }

@@ -7,7 +7,8 @@ namespace ct {
 size_t dtype_size(DType d) {
     switch (d) {
     case DType::Float32: case DType::Int32: return 4;
-    case DType::Float64: case DType::Int64: return 8;
+    case DType::Float64: case DType::Int64: case DType::Complex64: return 8;
+    case DType::Complex128: return 16;
     case DType::UInt8: case DType::Bool: case DType::Int8: return 1;
     case DType::Float16: case DType::BFloat16: case DType::Int16: return 2;
     }
@@ -26,6 +27,8 @@ const char* dtype_name(DType d) {
     case DType::BFloat16: return "bfloat16";
     case DType::Int8: return "int8";
     case DType::Int16: return "int16";
+    case DType::Complex64: return "complex64";
+    case DType::Complex128: return "complex128";
     }
     return "unknown";
 }
@@ -38,13 +41,17 @@ DType signed_of_width(int w) {
 }
 }  // namespace
 
-// As torch.promote_types: bool < integers < floating. Two floats: the wider; float16 with bfloat16 is float32
+// As torch.promote_types: bool < integers < floating < complex. Two floats: the wider; float16 with bfloat16 is float32
 // (neither holds the other). Two integers: the wider, where uint8 with a signed type needs a signed type wider
 // than 8 bits (uint8 + int8 = int16).
 DType promote_types(DType a, DType b) {
     if (a == b) return a;
     if (a == DType::Bool) return b;
     if (b == DType::Bool) return a;
+    if (is_complex(a) || is_complex(b)) {  // complex with float64 (or complex128) is complex128 (torch 1.13)
+        bool wide = a == DType::Complex128 || b == DType::Complex128 || a == DType::Float64 || b == DType::Float64;
+        return wide ? DType::Complex128 : DType::Complex64;
+    }
     if (is_floating(a) || is_floating(b)) {
         if (!is_floating(a)) return b;
         if (!is_floating(b)) return a;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include "core/complex_traits.h"
 #include "core/half.h"
 
 #if defined(__CUDACC__)
@@ -245,8 +246,17 @@ template <typename T> struct PowScalar {
 // of an out-of-range value; to bool it is (v != 0). Other conversions are plain casts. Every dtype conversion
 // (copies, fills, scalars, clamp bounds) goes through convert, on the CPU and on the device.
 // Half and BFloat16 convert through float (a double rounds to float first, as torch's c10::Half(double)).
+// Complex (Note [Complex dtypes]): to real takes the real part, to bool is (v != 0), from real has imag 0.
 template <typename R, typename T> CT_HD R convert(T v) {
-    if constexpr (IsHalfType<T>::value) {
+    if constexpr (IsComplexType<T>::value && IsComplexType<R>::value) {
+        using P = typename R::value_type;
+        return R(static_cast<P>(v.real()), static_cast<P>(v.imag()));
+    } else if constexpr (IsComplexType<T>::value) {
+        if constexpr (std::is_same<R, bool>::value) return v.real() != 0 || v.imag() != 0;
+        else return convert<R>(v.real());
+    } else if constexpr (IsComplexType<R>::value) {
+        return R(convert<typename R::value_type>(v), typename R::value_type(0));
+    } else if constexpr (IsHalfType<T>::value) {
         return convert<R>(static_cast<float>(v));
     } else if constexpr (IsHalfType<R>::value) {
         if constexpr (std::is_same<T, bool>::value) return R(v ? 1.0f : 0.0f);

@@ -72,7 +72,7 @@ bool Tensor::is_contiguous() const {
 }
 
 void check_dtype_on_device(const char* op, DType dtype, Device device) {
-    if (is_half(dtype) && !device.is_cpu())
+    if ((is_half(dtype) || is_complex(dtype)) && !device.is_cpu())  // and Note [Complex dtypes]
         fail(CT_ERR_NOT_SUPPORTED, op ? op : "ctensor", ": ", dtype_name(dtype),
              " tensors are not supported on cuda (CPU only; convert to float32 first)");
 }

@@ -58,8 +58,8 @@ class Tensor {
     // A half tensor read as anything but its storage type is a kernel without a float32 path: refused
     // (Note [Half compute]) rather than reinterpreted.
     template <typename T> T* data() const {
-        if constexpr (!IsHalfType<T>::value) {
-            if (is_half(impl_->dtype)) fail_half_kernel(impl_->dtype);
+        if constexpr (!IsHalfType<T>::value && !IsComplexType<T>::value) {
+            if (is_half(impl_->dtype) || is_complex(impl_->dtype)) fail_half_kernel(impl_->dtype);
         }
         return static_cast<T*>(raw_data());
     }

@@ -43,7 +43,9 @@ constexpr const char* kOtherFormatDTypes[] = {"U16", "U32", "U64", "F8_E4M3", "F
 const char* format_name(DType d) {
     for (const auto& f : kFormatDTypes)
         if (f.dtype == d) return f.name;
-    fail(CT_ERR_INTERNAL, "save_safetensors: no format name for dtype ", dtype_name(d));
+    // complex64 / complex128 (Note [Complex dtypes]): the format has no complex dtype code
+    fail(CT_ERR_DTYPE, "save_safetensors: dtype ", dtype_name(d),
+         " has no safetensors dtype code; save view_as_real(t) (its float parts) instead");
 }
 
 bool valid_utf8(const std::string& s) { return escape_utf8(s) == s; }

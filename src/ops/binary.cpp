@@ -9,6 +9,7 @@ namespace ct {
 
 Tensor cast_nograd(const Tensor& t, DType dtype) {
     if (t.dtype() == dtype) return t;
+    if (is_complex(t.dtype()) && !is_complex(dtype)) fail_half_kernel(t.dtype());  // Note [Complex dtypes]
     Tensor out = empty_tensor(t.sizes(), dtype, t.device());
     copy_into(out, t);
     return out;
@@ -30,8 +31,18 @@ Tensor record2(Tensor out, const char* name, const Tensor& a, const Tensor& b, b
     if (!any_requires_grad({a, b})) return out;
     Shape sa = a.sizes(), sb = b.sizes();
     DType da = a.dtype(), db = b.dtype();
+    const bool holo = is_complex(out.dtype());  // Note [Complex gradients]: conj(back(conj(g)))
     auto node = make_node(name, {a, b}, [=](BackwardCtx& c) {
-        TensorList r = back(c);
+        TensorList r;
+        if (holo) {
+            TensorList cg{conj(c.grads[0])};
+            BackwardCtx cc{cg, c.node};
+            r = back(cc);
+            for (Tensor& t : r)
+                if (t.defined()) t = conj(t);
+        } else {
+            r = back(c);
+        }
         if (r[0].defined()) r[0] = reduce_to(r[0], sa, da);
         if (r[1].defined()) r[1] = reduce_to(r[1], sb, db);
         return r;
@@ -44,7 +55,7 @@ Tensor record2(Tensor out, const char* name, const Tensor& a, const Tensor& b, b
 
 DType float_result(const Tensor& a, const Tensor& b) {
     DType d = result_type(a, b);
-    return is_floating(d) ? d : DType::Float32;
+    return is_floating(d) || is_complex(d) ? d : DType::Float32;
 }
 
 void check_nonzero_int_divisor(const char* op, const Tensor& b, DType compute) {
@@ -67,7 +78,7 @@ void check_nonzero_int_divisor(const char* op, const Tensor& b, DType compute) {
 
 Tensor add(const Tensor& a, const Tensor& b, double alpha) {
     DType dt = result_type(a, b);
-    if (!is_floating(dt)) {  // checked without casting alpha first: an out-of-range cast is undefined
+    if (!is_floating(dt) && !is_complex(dt)) {  // checked without casting alpha first: an out-of-range cast is undefined
         if (!std::isfinite(alpha) || alpha != std::trunc(alpha))
             fail(CT_ERR_DTYPE, "add: alpha ", alpha, " must be an integer for integer tensors (", dtype_name(dt), ")");
         bool fits = dt == DType::Bool || (alpha >= -0x1p63 && alpha < 0x1p63 && dispatch_all(dt, [&](auto tag) {
@@ -115,7 +126,9 @@ Tensor div(const Tensor& a, const Tensor& b) {
 }
 
 Tensor pow(const Tensor& a, const Tensor& b) {
-    Tensor out = binary_kernel<void>("pow", a, b, result_type(a, b), [](auto) { return math::Pow{}; });
+    const DType dt = result_type(a, b);
+    Tensor out = is_complex(dt) ? complex_binary<void>("pow", a, b, dt, [](auto) { return cmath::Pow{}; })
+                                : binary_kernel<void>("pow", a, b, dt, [](auto) { return math::Pow{}; });
     return record2(out, "PowBackward", a, b, true, true, [](BackwardCtx& c) -> TensorList {
         const Tensor& g = c.grads[0];
         Tensor a = c.saved(0), b = c.saved(1), ga, gb;

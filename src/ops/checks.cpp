@@ -43,6 +43,9 @@ DType result_type(const Tensor& a, const Tensor& b) {
     const Tensor& hi = ra > rb ? a : b;
     const Tensor& lo = ra > rb ? b : a;
     if (dtype_category(lo.dtype()) > dtype_category(hi.dtype())) {
+        // a complex operand over a floating one keeps the floating one's precision (torch's combine_categories)
+        if (is_complex(lo.dtype()) && is_floating(hi.dtype())) return complex_dtype_of(hi.dtype());
+        if (is_complex(lo.dtype()) && lo.impl()->wrapped_number) return DType::Complex64;
         if (lo.impl()->wrapped_number)  // a Python scalar of a higher category: default dtype of that category
             return is_floating(lo.dtype()) ? DType::Float32 : DType::Int64;
         return lo.dtype();

@@ -162,6 +162,8 @@ void copy_to_host(const Tensor& t, void* dst, int64_t nbytes) {
 }
 
 double item(const Tensor& t) {
+    if (is_complex(t.dtype()))  // Note [Complex dtypes]: never the real part silently
+        fail(CT_ERR_DTYPE, "item: a ", dtype_name(t.dtype()), " tensor has no real value; read it with item_complex");
     if (t.numel() != 1)
         fail(CT_ERR_SHAPE, "item: a tensor with ", t.numel(), " elements (shape ", shape_str(t.sizes()),
              ") cannot be converted to a scalar");
@@ -173,6 +175,8 @@ double item(const Tensor& t) {
 }
 
 int64_t item_int64(const Tensor& t) {
+    if (is_complex(t.dtype()))  // Note [Complex dtypes]: never the real part silently
+        fail(CT_ERR_DTYPE, "item: a ", dtype_name(t.dtype()), " tensor has no real value; read it with item_complex");
     if (t.numel() != 1)
         fail(CT_ERR_SHAPE, "item: a tensor with ", t.numel(), " elements (shape ", shape_str(t.sizes()),
              ") cannot be converted to a scalar");

@@ -69,7 +69,7 @@ Tensor cumprod_values(const Tensor& x, int64_t d, DType od) {
 Tensor cumprod(const Tensor& x, int64_t dim) {
     if (is_half(x.dtype())) return round_to_half(cumprod(half_to_float32(x), dim), x.dtype());  // Note [Half compute]
     int64_t d = wrap_dim(dim, x.dim(), "cumprod");
-    DType od = is_floating(x.dtype()) ? x.dtype() : DType::Int64;
+    DType od = is_floating(x.dtype()) || is_complex(x.dtype()) ? x.dtype() : DType::Int64;  // complex: refused below
     Tensor out = x.device().is_cpu() ? cumprod_values(x, d, od)
                                      : copy_to_device(cumprod_values(copy_to_device(x, Device{}), d, od), x.device());
     if (!requires_grad(x)) return out;

@@ -22,6 +22,7 @@ DLDataType dtype_to_dl(DType d) {
     case DType::Int32: case DType::Int64: case DType::Int8: case DType::Int16: t.code = kDLInt; break;
     case DType::UInt8: t.code = kDLUInt; break;
     case DType::Bool: t.code = kDLBool; break;  // one byte per element, bits = 8
+    case DType::Complex64: case DType::Complex128: t.code = kDLComplex; break;  // bits 64 / 128 (the pair)
     }
     return t;
 }
@@ -43,7 +44,8 @@ DType dtype_from_dl(DLDataType t, const char* op) {
     auto refuse = [&](const char* why) {
         fail(CT_ERR_DTYPE, op, ": unsupported DLPack dtype (code ", (int)t.code, " = ", dl_code_name(t.code),
              ", bits ", (int)t.bits, ", lanes ", (int)t.lanes, ")", why,
-             "; supported: float32, float64, float16, bfloat16, int32, int64, int16, int8, uint8, bool with lanes 1");
+             "; supported: float32, float64, float16, bfloat16, int32, int64, int16, int8, uint8, bool, complex64, "
+             "complex128 with lanes 1");
     };
     if (t.lanes != 1) refuse(": vector types (lanes != 1) are not supported");
     if (t.code == kDLFloat && t.bits == 32) return DType::Float32;
@@ -56,6 +58,8 @@ DType dtype_from_dl(DLDataType t, const char* op) {
     if (t.code == kDLBfloat && t.bits == 16) return DType::BFloat16;
     if (t.code == kDLInt && t.bits == 8) return DType::Int8;
     if (t.code == kDLInt && t.bits == 16) return DType::Int16;
+    if (t.code == kDLComplex && t.bits == 64) return DType::Complex64;
+    if (t.code == kDLComplex && t.bits == 128) return DType::Complex128;
     refuse("");
     return DType::Float32;  // not reached
 }

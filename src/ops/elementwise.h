@@ -3,6 +3,7 @@
 #pragma once
 #include "cpu/half_loops.h"
 #include "cpu/loops.h"
+#include "ops/complex_kernels.h"
 #include "ops/device_ops.h"
 #include "ops/ops.h"
 
@@ -62,6 +63,7 @@ Tensor binary_kernel(const char* op, const Tensor& a0, const Tensor& b0, DType c
     check_scalar_fits(op, a0, compute);  // Note [Scalar range]
     check_scalar_fits(op, b0, compute);
     if (is_half(compute)) return binary_kernel_half<Out>(op, a0, b0, compute, make_f);
+    if (is_complex(compute)) return complex_binary_or_refuse<Out>(op, a0, b0, compute, make_f);  // Note [Complex functors]
     Tensor a = a0, b = b0;
     bring_cpu_scalars(a, b);
     check_same_device(op, a, b);
@@ -83,6 +85,7 @@ Tensor binary_kernel(const char* op, const Tensor& a0, const Tensor& b0, DType c
 // kernel runs instead (CudaUnaryOp).
 template <typename Out, typename MakeF> Tensor unary_kernel(const Tensor& x, DType compute, MakeF make_f) {
     if (is_half(compute)) return unary_kernel_half<Out>(x, compute, make_f);
+    if (is_complex(compute)) return complex_unary_or_refuse<Out>(x, compute, make_f);  // Note [Complex functors]
     Tensor cx = cast_nograd(x, compute);
     return dispatch_all(compute, [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -99,6 +102,6 @@ Tensor reduce_to(const Tensor& g, const Shape& shape, DType dtype);
 // Gradient for an input of a broadcasting op: summed to the input's shape, in the input's dtype.
 Tensor reduce_grad(const Tensor& g, const Tensor& input);
 // Gradient dtype rule: integer/bool inputs get no gradient.
-inline bool differentiable(const Tensor& t) { return is_floating(t.dtype()); }
+inline bool differentiable(const Tensor& t) { return is_floating(t.dtype()) || is_complex(t.dtype()); }
 
 }  // namespace ct

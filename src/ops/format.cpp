@@ -3,6 +3,7 @@
 // vectors wrap at 80 columns, tensors of more than 1000 elements print 3 edge items per dim around "...".
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include "autograd/node.h"
 #include "core/scalar_math.h"
 #include "ops/format.h"
@@ -16,12 +17,17 @@ constexpr int64_t kThreshold = 1000;
 constexpr int64_t kEdgeItems = 3;
 constexpr int64_t kLineWidth = 80;
 
-// Reads elements of t by storage offset (relative to t's first element) as double or int64.
+// Reads elements of t by storage offset (relative to t's first element) as double or int64; part 1 reads the
+// imaginary part of a complex element (part 0 its real part, as convert does).
 struct Reader {
     const Tensor& t;
+    int part = 0;
     double as_double(int64_t off) const {
         return dispatch_storage(t.dtype(), [&](auto tag) {
             using T = typename decltype(tag)::type;
+            if constexpr (IsComplexType<T>::value) {
+                if (part == 1) return (double)t.data<T>()[off].imag();
+            }
             return math::convert<double>(t.data<T>()[off]);
         });
     }
@@ -55,10 +61,12 @@ void collect(const Tensor& t, size_t d, int64_t off, bool summarize, std::vector
     }
 }
 
-// torch._tensor_str._Formatter: one style and one width for every printed value.
+// torch._tensor_str._Formatter: one style and one width for every printed value. A complex tensor gets two,
+// one over the real parts (part 0) and one over the imaginary parts (part 1), as torch.
 class Formatter {
   public:
-    Formatter(const Tensor& t, const std::vector<int64_t>& offs) : r_{t}, floating_(is_floating(t.dtype())) {
+    Formatter(const Tensor& t, const std::vector<int64_t>& offs, int part = 0)
+        : r_{t, part}, floating_(is_floating(t.dtype()) || is_complex(t.dtype())) {
         if (!floating_) {
             for (int64_t o : offs) width_ = std::max(width_, text(o).size());
             return;
@@ -111,7 +119,16 @@ std::string join(const std::vector<std::string>& parts, const std::string& sep) 
 }
 
 // torch._tensor_str._tensor_str_with_formatter for dims d.. of t starting at offset off.
-std::string body(const Tensor& t, const Formatter& f, size_t d, int64_t off, int64_t indent, bool summarize) {
+// One element: a complex one is "re+imj" with each part formatted by its own formatter (torch's _val_formatter).
+std::string element(const Formatter& f, const Formatter* f2, int64_t o) {
+    if (!f2) return f.format(o);
+    std::string im = f2->format(o) + "j";
+    im.erase(0, im.find_first_not_of(' '));
+    return f.format(o) + (im[0] == '+' || im[0] == '-' ? "" : "+") + im;
+}
+
+std::string body(const Tensor& t, const Formatter& f, const Formatter* f2, size_t d, int64_t off, int64_t indent,
+                 bool summarize) {
     int64_t n = t.sizes()[d], st = t.strides()[d];
     size_t rest = (size_t)t.dim() - d;
     std::vector<std::string> items;
@@ -120,10 +137,12 @@ std::string body(const Tensor& t, const Formatter& f, size_t d, int64_t off, int
             items.push_back(rest == 1 ? " ..." : "...");
             i = n - kEdgeItems;
         }
-        items.push_back(rest == 1 ? f.format(off + i * st) : body(t, f, d + 1, off + i * st, indent + 1, summarize));
+        items.push_back(rest == 1 ? element(f, f2, off + i * st)
+                                  : body(t, f, f2, d + 1, off + i * st, indent + 1, summarize));
     }
     if (rest > 1) return "[" + join(items, "," + std::string(rest - 1, '\n') + std::string(indent + 1, ' ')) + "]";
-    int64_t per_line = std::max<int64_t>(1, (kLineWidth - indent) / (int64_t)(f.width() + 2));
+    const int64_t element_width = (int64_t)(f.width() + 2 + (f2 ? f2->width() + 1 : 0));
+    int64_t per_line = std::max<int64_t>(1, (kLineWidth - indent) / element_width);
     std::vector<std::string> lines;
     for (size_t i = 0; i < items.size(); i += (size_t)per_line) {
         std::vector<std::string> chunk(items.begin() + i, items.begin() + std::min(items.size(), i + (size_t)per_line));
@@ -166,7 +185,7 @@ std::string tensor_repr(const Tensor& t) {
         text = "[]";
     } else {
         DType d = t.dtype();
-        if (d != DType::Float32 && d != DType::Int64 && d != DType::Bool)
+        if (d != DType::Float32 && d != DType::Int64 && d != DType::Bool && d != DType::Complex64)  // torch's defaults
             suffixes.push_back(std::string("dtype=") + dtype_name(d));
         bool summarize = t.numel() > kThreshold;
         // a CUDA tensor is read from one host copy (contiguous, so offsets are collected on it)
@@ -174,7 +193,9 @@ std::string tensor_repr(const Tensor& t) {
         std::vector<int64_t> offs;
         collect(host, 0, 0, summarize, offs);
         Formatter f(host, offs);
-        text = host.dim() == 0 ? f.format(0) : body(host, f, 0, 0, indent, summarize);
+        std::unique_ptr<Formatter> f2;
+        if (is_complex(d)) f2 = std::make_unique<Formatter>(host, offs, 1);
+        text = host.dim() == 0 ? element(f, f2.get(), 0) : body(host, f, f2.get(), 0, 0, indent, summarize);
     }
     if (auto fn = grad_fn_of(t)) suffixes.push_back("grad_fn=<" + fn->name() + ">");
     else if (tensor_requires_grad(t)) suffixes.push_back("requires_grad=True");

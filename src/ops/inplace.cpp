@@ -143,7 +143,7 @@ void mul_(Tensor& dst, const Tensor& b) {
 
 void div_(Tensor& dst, const Tensor& b) {
     DType r = result_type(dst, b);
-    check_result_dtype("div_", dst, is_floating(r) ? r : DType::Float32);
+    check_result_dtype("div_", dst, is_floating(r) || is_complex(r) ? r : DType::Float32);
     apply_inplace("div_", dst, b, [](const Tensor& cur, const Tensor& o) { return div(cur, o); });
 }
 

@@ -206,6 +206,10 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
     check_matmul_args(a, b);
     if (is_half(a.dtype()) || is_half(b.dtype()))  // Note [Half compute]: per-block float32 sgemm would be faster
         return round_to_half(matmul(half_to_float32(a), half_to_float32(b)), promote_types(a.dtype(), b.dtype()));
+    if (is_complex(a.dtype())) {  // Note [Complex gradients]: four real products of the parts, differentiable
+        Tensor ar = real(a), ai = imag(a), br = real(b), bi = imag(b);
+        return make_complex(sub(matmul(ar, br), matmul(ai, bi), 1.0), add(matmul(ar, bi), matmul(ai, br), 1.0));
+    }
     // 1-D operands get a temporary dim (a: leading, b: trailing) that is removed from the result.
     Tensor out = mm_op(a.dim() == 1 ? unsqueeze(a, 0) : a, b.dim() == 1 ? unsqueeze(b, 1) : b);
     if (a.dim() == 1) out = squeeze(out, -2);

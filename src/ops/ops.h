@@ -6,6 +6,8 @@
 #include "autograd/node.h"
 #include "core/tensor.h"
 
+#include "ops/complex_ops.h"  // complex64 / complex128 ops (issue 15)
+
 namespace ct {
 
 class Generator;

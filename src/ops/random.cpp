@@ -91,7 +91,15 @@ static Tensor rounded_draw(const char* op, const Tensor& f32, DType dtype, Devic
     return to_dtype(f32, dtype);
 }
 
+// Note [Complex dtypes]: complex draws are float draws of shape [..., 2] read as (real, imag) pairs.
+static Shape with_pairs(const Shape& shape) {
+    Shape s = shape;
+    s.push_back(2);
+    return s;
+}
+
 Tensor rand(const Shape& shape, DType dtype, Device device, Generator* gen) {
+    if (is_complex(dtype)) return complex_draw(rand(with_pairs(shape), real_dtype(dtype), device, gen));
     check_floating_dtype("rand", dtype);
     if (is_half(dtype)) return rounded_draw("rand", rand(shape, DType::Float32, Device{}, gen), dtype, device);
     Tensor t = new_result("rand", shape, dtype, device);
@@ -108,6 +116,8 @@ Tensor rand(const Shape& shape, DType dtype, Device device, Generator* gen) {
 }
 
 Tensor randn(const Shape& shape, DType dtype, Device device, Generator* gen) {
+    if (is_complex(dtype))  // each part has variance 1/2, so E|z|^2 = 1 (as torch)
+        return complex_draw(mul_scalar(randn(with_pairs(shape), real_dtype(dtype), device, gen), std::sqrt(0.5)));
     check_floating_dtype("randn", dtype);
     if (is_half(dtype)) return rounded_draw("randn", randn(shape, DType::Float32, Device{}, gen), dtype, device);
     Tensor t = new_result("randn", shape, dtype, device);

@@ -37,7 +37,7 @@ template <typename T, typename A> struct Multiplier {
 };
 
 // Result dtype of sum/prod: integers and bool give int64, floats keep their dtype.
-DType sum_dtype(DType d) { return is_floating(d) ? d : DType::Int64; }
+DType sum_dtype(DType d) { return is_floating(d) || is_complex(d) ? d : DType::Int64; }
 
 // Runs Reducer<T, Acc> over x: float32 accumulates in double, float64 in double, integers in int64.
 // CUDA tensors run the backend's reduction cuda_code (same dtype rule).
@@ -123,7 +123,18 @@ Tensor prod_grad(const Tensor& x, const Tensor& gk, const Tensor& outk, const In
 
 }  // namespace
 
+namespace {
+// A sum or mean of a complex tensor: the same reduction of its (real, imag) pairs (Note [Complex gradients]).
+template <typename Reduce> Tensor complex_reduce(const char* op, const Tensor& x, const IntList& dims, bool keepdim,
+                                                 Reduce reduce) {
+    IntList rdims = mask_dims(reduce_mask(op, dims, x.dim()));
+    if (rdims.empty()) return mul_scalar(x, 1.0);  // a 0-d x: the reduction of one element is itself (a copy)
+    return view_as_complex(contiguous(reduce(view_as_real(x), rdims, keepdim)));
+}
+}  // namespace
+
 Tensor sum(const Tensor& x, const IntList& dims, bool keepdim) {
+    if (is_complex(x.dtype())) return complex_reduce("sum", x, dims, keepdim, sum);
     if (is_half(x.dtype())) return round_to_half(sum(half_to_float32(x), dims, keepdim), x.dtype());  // Note [Half compute]
     std::vector<bool> mask = reduce_mask("sum", dims, x.dim());
     Tensor out = accumulate_kernel<Summer>("sum", CT_CUDA_REDUCE_SUM, x, mask, keepdim);
@@ -156,6 +167,7 @@ Tensor prod(const Tensor& x, const IntList& dims, bool keepdim) {
 }
 
 Tensor mean(const Tensor& x, const IntList& dims, bool keepdim) {
+    if (is_complex(x.dtype())) return complex_reduce("mean", x, dims, keepdim, mean);
     if (!is_floating(x.dtype()))
         fail(CT_ERR_DTYPE, "mean: expected a floating tensor (float32 or float64), got ", dtype_name(x.dtype()),
              "; convert with to_dtype first");

@@ -32,7 +32,7 @@ template <typename T, typename Acc> void scan_inplace(T* data, int64_t outer, in
 }
 
 Tensor cumsum_impl(const Tensor& x, int64_t d, bool reverse) {
-    DType od = is_floating(x.dtype()) ? x.dtype() : DType::Int64;
+    DType od = is_floating(x.dtype()) || is_complex(x.dtype()) ? x.dtype() : DType::Int64;  // complex: refused below
     Tensor out = empty_tensor(x.sizes(), od, x.device());
     copy_into(out, x);  // contiguous copy in the result dtype; the scan then runs in place
     if (x.dim() > 0) {

@@ -34,6 +34,10 @@ Tensor diff(const Tensor& x, int64_t n, int64_t dim, const Tensor& prepend, cons
         parts.push_back(*t);
     }
     Tensor y = parts.size() == 1 ? x : cat(parts, d);
+    if (y.numel() == 0 && n > 0) {  // only the size along d changes: bounded work for a huge size beside a zero one
+        const int64_t size = y.sizes()[d];
+        return clone(narrow(y, d, 0, size > n ? size - n : 0));
+    }
     for (int64_t k = 0; k < n && y.sizes()[d] > 0; ++k) {
         const int64_t len = y.sizes()[d] - 1;
         Tensor hi = narrow(y, d, 1, len), lo = narrow(y, d, 0, len);

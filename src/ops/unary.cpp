@@ -22,6 +22,7 @@ Tensor neg(const Tensor& x) {
 }
 
 Tensor abs(const Tensor& x) {
+    if (is_complex(x.dtype())) return complex_abs(x);  // a float result (Note [Complex dtypes])
     Tensor out = same_dtype_op<math::Abs>(x);
     return record1(out, "AbsBackward", x, true, false,
                    [](BackwardCtx& c) { return mul(c.grads[0], sign(c.saved(0))); });
@@ -34,6 +35,7 @@ Tensor sign(const Tensor& x) {
 
 // floor/ceil/round: integers are already integral, so they get a copy (as PyTorch).
 Tensor floor(const Tensor& x) {
+    if (is_complex(x.dtype())) fail_half_kernel(x.dtype());  // Note [Complex dtypes]: no order
     if (!is_floating(x.dtype())) return clone(x);
     return record1(float_op<math::Floor>(x), "FloorBackward", x, false, false, zero_grad);
 }

@@ -9,7 +9,10 @@ namespace ct {
 namespace unary {
 
 // Float functions compute in the input's dtype when it is floating, else in float32 (like PyTorch).
-inline DType float_of(const Tensor& x) { return is_floating(x.dtype()) ? x.dtype() : DType::Float32; }
+// Complex inputs keep their dtype (Note [Complex dtypes]).
+inline DType float_of(const Tensor& x) {
+    return is_floating(x.dtype()) || is_complex(x.dtype()) ? x.dtype() : DType::Float32;
+}
 
 // out = f(in) for a fresh contiguous out (on the CUDA backend for CUDA tensors): when F has an array kernel (cpu/vec_math.h) and in is contiguous
 // too, the kernel runs over the whole array; otherwise the scalar functor goes through map1.
@@ -34,6 +37,7 @@ template <typename T, typename F> void map1_float(const Tensor& out, const Tenso
 template <typename MakeF> Tensor float_map(const Tensor& x, MakeF make_f) {
     DType dt = float_of(x);
     if (is_half(dt)) return unary_kernel_half<void>(x, dt, make_f);  // Note [Half compute]
+    if (is_complex(dt)) return complex_unary_or_refuse<void>(x, dt, make_f);  // Note [Complex functors]
     Tensor cx = cast_nograd(x, dt);
     return dispatch_float(dt, [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -57,8 +61,16 @@ template <typename Back>
 Tensor record1(Tensor out, const char* name, const Tensor& x, bool save_x, bool save_out, Back back) {
     if (!requires_grad(x)) return out;
     DType dx = x.dtype();
-    auto node = make_node(name, {x}, [back, dx](BackwardCtx& c) {
-        Tensor g = back(c);
+    const bool holo = is_complex(out.dtype());  // Note [Complex gradients]: g * conj(f'(z)) = conj(back(conj(g)))
+    auto node = make_node(name, {x}, [back, dx, holo](BackwardCtx& c) {
+        Tensor g;
+        if (holo) {
+            TensorList cg{conj(c.grads[0])};
+            BackwardCtx cc{cg, c.node};
+            g = conj(back(cc));
+        } else {
+            g = back(c);
+        }
         return TensorList{g.dtype() == dx ? g : to_dtype(g, dx)};
     });
     if (save_x) node->save(x);

@@ -359,7 +359,10 @@ Tensor to_dtype(const Tensor& t, DType dtype) {
     if (t.dtype() == dtype) return t;
     Tensor out = empty_tensor(t.sizes(), dtype, t.device());
     copy_into(out, t);
-    if (is_floating(dtype) && is_floating(t.dtype())) {
+    // differentiable between floating and complex dtypes: complex -> real keeps the real part, whose gradient
+    // is real; real -> complex gets the real part of the complex gradient (as torch)
+    auto diff = [](DType d) { return is_floating(d) || is_complex(d); };
+    if (diff(dtype) && diff(t.dtype())) {
         DType from = t.dtype();
         return record_view(out, t, "ToCopyBackward", [from](const Tensor& g) { return to_dtype(g, from); });
     }
@@ -372,6 +375,43 @@ Tensor to_device(const Tensor& t, Device device) {
     Device from = t.device();
     return record_view(copy_to_device(t, device), t, "ToDeviceBackward",
                        [from](const Tensor& g) { return to_device(g, from); });
+}
+
+// ---- complex views (Note [Complex dtypes]) ----
+
+Tensor view_as_real(const Tensor& x) {
+    if (!is_complex(x.dtype()))
+        fail(CT_ERR_DTYPE, "view_as_real: expected a complex tensor (complex64 or complex128), got ", dtype_name(x.dtype()));
+    Shape s = x.sizes(), st = x.strides();
+    for (int64_t& v : st) v *= 2;  // strides in elements of the part dtype; at most 2 * 2^62 / 16 fits
+    s.push_back(2);
+    st.push_back(1);
+    Tensor out = make_view(x, s, st, x.offset() * 2);
+    out.impl()->dtype = real_dtype(x.dtype());
+    return record_view(out, x, "ViewAsRealBackward", [](const Tensor& g) { return view_as_complex(contiguous(g)); },
+                       [](const Tensor& b) { return view_as_real(b); });
+}
+
+Tensor view_as_complex(const Tensor& x) {
+    const char* op = "view_as_complex";
+    if (x.dtype() != DType::Float32 && x.dtype() != DType::Float64)
+        fail(CT_ERR_DTYPE, op, ": expected a float32 or float64 tensor, got ", dtype_name(x.dtype()));
+    if (x.dim() == 0 || x.size(-1) != 2)
+        fail(CT_ERR_SHAPE, op, ": expected a last dimension of size 2, got shape ", shape_str(x.sizes()));
+    if (x.stride(-1) != 1)
+        fail(CT_ERR_SHAPE, op, ": expected the last dimension to have stride 1, got ", x.stride(-1));
+    Shape s(x.sizes().begin(), x.sizes().end() - 1), st(x.strides().begin(), x.strides().end() - 1);
+    for (size_t i = 0; i < st.size(); ++i) {
+        if (st[i] % 2 != 0 && s[i] != 1)
+            fail(CT_ERR_SHAPE, op, ": expected every stride but the last to be even, got strides ", shape_str(x.strides()));
+        st[i] = s[i] == 1 ? 1 : st[i] / 2;
+    }
+    if (x.offset() % 2 != 0) fail(CT_ERR_SHAPE, op, ": expected an even storage offset, got ", x.offset());
+    check_dtype_on_device(op, x.dtype() == DType::Float64 ? DType::Complex128 : DType::Complex64, x.device());
+    Tensor out = make_view(x, s, st, x.offset() / 2);
+    out.impl()->dtype = x.dtype() == DType::Float64 ? DType::Complex128 : DType::Complex64;
+    return record_view(out, x, "ViewAsComplexBackward", [](const Tensor& g) { return view_as_real(g); },
+                       [](const Tensor& b) { return view_as_complex(b); });
 }
 
 }  // namespace ct

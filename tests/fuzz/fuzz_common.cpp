@@ -66,8 +66,8 @@ double Input::scalar() {
 }
 ct_dtype Input::dtype() {
     uint8_t b = u8();
-    if (b < 0xf8) return (ct_dtype)(b % 10);  // every dtype of the enum, CT_FLOAT32 .. CT_INT16
-    static const ct_dtype kBad[] = {-1, 10, 11, 100, INT32_MIN, INT32_MAX, 42, -2};
+    if (b < 0xf8) return (ct_dtype)(b % 12);  // every dtype of the enum, CT_FLOAT32 .. CT_COMPLEX128
+    static const ct_dtype kBad[] = {-1, 12, 13, 100, INT32_MIN, INT32_MAX, 42, -2};
     return kBad[b % 8];
 }
 ct_dtype Input::float_dtype() {

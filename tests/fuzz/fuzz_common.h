@@ -26,7 +26,7 @@ struct Input {
     int64_t size();        // a size: mostly [0, 4], sometimes -1 or an edge value
     int64_t count();       // a small count: mostly [0, 6], sometimes an edge value
     double scalar();       // 0, +-1, 0.5, 2, 256, NaN, +-inf, 1e300, +-2^63, or raw bytes
-    ct_dtype dtype();      // mostly the ten dtypes, sometimes an unknown value
+    ct_dtype dtype();      // mostly the twelve dtypes, sometimes an unknown value
     ct_dtype float_dtype(); // float32, float64, float16 or bfloat16
     ct_device device();    // mostly the CPU, sometimes CUDA or a bad device
     int32_t flag() { return (int32_t)(u8() & 1); }
@@ -103,6 +103,8 @@ void norm_ops(Input& in, Pool& p, uint8_t which);
 void toolbox_stats_ops(Input& in, Pool& p, uint8_t which);
 // Mixed precision (fuzz_amp.cpp, issue 15): the gradient scaler steps and ops inside an autocast region.
 void amp_ops(Input& in, Pool& p, uint8_t which);
+// The complex64 / complex128 ops of issue 15 (fuzz_complex.cpp), reached from toolbox_ops.
+void complex_ops(Input& in, Pool& p, uint8_t which);
 // Frees the blobs handed to ct_tensor_from_blob; aborts when a deleter did not run exactly once.
 void finish_blobs();
 

@@ -28,6 +28,7 @@
 %ignore ct_custom_function_apply;
 %ignore ct_tensor_register_hook;
 %ignore ct_tensor_from_blob;
+%ignore ct_tensor_item_complex; /* two double outs; Java reads complex values interleaved (Complex.toInterleaved) */
 %ignore ct_autograd_grad;
 /* Issue 14's rank-N arrays: replaced by ctj_conv_nd.h's packed-array wrappers. */
 %ignore ct_convolution;

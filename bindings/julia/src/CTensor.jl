@@ -31,6 +31,7 @@ include("embedding_bag.jl")
 include("resample.jl")
 include("norms.jl")
 include("toolbox_stats.jl")
+include("complex.jl")
 include("dist.jl")
 include("amp.jl")
 

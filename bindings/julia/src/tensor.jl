@@ -6,9 +6,9 @@
 # Tensor(a::Array) and Array(t) copy nothing but the shape order; Julia dim k is ctensor dim N - k.
 
 const DTYPES = Dict{DataType,Int32}(Float32 => 0, Float64 => 1, Int32 => 2, Int64 => 3, UInt8 => 4, Bool => 5,
-                                    Float16 => 6, Int8 => 8, Int16 => 9)
+                                    Float16 => 6, Int8 => 8, Int16 => 9, ComplexF32 => 10, ComplexF64 => 11)
 # ctensor dtype code + 1 => Julia type; 7 (bfloat16) has no Julia type in Base: such tensors are refused.
-const ELTYPES = (Float32, Float64, Int32, Int64, UInt8, Bool, Float16, Nothing, Int8, Int16)
+const ELTYPES = (Float32, Float64, Int32, Int64, UInt8, Bool, Float16, Nothing, Int8, Int16, ComplexF32, ComplexF64)
 const BFLOAT16_CODE = 7
 function eltype_of(dt::Integer)
     dt == BFLOAT16_CODE && throw(CTensorError(ERR_DTYPE, Int32(ERR_DTYPE),
@@ -245,6 +245,11 @@ end
 
 "Value of a one-element tensor (exact for integer dtypes)."
 function item(t::Tensor{T}) where {T}
+    if T <: Complex  # complex64 / complex128: both parts
+        re, im = Ref(0.0), Ref(0.0)
+        @check LibCT.ct_tensor_item_complex(t, re, im)
+        return T(re[], im[])
+    end
     if T <: Integer || T === Bool
         v = Ref{Int64}(0)
         @check LibCT.ct_tensor_item_int64(t, v)

@@ -12,6 +12,9 @@ from . import _C  # noqa: F401  (checks the library's ABI version at import)
 from ._types import (DTYPES as _DTYPES, Size, bool_, device, dtype, float32, float64, get_default_dtype, int32,
                      int64, set_default_dtype, uint8)
 from ._types import bfloat16, float16, int8, int16  # noqa: F401
+from ._types import complex64, complex128  # noqa: F401
+cfloat = complex64
+cdouble = complex128
 half = float16
 short = int16
 from ._tensor import Node, Tensor
@@ -23,6 +26,7 @@ from ._shape_ops import *  # noqa: F401,F403
 from ._sorting import *  # noqa: F401,F403  (after _shape_ops: its flip replaces the index_select one)
 from ._toolbox import *  # noqa: F401,F403
 from ._toolbox_stats import *  # noqa: F401,F403
+from ._complex import *  # noqa: F401,F403
 from ._functions import (all, any, max, min, pow, round, sum)  # noqa: F401  (shadow builtins on purpose)
 from . import _indexing  # noqa: F401  (installs Tensor.__getitem__/__setitem__)
 from . import autograd

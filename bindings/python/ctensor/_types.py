@@ -11,6 +11,10 @@ class dtype:
 
     __slots__ = ("name", "code", "itemsize", "is_floating_point", "is_signed", "numpy")
 
+    @property
+    def is_complex(self):
+        return self.name in ("complex64", "complex128")
+
     def __init__(self, name, code, itemsize, is_floating_point, is_signed, numpy_type):
         self.name = name
         self.code = code
@@ -36,13 +40,15 @@ float16 = dtype("float16", _C.CT_FLOAT16, 2, True, True, np.float16)
 bfloat16 = dtype("bfloat16", _C.CT_BFLOAT16, 2, True, True, None)
 int8 = dtype("int8", _C.CT_INT8, 1, False, True, np.int8)
 int16 = dtype("int16", _C.CT_INT16, 2, False, True, np.int16)
+complex64 = dtype("complex64", _C.CT_COMPLEX64, 8, False, True, np.complex64)
+complex128 = dtype("complex128", _C.CT_COMPLEX128, 16, False, True, np.complex128)
 
-DTYPES = (float32, float64, int32, int64, uint8, bool_, float16, bfloat16, int8, int16)
+DTYPES = (float32, float64, int32, int64, uint8, bool_, float16, bfloat16, int8, int16, complex64, complex128)
 BY_CODE = {d.code: d for d in DTYPES}
 BY_NAME = {d.name: d for d in DTYPES}
 BY_NUMPY = {d.numpy: d for d in DTYPES if d.numpy is not None}
 ALIASES = {"float": float32, "double": float64, "int": int32, "long": int64, "bool": bool_, "half": float16,
-           "short": int16}
+           "short": int16, "cfloat": complex64, "cdouble": complex128}
 
 _default_float = [float32]
 
@@ -75,7 +81,7 @@ def to_dtype(d):
         raise TypeError("not a dtype: %r" % (d,)) from None
     if nd not in BY_NUMPY:
         raise TypeError("ctensor has no dtype matching numpy %s; supported: float32, float64, float16, int32, "
-                        "int64, int16, int8, uint8, bool" % nd)
+                        "int64, int16, int8, uint8, bool, complex64, complex128" % nd)
     return BY_NUMPY[nd]
 
 
@@ -83,7 +89,7 @@ def from_numpy_dtype(nd):
     nd = np.dtype(nd)
     if nd not in BY_NUMPY:
         raise TypeError("can't convert np.ndarray of type numpy.%s. The only supported types are: float64, "
-                        "float32, float16, int64, int32, int16, int8, uint8, and bool." % nd)
+                        "float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool." % nd)
     return BY_NUMPY[nd]
 
 

@@ -130,5 +130,7 @@ int init_nn_norms(PyObject* m);
 int init_toolbox_stats(PyObject* m);
 /* Autocast state and gradient scaler steps of issue 15 (amp.c). */
 int init_amp(PyObject* m);
+/* complex64 / complex128 (issue 15): complex, real, imag, views, conj, angle, polar, full_complex (complex.c). */
+int init_complex(PyObject* m);
 
 #endif

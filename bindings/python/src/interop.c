@@ -20,6 +20,8 @@ static int interpreter_alive(void) {
 static ct_dtype dtype_of_format(const char* fmt, Py_ssize_t itemsize) {
     if (!fmt) return CT_UINT8;
     if (*fmt == '@' || *fmt == '=' || (*fmt == '<' && PY_LITTLE_ENDIAN) || (*fmt == '>' && PY_BIG_ENDIAN)) ++fmt;
+    if (fmt[0] == 'Z' && strlen(fmt) == 2) /* NumPy complex64 / complex128 */
+        return fmt[1] == 'f' && itemsize == 8 ? CT_COMPLEX64 : fmt[1] == 'd' && itemsize == 16 ? CT_COMPLEX128 : -1;
     if (strlen(fmt) != 1) return -1;
     switch (*fmt) {
         case 'f': return itemsize == 4 ? CT_FLOAT32 : -1;

@@ -376,6 +376,8 @@ PyMODINIT_FUNC PyInit__C(void) {
     PyModule_AddIntConstant(m, "CT_BFLOAT16", CT_BFLOAT16);
     PyModule_AddIntConstant(m, "CT_INT8", CT_INT8);
     PyModule_AddIntConstant(m, "CT_INT16", CT_INT16);
+    PyModule_AddIntConstant(m, "CT_COMPLEX64", CT_COMPLEX64);
+    PyModule_AddIntConstant(m, "CT_COMPLEX128", CT_COMPLEX128);
     PyModule_AddIntConstant(m, "DEVICE_CPU", CT_DEVICE_CPU);
     PyModule_AddIntConstant(m, "DEVICE_CUDA", CT_DEVICE_CUDA);
     return m;

@@ -373,4 +373,14 @@
 #pragma weak ct_linalg_lstsq_ex
 #pragma weak ct_scatter_reduce
 #pragma weak ct_scatter_reduce_
+#pragma weak ct_tensor_item_complex
+#pragma weak ct_full_complex
+#pragma weak ct_complex
+#pragma weak ct_real
+#pragma weak ct_imag
+#pragma weak ct_view_as_real
+#pragma weak ct_view_as_complex
+#pragma weak ct_conj
+#pragma weak ct_angle
+#pragma weak ct_polar
 #endif

@@ -142,6 +142,12 @@ static PyObject* t_handle(PyObject* self, void* c) { return PyLong_FromVoidPtr(T
 static PyObject* t_item(PyObject* self, PyObject* u) {
     ct_dtype d;
     CT_TRY(ct_tensor_dtype(TENSOR_H(self), &d));
+    if (d == CT_COMPLEX64 || d == CT_COMPLEX128) { /* a Python complex */
+        double re, im;
+        REQUIRE_SYM(ct_tensor_item_complex);
+        CT_TRY(ct_tensor_item_complex(TENSOR_H(self), &re, &im));
+        return PyComplex_FromDoubles(re, im);
+    }
     if (CT_DTYPE_IS_FLOATING(d)) {
         double v;
         CT_TRY(ct_tensor_item(TENSOR_H(self), &v));
@@ -244,6 +250,8 @@ static const char* buffer_format(ct_dtype d) {
         case CT_FLOAT16: return "e";
         case CT_INT8: return "b";
         case CT_INT16: return "h";
+        case CT_COMPLEX64: return "Zf";
+        case CT_COMPLEX128: return "Zd";
         default: return NULL; /* bfloat16: NumPy has no such type */
     }
 }

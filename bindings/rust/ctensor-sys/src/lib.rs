@@ -105,6 +105,8 @@ pub const CT_FLOAT16: ct_dtype = 6;
 pub const CT_BFLOAT16: ct_dtype = 7;
 pub const CT_INT8: ct_dtype = 8;
 pub const CT_INT16: ct_dtype = 9;
+pub const CT_COMPLEX64: ct_dtype = 10;
+pub const CT_COMPLEX128: ct_dtype = 11;
 
 pub const CT_DEVICE_CPU: i32 = 1;
 pub const CT_DEVICE_CUDA: i32 = 2;
@@ -1217,4 +1219,26 @@ extern "C" {
         backoff_factor: f64,
         growth_interval: i64,
     ) -> ct_status;
+}
+
+// ---- complex64 / complex128 (issue 15) ----
+extern "C" {
+    pub fn ct_tensor_item_complex(t: ct_tensor, real: *mut f64, imag: *mut f64) -> ct_status;
+    pub fn ct_full_complex(
+        shape: *const i64,
+        ndim: i32,
+        real: f64,
+        imag: f64,
+        dtype: ct_dtype,
+        device: ct_device,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_complex(real: ct_tensor, imag: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_real(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_imag(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_view_as_real(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_view_as_complex(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_conj(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_angle(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_polar(abs: ct_tensor, angle: ct_tensor, out: *mut ct_tensor) -> ct_status;
 }

@@ -41,6 +41,7 @@ mod amp;
 mod attention;
 mod autograd;
 mod class_losses;
+mod complex;
 mod conv;
 mod data_parallel;
 pub mod distributed;

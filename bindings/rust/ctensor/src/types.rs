@@ -30,6 +30,10 @@ pub enum DType {
     Int8 = sys::CT_INT8,
     /// 16-bit signed integer (`i16`).
     Int16 = sys::CT_INT16,
+    /// Complex of two `f32` (real, imag), interleaved; read and written as `[f32; 2]` pairs (`complex` module).
+    Complex64 = sys::CT_COMPLEX64,
+    /// Complex of two `f64` (real, imag), interleaved; read and written as `[f64; 2]` pairs.
+    Complex128 = sys::CT_COMPLEX128,
 }
 
 impl DType {
@@ -51,6 +55,8 @@ impl DType {
             sys::CT_BFLOAT16 => DType::BFloat16,
             sys::CT_INT8 => DType::Int8,
             sys::CT_INT16 => DType::Int16,
+            sys::CT_COMPLEX64 => DType::Complex64,
+            sys::CT_COMPLEX128 => DType::Complex128,
             other => return Err(Error::DType(format!("unknown dtype value {other}"))),
         })
     }
@@ -63,6 +69,11 @@ impl DType {
     /// True for `Float32`, `Float64`, `Float16` and `BFloat16`.
     pub fn is_floating(self) -> bool {
         matches!(self, DType::Float32 | DType::Float64 | DType::Float16 | DType::BFloat16)
+    }
+
+    /// True for `Complex64` and `Complex128`.
+    pub fn is_complex(self) -> bool {
+        matches!(self, DType::Complex64 | DType::Complex128)
     }
 
     /// The library's name ("float32", ...).

@@ -7,7 +7,11 @@ public enum DType {
     FLOAT16(6, 2),
     /** bfloat16; read and written as float, like FLOAT16. */
     BFLOAT16(7, 2),
-    INT8(8, 1), INT16(9, 2);
+    INT8(8, 1), INT16(9, 2),
+    /** complex of two float32 (real, imag), interleaved; read as pairs with Complex.toInterleaved. */
+    COMPLEX64(10, 8),
+    /** complex of two float64 (real, imag), interleaved. */
+    COMPLEX128(11, 16);
 
     /** The ct_dtype value. */
     public final int code;
@@ -22,6 +26,11 @@ public enum DType {
     /** True for FLOAT32, FLOAT64, FLOAT16 and BFLOAT16. */
     public boolean isFloatingPoint() {
         return this == FLOAT32 || this == FLOAT64 || this == FLOAT16 || this == BFLOAT16;
+    }
+
+    /** True for COMPLEX64 and COMPLEX128. */
+    public boolean isComplex() {
+        return this == COMPLEX64 || this == COMPLEX128;
     }
 
     /** The dtype of a ct_dtype value. */

@@ -1,0 +1,56 @@
+// fuzz_complex.cpp - the fuzz actions for the complex64 / complex128 ops of issue 15 (full_complex, complex,
+// real, imag, view_as_real, view_as_complex, conj, angle, polar, item_complex), reached from toolbox_ops. Pool
+// tensors of complex dtypes reach every other op through Input::dtype().
+#include "fuzz_common.h"
+
+namespace fz {
+
+void complex_ops(Input& in, Pool& p, uint8_t which) {
+    bool oka = true, okb = true;
+    ct_tensor a = p.pick(in, &oka);
+    ct_tensor b = p.pick(in, &okb);
+    switch (which % 6) {
+    case 0: {  // a shape of up to 3 sizes (negative, zero, huge) and any dtype / device
+        std::vector<int64_t> shape = in.sizes(3);
+        bool negative = false, overflow = false;
+        int64_t numel = 1;
+        for (int64_t s : shape) {
+            negative = negative || s < 0;
+            if (s >= 0 && __builtin_mul_overflow(numel, s, &numel)) overflow = true;
+        }
+        if (!negative && !overflow && numel > (1 << 12)) return;  // valid but too large to make cheaply
+        ct_dtype dt = in.dtype();
+        ct_device dev = in.device();
+        double re = in.scalar(), im = in.scalar();
+        bool must_fail = negative || (dt != CT_COMPLEX64 && dt != CT_COMPLEX128) || dev.type != CT_DEVICE_CPU;
+        call(in, p, "full_complex", must_fail, 1, 0, [&](ct_tensor* o) {
+            return ct_full_complex(shape.data(), (int32_t)shape.size(), re, im, dt, dev, o);
+        });
+        break;
+    }
+    case 1:
+        call(in, p, "complex", !(oka && okb), 1, 0, [&](ct_tensor* o) { return ct_complex(a, b, o); });
+        call(in, p, "polar", !(oka && okb), 1, 0, [&](ct_tensor* o) { return ct_polar(a, b, o); });
+        break;
+    case 2:
+        call(in, p, "real", !oka, 1, 0, [&](ct_tensor* o) { return ct_real(a, o); });
+        call(in, p, "imag", !oka, 1, 0, [&](ct_tensor* o) { return ct_imag(a, o); });
+        break;
+    case 3:
+        call(in, p, "view_as_real", !oka, 1, 0, [&](ct_tensor* o) { return ct_view_as_real(a, o); });
+        call(in, p, "view_as_complex", !oka, 1, 0, [&](ct_tensor* o) { return ct_view_as_complex(a, o); });
+        break;
+    case 4:
+        call(in, p, "conj", !oka, 1, 0, [&](ct_tensor* o) { return ct_conj(a, o); });
+        call(in, p, "angle", !oka, 1, 0, [&](ct_tensor* o) { return ct_angle(a, o); });
+        break;
+    case 5: {
+        double re = 0, im = 0;
+        check_status("tensor_item_complex", ct_tensor_item_complex(a, &re, &im), !oka);
+        check_status("tensor_item_complex", ct_tensor_item_complex(a, nullptr, &im), true);
+        break;
+    }
+    }
+}
+
+}  // namespace fz
