@@ -58,6 +58,12 @@ void toolbox_ops(Input& in, Pool& p, uint8_t which) {
     case 0:
         check_status("scatter_", ct_scatter_(x, d, idx, src), !ok);
         check_status("scatter_add_", ct_scatter_add_(x, d, idx, src), !ok);
+        {
+            int32_t reduce = in.u8() % 6, self = in.flag();  // 5 is not a reduction
+            call(in, p, "scatter_reduce", !ok || reduce == 5, 1, 0,
+                 [&](ct_tensor* o) { return ct_scatter_reduce(x, d, idx, src, reduce, self, o); });
+            check_status("scatter_reduce_", ct_scatter_reduce_(x, d, idx, src, reduce, self), !ok || reduce == 5);
+        }
         break;
     case 1:
         call(in, p, "index_add", !ok, 1, 0, [&](ct_tensor* o) { return ct_index_add(x, d, idx, src, s, o); });

@@ -20,6 +20,23 @@ scatter!(t::Tensor, d::Integer, idx, src::Tensor) = _with_index(i -> (@check(Lib
 "scatter_add!(t, d, idx, src): src added at idx along Julia dim d, in place."
 scatter_add!(t::Tensor, d::Integer, idx, src::Tensor) =
     _with_index(i -> (@check(LibCT.ct_scatter_add_(t, ctdim(t, d), i, src)); t), idx)
+const SCATTER_REDUCE = Dict(:sum => Int32(0), :prod => Int32(1), :mean => Int32(2), :amax => Int32(3),
+                           :amin => Int32(4))   # CT_SCATTER_*
+_scatter_reduce_code(reduce::Symbol) = haskey(SCATTER_REDUCE, reduce) ? SCATTER_REDUCE[reduce] :
+    throw(ArgumentError("scatter_reduce: reduce must be one of $(sort(collect(keys(SCATTER_REDUCE)))), got :$reduce"))
+"""
+    scatter_reduce(t, d, idx, src, reduce; include_self = true)
+
+A copy of t where each src value (over idx's shape) is combined into the 1-based position idx names along Julia dim
+d by `reduce` (:sum, :prod, :mean, :amax or :amin), together with t's own value when `include_self`.
+"""
+scatter_reduce(t::Tensor, d::Integer, idx, src::Tensor, reduce::Symbol; include_self::Bool = true) =
+    _with_index(i -> newtensor(o -> LibCT.ct_scatter_reduce(t, ctdim(t, d), i, src, _scatter_reduce_code(reduce),
+                                                            Int32(include_self), o)), idx)
+"`scatter_reduce` written into t."
+scatter_reduce!(t::Tensor, d::Integer, idx, src::Tensor, reduce::Symbol; include_self::Bool = true) =
+    _with_index(i -> (@check(LibCT.ct_scatter_reduce_(t, ctdim(t, d), i, src, _scatter_reduce_code(reduce),
+                                                       Int32(include_self))); t), idx)
 "A copy of t with alpha * src's slices along Julia dim d added at the 1-based idx (duplicates sum)."
 index_add(t::Tensor, d::Integer, idx, src::Tensor; alpha::Real = 1) =
     _with_index(i -> newtensor(o -> LibCT.ct_index_add(t, ctdim(t, d), i, src, Float64(alpha), o)), idx)

@@ -21,6 +21,13 @@
     C.scatter!(u, 1, [1 1], tensor([9.0 9.0]))
     C.scatter_add!(u, 1, [3 3], tensor([1.0 1.0]))
     @test Array(u) == [9.0 9.0; 0.0 0.0; 7.0 6.0]
+    # scatter_reduce: 1-based positions along Julia dim 1
+    v, w = tensor([1.0, 2.0, 3.0]), tensor([4.0, 5.0, 6.0])
+    @test Array(C.scatter_reduce(v, 1, [1, 1, 3], w, :prod)) == [20.0, 2.0, 18.0]
+    @test Array(C.scatter_reduce(v, 1, [1, 1, 3], w, :mean; include_self = false)) == [4.5, 2.0, 6.0]
+    @test Array(C.scatter_reduce!(tensor([1.0, 2.0, 3.0]), 1, [1, 1, 3], w, :amax)) == [5.0, 2.0, 6.0]
+    @test_throws ArgumentError C.scatter_reduce(v, 1, [1], w, :max)
+    @test errkind(() -> C.scatter_reduce(v, 1, [4, 1, 1], w, :sum)) == C.ERR_INDEX
     # gradient of index_put with accumulate against finite differences
     f(x) = C.index_put(x, ([1, 3, 3], [2, 2, 1]), tensor([1.0, 2.0, 3.0]); accumulate = true)
     x = requires_grad!(tensor(A))

@@ -1242,3 +1242,29 @@ extern "C" {
     pub fn ct_angle(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_polar(abs: ct_tensor, angle: ct_tensor, out: *mut ct_tensor) -> ct_status;
 }
+
+// ---- scatter_reduce (issue 14) ----
+pub const CT_SCATTER_SUM: i32 = 0;
+pub const CT_SCATTER_PROD: i32 = 1;
+pub const CT_SCATTER_MEAN: i32 = 2;
+pub const CT_SCATTER_AMAX: i32 = 3;
+pub const CT_SCATTER_AMIN: i32 = 4;
+extern "C" {
+    pub fn ct_scatter_reduce(
+        x: ct_tensor,
+        dim: i64,
+        index: ct_tensor,
+        src: ct_tensor,
+        reduce: i32,
+        include_self: i32,
+        out: *mut ct_tensor,
+    ) -> ct_status;
+    pub fn ct_scatter_reduce_(
+        dst: ct_tensor,
+        dim: i64,
+        index: ct_tensor,
+        src: ct_tensor,
+        reduce: i32,
+        include_self: i32,
+    ) -> ct_status;
+}

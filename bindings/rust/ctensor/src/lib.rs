@@ -90,7 +90,7 @@ pub use linalg::{Lstsq, LstsqDriver, QrMode, Uplo};
 pub use random::{manual_seed, Generator};
 pub use sorting::Unique;
 pub use tensor::Tensor;
-pub use toolbox::{finfo, iinfo, FInfo, IInfo};
+pub use toolbox::{finfo, iinfo, FInfo, IInfo, ScatterReduce};
 pub use toolbox_stats::{meshgrid, Interpolation, Repeats};
 pub use types::{DType, Device, Element, Options, Reduction};
 

@@ -8,6 +8,33 @@ use crate::sys;
 use crate::tensor::{opt_raw, out1, raws, Tensor};
 use crate::types::DType;
 
+/// How [`Tensor::scatter_reduce`] combines the values written to one position (torch's `reduce`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScatterReduce {
+    /// Their sum.
+    Sum,
+    /// Their product.
+    Prod,
+    /// Their mean (integer tensors: floor division).
+    Mean,
+    /// Their maximum (a NaN wins).
+    Amax,
+    /// Their minimum (a NaN wins).
+    Amin,
+}
+
+impl ScatterReduce {
+    fn code(self) -> i32 {
+        match self {
+            ScatterReduce::Sum => sys::CT_SCATTER_SUM,
+            ScatterReduce::Prod => sys::CT_SCATTER_PROD,
+            ScatterReduce::Mean => sys::CT_SCATTER_MEAN,
+            ScatterReduce::Amax => sys::CT_SCATTER_AMAX,
+            ScatterReduce::Amin => sys::CT_SCATTER_AMIN,
+        }
+    }
+}
+
 impl Tensor {
     /// Writes `src` at `index` along `dim` in place (`scatter` into this tensor).
     pub fn scatter_(&mut self, dim: i64, index: &Tensor, src: &Tensor) -> Result<()> {
@@ -17,6 +44,21 @@ impl Tensor {
     /// Adds `src` at `index` along `dim` in place (`scatter_add` into this tensor).
     pub fn scatter_add_(&mut self, dim: i64, index: &Tensor, src: &Tensor) -> Result<()> {
         check(unsafe { sys::ct_scatter_add_(self.as_raw(), dim, index.as_raw(), src.as_raw()) })
+    }
+
+    /// A copy where each `src` value (over `index`'s shape) is combined into the position `index` names along `dim`
+    /// by `reduce`, together with this tensor's own value when `include_self` (torch's `scatter_reduce`).
+    pub fn scatter_reduce(&self, dim: i64, index: &Tensor, src: &Tensor, reduce: ScatterReduce, include_self: bool)
+        -> Result<Tensor> {
+        let (r, s) = (reduce.code(), include_self as i32);
+        out1(|o| unsafe { sys::ct_scatter_reduce(self.as_raw(), dim, index.as_raw(), src.as_raw(), r, s, o) })
+    }
+
+    /// [`Tensor::scatter_reduce`] into this tensor.
+    pub fn scatter_reduce_(&mut self, dim: i64, index: &Tensor, src: &Tensor, reduce: ScatterReduce, include_self: bool)
+        -> Result<()> {
+        let (r, s) = (reduce.code(), include_self as i32);
+        check(unsafe { sys::ct_scatter_reduce_(self.as_raw(), dim, index.as_raw(), src.as_raw(), r, s) })
     }
 
     /// A copy with `alpha * src`'s slices along `dim` added at the 1-D `index` (duplicates sum).

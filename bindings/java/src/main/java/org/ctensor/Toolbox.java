@@ -27,6 +27,33 @@ public final class Toolbox {
         return dst;
     }
 
+    /** How scatterReduce combines the values written to one position (torch's reduce; the C ABI's CT_SCATTER_*). */
+    public enum ScatterReduce {
+        SUM, PROD, MEAN, AMAX, AMIN
+    }
+
+    /**
+     * x.scatter_reduce(dim, index, src, reduce, include_self): a copy of x where each src value (over index's shape)
+     * is combined into the position index names along dim, with x's own value when includeSelf.
+     */
+    @Op("scatter_reduce")
+    public static Tensor scatterReduce(Tensor x, long dim, Tensor index, Tensor src, ScatterReduce reduce,
+            boolean includeSelf) {
+        long h = CT.scatter_reduce(x.handle(), dim, index.handle(), src.handle(), reduce.ordinal(), includeSelf ? 1 : 0);
+        Native.keepAlive(x, index);
+        return Tensor.own(h, src);
+    }
+
+    /** scatterReduce written into dst. */
+    @Op("scatter_reduce_")
+    public static Tensor scatterReduceInPlace(Tensor dst, long dim, Tensor index, Tensor src, ScatterReduce reduce,
+            boolean includeSelf) {
+        CT.scatter_reduce_(dst.handle(), dim, index.handle(), src.handle(), reduce.ordinal(), includeSelf ? 1 : 0);
+        Native.keepAlive(dst, index);
+        Native.keepAlive(src);
+        return dst;
+    }
+
     /** A copy of x with alpha * src's slices along dim added at the 1-D index (duplicates sum). */
     @Op("index_add")
     public static Tensor indexAdd(Tensor x, long dim, Tensor index, Tensor src, double alpha) {

@@ -45,6 +45,25 @@ class ToolboxTest {
     }
 
     @Test
+    void scatterReduce() {
+        try (TensorScope s = new TensorScope()) {
+            Tensor x = t(new double[] {1, 2, 3}, 3), src = t(new double[] {4, 5, 6}, 3);
+            Tensor index = idx(0, 0, 2);
+            assertArrayEquals(new double[] {20, 2, 18},
+                    Toolbox.scatterReduce(x, 0, index, src, Toolbox.ScatterReduce.PROD, true).toDoubleArray(), 0);
+            assertArrayEquals(new double[] {4.5, 2, 6},
+                    Toolbox.scatterReduce(x, 0, index, src, Toolbox.ScatterReduce.MEAN, false).toDoubleArray(), 1e-12);
+            assertArrayEquals(new double[] {5, 2, 6},
+                    Toolbox.scatterReduce(x, 0, index, src, Toolbox.ScatterReduce.AMAX, true).toDoubleArray(), 0);
+            Tensor y = x.copy();
+            assertSame(y, Toolbox.scatterReduceInPlace(y, 0, index, src, Toolbox.ScatterReduce.AMIN, false));
+            assertArrayEquals(new double[] {4, 2, 6}, y.toDoubleArray(), 0);
+            assertThrows(IndexException.class,
+                    () -> Toolbox.scatterReduce(x, 0, idx(0, 3, 1), src, Toolbox.ScatterReduce.SUM, true));
+        }
+    }
+
+    @Test
     void gradientAndErrors() {
         try (TensorScope s = new TensorScope()) {
             Tensor x = t(new double[] {1, 2, 3, 4, 5, 6}, 3, 2).requiresGrad(true);
