@@ -188,13 +188,17 @@ def bench_matmul(report, sizes):
                    "  (ct %.1f GFLOP/s)" % (2.0 * n ** 3 / statistics.median(runs[0]) / 1e9))
 
 
-def mlp_epoch(lib, data_x, data_y, batch, steps_limit=None):
-    """Seconds for one epoch of a 784-256-128-10 MLP (Adam, cross entropy) on the given data."""
+def mlp_model(lib):
+    """The benchmark MLP 784-256-128-10 (seed 0) with its Adam optimizer and cross-entropy loss."""
     lib.manual_seed(0)
     nn = lib.nn
     model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
-    optimizer = lib.optim.Adam(model.parameters(), lr=1e-3)
-    loss_fn = nn.CrossEntropyLoss()
+    return model, lib.optim.Adam(model.parameters(), lr=1e-3), nn.CrossEntropyLoss()
+
+
+def mlp_epoch(lib, data_x, data_y, batch, steps_limit=None):
+    """Seconds for one epoch of a 784-256-128-10 MLP (Adam, cross entropy) on the given data."""
+    model, optimizer, loss_fn = mlp_model(lib)
     x, y = lib.from_numpy(data_x), lib.from_numpy(data_y)
     n = x.shape[0]
 
@@ -241,11 +245,7 @@ def bench_mlp(report, samples, repeat, budget=40.0):
 def amp_mlp_step(lib, data_x, data_y):
     """A training step of the 784-256-128-10 MLP (Adam, cross entropy) with the forward pass under the CPU
     autocast region in bfloat16 (issue 15: torch.cpu.amp.autocast / ctensor.cpu.amp.autocast)."""
-    lib.manual_seed(0)
-    nn = lib.nn
-    model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
-    optimizer = lib.optim.Adam(model.parameters(), lr=1e-3)
-    loss_fn = nn.CrossEntropyLoss()
+    model, optimizer, loss_fn = mlp_model(lib)
     x, y = lib.from_numpy(data_x), lib.from_numpy(data_y)
 
     def step():

@@ -354,14 +354,7 @@ fn op_table() -> HashMap<&'static str, Op> {
     t.insert(
         "quantile",
         Box::new(|x, a| {
-            let mode = match a["interpolation"].as_str().unwrap() {
-                "lower" => ctensor::Interpolation::Lower,
-                "higher" => ctensor::Interpolation::Higher,
-                "midpoint" => ctensor::Interpolation::Midpoint,
-                "nearest" => ctensor::Interpolation::Nearest,
-                _ => ctensor::Interpolation::Linear,
-            };
-            one(x[0].quantile(a["q"].as_f64().unwrap(), a["dim"].as_i64(), flag(a, "keepdim"), mode))
+            one(x[0].quantile(a["q"].as_f64().unwrap(), a["dim"].as_i64(), flag(a, "keepdim"), interpolation(a)))
         }),
     );
     t.insert("cdist", Box::new(|x, a| one(x[0].cdist(&x[1], decode(&a["p"]), 0))));
@@ -371,14 +364,7 @@ fn op_table() -> HashMap<&'static str, Op> {
     t.insert(
         "nanquantile",
         Box::new(|x, a| {
-            let mode = match a["interpolation"].as_str().unwrap() {
-                "lower" => ctensor::Interpolation::Lower,
-                "higher" => ctensor::Interpolation::Higher,
-                "midpoint" => ctensor::Interpolation::Midpoint,
-                "nearest" => ctensor::Interpolation::Nearest,
-                _ => ctensor::Interpolation::Linear,
-            };
-            one(x[0].nanquantile(a["q"].as_f64().unwrap(), a["dim"].as_i64(), flag(a, "keepdim"), mode))
+            one(x[0].nanquantile(a["q"].as_f64().unwrap(), a["dim"].as_i64(), flag(a, "keepdim"), interpolation(a)))
         }),
     );
     t.insert(
@@ -478,6 +464,17 @@ fn reduction(a: &Value) -> Reduction {
 fn pair2(a: &Value, key: &str) -> [i64; 2] {
     let v = ints(a, key);
     [v[0], v[1]]
+}
+
+/// quantile's `interpolation` argument by torch's name.
+fn interpolation(a: &Value) -> ctensor::Interpolation {
+    match a["interpolation"].as_str().unwrap() {
+        "lower" => ctensor::Interpolation::Lower,
+        "higher" => ctensor::Interpolation::Higher,
+        "midpoint" => ctensor::Interpolation::Midpoint,
+        "nearest" => ctensor::Interpolation::Nearest,
+        _ => ctensor::Interpolation::Linear,
+    }
 }
 
 fn flag(a: &Value, key: &str) -> bool {
