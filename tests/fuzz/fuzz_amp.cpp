@@ -22,7 +22,8 @@ void amp_ops(Input& in, Pool& p, uint8_t which) {
     }
     case 1: {
         double growth = in.u8() < 0xc0 ? 2.0 : in.scalar(), backoff = in.u8() < 0xc0 ? 0.5 : in.scalar();
-        int64_t interval = in.u8() < 0xc0 ? 1 + in.u8() % 4 : in.count() - 2;
+        // count() - 2 wraps (in unsigned arithmetic) rather than overflowing for the most negative counts
+        int64_t interval = in.u8() < 0xc0 ? 1 + in.u8() % 4 : (int64_t)((uint64_t)in.count() - 2u);
         check_status("amp_update_scale_", ct_amp_update_scale_(a, b, c, growth, backoff, interval),
                      !(oka && okb && okc));
         break;
