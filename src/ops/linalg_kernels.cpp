@@ -369,18 +369,25 @@ std::tuple<Tensor, Tensor, Tensor> lstsq_kernel(const Tensor& a, const Tensor& b
         using T = typename decltype(tag)::type;
         T *pf = f.data<T>(), *pb = buf.data<T>(), *ps = sv.data<T>();
         const T rc = (T)rcond;
-        lapack_int lwork = -1, info = 0, rk = 0, iwork_query = 0;
+        // one driver call on matrix (fa, fb); lw = -1 is LAPACK's workspace query (no matrix is read)
+        auto solve = [&](T* fa, T* fb, T* s, lapack_int* jpvt, lapack_int* rank, T* work, lapack_int lw,
+                         lapack_int* iwork, lapack_int* inf) {
+            switch (driver) {
+            case LstsqDriver::Gels: Lapack<T>::gels(&lm, &ln, &lk, fa, &lm, fb, &lb, work, &lw, inf); break;
+            case LstsqDriver::Gelsy:
+                Lapack<T>::gelsy(&lm, &ln, &lk, fa, &lm, fb, &lb, jpvt, &rc, rank, work, &lw, inf);
+                break;
+            case LstsqDriver::Gelsd:
+                Lapack<T>::gelsd(&lm, &ln, &lk, fa, &lm, fb, &lb, s, &rc, rank, work, &lw, iwork, inf);
+                break;
+            case LstsqDriver::Gelss:
+                Lapack<T>::gelss(&lm, &ln, &lk, fa, &lm, fb, &lb, s, &rc, rank, work, &lw, inf);
+                break;
+            }
+        };
+        lapack_int info = 0, rk = 0, iwork_query = 0;
         T query = 0;
-        switch (driver) {  // workspace queries (no matrix is read)
-        case LstsqDriver::Gels: Lapack<T>::gels(&lm, &ln, &lk, pf, &lm, pb, &lb, &query, &lwork, &info); break;
-        case LstsqDriver::Gelsy:
-            Lapack<T>::gelsy(&lm, &ln, &lk, pf, &lm, pb, &lb, nullptr, &rc, &rk, &query, &lwork, &info);
-            break;
-        case LstsqDriver::Gelsd:
-            Lapack<T>::gelsd(&lm, &ln, &lk, pf, &lm, pb, &lb, ps, &rc, &rk, &query, &lwork, &iwork_query, &info);
-            break;
-        case LstsqDriver::Gelss: Lapack<T>::gelss(&lm, &ln, &lk, pf, &lm, pb, &lb, ps, &rc, &rk, &query, &lwork, &info); break;
-        }
+        solve(pf, pb, ps, nullptr, &rk, &query, -1, &iwork_query, &info);
         const int64_t work_size = std::max<int64_t>((int64_t)query, 1);
         const int64_t iwork_size = std::max<int64_t>(iwork_query, 1);
         for_each_matrix(batch, 2.0 * m * n * std::max(m, n), [&](int64_t b0, int64_t b1) {
@@ -389,21 +396,8 @@ std::tuple<Tensor, Tensor, Tensor> lstsq_kernel(const Tensor& a, const Tensor& b
             lapack_int lw = (lapack_int)work_size;
             for (int64_t bi = b0; bi < b1; ++bi) {
                 T *fa = pf + bi * m * n, *fb = pb + bi * ldb * kk, *s = ps + bi * mn;
-                lapack_int* inf = &infos[(size_t)bi];
-                lapack_int* r = &ranks[(size_t)bi];
-                switch (driver) {
-                case LstsqDriver::Gels: Lapack<T>::gels(&lm, &ln, &lk, fa, &lm, fb, &lb, work.data(), &lw, inf); break;
-                case LstsqDriver::Gelsy:
-                    std::fill(jpvt.begin(), jpvt.end(), 0);  // every column free to pivot
-                    Lapack<T>::gelsy(&lm, &ln, &lk, fa, &lm, fb, &lb, jpvt.data(), &rc, r, work.data(), &lw, inf);
-                    break;
-                case LstsqDriver::Gelsd:
-                    Lapack<T>::gelsd(&lm, &ln, &lk, fa, &lm, fb, &lb, s, &rc, r, work.data(), &lw, iwork.data(), inf);
-                    break;
-                case LstsqDriver::Gelss:
-                    Lapack<T>::gelss(&lm, &ln, &lk, fa, &lm, fb, &lb, s, &rc, r, work.data(), &lw, inf);
-                    break;
-                }
+                std::fill(jpvt.begin(), jpvt.end(), 0);  // gelsy: every column free to pivot
+                solve(fa, fb, s, jpvt.data(), &ranks[(size_t)bi], work.data(), lw, iwork.data(), &infos[(size_t)bi]);
             }
         });
     });
