@@ -126,9 +126,7 @@ rank; rank is empty for gels. The solution's gradient is that of pinv(A) B.
 function linalg_lstsq_ex(a::Tensor, b::Tensor; rcond = nothing, driver::Symbol = :gelsy)
     haskey(LSTSQ_DRIVERS, driver) || throw(ArgumentError("linalg_lstsq_ex: driver must be one of " *
                                                          "$(sort(collect(keys(LSTSQ_DRIVERS))))"))
-    hs = [Ref{Ptr{Cvoid}}(C_NULL) for _ in 1:4]
-    @check LibCT.ct_linalg_lstsq_ex(a, b, _tol(rcond), LSTSQ_DRIVERS[driver], hs...)
-    x, r, k, s = (wrap(h[]) for h in hs)
+    x, r, k, s = _outs(LibCT.ct_linalg_lstsq_ex, 4, a, b, _tol(rcond), LSTSQ_DRIVERS[driver])
     (solution = x, residuals = r, rank = k, singular_values = s)
 end
 
