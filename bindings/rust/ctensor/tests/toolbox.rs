@@ -129,25 +129,27 @@ fn composites_and_dtype_limits() {
 }
 
 #[test]
-fn scatter_reduce_every_reduction() -> ctensor::Result<()> {
-    let x = t64(&[1.0, 2.0, 3.0], &[3]);
-    let src = t64(&[4.0, 5.0, 6.0], &[3]);
-    let index = idx(&[0, 0, 2]);
-    let cases = [
-        (ScatterReduce::Sum, [10.0, 2.0, 9.0], [9.0, 2.0, 6.0]),
-        (ScatterReduce::Prod, [20.0, 2.0, 18.0], [20.0, 2.0, 6.0]),
-        (ScatterReduce::Mean, [10.0 / 3.0, 2.0, 4.5], [4.5, 2.0, 6.0]),
-        (ScatterReduce::Amax, [5.0, 2.0, 6.0], [5.0, 2.0, 6.0]),
-        (ScatterReduce::Amin, [1.0, 2.0, 3.0], [4.0, 2.0, 6.0]),
-    ];
-    for (r, with_self, without_self) in cases {
-        assert_close(&vals(&x.scatter_reduce(0, &index, &src, r, true)?), &with_self, 1e-12, 1e-12);
-        assert_close(&vals(&x.scatter_reduce(0, &index, &src, r, false)?), &without_self, 1e-12, 1e-12);
-    }
-    let mut y = x.copy()?;
-    y.scatter_reduce_(0, &index, &src, ScatterReduce::Prod, true)?;
-    assert_close(&vals(&y), &[20.0, 2.0, 18.0], 1e-12, 1e-12);
-    let bad = x.scatter_reduce(0, &idx(&[0, 3, 1]), &src, ScatterReduce::Sum, true);
-    assert!(matches!(bad, Err(Error::Index(m)) if m.contains("out of bounds")));
-    Ok(())
+fn scatter_reduce_every_reduction() {
+    run(|| {
+        let x = t64(&[1.0, 2.0, 3.0], &[3]);
+        let src = t64(&[4.0, 5.0, 6.0], &[3]);
+        let index = idx(&[0, 0, 2]);
+        let cases = [
+            (ScatterReduce::Sum, [10.0, 2.0, 9.0], [9.0, 2.0, 6.0]),
+            (ScatterReduce::Prod, [20.0, 2.0, 18.0], [20.0, 2.0, 6.0]),
+            (ScatterReduce::Mean, [10.0 / 3.0, 2.0, 4.5], [4.5, 2.0, 6.0]),
+            (ScatterReduce::Amax, [5.0, 2.0, 6.0], [5.0, 2.0, 6.0]),
+            (ScatterReduce::Amin, [1.0, 2.0, 3.0], [4.0, 2.0, 6.0]),
+        ];
+        for (r, with_self, without_self) in cases {
+            assert_close(&vals(&x.scatter_reduce(0, &index, &src, r, true)?), &with_self, 1e-12, 1e-12);
+            assert_close(&vals(&x.scatter_reduce(0, &index, &src, r, false)?), &without_self, 1e-12, 1e-12);
+        }
+        let mut y = x.copy()?;
+        y.scatter_reduce_(0, &index, &src, ScatterReduce::Prod, true)?;
+        assert_close(&vals(&y), &[20.0, 2.0, 18.0], 1e-12, 1e-12);
+        let bad = x.scatter_reduce(0, &idx(&[0, 3, 1]), &src, ScatterReduce::Sum, true);
+        assert!(matches!(bad, Err(Error::Index(m)) if m.contains("out of bounds")));
+        Ok(())
+    });
 }
