@@ -188,6 +188,12 @@ int32_t reduction_arg(const Json& a) {
         {"batchmean", CT_REDUCTION_BATCHMEAN}};
     return reductions.at(a["reduction"].get<std::string>());
 }
+// scatter_reduce's reduction named by args["reduce"].
+int32_t scatter_reduce_arg(const Json& a) {
+    static const std::map<std::string, int32_t> reduces = {{"sum", CT_SCATTER_SUM}, {"prod", CT_SCATTER_PROD},
+        {"mean", CT_SCATTER_MEAN}, {"amax", CT_SCATTER_AMAX}, {"amin", CT_SCATTER_AMIN}};
+    return reduces.at(a["reduce"].get<std::string>());
+}
 
 // dims of a reduction case: null = every dim (ndims 0).
 std::vector<int64_t> dims_of(const Json& a) {
@@ -359,6 +365,10 @@ std::map<std::string, Op> op_table() {
         t[name] = [fn = fn](const Inputs& x, const Json& a, Outs& o) {
             return fn(x[0].h, a["dim"].get<int64_t>(), x[1].h, x[2].h, out_slot(o));
         };
+    t["scatter_reduce"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_scatter_reduce(x[0].h, a["dim"].get<int64_t>(), x[1].h, x[2].h, scatter_reduce_arg(a),
+                                 a["include_self"].get<bool>(), out_slot(o));
+    };
     // convolution, pooling, losses, embedding, einsum, split/chunk, unique
     auto pair2 = [](const Json& a, const char* key) { return a[key].get<std::vector<int64_t>>(); };
     t["conv2d"] = [pair2](const Inputs& x, const Json& a, Outs& o) {
@@ -796,6 +806,10 @@ std::map<std::string, Op> op_table() {
         {"scatter_", [](ct_tensor y, const Inputs& x, const Json& a) { return ct_scatter_(y, a["dim"].get<int64_t>(), x[1].h, x[2].h); }},
         {"scatter_add_", [](ct_tensor y, const Inputs& x, const Json& a) {
              return ct_scatter_add_(y, a["dim"].get<int64_t>(), x[1].h, x[2].h);
+         }},
+        {"scatter_reduce_", [](ct_tensor y, const Inputs& x, const Json& a) {
+             return ct_scatter_reduce_(y, a["dim"].get<int64_t>(), x[1].h, x[2].h, scatter_reduce_arg(a),
+                                       a["include_self"].get<bool>());
          }},
         {"index_add_", [](ct_tensor y, const Inputs& x, const Json& a) {
              return ct_index_add_(y, a["dim"].get<int64_t>(), x[1].h, x[2].h, a["alpha"].get<double>());

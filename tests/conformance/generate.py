@@ -1639,7 +1639,44 @@ def toolbox(c):
         for acc in (False, True):
             c.run(f"index_put_/{dtype}/acc{int(acc)}", "index_put_",
                   lambda t, v, *i, a=acc: t.clone().index_put_(i, v, a), [x, values, rows, cols], {"accumulate": acc})
+    scatter_reduce_cases(c)
     toolbox_stats(c)
+
+
+def scatter_reduce_cases(c):
+    """scatter_reduce and scatter_reduce_ (inputs x, index, src; index has duplicates), every reduction with and without
+    x's own values, with torch 1.13's gradients. A src larger than index (only its covered part counts) is checked
+    without gradients: torch 1.13's backward returns a src gradient of index's shape there and fails."""
+    for dtype in FLOATS:
+        rng = Rng(len(c.cases))
+        x = rng.tensor([4, 3], dtype)
+        for dim, index in ((0, [[3, 0, 3], [1, 3, 3]]), (1, [[2, 2, 0], [1, 0, 1], [2, 2, 2]]), (-1, [[0], [2], [1], [0]])):
+            src = rng.tensor([len(index), len(index[0])], dtype)
+            for reduce in ("sum", "prod", "mean", "amax", "amin"):
+                for include_self in (True, False):
+                    c.run(f"scatter_reduce/{dtype}/{dim}/{index}/{reduce}/self{int(include_self)}", "scatter_reduce",
+                          lambda t, i, s, d=dim, r=reduce, inc=include_self:
+                          torch.scatter_reduce(t, d, i, s, r, include_self=inc),
+                          [x, torch.tensor(index), src], {"dim": dim, "reduce": reduce, "include_self": include_self})
+        wide = rng.tensor([3, 4], dtype)
+        for reduce in ("sum", "amin"):
+            c.run(f"scatter_reduce/{dtype}/wide_src/{reduce}", "scatter_reduce",
+                  lambda t, i, s, r=reduce: torch.scatter_reduce(t, 0, i, s, r), [x, torch.tensor([[3, 0], [3, 1]]), wide],
+                  {"dim": 0, "reduce": reduce, "include_self": True}, differentiable=False)
+        src = rng.tensor([2, 3], dtype)
+        for reduce in ("prod", "amax"):
+            c.run(f"scatter_reduce_/{dtype}/{reduce}", "scatter_reduce_",
+                  lambda t, i, s, r=reduce: t.clone().scatter_reduce_(0, i, s, r, include_self=False),
+                  [x, torch.tensor([[3, 0, 3], [1, 3, 3]]), src], {"dim": 0, "reduce": reduce, "include_self": False})
+    for reduce in ("sum", "mean", "amin"):
+        c.run(f"scatter_reduce/int32/{reduce}", "scatter_reduce",
+              lambda t, i, s, r=reduce: torch.scatter_reduce(t, 0, i, s, r),
+              [torch.tensor([5, -7, 9], dtype=torch.int32), torch.tensor([0, 2, 0, 2]),
+               torch.tensor([4, 2, -3, 6], dtype=torch.int32)], {"dim": 0, "reduce": reduce, "include_self": True})
+    c.error("scatter_reduce/error/range", "scatter_reduce", [torch.zeros(4, 3), torch.tensor([[4]]), torch.zeros(1, 1)],
+            "CT_ERR_INDEX", {"dim": 0, "reduce": "sum", "include_self": True})
+    c.error("scatter_reduce/error/dtype", "scatter_reduce", [torch.zeros(3), torch.tensor([0]), torch.zeros(1, dtype=torch.float64)],
+            "CT_ERR_DTYPE", {"dim": 0, "reduce": "amax", "include_self": True})
 
 
 def toolbox_stats(c):

@@ -176,6 +176,8 @@ merge!(OPS, Dict{String,Function}(
     "mse_loss" => (x, y, a) -> C.mse(x, y; agg = Symbol(a["reduction"])),
     "scatter" => (x, i, s, a) -> C.scatter(x, jdim(a["dim"], ndims(x)), i .+ 1, s),
     "scatter_add" => (x, i, s, a) -> C.scatter_add(x, jdim(a["dim"], ndims(x)), i .+ 1, s),
+    "scatter_reduce" => (x, i, s, a) -> C.scatter_reduce(x, jdim(a["dim"], ndims(x)), i .+ 1, s, Symbol(a["reduce"]);
+                                                         include_self = a["include_self"]),
     # the toolbox's indexed writes (issue 14); index_put's inputs are x, values, then the index tensors (ctensor
     # order, so reversed into the Julia-order tuple index_put takes)
     "index_add" => (x, i, s, a) -> C.index_add(x, jdim(a["dim"], ndims(x)), i .+ 1, s; alpha = a["alpha"]),
@@ -183,6 +185,8 @@ merge!(OPS, Dict{String,Function}(
     # the in-place forms write into a copy of input 1, which is the result
     "scatter_" => (x, i, s, a) -> C.scatter!(copy(x), jdim(a["dim"], ndims(x)), i .+ 1, s),
     "scatter_add_" => (x, i, s, a) -> C.scatter_add!(copy(x), jdim(a["dim"], ndims(x)), i .+ 1, s),
+    "scatter_reduce_" => (x, i, s, a) -> C.scatter_reduce!(copy(x), jdim(a["dim"], ndims(x)), i .+ 1, s,
+                                                           Symbol(a["reduce"]); include_self = a["include_self"]),
     "index_add_" => (x, i, s, a) -> C.index_add!(copy(x), jdim(a["dim"], ndims(x)), i .+ 1, s; alpha = a["alpha"]),
     "index_copy_" => (x, i, s, a) -> C.index_copy!(copy(x), jdim(a["dim"], ndims(x)), i .+ 1, s),
     "index_put_" => (xs...) -> C.index_put!(copy(xs[1]), Tuple(reverse([i .+ 1 for i in xs[3:end-1]])), xs[2];

@@ -124,6 +124,10 @@ def op_table():
         # the in-place forms write into a clone of input 0, which is the output
         "scatter_": lambda xs, a: xs[0].clone().scatter_(a["dim"], xs[1], xs[2]),
         "scatter_add_": lambda xs, a: xs[0].clone().scatter_add_(a["dim"], xs[1], xs[2]),
+        "scatter_reduce": lambda xs, a: ct.scatter_reduce(xs[0], a["dim"], xs[1], xs[2], a["reduce"],
+                                                          include_self=a["include_self"]),
+        "scatter_reduce_": lambda xs, a: xs[0].clone().scatter_reduce_(a["dim"], xs[1], xs[2], a["reduce"],
+                                                                       include_self=a["include_self"]),
         "index_add_": lambda xs, a: xs[0].clone().index_add_(a["dim"], xs[1], xs[2], alpha=a["alpha"]),
         "index_copy_": lambda xs, a: xs[0].clone().index_copy_(a["dim"], xs[1], xs[2]),
         "index_put_": lambda xs, a: xs[0].clone().index_put_(tuple(xs[2:]), xs[1], accumulate=a["accumulate"]),

@@ -311,12 +311,22 @@ fn op_table() -> HashMap<&'static str, Op> {
     t.insert("mse_loss", Box::new(|x, a| one(ctensor::nn::mse_loss(&x[0], &x[1], reduction(a)))));
     t.insert("scatter", Box::new(|x, a| one(x[0].scatter(dim(a), &x[1], &x[2]))));
     t.insert("scatter_add", Box::new(|x, a| one(x[0].scatter_add(dim(a), &x[1], &x[2]))));
+    t.insert(
+        "scatter_reduce",
+        Box::new(|x, a| one(x[0].scatter_reduce(dim(a), &x[1], &x[2], scatter_reduce(a), flag(a, "include_self")))),
+    );
     // the toolbox's indexed writes (issue 14); index_put's inputs are x, values, then the index tensors
     t.insert("index_add", Box::new(|x, a| one(x[0].index_add(dim(a), &x[1], &x[2], a["alpha"].as_f64().unwrap()))));
     t.insert("index_copy", Box::new(|x, a| one(x[0].index_copy(dim(a), &x[1], &x[2]))));
     // the in-place forms write into a copy of input 0, which is the output
     t.insert("scatter_", Box::new(|x, a| in_place(x, |y| y.scatter_(dim(a), &x[1], &x[2]))));
     t.insert("scatter_add_", Box::new(|x, a| in_place(x, |y| y.scatter_add_(dim(a), &x[1], &x[2]))));
+    t.insert(
+        "scatter_reduce_",
+        Box::new(|x, a| {
+            in_place(x, |y| y.scatter_reduce_(dim(a), &x[1], &x[2], scatter_reduce(a), flag(a, "include_self")))
+        }),
+    );
     t.insert(
         "index_add_",
         Box::new(|x, a| in_place(x, |y| y.index_add_(dim(a), &x[1], &x[2], a["alpha"].as_f64().unwrap()))),
@@ -474,6 +484,16 @@ fn interpolation(a: &Value) -> ctensor::Interpolation {
         "midpoint" => ctensor::Interpolation::Midpoint,
         "nearest" => ctensor::Interpolation::Nearest,
         _ => ctensor::Interpolation::Linear,
+    }
+}
+
+fn scatter_reduce(a: &Value) -> ctensor::ScatterReduce {
+    match a["reduce"].as_str().unwrap() {
+        "prod" => ctensor::ScatterReduce::Prod,
+        "mean" => ctensor::ScatterReduce::Mean,
+        "amax" => ctensor::ScatterReduce::Amax,
+        "amin" => ctensor::ScatterReduce::Amin,
+        _ => ctensor::ScatterReduce::Sum,
     }
 }
 

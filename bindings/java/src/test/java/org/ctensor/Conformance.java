@@ -219,6 +219,10 @@ public final class Conformance {
         return a.get("dim").getAsLong();
     }
 
+    static Toolbox.ScatterReduce scatterReduceArg(JsonObject a) {
+        return Toolbox.ScatterReduce.valueOf(a.get("reduce").getAsString().toUpperCase(java.util.Locale.ROOT));
+    }
+
     static Map<String, Op> opTable() {
         Map<String, Op> t = new HashMap<>();
         Map<String, Function<Tensor, Tensor>> unary = new HashMap<>();
@@ -308,6 +312,8 @@ public final class Conformance {
         t.put("mse_loss", (x, a) -> one(org.ctensor.nn.Functional.mseLoss((Tensor) x[0], (Tensor) x[1], reduction(a))));
         t.put("scatter", (x, a) -> one(((Tensor) x[0]).scatter(dim(a), (Tensor) x[1], (Tensor) x[2])));
         t.put("scatter_add", (x, a) -> one(((Tensor) x[0]).scatterAdd(dim(a), (Tensor) x[1], (Tensor) x[2])));
+        t.put("scatter_reduce", (x, a) -> one(Toolbox.scatterReduce((Tensor) x[0], dim(a), (Tensor) x[1], (Tensor) x[2],
+                scatterReduceArg(a), a.get("include_self").getAsBoolean())));
         // the toolbox's indexed writes (issue 14); index_put's inputs are x, values, then the index tensors
         t.put("index_add", (x, a) -> one(Toolbox.indexAdd((Tensor) x[0], dim(a), (Tensor) x[1], (Tensor) x[2],
                 a.get("alpha").getAsDouble())));
@@ -315,6 +321,8 @@ public final class Conformance {
         // the in-place forms write into a copy of input 0, which is the output
         t.put("scatter_", (x, a) -> one(Toolbox.scatterInPlace(((Tensor) x[0]).copy(), dim(a), (Tensor) x[1], (Tensor) x[2])));
         t.put("scatter_add_", (x, a) -> one(Toolbox.scatterAddInPlace(((Tensor) x[0]).copy(), dim(a), (Tensor) x[1], (Tensor) x[2])));
+        t.put("scatter_reduce_", (x, a) -> one(Toolbox.scatterReduceInPlace(((Tensor) x[0]).copy(), dim(a), (Tensor) x[1],
+                (Tensor) x[2], scatterReduceArg(a), a.get("include_self").getAsBoolean())));
         t.put("index_add_", (x, a) -> one(Toolbox.indexAddInPlace(((Tensor) x[0]).copy(), dim(a), (Tensor) x[1], (Tensor) x[2],
                 a.get("alpha").getAsDouble())));
         t.put("index_copy_", (x, a) -> one(Toolbox.indexCopyInPlace(((Tensor) x[0]).copy(), dim(a), (Tensor) x[1], (Tensor) x[2])));
