@@ -47,6 +47,7 @@ public final class GradScaler implements AutoCloseable {
     }
 
     /** Divides the parameters' gradients by the scale in place (once per iteration) and records inf/NaN. */
+    @Op("amp_non_finite_check_and_unscale_")
     public void unscale(List<Tensor> params) {
         if (foundInf != null) throw new IllegalStateException("GradScaler.unscale: already unscaled since update()");
         List<Tensor> grads = new ArrayList<>();
@@ -79,6 +80,7 @@ public final class GradScaler implements AutoCloseable {
     }
 
     /** Backs the scale off after an iteration that found inf/NaN, grows it after growthInterval clean ones. */
+    @Op("amp_update_scale_")
     public void update() {
         if (foundInf == null) throw new IllegalStateException("GradScaler.update: no inf checks were recorded");
         try {
