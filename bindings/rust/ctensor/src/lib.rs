@@ -51,6 +51,7 @@ mod resample;
 mod error;
 mod hooks;
 mod losses;
+mod module_hooks;
 mod linalg;
 pub mod nn;
 mod norms;

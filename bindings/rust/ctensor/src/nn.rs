@@ -17,6 +17,7 @@ pub use crate::conv::{
 };
 pub use crate::data_parallel::DistributedDataParallel;
 pub use crate::embedding::{Embedding, EmbeddingBag};
+pub use crate::module_hooks::{FullBackwardHook, ForwardHook, ForwardPreHook, Hooked, ModuleHookId};
 pub use crate::resample::Upsample;
 pub use crate::losses::{
     cosine_embedding_loss, ctc_loss, gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div, kl_div_batchmean,
