@@ -872,7 +872,7 @@ std::map<std::string, Op> op_table() {
                            a["keepdim"].get<bool>(), modes.at(a["interpolation"].get<std::string>()), out_slot(o));
     };
     t["cdist"] = [](const Inputs& x, const Json& a, Outs& o) {
-        return ct_cdist(x[0].h, x[1].h, a["p"].get<double>(), 0, out_slot(o));
+        return ct_cdist(x[0].h, x[1].h, decode(a["p"]), 0, out_slot(o));
     };
     t["median"] = [](const Inputs& x, const Json&, Outs& o) { return ct_median(x[0].h, out_slot(o)); };
     t["nanmedian"] = [](const Inputs& x, const Json&, Outs& o) { return ct_nanmedian(x[0].h, out_slot(o)); };

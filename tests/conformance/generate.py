@@ -1694,8 +1694,8 @@ def toolbox_stats(c):
                   lambda t, q=q, d=dim, k=keepdim, m=mode: torch.quantile(t, q, d, k, interpolation=m), [x],
                   {"q": q, "dim": dim, "keepdim": keepdim, "interpolation": mode})
         a, b = rng.tensor([4, 3], dtype), rng.tensor([2, 3], dtype)
-        for p in (0.0, 1.0, 2.0, 3.0, 0.5):  # (args are plain JSON: no infinity here)
-            c.run(f"cdist/{dtype}/{p}", "cdist", lambda u, v, p=p: torch.cdist(u, v, p), [a, b], {"p": p})
+        for p in (0.0, 1.0, 2.0, 3.0, 0.5, float("inf")):
+            c.run(f"cdist/{dtype}/{p}", "cdist", lambda u, v, p=p: torch.cdist(u, v, p), [a, b], {"p": encode(p)})
         # the rest: median and nanmedian of all elements, the NaN-ignoring forms along a dim, repeat_interleave, meshgrid
         c.run(f"median/{dtype}", "median", torch.median, [x])
         xn = x.clone()

@@ -211,7 +211,7 @@ merge!(OPS, Dict{String,Function}(
     "median_dim" => (x, a) -> C.median(x; dims = jdim(a["dim"], ndims(x)), keepdim = a["keepdim"]),
     "quantile" => (x, a) -> C.quantile(x, a["q"]; dims = haskey(a, "dim") ? jdim(a["dim"], ndims(x)) : nothing,
                                        keepdim = a["keepdim"], interpolation = Symbol(a["interpolation"])),
-    "cdist" => (x, y, a) -> C.cdist(x, y; p = a["p"]),
+    "cdist" => (x, y, a) -> C.cdist(x, y; p = decode(a["p"])),
     "median" => (x, a) -> C.median(x),
     "nanmedian" => (x, a) -> C.nanmedian(x),
     "nanmedian_dim" => (x, a) -> C.nanmedian(x; dims = jdim(a["dim"], ndims(x)), keepdim = a["keepdim"]),

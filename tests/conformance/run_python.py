@@ -147,7 +147,7 @@ def op_table():
         "take_along_dim": lambda xs, a: ct.take_along_dim(xs[0], xs[1], a["dim"]),
         "median_dim": lambda xs, a: tuple(ct.median(xs[0], a["dim"], a["keepdim"])),
         "quantile": lambda xs, a: ct.quantile(xs[0], a["q"], a["dim"], a["keepdim"], interpolation=a["interpolation"]),
-        "cdist": lambda xs, a: ct.cdist(xs[0], xs[1], float(a["p"])),
+        "cdist": lambda xs, a: ct.cdist(xs[0], xs[1], decode(a["p"])),
         "median": lambda xs, a: ct.median(xs[0]),
         "nanmedian": lambda xs, a: ct.nanmedian(xs[0]),
         "nanmedian_dim": lambda xs, a: tuple(ct.nanmedian(xs[0], a["dim"], a["keepdim"])),

@@ -347,7 +347,7 @@ public final class Conformance {
         t.put("quantile", (x, a) -> one(ToolboxStats.quantile((Tensor) x[0], a.get("q").getAsDouble(),
                 a.get("dim").isJsonNull() ? null : a.get("dim").getAsLong(), bool(a, "keepdim"),
                 ToolboxStats.Interpolation.valueOf(a.get("interpolation").getAsString().toUpperCase(java.util.Locale.ROOT)))));
-        t.put("cdist", (x, a) -> one(ToolboxStats.cdist((Tensor) x[0], (Tensor) x[1], a.get("p").getAsDouble(), 0)));
+        t.put("cdist", (x, a) -> one(ToolboxStats.cdist((Tensor) x[0], (Tensor) x[1], decode(a.get("p")), 0)));
         t.put("median", (x, a) -> one(ToolboxStats.median((Tensor) x[0])));
         t.put("nanmedian", (x, a) -> one(ToolboxStats.nanmedian((Tensor) x[0])));
         t.put("nanmedian_dim", (x, a) -> pair(ToolboxStats.nanmedian((Tensor) x[0], dim(a), bool(a, "keepdim"))));
