@@ -92,6 +92,14 @@ public final class ToolboxStats {
         return Tensor.own(h, x);
     }
 
+    /** nanquantile for each value of the 0-d or 1-D tensor q (x's dtype); a 1-D q puts its dim first. */
+    public static Tensor nanquantile(Tensor x, Tensor q, Long dim, boolean keepdim, Interpolation mode) {
+        long h = CT.nanquantile(x.handle(), q.handle(), 0, dim == null ? 0 : dim, dim == null ? 0 : 1, keepdim ? 1 : 0,
+                mode.ordinal());
+        Native.keepAlive(x, q);
+        return Tensor.own(h);
+    }
+
     /** The p-norm distances [B.., P, R] between the rows of x1 [B.., P, M] and x2 [B.., R, M]; computeMode as torch
      * (0: matmul form for p = 2 when P or R > 25, 1: always, 2: never). */
     @Op("cdist")

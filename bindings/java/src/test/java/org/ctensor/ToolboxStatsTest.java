@@ -39,6 +39,9 @@ class ToolboxStatsTest {
             assertArrayEquals(new double[] {1, 5, 3, 6, 4, 9}, ToolboxStats.quantile(y, t(new double[] {0.25, 0.5, 0.9}, 3), 1L,
                     false, ToolboxStats.Interpolation.NEAREST).toDoubleArray(), 0);
             assertArrayEquals(new double[] {1, 4}, ToolboxStats.nanquantile(m, 0.5, 1L, false, ToolboxStats.Interpolation.LOWER).toDoubleArray(), 0);
+            // torch.nanquantile(m, tensor([0, 0.75]), dim=1) = [[1, 3], [1.75, 4.5]]
+            assertArrayEquals(new double[] {1, 3, 1.75, 4.5}, ToolboxStats.nanquantile(m, t(new double[] {0, 0.75}, 2), 1L,
+                    false, ToolboxStats.Interpolation.LINEAR).toDoubleArray(), 1e-12);
             Tensor a = t(new double[] {0, 0, 1, 2, 3, -1}, 3, 2), b = t(new double[] {1, 1, 0, 0}, 2, 2);
             assertArrayEquals(new double[] {2, 0, 1, 3, 4, 4}, ToolboxStats.cdist(a, b, 1, 0).toDoubleArray(), 0);
         }
