@@ -12,6 +12,8 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+#include "core/dtype.h"
+#include "core/error.h"
 #include "ops/ops.h"
 
 namespace ct {
@@ -31,6 +33,28 @@ template <typename A, typename... R> std::optional<DType> half_dtype_of(const A&
             if (t.defined() && is_half(t.dtype())) return t.dtype();
     }
     return half_dtype_of(rest...);
+}
+
+// For ops whose tensors must all share one dtype (torch raises on a mix): the half dtype as half_dtype_of, after
+// checking that every defined tensor argument has it (CT_ERR_DTYPE naming op and both dtypes otherwise).
+inline void check_all_dtype(const char*, DType) {}
+template <typename A, typename... R> void check_all_dtype(const char* op, DType d, const A& a, const R&... rest) {
+    auto check = [&](const Tensor& t) {
+        if (t.defined() && t.dtype() != d)
+            fail(CT_ERR_DTYPE, op, ": expected every tensor to have dtype ", dtype_name(d), ", got one of dtype ",
+                 dtype_name(t.dtype()), " (the dtypes must match)");
+    };
+    if constexpr (std::is_same_v<A, Tensor>) {
+        check(a);
+    } else if constexpr (std::is_same_v<A, std::vector<Tensor>>) {
+        for (const Tensor& t : a) check(t);
+    }
+    check_all_dtype(op, d, rest...);
+}
+template <typename... A> std::optional<DType> uniform_half_dtype_of(const char* op, const A&... args) {
+    std::optional<DType> h = half_dtype_of(args...);
+    if (h) check_all_dtype(op, *h, args...);
+    return h;
 }
 
 // The half dtype of a and b when both have it (else nullopt): for ops that require equal dtypes, so that a half

@@ -431,6 +431,9 @@ Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction r) {
 }
 
 Tensor binary_cross_entropy(const Tensor& probs, const Tensor& target, Reduction r) {
+    if (probs.dtype() != target.dtype())  // torch 1.13 raises too (unlike the logits form, which promotes)
+        fail(CT_ERR_DTYPE, "binary_cross_entropy: target (", dtype_name(target.dtype()), ") must have the dtype of probs (",
+             dtype_name(probs.dtype()), ")");
     // Note [Half compute]
     if (auto h = half_dtype_of(probs, target))
         return round_results(binary_cross_entropy(as_float32(probs), as_float32(target), r), *h);

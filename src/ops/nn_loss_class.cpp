@@ -42,6 +42,9 @@ void check_weight(const char* op, const Tensor& x, const Tensor& weight) {
     if (!weight.defined()) return;
     check_same_device(op, x, weight);
     check_floating(op, weight);
+    if (weight.dtype() != x.dtype())  // torch 1.13 raises too ("expected scalar type Float but found Double")
+        fail(CT_ERR_DTYPE, op, ": the weight (", dtype_name(weight.dtype()), ") must have the input's dtype (",
+             dtype_name(x.dtype()), ")");
     if (weight.dim() != 1 || weight.size(0) != class_count(x))
         fail(CT_ERR_SHAPE, op, ": expected a weight of shape [", class_count(x), "] for input of shape ",
              shape_str(x.sizes()), ", got ", shape_str(weight.sizes()));

@@ -62,7 +62,7 @@ void check_batch_sizes(const char* op, const IntList& bs, int64_t N) {
 RnnResult rnn(RnnMode mode, const Tensor& x, const Tensor& hx, const Tensor& cx, const TensorList& weights,
               bool has_biases, int64_t num_layers, double dropout_p, bool train, bool bidirectional, bool batch_first,
               int64_t proj_size, const IntList* batch_sizes, Generator* gen) {
-    if (auto h = half_dtype_of(x, hx, cx, weights)) {  // Note [Half compute]
+    if (auto h = uniform_half_dtype_of(mode_op(mode), x, hx, cx, weights)) {  // Note [Half compute]
         RnnResult r = rnn(mode, as_float32(x), as_float32(hx), as_float32(cx), as_float32(weights), has_biases,
                           num_layers, dropout_p, train, bidirectional, batch_first, proj_size, batch_sizes, gen);
         return {round_results(r.out, *h), round_results(r.hy, *h), round_results(r.cy, *h)};
@@ -161,7 +161,8 @@ RnnResult rnn(RnnMode mode, const Tensor& x, const Tensor& hx, const Tensor& cx,
 
 RnnResult rnn_cell(RnnMode mode, const Tensor& x, const Tensor& hx, const Tensor& cx, const Tensor& w_ih,
                    const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh) {
-    if (auto h = half_dtype_of(x, hx, cx, w_ih, w_hh, b_ih, b_hh)) {  // Note [Half compute]
+    if (auto h = uniform_half_dtype_of((std::string(mode_op(mode)) + "_cell").c_str(), x, hx, cx, w_ih, w_hh, b_ih,
+                                       b_hh)) {  // Note [Half compute]
         RnnResult r = rnn_cell(mode, as_float32(x), as_float32(hx), as_float32(cx), as_float32(w_ih), as_float32(w_hh),
                                as_float32(b_ih), as_float32(b_hh));
         return {round_results(r.out, *h), round_results(r.hy, *h), round_results(r.cy, *h)};
