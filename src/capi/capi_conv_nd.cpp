@@ -64,7 +64,7 @@ ct_status ct_max_pool_nd(ct_tensor x, int32_t ndim_spatial, const int64_t* kerne
         if (!dilation) fail(CT_ERR_INVALID_ARGUMENT, "max_pool_nd: dilation is NULL");
         PoolNdParams p = pool_nd_args("max_pool_nd", ndim_spatial, kernel, stride, padding, dilation);
         p.ceil_mode = ceil_mode != 0;
-        auto res = max_pool_nd(get_tensor(x, "max_pool_nd", "x"), p);
+        auto res = max_pool_nd(autocast_pool_arg("max_pool3d", ndim_spatial, get_tensor(x, "max_pool_nd", "x")), p);
         set_tensor_outs({{res.first, out}, {res.second, indices_out}});
     });
 }
@@ -78,7 +78,8 @@ ct_status ct_avg_pool_nd(ct_tensor x, int32_t ndim_spatial, const int64_t* kerne
         p.ceil_mode = ceil_mode != 0;
         p.count_include_pad = count_include_pad != 0;
         p.divisor_override = divisor_override;
-        *out = new_tensor_handle(avg_pool_nd(get_tensor(x, "avg_pool_nd", "x"), p));
+        *out = new_tensor_handle(
+            avg_pool_nd(autocast_pool_arg("avg_pool3d", ndim_spatial, get_tensor(x, "avg_pool_nd", "x")), p));
     });
 }
 
@@ -87,7 +88,8 @@ ct_status ct_adaptive_avg_pool_nd(ct_tensor x, int32_t ndim_spatial, const int64
         check_out(out, "adaptive_avg_pool_nd");
         int64_t size[3];
         rank_arg(output_size, size, ndim_spatial, "adaptive_avg_pool_nd", "output_size", nullptr);
-        *out = new_tensor_handle(adaptive_avg_pool_nd(get_tensor(x, "adaptive_avg_pool_nd", "x"), ndim_spatial, size));
+        Tensor X = autocast_pool_arg("adaptive_avg_pool3d", ndim_spatial, get_tensor(x, "adaptive_avg_pool_nd", "x"));
+        *out = new_tensor_handle(adaptive_avg_pool_nd(X, ndim_spatial, size));
     });
 }
 
@@ -97,7 +99,8 @@ ct_status ct_adaptive_max_pool_nd(ct_tensor x, int32_t ndim_spatial, const int64
         check_out(out, "adaptive_max_pool_nd");
         int64_t size[3];
         rank_arg(output_size, size, ndim_spatial, "adaptive_max_pool_nd", "output_size", nullptr);
-        auto res = adaptive_max_pool_nd(get_tensor(x, "adaptive_max_pool_nd", "x"), ndim_spatial, size);
+        Tensor X = autocast_pool_arg("adaptive_max_pool3d", ndim_spatial, get_tensor(x, "adaptive_max_pool_nd", "x"));
+        auto res = adaptive_max_pool_nd(X, ndim_spatial, size);
         set_tensor_outs({{res.first, out}, {res.second, indices_out}});
     });
 }

@@ -31,6 +31,9 @@ ct_status ct_rnn(int32_t mode, ct_tensor x, ct_tensor hx, ct_tensor cx, const ct
         Tensor X = get_tensor(x, op, "x");
         Tensor HX = get_optional_tensor(hx, op, "hx"), CX = get_optional_tensor(cx, op, "cx");
         TensorList W = tensor_list_arg(weights, num_weights, op, "weights");
+        std::vector<Tensor*> args = {&X, &HX, &CX};
+        for (Tensor& w : W) args.push_back(&w);
+        autocast_rnn_args(m == RnnMode::RnnTanh || m == RnnMode::RnnRelu, args);  // Note [Autocast by argument]
         if (num_batch_sizes < 0 || (num_batch_sizes > 0 && !batch_sizes))
             fail(CT_ERR_INVALID_ARGUMENT, op, ": batch_sizes is NULL or num_batch_sizes (", num_batch_sizes,
                  ") is negative");
@@ -59,10 +62,12 @@ ct_status ct_rnn_cell(int32_t mode, ct_tensor x, ct_tensor hx, ct_tensor cx, ct_
         check_out(hy, op, "hy");
         RnnMode m = mode_arg(mode, op);
         if (m == RnnMode::Lstm) check_out(cy, op, "cy");
-        Tensor X = get_tensor(x, op, "x");
-        RnnResult r = rnn_cell(m, X, get_optional_tensor(hx, op, "hx"), get_optional_tensor(cx, op, "cx"),
-                               get_optional_tensor(w_ih, op, "w_ih"), get_optional_tensor(w_hh, op, "w_hh"),
-                               get_optional_tensor(b_ih, op, "b_ih"), get_optional_tensor(b_hh, op, "b_hh"));
+        Tensor X = get_tensor(x, op, "x"), HX = get_optional_tensor(hx, op, "hx"), CX = get_optional_tensor(cx, op, "cx");
+        Tensor WI = get_optional_tensor(w_ih, op, "w_ih"), WH = get_optional_tensor(w_hh, op, "w_hh");
+        Tensor BI = get_optional_tensor(b_ih, op, "b_ih"), BH = get_optional_tensor(b_hh, op, "b_hh");
+        autocast_rnn_args(m == RnnMode::RnnTanh || m == RnnMode::RnnRelu,  // Note [Autocast by argument]
+                          {&X, &HX, &CX, &WI, &WH, &BI, &BH});
+        RnnResult r = rnn_cell(m, X, HX, CX, WI, WH, BI, BH);
         ct_tensor h = new_tensor_handle(r.hy), c = nullptr;
         try {
             if (r.cy.defined()) c = new_tensor_handle(r.cy);

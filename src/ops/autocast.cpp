@@ -23,10 +23,11 @@ struct PolicyRow {
 
 // Note [Autocast policy table]: the only place that says what autocast does to an op. CPU column: what torch
 // 1.13's torch.cpu.amp.autocast(dtype=bfloat16) gives for the same call (ops torch composes from listed ones,
-// einsum and attention, are listed so the result dtype agrees). Not listed, as they depend on an argument the
-// table cannot see: rnn / rnn_cell (torch: tanh/relu in half, LSTM/GRU in float32 on CPU), the N-d pools and
-// interpolate (torch: 3-d forms in float32). ct_convolution runs under its user-facing name (conv2d,
-// conv_transpose1d, ...), so those rows apply to it.
+// einsum and attention, are listed so the result dtype agrees). Ops whose row depends on an argument the table
+// cannot see are looked up under a name that says it (Note [Autocast by argument]): the N-d pools' 3-d forms
+// under max_pool3d etc., the recurrent nets under rnn_lower_precision when they run in the half type.
+// interpolate passes through in every mode and rank (as torch 1.13 on the CPU). ct_convolution runs under its
+// user-facing name (conv2d, conv_transpose1d, ...), so those rows apply to it.
 const PolicyRow kPolicy[] = {
     // lower precision: the matmul family
     {"matmul", Low, Low},
@@ -43,6 +44,11 @@ const PolicyRow kPolicy[] = {
     {"prelu", Pass, Low},
     {"rnn_cell", Pass, Low},
     {"rnn", Pass, Low},
+    {"rnn_lower_precision", Low, Low},  // Note [Autocast by argument]
+    {"max_pool3d", F32, Pass},
+    {"avg_pool3d", F32, Pass},
+    {"adaptive_avg_pool3d", F32, Pass},
+    {"adaptive_max_pool3d", F32, Pass},
     // float32: losses
     {"cross_entropy", F32, F32},
     {"nll_loss", F32, F32},
@@ -230,6 +236,18 @@ Tensor autocast_arg(const char* op, const Tensor& t) {
     }
     if (policy == F32) return t.dtype() == DType::Float32 ? t : to_dtype(t, DType::Float32);
     return t;
+}
+
+Tensor autocast_pool_arg(const char* op3d, int64_t ndim_spatial, const Tensor& t) {
+    return ndim_spatial == 3 && autocast_any_enabled() ? autocast_arg(op3d, t) : t;
+}
+
+void autocast_rnn_args(bool plain_rnn, const std::vector<Tensor*>& args) {
+    if (!autocast_any_enabled()) return;
+    bool lower = plain_rnn;
+    for (const Tensor* t : args) lower = lower || (t->defined() && is_half(t->dtype()));
+    if (!lower) return;
+    for (Tensor* t : args) *t = autocast_arg("rnn_lower_precision", *t);
 }
 
 void autocast_promote(const char* op, std::vector<Tensor>& ts) {

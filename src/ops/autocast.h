@@ -39,5 +39,13 @@ AutocastPolicy autocast_policy(const char* op, DeviceType type);
 Tensor autocast_arg(const char* op, const Tensor& t);
 // Promote policy for a list of arguments: every floating input cast to the widest floating dtype among them.
 void autocast_promote(const char* op, std::vector<Tensor>& ts);
+// Note [Autocast by argument]: torch 1.13's CPU lists name max_pool3d, avg_pool3d, adaptive_{avg,max}_pool3d
+// (float32), not their 1-d and 2-d forms; and of the recurrent nets, RNN (tanh, relu) runs in the half type
+// while LSTM and GRU pass through - except that once any of their arguments is half, their internal linear
+// calls run in the half type, so the result is half. The C API applies these after get_tensor:
+// t as the argument of the N-d pool op3d ("max_pool3d", ...) when ndim_spatial is 3, else unchanged;
+Tensor autocast_pool_arg(const char* op3d, int64_t ndim_spatial, const Tensor& t);
+// the recurrent net's tensor arguments (undefined ones are skipped), cast to the half type when the net runs in it.
+void autocast_rnn_args(bool plain_rnn, const std::vector<Tensor*>& args);
 
 }  // namespace ct

@@ -47,6 +47,19 @@ def _cases():
         "sum": ([x], lambda m, a: m.sum(a), None),
         "relu": ([x], lambda m, a: m.relu(a), None),
         "layer_norm": ([x], lambda m, a: m.nn.functional.layer_norm(a, (6,)), None),
+        # Note [Autocast by argument]: the 3-d pools run in float32, their 1-d and 2-d forms and interpolate pass
+        "max_pool1d": ([arr(2, 3, 8)], lambda m, a: m.nn.functional.max_pool1d(a, 2), None),
+        "max_pool2d": ([img], lambda m, a: m.nn.functional.max_pool2d(a, 2), None),
+        "max_pool3d": ([arr(1, 2, 4, 4, 4)], lambda m, a: m.nn.functional.max_pool3d(a, 2), None),
+        "avg_pool1d": ([arr(2, 3, 8)], lambda m, a: m.nn.functional.avg_pool1d(a, 2), None),
+        "avg_pool3d": ([arr(1, 2, 4, 4, 4)], lambda m, a: m.nn.functional.avg_pool3d(a, 2), None),
+        "adaptive_avg_pool1d": ([arr(2, 3, 8)], lambda m, a: m.nn.functional.adaptive_avg_pool1d(a, 3), None),
+        "adaptive_avg_pool3d": ([arr(1, 2, 4, 4, 4)], lambda m, a: m.nn.functional.adaptive_avg_pool3d(a, 2), None),
+        "adaptive_max_pool3d": ([arr(1, 2, 4, 4, 4)], lambda m, a: m.nn.functional.adaptive_max_pool3d(a, 2), None),
+        "interpolate_trilinear": ([arr(1, 2, 3, 3, 3)],
+                                  lambda m, a: m.nn.functional.interpolate(a, scale_factor=2, mode="trilinear"), None),
+        "interpolate_bilinear": ([img], lambda m, a: m.nn.functional.interpolate(a, scale_factor=2, mode="bilinear"),
+                                 None),
     }
 
 
@@ -73,6 +86,30 @@ def test_op_matches_torch_autocast(name, inputs):
     got = ours.float().numpy()
     want = ref.float().numpy()
     np.testing.assert_allclose(got, want, rtol=3e-2, atol=3e-2 * max(1.0, float(np.abs(want).max())))
+
+
+@pytest.mark.parametrize("kind", ["RNN_TANH", "RNN_RELU", "LSTM", "GRU"])
+@pytest.mark.parametrize("cell", [False, True])
+@pytest.mark.parametrize("inputs", ["float32", "bfloat16"])
+def test_recurrent_nets_match_torch_autocast(kind, cell, inputs):
+    """Note [Autocast by argument]: RNN (tanh, relu) runs in bfloat16; LSTM and GRU pass float32 through, but a
+    bfloat16 input makes them run in bfloat16 (float32 weights and all)."""
+    torch = requires_torch()
+    name = kind.split("_")[0] + ("Cell" if cell else "")
+    kwargs = {"nonlinearity": kind.split("_")[1].lower()} if "_" in kind else {}
+    torch.manual_seed(0)
+    ref_module = getattr(torch.nn, name)(3, 4, **kwargs)
+    module = getattr(ct.nn, name)(3, 4, **kwargs)
+    module.load_state_dict({k: ct.tensor(v.detach().numpy()) for k, v in ref_module.state_dict().items()})
+    x = arr(2, 3) if cell else arr(5, 2, 3)
+    outs = []
+    for mod, m in ((ct, module), (torch, ref_module)):
+        with mod.cpu.amp.autocast(dtype=mod.bfloat16):
+            y = m(mod.tensor(x).to(getattr(mod, inputs)))
+        outs.append(y[0] if isinstance(y, tuple) else y)
+    ours, ref = outs
+    assert ours.dtype.name == str(ref.dtype).replace("torch.", ""), (name, kwargs, inputs)
+    np.testing.assert_allclose(ours.float().detach().numpy(), ref.float().detach().numpy(), rtol=3e-2, atol=3e-2)
 
 
 def test_promote_list_matches_torch():
