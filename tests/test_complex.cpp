@@ -303,19 +303,68 @@ TEST(Complex, GradientsFollowTorchsConvention) {
     });
 }
 
+// prod / cumsum / cumprod / sigmoid / tan / rsqrt / pow (issue 15 second step): values against std::complex,
+// gradients (torch's convention) against central differences, with a zero in the products' inputs.
+TEST(Complex, ScansProductsAndFunctions) {
+    const std::vector<cd> zv = {{1, 2}, {-0.5, 0.7}, {2, -1}, {0.3, -0.4}};
+    H z = cmake(zv, {2, 2}), p, cs, cp, sg;
+    ok(ct_prod(z.get(), nullptr, 0, 0, p.out()));
+    expect_near(cvalues(p), {zv[0] * zv[1] * zv[2] * zv[3]}, 1e-12);
+    ok(ct_cumsum(z.get(), 1, cs.out()));
+    expect_near(cvalues(cs), {zv[0], zv[0] + zv[1], zv[2], zv[2] + zv[3]}, 1e-12);
+    ok(ct_cumprod(z.get(), 0, cp.out()));
+    expect_near(cvalues(cp), {zv[0], zv[1], zv[0] * zv[2], zv[1] * zv[3]}, 1e-12);
+    ok(ct_sigmoid(z.get(), sg.out()));
+    std::vector<cd> want;
+    for (cd v : zv) want.push_back(1.0 / (1.0 + std::exp(-v)));
+    expect_near(cvalues(sg), want, 1e-12);
+    using U = ct_status (*)(ct_tensor, ct_tensor*);
+    for (U fn : {ct_sigmoid, ct_tan, ct_rsqrt}) {
+        complex_gradcheck(zv, {2, 2}, [fn](const H& z) {
+            H y;
+            ok(fn(z.get(), y.out()));
+            return abs_sum(y);
+        });
+    }
+    const std::vector<cd> with_zero = {{1, 2}, {0, 0}, {2, -1}, {0.3, -0.4}};
+    for (const auto& v : {zv, with_zero}) {
+        int64_t d1[] = {1};
+        complex_gradcheck(v, {2, 2}, [&](const H& z) {
+            H y;
+            ok(ct_prod(z.get(), d1, 1, 0, y.out()));
+            return abs_sum(y);
+        });
+        complex_gradcheck(v, {2, 2}, [&](const H& z) {
+            H y;
+            ok(ct_cumprod(z.get(), 1, y.out()));
+            return abs_sum(y);
+        });
+        complex_gradcheck(v, {2, 2}, [&](const H& z) {
+            H y;
+            ok(ct_cumsum(z.get(), 0, y.out()));
+            return abs_sum(y);
+        });
+    }
+    const H w = cmake({{0.5, -1}, {2, 0.5}, {-1, -1}, {0.3, 0.2}}, {2, 2});
+    complex_gradcheck(zv, {2, 2}, [&](const H& z) {  // z ** w and w ** z: both operands' gradients
+        H a, b, s;
+        ok(ct_pow(z.get(), w.get(), a.out()));
+        ok(ct_pow(w.get(), z.get(), b.out()));
+        ok(ct_add(a.get(), b.get(), 1.0, s.out()));
+        return abs_sum(s);
+    });
+}
+
 TEST(Complex, OpsWithoutAComplexKernelRefuse) {
     H z = cmake({{1, 2}, {3, 4}}, {2}, CT_COMPLEX64), out, idx;
     CT_EXPECT_ERR(ct_max(z.get(), out.out()), CT_ERR_NOT_SUPPORTED, "complex64");
     CT_EXPECT_ERR(ct_floor(z.get(), out.out()), CT_ERR_NOT_SUPPORTED, "complex64");
     CT_EXPECT_ERR(ct_relu(z.get(), out.out()), CT_ERR_NOT_SUPPORTED, "complex64");
-    CT_EXPECT_ERR(ct_sigmoid(z.get(), out.out()), CT_ERR_NOT_SUPPORTED, "complex64");
+    CT_EXPECT_ERR(ct_expm1(z.get(), out.out()), CT_ERR_NOT_SUPPORTED, "complex64");  // torch 1.13 refuses it too
     CT_EXPECT_ERR(ct_sort(z.get(), 0, 0, 0, out.out(), idx.out()), CT_ERR_NOT_SUPPORTED, "complex64");
     H z2 = cmake({{1, 2}, {3, 4}}, {2}, CT_COMPLEX128);
     CT_EXPECT_ERR(ct_lt(z2.get(), z2.get(), out.out()), CT_ERR_NOT_SUPPORTED, "complex128");
-    CT_EXPECT_ERR(ct_prod(z2.get(), nullptr, 0, 0, out.out()), CT_ERR_NOT_SUPPORTED, "complex128");
-    // scans promote integers to int64: a complex input must be refused, never read as its real part
-    CT_EXPECT_ERR(ct_cumsum(z2.get(), 0, out.out()), CT_ERR_NOT_SUPPORTED, "complex128");
-    CT_EXPECT_ERR(ct_cumprod(z2.get(), 0, out.out()), CT_ERR_NOT_SUPPORTED, "complex128");
+    CT_EXPECT_ERR(ct_softmax(z2.get(), 0, out.out()), CT_ERR_DTYPE, "complex128");  // as torch 1.13's CPU kernel
     int32_t rg = 0;
     CT_ASSERT_OK(ct_tensor_set_requires_grad(z2.get(), 1));
     CT_ASSERT_OK(ct_tensor_requires_grad(z2.get(), &rg));
