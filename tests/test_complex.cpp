@@ -369,12 +369,32 @@ TEST(Complex, OpsWithoutAComplexKernelRefuse) {
     CT_ASSERT_OK(ct_tensor_set_requires_grad(z2.get(), 1));
     CT_ASSERT_OK(ct_tensor_requires_grad(z2.get(), &rg));
     EXPECT_EQ(rg, 1);
-    // safetensors has no complex dtype code: saving refuses cleanly
+    // safetensors has C64 (complex64) only: saving a complex128 tensor refuses cleanly
     ct_safetensors f = nullptr;
     CT_ASSERT_OK(ct_safetensors_new(&f));
-    CT_ASSERT_OK(ct_safetensors_add(f, "z", z.get()));
-    CT_EXPECT_ERR(ct_save_safetensors(f, "/tmp/ct_complex_refused.safetensors"), CT_ERR_DTYPE, "complex64");
+    CT_ASSERT_OK(ct_safetensors_add(f, "z", z2.get()));
+    CT_EXPECT_ERR(ct_save_safetensors(f, "/tmp/ct_complex_refused.safetensors"), CT_ERR_DTYPE, "complex128");
     ct_safetensors_release(f);
+}
+
+// safetensors' C64 is complex64 (interleaved float32 pairs): a save / load round trip keeps dtype and values.
+TEST(Complex, SafetensorsC64RoundTrip) {
+    const std::vector<cd> zv = {{1, 2}, {-0.5, 0.25}, {3, -4}};
+    H z = cmake(zv, {3}, CT_COMPLEX64), back;
+    const char* path = "/tmp/ct_complex_c64_roundtrip.safetensors";
+    ct_safetensors f = nullptr, g = nullptr;
+    CT_ASSERT_OK(ct_safetensors_new(&f));
+    CT_ASSERT_OK(ct_safetensors_add(f, "z", z.get()));
+    CT_ASSERT_OK(ct_save_safetensors(f, path));
+    ct_safetensors_release(f);
+    CT_ASSERT_OK(ct_load_safetensors(path, ct_cpu(), 0, &g));
+    CT_ASSERT_OK(ct_safetensors_get(g, "z", back.out()));
+    ct_safetensors_release(g);
+    ct_dtype d = -1;
+    CT_ASSERT_OK(ct_tensor_dtype(back.get(), &d));
+    EXPECT_EQ(d, CT_COMPLEX64);
+    expect_near(cvalues(back), zv, 0);
+    std::remove(path);
 }
 
 TEST(Complex, DLPackBothWays) {
