@@ -397,6 +397,26 @@ TEST(Complex, SafetensorsC64RoundTrip) {
     std::remove(path);
 }
 
+// Issue 15 audit: every op that reads an index / class-target / count tensor as int64 refuses a complex (and a
+// floating) one with CT_ERR_DTYPE naming the op and the dtype, never reading its real part.
+TEST(Complex, IndexTensorsOfComplexOrFloatDtypeRefuse) {
+    H x = make({1, 2, 3, 4, 5, 6}, {2, 3}), out;
+    for (ct_dtype dt : {CT_COMPLEX64, CT_COMPLEX128, CT_FLOAT32}) {
+        H i64 = make({0, 1}, {2}, CT_INT64), idx;
+        ok(ct_to_dtype(i64.get(), dt, idx.out()));
+        const char* name = ct_dtype_name(dt);
+        CT_EXPECT_ERR(ct_index_select(x.get(), 1, idx.get(), out.out()), CT_ERR_DTYPE, "index_select");
+        CT_EXPECT_ERR(ct_index_select(x.get(), 1, idx.get(), out.out()), CT_ERR_DTYPE, name);
+        H idx2;
+        ok(ct_reshape(idx.get(), std::vector<int64_t>{2, 1}.data(), 2, idx2.out()));
+        CT_EXPECT_ERR(ct_gather(x.get(), 1, idx2.get(), out.out()), CT_ERR_DTYPE, name);
+        CT_EXPECT_ERR(ct_embedding(x.get(), idx.get(), out.out()), CT_ERR_DTYPE, name);
+        CT_EXPECT_ERR(ct_nll_loss(x.get(), idx.get(), 1, -100, out.out()), CT_ERR_DTYPE, name);
+        CT_EXPECT_ERR(ct_bincount(idx.get(), nullptr, 0, out.out()), CT_ERR_DTYPE, name);
+        CT_EXPECT_ERR(ct_repeat_interleave(x.get(), idx.get(), 0, 0, 1, 0, 0, out.out()), CT_ERR_DTYPE, name);
+    }
+}
+
 TEST(Complex, DLPackBothWays) {
     H z = cmake({{1, 2}, {3, -4}}, {2}, CT_COMPLEX64), back;
     DLManagedTensor* m = nullptr;
