@@ -39,6 +39,7 @@ TARGETS = {
     "resample": ("speed>=", 1.0),
     "norms": ("speed>=", 1.0),
     "amp": ("speed>=", 1.0),
+    "complex": ("speed>=", 1.0),
 }
 
 
@@ -186,6 +187,32 @@ def bench_matmul(report, sizes):
         runs = interleaved_runs([case(lib) for lib in libs], min_run=0.1, repeat=9)
         report.add("matmul", "matmul %dx%d float32" % (n, n), runs[0], runs[1] if torch is not None else None,
                    "  (ct %.1f GFLOP/s)" % (2.0 * n ** 3 / statistics.median(runs[0]) / 1e9))
+
+
+def bench_complex(report, sizes):
+    """complex64 matmul: ctensor's one cgemm call ("new") against torch, and against the four real matmuls of the
+    parts that ctensor ran before issue 15 ("old", rebuilt here from the same public ops)."""
+    rng = np.random.default_rng(2)
+    for n in sizes:
+        data_a = (rng.standard_normal((n, n)) + 1j * rng.standard_normal((n, n))).astype(np.complex64)
+        data_b = (rng.standard_normal((n, n)) + 1j * rng.standard_normal((n, n))).astype(np.complex64)
+
+        def case(lib):
+            a, b = lib.from_numpy(data_a.copy()), lib.from_numpy(data_b.copy())
+            return lambda: a @ b
+
+        def old():
+            a, b = ct.from_numpy(data_a.copy()), ct.from_numpy(data_b.copy())
+            ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+            return lambda: ct.complex(ar @ br - ai @ bi, ar @ bi + ai @ br)
+        fns = [case(ct), old()] + ([case(torch)] if torch is not None else [])
+        runs = interleaved_runs(fns, min_run=0.1, repeat=9)
+        report.add("complex", "matmul %dx%d complex64" % (n, n), runs[0], runs[2] if torch is not None else None,
+                   "  (ct %.1f GFLOP/s)" % (8.0 * n ** 3 / statistics.median(runs[0]) / 1e9))
+        ratio, low, high = paired_ratio(runs[1], runs[0])
+        print("%-12s %-34s old %s, new %s: speed-up %.2fx [%.2f-%.2f]" % (
+            "complex", "matmul %dx%d old/new" % (n, n), fmt_time(statistics.median(runs[1])),
+            fmt_time(statistics.median(runs[0])), ratio, low, high), flush=True)
 
 
 def mlp_model(lib):
@@ -405,7 +432,7 @@ def bench_lstm(report, quick):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes and a shorter epoch (smoke run)")
-    parser.add_argument("--only", default=None, help="run one section (tiny, elementwise, matmul, mlp, transformer, conv, cnn, lstm, resample, norms, amp)")
+    parser.add_argument("--only", default=None, help="run one section (tiny, elementwise, matmul, mlp, transformer, conv, cnn, lstm, resample, norms, amp, complex)")
     parser.add_argument("--threads", type=int, default=None, help="thread count for both (default: ctensor's)")
     args = parser.parse_args()
 
@@ -435,6 +462,7 @@ def main():
         (bench_resample, (args.quick,)),
         (bench_norms, (args.quick,)),
         (bench_amp, ()),
+        (bench_complex, ([256] if args.quick else [512],)),
     ]
     for section, section_args in sections:
         if args.only and section.__name__ != "bench_" + args.only:

@@ -303,29 +303,118 @@ TEST(Complex, GradientsFollowTorchsConvention) {
     });
 }
 
+// prod / cumsum / cumprod / sigmoid / tan / rsqrt / pow (issue 15 second step): values against std::complex,
+// gradients (torch's convention) against central differences, with a zero in the products' inputs.
+TEST(Complex, ScansProductsAndFunctions) {
+    const std::vector<cd> zv = {{1, 2}, {-0.5, 0.7}, {2, -1}, {0.3, -0.4}};
+    H z = cmake(zv, {2, 2}), p, cs, cp, sg;
+    ok(ct_prod(z.get(), nullptr, 0, 0, p.out()));
+    expect_near(cvalues(p), {zv[0] * zv[1] * zv[2] * zv[3]}, 1e-12);
+    ok(ct_cumsum(z.get(), 1, cs.out()));
+    expect_near(cvalues(cs), {zv[0], zv[0] + zv[1], zv[2], zv[2] + zv[3]}, 1e-12);
+    ok(ct_cumprod(z.get(), 0, cp.out()));
+    expect_near(cvalues(cp), {zv[0], zv[1], zv[0] * zv[2], zv[1] * zv[3]}, 1e-12);
+    ok(ct_sigmoid(z.get(), sg.out()));
+    std::vector<cd> want;
+    for (cd v : zv) want.push_back(1.0 / (1.0 + std::exp(-v)));
+    expect_near(cvalues(sg), want, 1e-12);
+    using U = ct_status (*)(ct_tensor, ct_tensor*);
+    for (U fn : {ct_sigmoid, ct_tan, ct_rsqrt}) {
+        complex_gradcheck(zv, {2, 2}, [fn](const H& z) {
+            H y;
+            ok(fn(z.get(), y.out()));
+            return abs_sum(y);
+        });
+    }
+    const std::vector<cd> with_zero = {{1, 2}, {0, 0}, {2, -1}, {0.3, -0.4}};
+    for (const auto& v : {zv, with_zero}) {
+        int64_t d1[] = {1};
+        complex_gradcheck(v, {2, 2}, [&](const H& z) {
+            H y;
+            ok(ct_prod(z.get(), d1, 1, 0, y.out()));
+            return abs_sum(y);
+        });
+        complex_gradcheck(v, {2, 2}, [&](const H& z) {
+            H y;
+            ok(ct_cumprod(z.get(), 1, y.out()));
+            return abs_sum(y);
+        });
+        complex_gradcheck(v, {2, 2}, [&](const H& z) {
+            H y;
+            ok(ct_cumsum(z.get(), 0, y.out()));
+            return abs_sum(y);
+        });
+    }
+    const H w = cmake({{0.5, -1}, {2, 0.5}, {-1, -1}, {0.3, 0.2}}, {2, 2});
+    complex_gradcheck(zv, {2, 2}, [&](const H& z) {  // z ** w and w ** z: both operands' gradients
+        H a, b, s;
+        ok(ct_pow(z.get(), w.get(), a.out()));
+        ok(ct_pow(w.get(), z.get(), b.out()));
+        ok(ct_add(a.get(), b.get(), 1.0, s.out()));
+        return abs_sum(s);
+    });
+}
+
 TEST(Complex, OpsWithoutAComplexKernelRefuse) {
     H z = cmake({{1, 2}, {3, 4}}, {2}, CT_COMPLEX64), out, idx;
     CT_EXPECT_ERR(ct_max(z.get(), out.out()), CT_ERR_NOT_SUPPORTED, "complex64");
     CT_EXPECT_ERR(ct_floor(z.get(), out.out()), CT_ERR_NOT_SUPPORTED, "complex64");
     CT_EXPECT_ERR(ct_relu(z.get(), out.out()), CT_ERR_NOT_SUPPORTED, "complex64");
-    CT_EXPECT_ERR(ct_sigmoid(z.get(), out.out()), CT_ERR_NOT_SUPPORTED, "complex64");
+    CT_EXPECT_ERR(ct_expm1(z.get(), out.out()), CT_ERR_NOT_SUPPORTED, "complex64");  // torch 1.13 refuses it too
     CT_EXPECT_ERR(ct_sort(z.get(), 0, 0, 0, out.out(), idx.out()), CT_ERR_NOT_SUPPORTED, "complex64");
     H z2 = cmake({{1, 2}, {3, 4}}, {2}, CT_COMPLEX128);
     CT_EXPECT_ERR(ct_lt(z2.get(), z2.get(), out.out()), CT_ERR_NOT_SUPPORTED, "complex128");
-    CT_EXPECT_ERR(ct_prod(z2.get(), nullptr, 0, 0, out.out()), CT_ERR_NOT_SUPPORTED, "complex128");
-    // scans promote integers to int64: a complex input must be refused, never read as its real part
-    CT_EXPECT_ERR(ct_cumsum(z2.get(), 0, out.out()), CT_ERR_NOT_SUPPORTED, "complex128");
-    CT_EXPECT_ERR(ct_cumprod(z2.get(), 0, out.out()), CT_ERR_NOT_SUPPORTED, "complex128");
+    CT_EXPECT_ERR(ct_softmax(z2.get(), 0, out.out()), CT_ERR_DTYPE, "complex128");  // as torch 1.13's CPU kernel
     int32_t rg = 0;
     CT_ASSERT_OK(ct_tensor_set_requires_grad(z2.get(), 1));
     CT_ASSERT_OK(ct_tensor_requires_grad(z2.get(), &rg));
     EXPECT_EQ(rg, 1);
-    // safetensors has no complex dtype code: saving refuses cleanly
+    // safetensors has C64 (complex64) only: saving a complex128 tensor refuses cleanly
     ct_safetensors f = nullptr;
     CT_ASSERT_OK(ct_safetensors_new(&f));
-    CT_ASSERT_OK(ct_safetensors_add(f, "z", z.get()));
-    CT_EXPECT_ERR(ct_save_safetensors(f, "/tmp/ct_complex_refused.safetensors"), CT_ERR_DTYPE, "complex64");
+    CT_ASSERT_OK(ct_safetensors_add(f, "z", z2.get()));
+    CT_EXPECT_ERR(ct_save_safetensors(f, "/tmp/ct_complex_refused.safetensors"), CT_ERR_DTYPE, "complex128");
     ct_safetensors_release(f);
+}
+
+// safetensors' C64 is complex64 (interleaved float32 pairs): a save / load round trip keeps dtype and values.
+TEST(Complex, SafetensorsC64RoundTrip) {
+    const std::vector<cd> zv = {{1, 2}, {-0.5, 0.25}, {3, -4}};
+    H z = cmake(zv, {3}, CT_COMPLEX64), back;
+    const char* path = "/tmp/ct_complex_c64_roundtrip.safetensors";
+    ct_safetensors f = nullptr, g = nullptr;
+    CT_ASSERT_OK(ct_safetensors_new(&f));
+    CT_ASSERT_OK(ct_safetensors_add(f, "z", z.get()));
+    CT_ASSERT_OK(ct_save_safetensors(f, path));
+    ct_safetensors_release(f);
+    CT_ASSERT_OK(ct_load_safetensors(path, ct_cpu(), 0, &g));
+    CT_ASSERT_OK(ct_safetensors_get(g, "z", back.out()));
+    ct_safetensors_release(g);
+    ct_dtype d = -1;
+    CT_ASSERT_OK(ct_tensor_dtype(back.get(), &d));
+    EXPECT_EQ(d, CT_COMPLEX64);
+    expect_near(cvalues(back), zv, 0);
+    std::remove(path);
+}
+
+// Issue 15 audit: every op that reads an index / class-target / count tensor as int64 refuses a complex (and a
+// floating) one with CT_ERR_DTYPE naming the op and the dtype, never reading its real part.
+TEST(Complex, IndexTensorsOfComplexOrFloatDtypeRefuse) {
+    H x = make({1, 2, 3, 4, 5, 6}, {2, 3}), out;
+    for (ct_dtype dt : {CT_COMPLEX64, CT_COMPLEX128, CT_FLOAT32}) {
+        H i64 = make({0, 1}, {2}, CT_INT64), idx;
+        ok(ct_to_dtype(i64.get(), dt, idx.out()));
+        const char* name = ct_dtype_name(dt);
+        CT_EXPECT_ERR(ct_index_select(x.get(), 1, idx.get(), out.out()), CT_ERR_DTYPE, "index_select");
+        CT_EXPECT_ERR(ct_index_select(x.get(), 1, idx.get(), out.out()), CT_ERR_DTYPE, name);
+        H idx2;
+        ok(ct_reshape(idx.get(), std::vector<int64_t>{2, 1}.data(), 2, idx2.out()));
+        CT_EXPECT_ERR(ct_gather(x.get(), 1, idx2.get(), out.out()), CT_ERR_DTYPE, name);
+        CT_EXPECT_ERR(ct_embedding(x.get(), idx.get(), out.out()), CT_ERR_DTYPE, name);
+        CT_EXPECT_ERR(ct_nll_loss(x.get(), idx.get(), 1, -100, out.out()), CT_ERR_DTYPE, name);
+        CT_EXPECT_ERR(ct_bincount(idx.get(), nullptr, 0, out.out()), CT_ERR_DTYPE, name);
+        CT_EXPECT_ERR(ct_repeat_interleave(x.get(), idx.get(), 0, 0, 1, 0, 0, out.out()), CT_ERR_DTYPE, name);
+    }
 }
 
 TEST(Complex, DLPackBothWays) {

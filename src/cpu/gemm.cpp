@@ -23,11 +23,33 @@ void blas_call(bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, 
                 (blasint)k, alpha, a, (blasint)lda, b, (blasint)ldb, beta, c, (blasint)ldc);
 }
 
+CBLAS_TRANSPOSE cblas_op(BlasOp op) {
+    return op == BlasOp::N ? CblasNoTrans : op == BlasOp::T ? CblasTrans : op == BlasOp::C ? CblasConjTrans
+                                                                                        : CblasConjNoTrans;
+}
+bool transposed(bool t) { return t; }
+bool transposed(BlasOp op) { return op == BlasOp::T || op == BlasOp::C; }
+
+void blas_call(BlasOp ta, BlasOp tb, int64_t m, int64_t n, int64_t k, std::complex<float> alpha,
+               const std::complex<float>* a, int64_t lda, const std::complex<float>* b, int64_t ldb,
+               std::complex<float> beta, std::complex<float>* c, int64_t ldc) {
+    cblas_cgemm(CblasRowMajor, cblas_op(ta), cblas_op(tb), (blasint)m, (blasint)n, (blasint)k, &alpha, a,
+                (blasint)lda, b, (blasint)ldb, &beta, c, (blasint)ldc);
+}
+
+void blas_call(BlasOp ta, BlasOp tb, int64_t m, int64_t n, int64_t k, std::complex<double> alpha,
+               const std::complex<double>* a, int64_t lda, const std::complex<double>* b, int64_t ldb,
+               std::complex<double> beta, std::complex<double>* c, int64_t ldc) {
+    cblas_zgemm(CblasRowMajor, cblas_op(ta), cblas_op(tb), (blasint)m, (blasint)n, (blasint)k, &alpha, a,
+                (blasint)lda, b, (blasint)ldb, &beta, c, (blasint)ldc);
+}
+
 // Number of slices for a dimension of extent d with `threads` threads (each slice >= kAlign).
 int64_t slices_for(int64_t d, int threads) { return std::min<int64_t>(threads, d / kAlign); }
 
-template <typename T>
-void pooled_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b,
+// Op is bool (real: transposed or not) or BlasOp (complex).
+template <typename T, typename Op>
+void pooled_gemm(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b,
                  int64_t ldb, T beta, T* c, int64_t ldc) {
     SingleThreadedBlas single;
     int threads = get_num_threads();
@@ -43,9 +65,9 @@ void pooled_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, con
         int64_t lo = std::min(d, blocks * p / parts * kAlign), hi = std::min(d, blocks * (p + 1) / parts * kAlign);
         if (lo >= hi) return;
         if (split_rows)  // rows lo..hi of op(A) and of C
-            blas_call(ta, tb, hi - lo, n, k, alpha, ta ? a + lo : a + lo * lda, lda, b, ldb, beta, c + lo * ldc, ldc);
+            blas_call(ta, tb, hi - lo, n, k, alpha, transposed(ta) ? a + lo : a + lo * lda, lda, b, ldb, beta, c + lo * ldc, ldc);
         else  // columns lo..hi of op(B) and of C
-            blas_call(ta, tb, m, hi - lo, k, alpha, a, lda, tb ? b + lo * ldb : b + lo, ldb, beta, c + lo, ldc);
+            blas_call(ta, tb, m, hi - lo, k, alpha, a, lda, transposed(tb) ? b + lo * ldb : b + lo, ldb, beta, c + lo, ldc);
     });
 }
 
@@ -53,12 +75,24 @@ void pooled_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, con
 
 void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
           int64_t ldb, float beta, float* c, int64_t ldc) {
-    pooled_gemm<float>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    pooled_gemm<float, bool>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
           const double* b, int64_t ldb, double beta, double* c, int64_t ldc) {
-    pooled_gemm<double>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    pooled_gemm<double, bool>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void gemm(BlasOp ta, BlasOp tb, int64_t m, int64_t n, int64_t k, std::complex<float> alpha,
+          const std::complex<float>* a, int64_t lda, const std::complex<float>* b, int64_t ldb,
+          std::complex<float> beta, std::complex<float>* c, int64_t ldc) {
+    pooled_gemm<std::complex<float>, BlasOp>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void gemm(BlasOp ta, BlasOp tb, int64_t m, int64_t n, int64_t k, std::complex<double> alpha,
+          const std::complex<double>* a, int64_t lda, const std::complex<double>* b, int64_t ldb,
+          std::complex<double> beta, std::complex<double>* c, int64_t ldc) {
+    pooled_gemm<std::complex<double>, BlasOp>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 }  // namespace ct

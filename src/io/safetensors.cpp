@@ -35,17 +35,19 @@ struct FormatDType {
 constexpr FormatDType kFormatDTypes[] = {{"F32", DType::Float32}, {"F64", DType::Float64}, {"I32", DType::Int32},
                                          {"I64", DType::Int64},   {"U8", DType::UInt8},     {"BOOL", DType::Bool},
                                          {"F16", DType::Float16}, {"BF16", DType::BFloat16}, {"I8", DType::Int8},
-                                         {"I16", DType::Int16}};
-// The format's dtypes that ctensor has no dtype for yet (CT_ERR_DTYPE rather than "not a safetensors file").
-constexpr const char* kOtherFormatDTypes[] = {"U16", "U32", "U64", "F8_E4M3", "F8_E5M2",
-                                              "C64"};
+                                         {"I16", DType::Int16},   {"C64", DType::Complex64}};
+// C64 (safetensors >= 0.6, torch.complex64): interleaved float32 (real, imag) pairs, our complex64 layout. The
+// format has no complex128 code. The format's dtypes that ctensor has no dtype for yet (CT_ERR_DTYPE rather than
+// "not a safetensors file"):
+constexpr const char* kOtherFormatDTypes[] = {"U16", "U32", "U64", "F8_E4M3", "F8_E5M2"};
 
 const char* format_name(DType d) {
     for (const auto& f : kFormatDTypes)
         if (f.dtype == d) return f.name;
-    // complex64 / complex128 (Note [Complex dtypes]): the format has no complex dtype code
+    // complex128 (Note [Complex dtypes]): the format has C64 only
     fail(CT_ERR_DTYPE, "save_safetensors: dtype ", dtype_name(d),
-         " has no safetensors dtype code; save view_as_real(t) (its float parts) instead");
+         " has no safetensors dtype code (the format has C64 = complex64 only); save view_as_real(t) (its float64 "
+         "parts) or t.to(complex64) instead");
 }
 
 bool valid_utf8(const std::string& s) { return escape_utf8(s) == s; }

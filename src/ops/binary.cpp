@@ -140,8 +140,9 @@ Tensor pow(const Tensor& a, const Tensor& b) {
         if (c.needs(1)) {
             Tensor out = c.saved(2);
             Tensor d = mul(out, log(a));
-            // 0 where a == 0 and b >= 0 (the limit), like PyTorch
-            Tensor mask = logical_and(eq(a, wrapped_scalar(0.0, false)), ge(b, wrapped_scalar(0.0, false)));
+            // 0 where a == 0 and b >= 0 (the limit; real(b) >= 0 for a complex b), like PyTorch
+            Tensor b_re = is_complex(b.dtype()) ? real(b) : b;
+            Tensor mask = logical_and(eq(a, wrapped_scalar(0.0, false)), ge(b_re, wrapped_scalar(0.0, false)));
             gb = mul(g, where(mask, zeros_like(d), d));
         }
         return {ga, gb};

@@ -11,7 +11,7 @@ namespace ct {
 Tensor cast_nograd(const Tensor& t, DType dtype);  // ops/binary.cpp (elementwise.h)
 
 // Note [Complex functors]: a functor is run on std::complex only where std::complex gives it the meaning torch
-// gives it (+, -, *, /, ==, !=, negation, exp, log, sqrt, sin, cos, tanh, 1/x); every other functor refuses a
+// gives it (+, -, *, /, ==, !=, negation, exp, log, sqrt, sin, cos, tan, tanh, 1/x, 1/sqrt); every other functor refuses a
 // complex compute dtype naming op and dtype. abs, angle, pow and sigmoid have their own complex functors below.
 template <typename F> struct ComplexOk { static constexpr bool value = false; };
 template <typename T> struct ComplexOk<math::Add<T>> { static constexpr bool value = true; };
@@ -28,6 +28,8 @@ template <> struct ComplexOk<math::Sin> { static constexpr bool value = true; };
 template <> struct ComplexOk<math::Cos> { static constexpr bool value = true; };
 template <> struct ComplexOk<math::Tanh> { static constexpr bool value = true; };
 template <> struct ComplexOk<math::Reciprocal> { static constexpr bool value = true; };
+template <> struct ComplexOk<math::Tan> { static constexpr bool value = true; };    // std::tan: torch's principal value
+template <> struct ComplexOk<math::Rsqrt> { static constexpr bool value = true; };  // 1 / principal sqrt
 
 namespace cmath {
 // z ** w by std::pow (principal branch, as torch); 0 ** 0 is 1.

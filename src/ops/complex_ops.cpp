@@ -90,6 +90,8 @@ Tensor polar(const Tensor& abs_, const Tensor& angle_) {
     return make_complex(mul(abs_, cos(angle_)), mul(abs_, sin(angle_)));
 }
 
+Tensor complex_truth(const Tensor& x) { return ne(x, wrapped_scalar(0.0, false)); }
+
 Tensor full_complex(const Shape& shape, double re, double im, DType dtype, Device device) {
     if (!is_complex(dtype))
         fail(CT_ERR_DTYPE, "full_complex: expected a complex dtype (complex64 or complex128), got ", dtype_name(dtype));

@@ -24,6 +24,8 @@ Tensor angle(const Tensor& x);
 Tensor polar(const Tensor& abs, const Tensor& angle);
 // |z| of a complex tensor (a float tensor), differentiable: grad * z / |z| (0 where z == 0).
 Tensor complex_abs(const Tensor& x);
+// x != 0 as a bool tensor: the truth value of complex elements (all, any, nonzero, logical_not; as torch).
+Tensor complex_truth(const Tensor& x);
 // A tensor of shape filled with re + i im, dtype complex64 or complex128.
 Tensor full_complex(const Shape& shape, double re, double im, DType dtype, Device device);
 // The one element of a tensor as a complex double (real dtypes give imag 0).

@@ -59,6 +59,11 @@ Tensor cumprod_values(const Tensor& x, int64_t d, DType od) {
         for (int64_t i = d + 1; i < x.dim(); ++i) inner *= x.sizes()[i];
         if (od == DType::Float32) prod_scan_inplace<float, double>(out.data<float>(), outer, n, inner);
         else if (od == DType::Float64) prod_scan_inplace<double, double>(out.data<double>(), outer, n, inner);
+        else if (od == DType::Complex64)  // accumulates in complex128, as float32 in double
+            prod_scan_inplace<std::complex<float>, std::complex<double>>(out.data<std::complex<float>>(), outer, n, inner);
+        else if (od == DType::Complex128)
+            prod_scan_inplace<std::complex<double>, std::complex<double>>(out.data<std::complex<double>>(), outer, n,
+                                                                          inner);
         else prod_scan_inplace<int64_t, uint64_t>(out.data<int64_t>(), outer, n, inner);  // wraps like C++/torch
     }
     return out;
@@ -69,12 +74,14 @@ Tensor cumprod_values(const Tensor& x, int64_t d, DType od) {
 Tensor cumprod(const Tensor& x, int64_t dim) {
     if (is_half(x.dtype())) return round_to_half(cumprod(half_to_float32(x), dim), x.dtype());  // Note [Half compute]
     int64_t d = wrap_dim(dim, x.dim(), "cumprod");
-    DType od = is_floating(x.dtype()) || is_complex(x.dtype()) ? x.dtype() : DType::Int64;  // complex: refused below
+    DType od = is_floating(x.dtype()) || is_complex(x.dtype()) ? x.dtype() : DType::Int64;
     Tensor out = x.device().is_cpu() ? cumprod_values(x, d, od)
                                      : copy_to_device(cumprod_values(copy_to_device(x, Device{}), d, od), x.device());
     if (!requires_grad(x)) return out;
     auto node = make_node("CumprodBackward", {x}, [d](BackwardCtx& c) {
         if (c.saved(0).dim() == 0) return TensorList{c.grads[0]};
+        if (is_complex(c.saved(0).dtype()))  // Note [Complex gradients]: conj of the holomorphic formula at conj(g)
+            return TensorList{conj(cumprod_backward(conj(c.grads[0]), c.saved(0), c.saved(1), d))};
         return TensorList{cumprod_backward(c.grads[0], c.saved(0), c.saved(1), d)};
     });
     node->save(x);

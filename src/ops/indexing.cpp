@@ -420,6 +420,7 @@ Tensor masked_select(const Tensor& x, const Tensor& mask) {
 
 Tensor nonzero(const Tensor& x) {
     if (half_dtype_of(x)) return nonzero(as_float32(x));  // Note [Half compute]: indices stay int64
+    if (is_complex(x.dtype())) return nonzero(complex_truth(x));
     // The result's size depends on the values: CUDA tensors are read back once and the indices copied over.
     if (!x.device().is_cpu()) return copy_to_device(nonzero(copy_to_device(x, Device{})), x.device());
     Tensor xc = materialize(x);

@@ -1,7 +1,8 @@
 // linalg.cpp - matmul with NumPy/PyTorch semantics (1-D promotion, broadcast batch dims), dot and outer.
-// float32/float64 go to OpenBLAS gemm (cpu/gemm.h); strided operands with one unit stride are passed (transposed or not)
+// float32/float64 go to OpenBLAS sgemm/dgemm, complex64/complex128 to cgemm/zgemm (cpu/gemm.h); strided operands with one unit stride are passed (transposed or not)
 // without copying. Integer matmul uses a plain loop. Never called from inside a parallel region.
 #include <climits>
+#include "core/complex_traits.h"
 #include "cpu/gemm.h"
 #include "cpu/kernels.h"
 #include "cpu/parallel.h"
@@ -12,11 +13,17 @@
 namespace ct {
 namespace {
 
-// A 2-D operand as BLAS sees it: row-major, optionally transposed, with leading dimension ld.
+// A 2-D operand as BLAS sees it: row-major, optionally transposed, with leading dimension ld; conj (complex
+// only) asks BLAS for its conjugate (CblasConjTrans / CblasConjNoTrans), so no conjugated copy is made.
 struct BlasOperand {
     bool trans = false;
     int64_t ld = 1;
+    bool conj = false;
 };
+
+BlasOp complex_op(const BlasOperand& o) {
+    return o.trans ? (o.conj ? BlasOp::C : BlasOp::T) : (o.conj ? BlasOp::R : BlasOp::N);
+}
 
 // Whether a rows x cols matrix with strides (rs, cs) can be passed to row-major BLAS as is.
 bool blas_operand(int64_t rows, int64_t cols, int64_t rs, int64_t cs, BlasOperand& op) {
@@ -31,10 +38,13 @@ bool blas_operand(int64_t rows, int64_t cols, int64_t rs, int64_t cs, BlasOperan
     return false;
 }
 
-// c[m, n] (contiguous) = a @ b through sgemm/dgemm, split over the thread pool (cpu/gemm.h).
+// c[m, n] (contiguous) = a @ b through sgemm/dgemm/cgemm/zgemm, split over the thread pool (cpu/gemm.h).
 template <typename T>
 void blas_gemm(int64_t m, int64_t n, int64_t k, const T* a, BlasOperand oa, const T* b, BlasOperand ob, T* c) {
-    gemm(oa.trans, ob.trans, m, n, k, T(1), a, oa.ld, b, ob.ld, T(0), c, n);
+    if constexpr (IsComplexType<T>::value)
+        gemm(complex_op(oa), complex_op(ob), m, n, k, T(1), a, oa.ld, b, ob.ld, T(0), c, n);
+    else
+        gemm(oa.trans, ob.trans, m, n, k, T(1), a, oa.ld, b, ob.ld, T(0), c, n);
 }
 
 // c[m, n] (contiguous) = a @ b for integer types: any strides; products wrap like C unsigned arithmetic.
@@ -93,8 +103,9 @@ bool foldable(const Shape& bs, const Shape& ast, int64_t m, int64_t rs) {
     return true;
 }
 
-// out[bs..., m, n] = a[..., m, k] @ b[..., k, n] (a and b have >= 2 dims, shapes already checked).
-Tensor mm_kernel(Tensor a, Tensor b, const Shape& bs) {
+// out[bs..., m, n] = a[..., m, k] @ b[..., k, n] (a and b have >= 2 dims, shapes already checked); conj_a /
+// conj_b (complex only) use conj(a) / conj(b) instead.
+Tensor mm_kernel(Tensor a, Tensor b, const Shape& bs, bool conj_a, bool conj_b) {
     const int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
     Shape os = bs;
     os.push_back(m);
@@ -109,21 +120,22 @@ Tensor mm_kernel(Tensor a, Tensor b, const Shape& bs) {
         cpu_fill(out, 0.0);
         return out;
     }
-    const bool blas = is_floating(a.dtype());
+    const bool blas = is_floating(a.dtype()) || is_complex(a.dtype());
     BlasOperand oa, ob;
     if (blas && !blas_operand(m, k, a.stride(-2), a.stride(-1), oa)) a = dense_copy(a), blas_operand(m, k, k, 1, oa);
     if (blas && !blas_operand(k, n, b.stride(-2), b.stride(-1), ob)) b = dense_copy(b), blas_operand(k, n, n, 1, ob);
     if (blas && (m > INT_MAX || n > INT_MAX || k > INT_MAX))
         fail(CT_ERR_NOT_SUPPORTED, "matmul: dims m=", m, ", n=", n, ", k=", k, " exceed the BLAS int range");
+    oa.conj = conj_a, ob.conj = conj_b;
     Shape ast = batch_strides(a, bs), bst = batch_strides(b, bs);
     int64_t batches = 1;
     bool b_shared = true;
     for (size_t i = 0; i < bs.size(); ++i) batches *= bs[i], b_shared = b_shared && (bs[i] == 1 || bst[i] == 0);
-    dispatch_all(a.dtype(), [&](auto tag) {
+    auto run = [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (std::is_same<T, bool>::value) {
             fail(CT_ERR_DTYPE, "matmul: bool tensors are not supported");
-        } else if constexpr (std::is_floating_point<T>::value) {
+        } else if constexpr (std::is_floating_point<T>::value || IsComplexType<T>::value) {
             const T *pa = a.data<T>(), *pb = b.data<T>();
             T* pc = out.data<T>();
             if (batches > 1 && b_shared && !oa.trans && foldable(bs, ast, m, oa.ld)) {
@@ -140,29 +152,37 @@ Tensor mm_kernel(Tensor a, Tensor b, const Shape& bs) {
                 naive_gemm<T>(m, n, k, pa + batch_offset(i, bs, ast), a.stride(-2), a.stride(-1),
                               pb + batch_offset(i, bs, bst), b.stride(-2), b.stride(-1), out.data<T>() + i * m * n);
         }
-    });
+    };
+    if (is_complex(a.dtype())) dispatch_complex(a.dtype(), run);
+    else dispatch_all(a.dtype(), run);
     return out;
 }
 
 Shape batch_shape(const Tensor& t) { return Shape(t.sizes().begin(), t.sizes().end() - 2); }
 
-// The recorded primitive: a and b have >= 2 dims. Backward: g @ b^T and a^T @ g, summed over broadcast dims.
-Tensor mm_op(const Tensor& a, const Tensor& b) {
+// The recorded primitive: a and b have >= 2 dims; ca / cb (complex only) conjugate a / b first, so that
+// out = A' @ B' with A' = ca ? conj(a) : a. Backward: g @ B'^T and A'^T @ g for real dtypes, summed over
+// broadcast dims. Complex (Note [Complex gradients]): grad A' = g @ B'^H, grad a = ca ? conj(grad A') : grad A',
+// i.e. g @ op(b)^T with op = conj when ca == cb (== !cb unless ca); grad B' = A'^H @ g likewise. Every
+// conjugation is a BLAS flag (CblasConjTrans / CblasConjNoTrans), never a copy.
+Tensor mm_op(const Tensor& a, const Tensor& b, bool ca, bool cb) {
     Shape bs = broadcast_shapes("matmul", batch_shape(a), batch_shape(b));
-    Tensor out = mm_kernel(a, b, bs);
+    Tensor out = mm_kernel(a, b, bs, ca, cb);
     if (!any_requires_grad({a, b})) return out;
     Shape sa = a.sizes(), sb = b.sizes();
-    auto node = make_node("MatmulBackward", {a, b}, [sa, sb](BackwardCtx& c) -> TensorList {
+    const bool cx = is_complex(a.dtype());
+    const bool ga_ca = ca, ga_cb = cx && (ca != !cb), gb_ca = cx && (cb != !ca), gb_cb = cb;
+    auto node = make_node("MatmulBackward", {a, b}, [=](BackwardCtx& c) -> TensorList {
         const Tensor& g = c.grads[0];
         Tensor a = c.saved(0), b = c.saved(1), ga, gb;
-        if (c.needs(0)) ga = sum_to(mm_op(g, transpose(b, -1, -2)), sa);
+        if (c.needs(0)) ga = sum_to(mm_op(g, transpose(b, -1, -2), ga_ca, ga_cb), sa);
         if (c.needs(1)) {
             if (sb.size() == 2 && sa.size() > 2) {  // b shared by every batch: one gemm over the folded rows
                 int64_t rows = 1, k = sa.back(), n = sb.back();
                 for (size_t i = 0; i + 1 < sa.size(); ++i) rows *= sa[i];
-                gb = mm_op(transpose(reshape(a, {rows, k}), 0, 1), reshape(g, {rows, n}));
+                gb = mm_op(transpose(reshape(a, {rows, k}), 0, 1), reshape(g, {rows, n}), gb_ca, gb_cb);
             } else {
-                gb = sum_to(mm_op(transpose(a, -1, -2), g), sb);
+                gb = sum_to(mm_op(transpose(a, -1, -2), g, gb_ca, gb_cb), sb);
             }
         }
         return {ga, gb};
@@ -206,12 +226,8 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
     check_matmul_args(a, b);
     if (is_half(a.dtype()) || is_half(b.dtype()))  // Note [Half compute]: per-block float32 sgemm would be faster
         return round_to_half(matmul(half_to_float32(a), half_to_float32(b)), promote_types(a.dtype(), b.dtype()));
-    if (is_complex(a.dtype())) {  // Note [Complex gradients]: four real products of the parts, differentiable
-        Tensor ar = real(a), ai = imag(a), br = real(b), bi = imag(b);
-        return make_complex(sub(matmul(ar, br), matmul(ai, bi), 1.0), add(matmul(ar, bi), matmul(ai, br), 1.0));
-    }
     // 1-D operands get a temporary dim (a: leading, b: trailing) that is removed from the result.
-    Tensor out = mm_op(a.dim() == 1 ? unsqueeze(a, 0) : a, b.dim() == 1 ? unsqueeze(b, 1) : b);
+    Tensor out = mm_op(a.dim() == 1 ? unsqueeze(a, 0) : a, b.dim() == 1 ? unsqueeze(b, 1) : b, false, false);
     if (a.dim() == 1) out = squeeze(out, -2);
     if (b.dim() == 1) out = squeeze(out, -1);
     return out;

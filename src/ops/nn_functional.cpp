@@ -29,7 +29,7 @@ void check_linear_args(const Tensor& x, const Tensor& w, const Tensor& b) {
     if (x.sizes().back() != w.sizes()[1])
         fail(CT_ERR_SHAPE, "linear: input shape ", shape_str(x.sizes()), " does not match weight shape ",
              shape_str(w.sizes()), " (last input dim ", x.sizes().back(), " vs in_features ", w.sizes()[1], ")");
-    check_floating("linear", x);
+    if (!is_complex(x.dtype())) check_floating("linear", x);
     bool same = w.dtype() == x.dtype() && (!b.defined() || b.dtype() == x.dtype());
     if (!same)
         fail(CT_ERR_DTYPE, "linear: input (", dtype_name(x.dtype()), "), weight (", dtype_name(w.dtype()), ")",
@@ -98,6 +98,10 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
     if (is_half(x.dtype()))  // Note [Half compute]
         return round_to_half(linear(half_to_float32(x), half_to_float32(weight),
                                     bias.defined() ? half_to_float32(bias) : bias), x.dtype());
+    if (is_complex(x.dtype())) {  // x @ W^T through matmul's cgemm/zgemm (its backward conjugates by BLAS flags)
+        Tensor out = matmul(x, transpose(weight, 0, 1));
+        return bias.defined() ? add(out, bias, 1.0) : out;
+    }
     Tensor out = linear_forward(x, weight, bias);
     if (!any_requires_grad({x, weight, bias})) return out;
     Shape bias_shape = bias.defined() ? bias.sizes() : Shape{};

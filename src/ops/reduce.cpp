@@ -50,6 +50,13 @@ Tensor accumulate_kernel(const char* op, int32_t cuda_code, const Tensor& x, con
         cuda_reduce(op, cuda_code, x, mask, out, Tensor());
         return out;
     }
+    if (is_complex(x.dtype())) {  // prod only (sum and mean reduce the pairs): complex64 accumulates in complex128
+        dispatch_complex(x.dtype(), [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            reduce_into<T, T>(out, x, mask, Reducer<T, std::complex<double>>{});
+        });
+        return out;
+    }
     dispatch_all(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (std::is_floating_point<T>::value) {
@@ -158,6 +165,8 @@ Tensor prod(const Tensor& x, const IntList& dims, bool keepdim) {
     IntList rdims = mask_dims(mask);
     auto node = make_node("ProdBackward", {x}, [ks, rdims](BackwardCtx& c) {
         Tensor gk = reshape(c.grads[0], ks), outk = reshape(c.saved(1), ks);
+        if (is_complex(gk.dtype()))  // Note [Complex gradients]: g * conj(d prod / d x)
+            return TensorList{conj(prod_grad(c.saved(0), conj(gk), outk, rdims))};
         return TensorList{prod_grad(c.saved(0), gk, outk, rdims)};
     });
     node->save(x);

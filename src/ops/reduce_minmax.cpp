@@ -240,9 +240,11 @@ template <bool IsMax> Tensor arg_all(const char* op, const Tensor& x) {
 
 // Note [Half compute]: a half value is nonzero exactly when its float32 copy is.
 Tensor all(const Tensor& x, const IntList& dims, bool keepdim) {
+    if (is_complex(x.dtype())) return all(complex_truth(x), dims, keepdim);
     return truth_reduce<true>("all", as_float32(x), dims, keepdim);
 }
 Tensor any(const Tensor& x, const IntList& dims, bool keepdim) {
+    if (is_complex(x.dtype())) return any(complex_truth(x), dims, keepdim);
     return truth_reduce<false>("any", as_float32(x), dims, keepdim);
 }
 

@@ -32,7 +32,7 @@ template <typename T, typename Acc> void scan_inplace(T* data, int64_t outer, in
 }
 
 Tensor cumsum_impl(const Tensor& x, int64_t d, bool reverse) {
-    DType od = is_floating(x.dtype()) || is_complex(x.dtype()) ? x.dtype() : DType::Int64;  // complex: refused below
+    DType od = is_floating(x.dtype()) || is_complex(x.dtype()) ? x.dtype() : DType::Int64;  // complex: 0-d only
     Tensor out = empty_tensor(x.sizes(), od, x.device());
     copy_into(out, x);  // contiguous copy in the result dtype; the scan then runs in place
     if (x.dim() > 0) {
@@ -59,7 +59,10 @@ Tensor cumsum_impl(const Tensor& x, int64_t d, bool reverse) {
 
 Tensor cumsum(const Tensor& x, int64_t dim) {
     if (is_half(x.dtype())) return round_to_half(cumsum(half_to_float32(x), dim), x.dtype());  // Note [Half compute]
-    return cumsum_impl(x, wrap_dim(dim, x.dim(), "cumsum"), false);
+    const int64_t d = wrap_dim(dim, x.dim(), "cumsum");
+    if (is_complex(x.dtype()) && x.dim() > 0)  // the same scan of the (real, imag) pairs: Note [Complex gradients]
+        return view_as_complex(contiguous(cumsum(view_as_real(x), d)));
+    return cumsum_impl(x, d, false);  // a 0-d complex x: a copy (no scan runs)
 }
 
 }  // namespace ct

@@ -51,6 +51,7 @@ Tensor round(const Tensor& x) {
 }
 
 Tensor logical_not(const Tensor& x) {
+    if (is_complex(x.dtype())) return logical_not(complex_truth(x));
     return unary_kernel<bool>(x, x.dtype(), [](auto) { return math::LogicalNot{}; });
 }
 
@@ -86,7 +87,8 @@ Tensor sqrt(const Tensor& x) {
 Tensor rsqrt(const Tensor& x) {
     // d/dx x^(-1/2) = -1/2 x^(-3/2) = -1/2 y^3
     return record1(float_op<math::Rsqrt>(x), "RsqrtBackward", x, false, true, [](BackwardCtx& c) {
-        return mul(c.grads[0], mul_scalar(pow_scalar(c.saved(0), 3.0), -0.5));
+        Tensor y = c.saved(0);
+        return mul(c.grads[0], mul_scalar(mul(y, mul(y, y)), -0.5));
     });
 }
 
@@ -142,8 +144,10 @@ Tensor tanh(const Tensor& x) {
 }
 
 Tensor sigmoid(const Tensor& x) {
-    // d/dx sigmoid(x) = y (1 - y)
-    return record1(float_op<math::Sigmoid>(x), "SigmoidBackward", x, false, true, [](BackwardCtx& c) {
+    // d/dx sigmoid(x) = y (1 - y); complex: 1 / (1 + exp(-z)) (math::Sigmoid's branch on the sign needs an order)
+    Tensor y = is_complex(x.dtype()) ? complex_unary<void>(x, [](auto) { return cmath::Sigmoid{}; })
+                                     : float_op<math::Sigmoid>(x);
+    return record1(y, "SigmoidBackward", x, false, true, [](BackwardCtx& c) {
         Tensor y = c.saved(0);
         return mul(c.grads[0], mul(y, sub(scalar(1.0), y)));
     });

@@ -43,7 +43,22 @@ def is_complex(input):
 
 for _name, _fn in dict(conj=conj, angle=angle, is_complex=is_complex).items():
     setattr(Tensor, _name, _fn)
-Tensor.real = property(real)
-Tensor.imag = property(imag)
+
+
+def _part_source(value):
+    from ._creation import tensor  # a number becomes a 0-d float64 tensor (copy_ broadcasts and casts it)
+    return value if isinstance(value, _C.TensorBase) else tensor(float(value), dtype="float64")
+
+
+def _set_real(self, value):  # t.real = v writes v into the real part (torch); a real t is written whole
+    _C.copy_(_C.real(self), _part_source(value))
+
+
+def _set_imag(self, value):  # t.imag = v writes the imaginary part; a real t has none (TypeError, as .imag)
+    _C.copy_(_C.imag(self), _part_source(value))
+
+
+Tensor.real = property(real, _set_real)
+Tensor.imag = property(imag, _set_imag)
 
 __all__ = ["complex", "real", "imag", "view_as_real", "view_as_complex", "conj", "angle", "polar", "is_complex"]

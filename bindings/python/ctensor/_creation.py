@@ -7,7 +7,8 @@ import numpy as np
 
 from . import _C
 from ._tensor import Tensor
-from ._types import BY_NUMPY, Size, bool_, from_numpy_dtype, get_default_dtype, int64, to_device, to_dtype
+from ._types import (BY_NUMPY, Size, bool_, complex64, complex128, float64, from_numpy_dtype, get_default_dtype, int64,
+                     to_device, to_dtype)
 
 _C._set_tensor_class(Tensor)
 _C._set_size_class(Size)
@@ -30,8 +31,14 @@ def _finish(t, requires_grad):
     return t
 
 
+def default_complex_dtype():
+    """The default float dtype's complex counterpart (torch: complex128 for float64, else complex64)."""
+    return complex128 if get_default_dtype() is float64 else complex64
+
+
 def _numpy_of(data, dtype):
-    """NumPy array for tensor(): keeps an ndarray's dtype; Python floats become the default float dtype."""
+    """NumPy array for tensor(): keeps an ndarray's dtype; Python floats become the default float dtype, Python
+    complex numbers its complex counterpart."""
     if isinstance(data, np.ndarray) or isinstance(data, np.generic):
         arr = np.asarray(data)
         explicit = True
@@ -44,6 +51,8 @@ def _numpy_of(data, dtype):
         return arr.astype(to_dtype(dtype).numpy, copy=False)
     if not explicit and arr.dtype.kind == "f":
         return arr.astype(get_default_dtype().numpy, copy=False)
+    if not explicit and arr.dtype.kind == "c":
+        return arr.astype(default_complex_dtype().numpy, copy=False)
     if not explicit and arr.dtype.kind in "iu" and arr.dtype not in BY_NUMPY:
         return arr.astype(np.int64)
     from_numpy_dtype(arr.dtype)  # raises TypeError for unsupported NumPy types
@@ -109,11 +118,17 @@ def _scalar_dtype(value):
         return bool_
     if isinstance(value, numbers.Integral):
         return int64
+    if isinstance(value, (builtins.complex, np.complexfloating)):
+        return default_complex_dtype()
     return get_default_dtype()
 
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False):
     dt = to_dtype(dtype) if dtype is not None else _scalar_dtype(fill_value)
+    if dt.is_complex:  # a complex fill (or a real one in a complex dtype): real and imaginary parts
+        value = builtins.complex(fill_value)
+        return _finish(_C.full_complex(tuple(size), value.real, value.imag, dt.code, to_device(device)._tuple()),
+                       requires_grad)
     if isinstance(fill_value, numbers.Integral) and not isinstance(fill_value, bool) and abs(fill_value) > 2 ** 53:
         t = _C.full(tuple(size), 0.0, dt.code, to_device(device)._tuple())
         _C.fill_(t, builtins.int(fill_value))  # exact: a double would round it

@@ -61,7 +61,7 @@ def _slice_bounds(s):
 
 def _checked_index(t, size, dim):
     """int64 index tensor with negative entries wrapped; IndexError for out-of-range entries."""
-    if t.dtype.is_floating_point:
+    if t.dtype.is_floating_point or t.dtype.is_complex:
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     if t.dtype.name != "int64":
         t = _C.to_dtype(t, _C.CT_INT64)
@@ -180,8 +180,8 @@ def setitem(self, idx, value):
 
 
 def _int_index(t):
-    """t as an int64/int32 index tensor (IndexError for floating point)."""
-    if t.dtype.is_floating_point:
+    """t as an int64/int32 index tensor (IndexError for floating point and complex)."""
+    if t.dtype.is_floating_point or t.dtype.is_complex:
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     return t if t.dtype.name in ("int64", "int32") else _C.to_dtype(t, _C.CT_INT64)
 

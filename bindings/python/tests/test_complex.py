@@ -118,7 +118,7 @@ def test_gradients_match_torch():
 
 def test_ops_without_a_complex_kernel_refuse():
     c, _ = both(Z, np.complex64)
-    for f in (lambda: c.max(), lambda: c.floor(), lambda: c.relu(), lambda: c < c, lambda: c.sort(), lambda: c.prod()):
+    for f in (lambda: c.max(), lambda: c.floor(), lambda: c.relu(), lambda: c < c, lambda: c.sort()):
         with pytest.raises(Exception, match="complex64"):
             f()
     with pytest.raises(Exception, match="imag"):

@@ -100,3 +100,23 @@ def test_bad_files_and_arguments_raise(tmp_path):
     safetensors.numpy.save_file({"h": np.ones(2, dtype=np.uint16)}, str(half))
     with pytest.raises(TypeError, match="U16"):
         ct.load_file(half)
+
+
+@pytest.mark.parametrize("mmap", [True, False])
+def test_complex64_is_c64_both_ways(tmp_path, mmap):
+    """safetensors' C64 (torch.complex64, interleaved float32 pairs) in both directions; the format has no complex128
+    code, so saving one refuses naming the dtype."""
+    z = np.array([[1 + 2j, -0.5 + 0.25j], [3e38 - 1j, np.inf + np.nan * 1j]], dtype=np.complex64)
+    ours = tmp_path / "ct.safetensors"
+    ct.save_file({"z": ct.from_numpy(z.copy()), "strided": ct.from_numpy(z.copy()).t()}, ours)
+    got = safetensors.torch.load_file(str(ours))
+    assert got["z"].dtype == torch.complex64
+    np.testing.assert_array_equal(got["z"].numpy(), z)
+    np.testing.assert_array_equal(got["strided"].numpy(), z.T)
+    theirs = tmp_path / "torch.safetensors"
+    safetensors.torch.save_file({"z": torch.from_numpy(z.copy())}, str(theirs))
+    back = ct.load_file(theirs, mmap=mmap)["z"]
+    assert back.dtype is ct.complex64
+    np.testing.assert_array_equal(back.numpy(), z)
+    with pytest.raises(TypeError, match="complex128"):
+        ct.save_file({"z": ct.from_numpy(z.astype(np.complex128))}, tmp_path / "c128.safetensors")

@@ -375,6 +375,8 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
 
 
 def one_hot(tensor, num_classes=-1):
+    if tensor.dtype.is_floating_point or tensor.dtype.is_complex or tensor.dtype.name == "bool":
+        raise TypeError("one_hot: expected an integer index tensor, got %s" % tensor.dtype.name)
     if num_classes < 0:
         num_classes = int(_C.max(tensor).item()) + 1
     classes = _C.arange(0.0, float(num_classes), 1.0, _C.CT_INT64, tensor._device_tuple)
