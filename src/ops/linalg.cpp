@@ -204,7 +204,9 @@ void check_vector(const char* op, const Tensor& t) {
 
 Tensor matmul(const Tensor& a, const Tensor& b) {
     check_matmul_args(a, b);
-    if (is_half(a.dtype()) || is_half(b.dtype()))  // Note [Half compute]: per-block float32 sgemm would be faster
+    // Note [Half compute]: per-block float32 sgemm would be faster on the CPU; on CUDA half operands go to cuBLAS
+    // as they are (GemmEx, float32 accumulation: Note [Half on CUDA])
+    if (is_half(a.dtype()) && a.device().is_cpu())
         return round_to_half(matmul(half_to_float32(a), half_to_float32(b)), promote_types(a.dtype(), b.dtype()));
     if (is_complex(a.dtype())) {  // Note [Complex gradients]: four real products of the parts, differentiable
         Tensor ar = real(a), ai = imag(a), br = real(b), bi = imag(b);
