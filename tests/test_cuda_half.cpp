@@ -43,6 +43,25 @@ TEST(CudaGpu, HalfTensorsLiveOnCuda) {
         H r;  // random draws: the float32 draws rounded, on the device
         CT_ASSERT_OK(ct_randn(shape, 2, dt, ct_cuda(0), nullptr, r.out()));
         EXPECT_EQ(dtype(r), dt);
+        EXPECT_EQ(device_of(r).type, CT_DEVICE_CUDA);
+        for (auto draw : {0, 1, 2}) {  // rand / randn / randint: the float32 draws of the device, rounded
+            H h, f, want;
+            ct_generator g1 = nullptr, g2 = nullptr;
+            ok(ct_generator_new(11, &g1));
+            ok(ct_generator_new(11, &g2));
+            auto run = [&](ct_dtype d, ct_generator g, H& out) {
+                if (draw == 0) return ct_rand(shape, 2, d, ct_cuda(0), g, out.out());
+                if (draw == 1) return ct_randn(shape, 2, d, ct_cuda(0), g, out.out());
+                return ct_randint(-8, 8, shape, 2, d, ct_cuda(0), g, out.out());
+            };
+            ok(run(dt, g1, h));
+            ok(run(CT_FLOAT32, g2, f));
+            ct_generator_release(g1);
+            ct_generator_release(g2);
+            EXPECT_EQ(device_of(h).type, CT_DEVICE_CUDA);
+            ok(ct_to_dtype(f.get(), dt, want.out()));
+            EXPECT_EQ(values(h), values(want)) << "draw " << draw;
+        }
         // a moved tensor keeps its bits (65504 is float16's largest finite, 1/3 rounds)
         H c = make({65504.0, -1.0 / 3, 0.0, 1e-8, -2.5, 3.0}, {2, 3}, dt), back;
         H g = on(c, ct_cuda(1));

@@ -16,7 +16,7 @@ TOL = {ct.float16: 1e-2, ct.bfloat16: 8e-2}  # a last-bit difference at values u
 
 
 def _f32(t):
-    return t.cpu().float().numpy()
+    return t.detach().cpu().float().numpy()
 
 
 def _pair(shape, dtype, seed, lo=-2.0, hi=2.0):
