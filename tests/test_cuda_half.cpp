@@ -146,6 +146,18 @@ TEST(CudaGpu, HalfElementwiseMatchesCpu) {
             ok(ct_clamp(x[0].get(), -1.0, 1, 0.75, 1, o.out()));
             return o;
         }, {a}, {true}, {}, tol);
+        // a Python number stays float32 on both devices (torch's opmath): bit-equal results, bool for comparisons
+        for (int k = 0; k < 3; ++k) {
+            H got = compare_on_cuda("number operand", [k](const std::vector<H>& x) {
+                H s, o;
+                ok(ct_wrapped_scalar(k == 2 ? 0.3 : 0.1, 0, s.out()));
+                if (k == 0) ok(ct_mul(x[0].get(), s.get(), o.out()));
+                else if (k == 1) ok(ct_add(x[0].get(), s.get(), 3.0, o.out()));
+                else ok(ct_lt(x[0].get(), s.get(), o.out()));
+                return o;
+            }, {a}, {k < 2}, {transposed}, 0.0);
+            EXPECT_EQ(dtype(got), k == 2 ? CT_BOOL : dt);
+        }
         H mixed = sample({5}, CT_FLOAT32, 4);  // half op float32 promotes to float32 on both devices
         H got = compare_on_cuda("promote", [](const std::vector<H>& x) { return binary_op(ct_mul, x[0], x[1]); },
                                 {a, mixed}, {true, true}, {}, tol);

@@ -29,8 +29,12 @@ template <typename Out> DType kernel_out_dtype(DType compute) {
 // results back (cpu/half_loops.h): one kernel per op for all floating dtypes, no float32 copy of the tensors.
 // Ops that are not elementwise (reductions, matmul, nn) convert half inputs to float32 at the op, compute, and
 // round the result back (ops/half_compute.h), so they accumulate in float32. On a CUDA device the backend's
-// kernel takes the half operands itself and computes in float (Note [Half on CUDA]); a Python number operand is
-// rounded to the half dtype there (the kernel has one operand dtype), where the CPU keeps it in float32.
+// kernel takes the half operands itself and computes in float (Note [Half on CUDA]); with a Python number operand
+// (the kernel has one operand dtype) the op runs as the float32 kernel on the float32 values and rounds the result
+// once, which is what the CPU computes (the number stays float32, unrounded, as torch's opmath).
+template <typename Out, typename MakeF>
+Tensor binary_kernel(const char* op, const Tensor& a0, const Tensor& b0, DType compute, MakeF make_f);
+
 template <typename Out, typename MakeF>
 Tensor binary_kernel_half(const char* op, const Tensor& a0, const Tensor& b0, DType compute, MakeF make_f) {
     Tensor a = a0, b = b0;
@@ -40,8 +44,12 @@ Tensor binary_kernel_half(const char* op, const Tensor& a0, const Tensor& b0, DT
     // a Python number enters as float32, unrounded (torch's original_scalar_value); tensors round to compute
     const bool scalar_b = b.impl()->wrapped_number && !a.impl()->wrapped_number;
     const bool cuda = !a.device().is_cpu();
+    if (cuda && scalar_b) {  // float32 kernel on the exact float32 values, rounded once: the CPU's result
+        Tensor r = binary_kernel<Out>(op, cast_nograd(a, DType::Float32), b, DType::Float32, make_f);
+        return is_floating(r.dtype()) ? cast_nograd(r, compute) : r;
+    }
     Tensor va = broadcast_view(cast_nograd(a, compute), shape);
-    Tensor vb = broadcast_view(cast_nograd(b, scalar_b && !cuda ? DType::Float32 : compute), shape);
+    Tensor vb = broadcast_view(cast_nograd(b, scalar_b ? DType::Float32 : compute), shape);
     if (cuda) {
         auto f = make_f(TypeTag<float>{});
         Tensor out = empty_tensor(shape, kernel_out_dtype<Out>(compute), a.device());
