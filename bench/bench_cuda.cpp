@@ -1,6 +1,7 @@
 // bench_cuda.cpp - GPU benchmark: ctensor's elementwise ops in GB/s against a device-to-device cudaMemcpy
 // (the bandwidth ceiling), ctensor's matmul in TFLOP/s against calling cuBLAS directly, and one MLP training
-// step (forward, cross entropy, backward, Adam) on CUDA against the same step on the CPU.
+// step (forward, cross entropy, backward, Adam) on CUDA against the same step on the CPU; then float16 / bfloat16
+// against float32 (issue 15): ct_add in GB/s and ct_matmul (cuBLAS GemmEx, float32 accumulation) in TFLOP/s.
 // Usage: bench_cuda [elements (default 2^26)] [matmul size (default 4096)] [iterations (default 20)]
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -198,6 +199,36 @@ void bench_mlp(int64_t batch, int iters) {
     std::printf("  %-34s %8.2f ms  (%.1fx the cpu)\n", "cuda", ms[1], ms[0] / ms[1]);
 }
 
+// ct_add GB/s and ct_matmul TFLOP/s for float32, float16 and bfloat16 tensors of the same shapes.
+void bench_half(int64_t n, int64_t m, int iters) {
+    std::printf("float16 / bfloat16 against float32 (ct_add: %lld elements, ct_matmul: %lld^3)\n", (long long)n,
+                (long long)m);
+    double base_add = 0, base_tf = 0;  // float32's add time and matmul TFLOP/s
+    for (ct_dtype dt : {CT_FLOAT32, CT_FLOAT16, CT_BFLOAT16}) {
+        const double item = dt == CT_FLOAT32 ? 4.0 : 2.0;
+        ct_tensor a = full({n}, 1.5, dt), b = full({n}, 2.5, dt);
+        double t_add = time_per_call(iters, [&] {
+            ct_tensor o = nullptr;
+            check(ct_add(a, b, 1.0, &o), "add");
+            ct_tensor_release(o);
+        }, sync_ct);
+        ct_tensor_release(a);
+        ct_tensor_release(b);
+        ct_tensor x = full({m, m}, 0.5, dt), y = full({m, m}, 0.25, dt);
+        double t_mm = time_per_call(iters, [&] {
+            ct_tensor o = nullptr;
+            check(ct_matmul(x, y, &o), "matmul");
+            ct_tensor_release(o);
+        }, sync_ct);
+        ct_tensor_release(x);
+        ct_tensor_release(y);
+        const double gbs = 3.0 * item * (double)n / t_add / 1e9, tf = 2.0 * (double)m * m * m / t_mm / 1e12;
+        if (dt == CT_FLOAT32) base_add = t_add, base_tf = tf;
+        std::printf("  %-9s ct_add %8.1f GB/s (%4.2fx float32's time)  ct_matmul %8.2f TFLOP/s (%5.2fx float32)\n",
+                    ct_dtype_name(dt), gbs, t_add / base_add, tf, tf / base_tf);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -216,6 +247,7 @@ int main(int argc, char** argv) {
     bench_elementwise(n, iters);
     bench_matmul(m, iters);
     bench_mlp(256, iters);
+    bench_half(n, m, iters);
     int64_t allocated = 0, reserved = 0, peak = 0;
     check(ct_cuda_memory_stats(0, &allocated, &reserved, &peak), "memory_stats");
     std::printf("ctensor allocator: allocated %lld, reserved %lld, peak %lld bytes\n", (long long)allocated,

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <vector>
 #include "cuda/backend_impl.cuh"
+#include "cuda/half_types.cuh"
 
 namespace ct {
 namespace cuda {
@@ -151,6 +152,8 @@ const ct_cuda_backend kTable = {
     &pool2d_ex,
     // ---- N-d convolution (issue 14) ----
     &im2col_nd, &col2im_nd,
+    // ---- float16/bfloat16 on CUDA (issue 15) ----
+    &kernel_dtype_supported,
 };
 
 }  // namespace

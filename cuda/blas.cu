@@ -1,5 +1,7 @@
 // blas.cu - the cuBLAS GEMM entry for matmul: row-major operands mapped to cuBLAS's column-major call
 // (cuda/gemm_args.h), strided-batched with 64-bit sizes, on the device's stream with one handle per device.
+// float16 / bfloat16 go through cublasGemmStridedBatchedEx with CUBLAS_COMPUTE_32F: products accumulate in
+// float32 (tensor cores allowed, CUBLAS_GEMM_DEFAULT), alpha/beta are float, C is rounded to the half type once.
 #include <cublas_v2.h>
 #include <mutex>
 #include "cuda/backend_impl.cuh"
@@ -45,6 +47,16 @@ int32_t run(cublasHandle_t h, const ColumnMajorGemm& g, double alpha, double bet
                       "gemm");
 }
 
+// The half types: A, B and C of type ty, float32 compute and scalars.
+int32_t run_half(cublasHandle_t h, const ColumnMajorGemm& g, double alpha, double beta, cudaDataType ty) {
+    const float al = (float)alpha, be = (float)beta;
+    return check_blas(cublasGemmStridedBatchedEx_64(h, op_of(g.trans_first), op_of(g.trans_second), g.m, g.n, g.k,
+                                                    &al, g.first, ty, g.ld_first, g.stride_first, g.second, ty,
+                                                    g.ld_second, g.stride_second, &be, g.c, ty, g.ldc, g.stride_c,
+                                                    g.batch, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                      "gemm");
+}
+
 }  // namespace
 
 int32_t gemm(int32_t device, int32_t dtype, int32_t trans_a, int32_t trans_b, int64_t m, int64_t n, int64_t k,
@@ -55,12 +67,15 @@ int32_t gemm(int32_t device, int32_t dtype, int32_t trans_a, int32_t trans_b, in
         if (int32_t st = context(device, &ctx)) return st;
         RowMajorGemm rm{trans_a != 0, trans_b != 0, m, n, k, a, lda, stride_a, b, ldb, stride_b, c, ldc, stride_c, batch};
         if (const char* bad = check_row_major_gemm(rm)) return set_error(CT_ERR_INVALID_ARGUMENT, std::string("gemm: ") + bad);
-        if (dtype != CT_FLOAT32 && dtype != CT_FLOAT64)
-            return set_error(CT_ERR_DTYPE, "gemm: dtype " + std::to_string(dtype) + " is not float32 or float64");
+        if (dtype != CT_FLOAT32 && dtype != CT_FLOAT64 && dtype != CT_FLOAT16 && dtype != CT_BFLOAT16)
+            return set_error(CT_ERR_DTYPE, "gemm: dtype " + std::to_string(dtype) +
+                                               " is not float32, float64, float16 or bfloat16");
         if (m == 0 || n == 0 || batch == 0) return CT_OK;
         cublasHandle_t h = nullptr;
         if (int32_t st = blas_handle(ctx, &h)) return st;
         ColumnMajorGemm g = to_column_major(rm);
+        if (dtype == CT_FLOAT16) return run_half(h, g, alpha, beta, CUDA_R_16F);
+        if (dtype == CT_BFLOAT16) return run_half(h, g, alpha, beta, CUDA_R_16BF);
         return dtype == CT_FLOAT32 ? run<float>(h, g, alpha, beta, cublasSgemmStridedBatched_64)
                                    : run<double>(h, g, alpha, beta, cublasDgemmStridedBatched_64);
     });

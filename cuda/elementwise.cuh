@@ -1,9 +1,11 @@
 // elementwise.cuh - strided copy (with dtype conversion), fill and binary elementwise kernels, plus their
 // host-side dispatch over dtypes and op codes. Grid-stride loops only, so cuda/emulation.h can run them on
 // the CPU (tests/test_cuda_kernels.cpp); the scalar math is core/scalar_math.h, shared with the CPU kernels.
+// float16 / bfloat16 operands are loaded as float and rounded on store (Note [CUDA half kernels]).
 #pragma once
 #include "core/dtype.h"
 #include "core/scalar_math.h"
+#include "cuda/half_types.cuh"
 #include "cuda/launch.cuh"
 #include "ctensor.h"
 
@@ -14,7 +16,7 @@ template <typename R, typename T>
 __global__ void copy_kernel(ct_cuda_layout L, int64_t n, R* __restrict__ dst, const T* __restrict__ src) {
     for (int64_t i = first_index(); i < n; i += index_step()) {
         Offsets<2> o = offsets_of<2>(L, i);
-        dst[o.at[0]] = math::convert<R>(src[o.at[1]]);  // Note [Float to integer]
+        dst[o.at[0]] = store<R>(math::convert<compute_t<R>>(load(src[o.at[1]])));  // Note [Float to integer]
     }
 }
 
@@ -26,12 +28,12 @@ template <typename R, typename T, typename F>
 __global__ void binary_kernel(ct_cuda_layout L, int64_t n, R* out, const T* a, const T* b, F f) {
     for (int64_t i = first_index(); i < n; i += index_step()) {
         Offsets<3> o = offsets_of<3>(L, i);
-        out[o.at[0]] = f(a[o.at[1]], b[o.at[2]]);
+        out[o.at[0]] = store<R>(f(load(a[o.at[1]]), load(b[o.at[2]])));
     }
 }
 
 // Converts the fill value like the CPU does (Note [Float to integer]).
-template <typename R> inline R fill_value(double v) { return math::convert<R>(v); }
+template <typename R> inline R fill_value(double v) { return store<R>(math::convert<compute_t<R>>(v)); }
 
 inline bool layout_ok(const ct_cuda_layout& L, int32_t nargs) {
     return L.nargs == nargs && L.ndim >= 0 && L.ndim <= CT_CUDA_MAX_DIMS;
@@ -44,9 +46,9 @@ inline int32_t launch_copy(LaunchConfig c, cudaStream_t s, const ct_cuda_layout&
     if (!dtype_valid(dst_dtype) || !dtype_valid(src_dtype)) return CT_ERR_DTYPE;
     int64_t n = layout_numel(L);
     if (n == 0) return CT_OK;
-    dispatch_all((DType)dst_dtype, [&](auto rt) {
+    dispatch_kernel((DType)dst_dtype, [&](auto rt) {
         using R = typename decltype(rt)::type;
-        dispatch_all((DType)src_dtype, [&](auto st) {
+        dispatch_kernel((DType)src_dtype, [&](auto st) {
             using T = typename decltype(st)::type;
             auto* kernel = &copy_kernel<R, T>;
             CT_LAUNCH(kernel, blocks_for(n, c), c.threads, s, L, n, static_cast<R*>(dst), static_cast<const T*>(src));
@@ -61,7 +63,7 @@ inline int32_t launch_fill(LaunchConfig c, cudaStream_t s, const ct_cuda_layout&
     if (!dtype_valid(dtype)) return CT_ERR_DTYPE;
     int64_t n = layout_numel(L);
     if (n == 0) return CT_OK;
-    dispatch_all((DType)dtype, [&](auto rt) {
+    dispatch_kernel((DType)dtype, [&](auto rt) {
         using R = typename decltype(rt)::type;
         auto* kernel = &fill_kernel<R>;
         CT_LAUNCH(kernel, blocks_for(n, c), c.threads, s, L, n, static_cast<R*>(dst), fill_value<R>(value));
@@ -69,11 +71,15 @@ inline int32_t launch_fill(LaunchConfig c, cudaStream_t s, const ct_cuda_layout&
     return CT_OK;
 }
 
-// Runs binary_kernel for functor f: R is the functor's result type for T operands.
+// The storage type of a kernel result: T when the functor returns T's compute type, else its own (bool).
+template <typename T, typename Rc> using result_storage_t = std::conditional_t<std::is_same<Rc, compute_t<T>>::value, T, Rc>;
+
+// Runs binary_kernel for functor f (over T's compute type): R is the storage type of its result.
 template <typename T, typename F>
 void launch_binary_functor(LaunchConfig c, cudaStream_t s, const ct_cuda_layout& L, int64_t n, void* out,
                            const void* a, const void* b, F f) {
-    using R = decltype(f(T(), T()));
+    using C = compute_t<T>;
+    using R = result_storage_t<T, decltype(f(C(), C()))>;
     auto* kernel = &binary_kernel<R, T, F>;
     CT_LAUNCH(kernel, blocks_for(n, c), c.threads, s, L, n, static_cast<R*>(out), static_cast<const T*>(a),
               static_cast<const T*>(b), f);
@@ -88,14 +94,15 @@ inline int32_t launch_binary(LaunchConfig c, cudaStream_t s, const ct_cuda_layou
     if ((op == CT_CUDA_DIV || op == CT_CUDA_ATAN2) && !is_floating((DType)dtype)) return CT_ERR_DTYPE;
     int64_t n = layout_numel(L);
     if (n == 0) return CT_OK;
-    dispatch_all((DType)dtype, [&](auto tag) {
+    dispatch_kernel((DType)dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
+        using C = compute_t<T>;  // the functors compute in C (float for the half types)
         auto run = [&](auto f) { launch_binary_functor<T>(c, s, L, n, out, a, b, f); };
         switch (op) {
-        case CT_CUDA_ADD: run(math::Add<T>{(T)alpha}); break;
-        case CT_CUDA_SUB: run(math::Sub<T>{(T)alpha}); break;
+        case CT_CUDA_ADD: run(math::Add<C>{(C)alpha}); break;
+        case CT_CUDA_SUB: run(math::Sub<C>{(C)alpha}); break;
         case CT_CUDA_MUL: run(math::Mul{}); break;
-        case CT_CUDA_DIV: if constexpr (std::is_floating_point<T>::value) run(math::Div{}); break;
+        case CT_CUDA_DIV: if constexpr (std::is_floating_point<C>::value) run(math::Div{}); break;
         case CT_CUDA_MAXIMUM: run(math::Maximum{}); break;
         case CT_CUDA_MINIMUM: run(math::Minimum{}); break;
         case CT_CUDA_EQ: run(math::Eq{}); break;
@@ -108,7 +115,7 @@ inline int32_t launch_binary(LaunchConfig c, cudaStream_t s, const ct_cuda_layou
         case CT_CUDA_LOGICAL_OR: run(math::LogicalOr{}); break;
         case CT_CUDA_LOGICAL_XOR: run(math::LogicalXor{}); break;
         case CT_CUDA_POW: run(math::Pow{}); break;
-        case CT_CUDA_ATAN2: if constexpr (std::is_floating_point<T>::value) run(math::Atan2{}); break;
+        case CT_CUDA_ATAN2: if constexpr (std::is_floating_point<C>::value) run(math::Atan2{}); break;
         case CT_CUDA_REMAINDER: run(math::Remainder{}); break;
         case CT_CUDA_FLOOR_DIVIDE: run(math::FloorDivide{}); break;
         }

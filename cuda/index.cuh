@@ -5,6 +5,7 @@
 #include <cstring>
 #include <type_traits>
 #include "core/dtype.h"
+#include "cuda/half_types.cuh"
 #include "cuda/launch.cuh"
 #include "ctensor.h"
 
@@ -17,7 +18,8 @@ template <typename T> __device__ inline void atomic_add(T* p, T v) {
         atomicAdd(p, v);
     } else if constexpr (std::is_same<T, int64_t>::value) {  // two's complement: unsigned add wraps the same way
         atomicAdd(reinterpret_cast<unsigned long long*>(p), (unsigned long long)v);
-    } else {  // 1- and 2-byte types (uint8, int8, bool, int16): compare-and-swap the aligned 32-bit word holding them
+    } else {  // 1- and 2-byte types (uint8, int8, bool, int16, the half types: sum in float, rounded): compare-and-swap
+              // the aligned 32-bit word holding them
         static_assert(sizeof(T) == 1 || sizeof(T) == 2, "atomic_add: unexpected type");
         using Bits = std::conditional_t<sizeof(T) == 1, unsigned char, unsigned short>;
         const unsigned int mask = sizeof(T) == 1 ? 0xffu : 0xffffu;
@@ -29,14 +31,14 @@ template <typename T> __device__ inline void atomic_add(T* p, T v) {
             Bits bits = (Bits)((assumed >> shift) & mask);
             T cur;
             memcpy(&cur, &bits, sizeof(T));
-            const T next = (T)(cur + v);
+            const T next = store<T>((compute_t<T>)(load(cur) + load(v)));
             memcpy(&bits, &next, sizeof(T));
             old = atomicCAS(word, assumed, (assumed & ~(mask << shift)) | ((unsigned int)bits << shift));
         } while (assumed != old);
     }
 }
 #else
-template <typename T> inline void atomic_add(T* p, T v) { *p = (T)(*p + v); }
+template <typename T> inline void atomic_add(T* p, T v) { *p = store<T>((compute_t<T>)(load(*p) + load(v))); }
 #endif
 
 // op: CT_CUDA_GATHER a[o0] = b[o2 + idx[o1] * step]; CT_CUDA_SCATTER a[o0 + idx[o1] * step] = b[o2];
@@ -66,7 +68,7 @@ inline int32_t launch_index(LaunchConfig c, cudaStream_t s, int32_t op, const ct
     if (!dtype_valid(dtype) || (index_dtype != CT_INT64 && index_dtype != CT_INT32)) return CT_ERR_DTYPE;
     const int64_t n = layout_numel(L);
     if (n == 0) return CT_OK;
-    dispatch_all((DType)dtype, [&](auto tag) {
+    dispatch_kernel((DType)dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         auto run = [&](auto itag) {
             using I = decltype(itag);
@@ -88,10 +90,10 @@ inline int32_t launch_masked_fill(LaunchConfig c, cudaStream_t s, const ct_cuda_
     if (!dtype_valid(dtype)) return CT_ERR_DTYPE;
     const int64_t n = layout_numel(L);
     if (n == 0) return CT_OK;
-    dispatch_all((DType)dtype, [&](auto tag) {
+    dispatch_kernel((DType)dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         auto* k = &masked_fill_kernel<T>;
-        const T v = std::is_same<T, bool>::value ? (T)(value != 0.0) : (T)value;
+        const T v = store<T>(std::is_same<T, bool>::value ? (compute_t<T>)(value != 0.0) : (compute_t<T>)value);
         CT_LAUNCH(k, blocks_for(n, c), c.threads, s, L, n, static_cast<T*>(out), static_cast<const T*>(x),
                   static_cast<const bool*>(mask), v);
     });

@@ -1,6 +1,7 @@
 // unary.cuh - unary elementwise kernels (one op-code table over the scalar_math.h functors) and the
 // 4-operand where kernel, with their host-side dtype/op dispatch. Grid-stride loops only, so cuda/emulation.h
-// runs them on the CPU (tests/emulated_cuda_backend.cpp, tests/test_cuda_kernels_ops.cpp).
+// runs them on the CPU (tests/emulated_cuda_backend.cpp, tests/test_cuda_kernels_ops.cpp). Half operands compute in
+// float (Note [CUDA half kernels]).
 #pragma once
 #include <type_traits>
 #include "core/dtype.h"
@@ -15,7 +16,7 @@ template <typename R, typename T, typename F>
 __global__ void unary_kernel(ct_cuda_layout L, int64_t n, R* out, const T* x, F f) {
     for (int64_t i = first_index(); i < n; i += index_step()) {
         Offsets<2> o = offsets_of<2>(L, i);
-        out[o.at[0]] = f(x[o.at[1]]);
+        out[o.at[0]] = store<R>(f(load(x[o.at[1]])));
     }
 }
 
@@ -27,11 +28,11 @@ __global__ void where_kernel(ct_cuda_layout4 L, int64_t n, T* out, const bool* c
     }
 }
 
-// Runs unary_kernel for functor f: R is the functor's result type for a T operand.
+// Runs unary_kernel for functor f (over T's compute type): R is the storage type of its result.
 template <typename T, typename F>
 void launch_unary_functor(LaunchConfig c, cudaStream_t s, const ct_cuda_layout& L, int64_t n, void* out,
                           const void* x, F f) {
-    using R = decltype(f(T()));
+    using R = result_storage_t<T, decltype(f(compute_t<T>()))>;
     auto* kernel = &unary_kernel<R, T, F>;
     CT_LAUNCH(kernel, blocks_for(n, c), c.threads, s, L, n, static_cast<R*>(out), static_cast<const T*>(x), f);
 }
@@ -84,18 +85,19 @@ inline int32_t launch_unary(LaunchConfig c, cudaStream_t s, const ct_cuda_layout
     if (!unary_any_dtype(op) && !is_floating((DType)dtype)) return CT_ERR_DTYPE;
     int64_t n = layout_numel(L);
     if (n == 0) return CT_OK;
-    dispatch_all((DType)dtype, [&](auto tag) {
+    dispatch_kernel((DType)dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
+        using C = compute_t<T>;  // the functors compute in C (float for the half types)
         auto run = [&](auto f) { launch_unary_functor<T>(c, s, L, n, out, x, f); };
         switch (op) {
         case CT_CUDA_NEG: run(math::Neg{}); break;
         case CT_CUDA_ABS: run(math::Abs{}); break;
         case CT_CUDA_SIGN: run(math::Sign{}); break;
         case CT_CUDA_RELU: run(math::Relu{}); break;
-        case CT_CUDA_CLAMP: run(clamp_functor<T>(p0, p1)); break;
+        case CT_CUDA_CLAMP: run(clamp_functor<C>(p0, p1)); break;
         case CT_CUDA_LOGICAL_NOT: run(math::LogicalNot{}); break;
         default:
-            if constexpr (std::is_floating_point<T>::value) run_float_unary<T>(op, p0, run);
+            if constexpr (std::is_floating_point<C>::value) run_float_unary<C>(op, p0, run);
         }
     });
     return CT_OK;
@@ -108,7 +110,7 @@ inline int32_t launch_where(LaunchConfig c, cudaStream_t s, const ct_cuda_layout
     if (!dtype_valid(dtype)) return CT_ERR_DTYPE;
     int64_t n = layout_numel(L);
     if (n == 0) return CT_OK;
-    dispatch_all((DType)dtype, [&](auto tag) {
+    dispatch_kernel((DType)dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         auto* kernel = &where_kernel<T>;
         CT_LAUNCH(kernel, blocks_for(n, c), c.threads, s, L, n, static_cast<T*>(out), static_cast<const bool*>(cond),

@@ -103,8 +103,8 @@ enum {
     CT_INT64 = 3,   /* 64-bit signed integer */
     CT_UINT8 = 4,   /* 8-bit unsigned integer */
     CT_BOOL = 5,     /* boolean stored as one byte (0 or 1) */
-    CT_FLOAT16 = 6,  /* 16-bit IEEE float (binary16); ops compute in float32 and round back (CPU only) */
-    CT_BFLOAT16 = 7, /* bfloat16 (8 exponent, 7 mantissa bits); ops compute in float32 and round back (CPU only) */
+    CT_FLOAT16 = 6,  /* 16-bit IEEE float (binary16); ops compute in float32 and round back (CPU and CUDA) */
+    CT_BFLOAT16 = 7, /* bfloat16 (8 exponent, 7 mantissa bits); ops compute in float32 and round back (CPU, CUDA) */
     CT_INT8 = 8,     /* 8-bit signed integer */
     CT_INT16 = 9,    /* 16-bit signed integer */
     CT_COMPLEX64 = 10, /* complex: interleaved (real, imag) float32 pair, 8 bytes (C99 float complex); CPU only */

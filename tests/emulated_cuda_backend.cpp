@@ -160,20 +160,22 @@ int32_t cumsum_entry(int32_t device, void* data, int32_t dtype, int64_t outer, i
     return finish(launch_cumsum(kLaunch, nullptr, data, dtype, outer, n, inner, rev), "cumsum");
 }
 
-// A reference column-major GEMM in place of cuBLAS, fed through the same row-major mapping.
-template <typename T> void column_major_gemm(const ColumnMajorGemm& g, double alpha, double beta) {
+// A reference column-major GEMM in place of cuBLAS, fed through the same row-major mapping. Storage type S;
+// products accumulate in compute_t<S> (float for the half types, as CUBLAS_COMPUTE_32F) and C is stored once.
+template <typename S> void column_major_gemm(const ColumnMajorGemm& g, double alpha, double beta) {
+    using T = compute_t<S>;
     for (int64_t bt = 0; bt < g.batch; ++bt) {
-        const T* A = static_cast<const T*>(g.first) + bt * g.stride_first;
-        const T* B = static_cast<const T*>(g.second) + bt * g.stride_second;
-        T* C = static_cast<T*>(g.c) + bt * g.stride_c;
+        const S* A = static_cast<const S*>(g.first) + bt * g.stride_first;
+        const S* B = static_cast<const S*>(g.second) + bt * g.stride_second;
+        S* C = static_cast<S*>(g.c) + bt * g.stride_c;
         for (int64_t i = 0; i < g.m; ++i)
             for (int64_t j = 0; j < g.n; ++j) {
                 T s = 0;
                 for (int64_t p = 0; p < g.k; ++p)
-                    s += (g.trans_first ? A[p + i * g.ld_first] : A[i + p * g.ld_first]) *
-                         (g.trans_second ? B[j + p * g.ld_second] : B[p + j * g.ld_second]);
-                T& c = C[i + j * g.ldc];
-                c = (T)alpha * s + (beta == 0 ? T(0) : (T)beta * c);
+                    s += load(g.trans_first ? A[p + i * g.ld_first] : A[i + p * g.ld_first]) *
+                         load(g.trans_second ? B[j + p * g.ld_second] : B[p + j * g.ld_second]);
+                S& c = C[i + j * g.ldc];
+                c = store<S>((T)alpha * s + (beta == 0 ? T(0) : (T)beta * load(c)));
             }
     }
 }
@@ -186,7 +188,9 @@ int32_t gemm_entry(int32_t device, int32_t dtype, int32_t ta, int32_t tb, int64_
     if (const char* bad = check_row_major_gemm(rm)) return set_error(CT_ERR_INVALID_ARGUMENT, std::string("gemm: ") + bad);
     if (dtype == CT_FLOAT32) column_major_gemm<float>(to_column_major(rm), alpha, beta);
     else if (dtype == CT_FLOAT64) column_major_gemm<double>(to_column_major(rm), alpha, beta);
-    else return set_error(CT_ERR_DTYPE, "gemm: dtype must be float32 or float64");
+    else if (dtype == CT_FLOAT16) column_major_gemm<half_t>(to_column_major(rm), alpha, beta);
+    else if (dtype == CT_BFLOAT16) column_major_gemm<bfloat16_t>(to_column_major(rm), alpha, beta);
+    else return set_error(CT_ERR_DTYPE, "gemm: dtype must be float32, float64, float16 or bfloat16");
     return CT_OK;
 }
 
@@ -295,6 +299,8 @@ const ct_cuda_backend kTable = {
     &pool2d_ex_entry,
     // ---- N-d convolution (issue 14) ----
     &im2col_nd_entry, &col2im_nd_entry,
+    // ---- float16/bfloat16 on CUDA (issue 15) ----
+    &kernel_dtype_supported,
 };
 
 }  // namespace

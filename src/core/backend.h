@@ -216,7 +216,8 @@ typedef struct ct_cuda_backend {
     /* out[i] = op(a[i], b[i]) with a, b of dtype; out has dtype (arithmetic) or bool (comparisons, logical). */
     int32_t (*binary)(int32_t device, int32_t op, const ct_cuda_layout* layout, void* out, const void* a,
                       const void* b, int32_t dtype, double alpha);
-    /* Row-major C[i] = alpha * op(A[i]) @ op(B[i]) + beta * C[i] for i < batch (float32/float64, cuBLAS).
+    /* Row-major C[i] = alpha * op(A[i]) @ op(B[i]) + beta * C[i] for i < batch (float32/float64, cuBLAS;
+       float16/bfloat16 with float32 accumulation where dtype_supported says so).
        op(X) is X transposed when trans_x != 0; ld* are row-major leading dims; stride_* step between batches. */
     int32_t (*gemm)(int32_t device, int32_t dtype, int32_t trans_a, int32_t trans_b, int64_t m, int64_t n, int64_t k,
                     double alpha, const void* a, int64_t lda, int64_t stride_a, const void* b, int64_t ldb,
@@ -301,6 +302,14 @@ typedef struct ct_cuda_backend {
     /* The adjoint of im2col_nd with the sample-major layout (col contiguous [count, C * taps, out plane]). */
     int32_t (*col2im_nd)(int32_t device, int32_t dtype, const ct_cuda_conv_nd* geom, int64_t count, const void* col,
                          void* x);
+
+    /* ---- float16/bfloat16 on CUDA (issue 15) ---- */
+    /* 1 when tensors of dtype (ct_dtype) may live on this backend's devices, else 0. A backend answering 1 for
+       CT_FLOAT16 / CT_BFLOAT16 takes them in copy (every direction), fill, binary, unary, where, index,
+       masked_fill (load as float, compute in float, round to nearest even on store) and gemm (float32
+       accumulation); the other entries keep their float32/float64 contract (the core computes those ops on
+       float32 copies, ops/half_compute.h). */
+    int32_t (*dtype_supported)(int32_t dtype);
 } ct_cuda_backend;
 
 /* The one symbol the backend exports: the table for the requested version, or NULL if unsupported. */

@@ -65,7 +65,7 @@ template <> struct DTypeOf<std::complex<double>> { static constexpr DType value 
 
 // A kernel reached with a half dtype that has no float32 path (Note [Half compute]): CT_ERR_NOT_SUPPORTED naming
 // the running op and the dtype.
-// Header-only, so the CUDA backend (which never sees half tensors, Note [Half on CUDA]) links without the core.
+// Header-only, so the CUDA backend (its kernels use their own half types, Note [Half on CUDA]) links without the core.
 // Also used for complex dtypes reaching a kernel without a complex path (Note [Complex dtypes]).
 [[noreturn]] inline void fail_half_kernel(DType d) {
     fail(CT_ERR_NOT_SUPPORTED, t_current_op ? t_current_op : "ctensor", ": not implemented for dtype ",

@@ -72,9 +72,12 @@ bool Tensor::is_contiguous() const {
 }
 
 void check_dtype_on_device(const char* op, DType dtype, Device device) {
-    if ((is_half(dtype) || is_complex(dtype)) && !device.is_cpu())  // and Note [Complex dtypes]
-        fail(CT_ERR_NOT_SUPPORTED, op ? op : "ctensor", ": ", dtype_name(dtype),
-             " tensors are not supported on cuda (CPU only; convert to float32 first)");
+    if (device.is_cpu() || !(is_half(dtype) || is_complex(dtype))) return;
+    // complex never reaches the backend (Note [Complex dtypes]); half does when the backend says it takes it
+    if (is_half(dtype) && cuda_backend(op ? op : "ctensor").dtype_supported((int32_t)dtype)) return;
+    fail(CT_ERR_NOT_SUPPORTED, op ? op : "ctensor", ": ", dtype_name(dtype),
+         " tensors are not supported on cuda (CPU only; convert to ", is_half(dtype) ? "float32" : "a real dtype",
+         " first)");
 }
 
 Tensor empty_tensor(const Shape& sizes, DType dtype, Device device, const char* op) {

@@ -18,7 +18,7 @@ constexpr P Pass = P::Passthrough, Low = P::LowerPrecision, F32 = P::Float32, Pr
 struct PolicyRow {
     const char* op;  // the C function's name without "ct_" (get_tensor's op name, "linalg.inv" read as linalg_inv)
     P cpu;           // torch 1.13 AutocastCPU (checked op by op against torch.cpu.amp.autocast in the tests)
-    P cuda;          // torch 1.13 AutocastCUDA (half tensors are CPU-only for now: Note [Half on CUDA])
+    P cuda;          // torch 1.13 AutocastCUDA (half tensors live on CUDA too: Note [Half on CUDA])
 };
 
 // Note [Autocast policy table]: the only place that says what autocast does to an op. CPU column: what torch

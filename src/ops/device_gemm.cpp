@@ -69,9 +69,9 @@ int64_t even_step(const std::vector<int64_t>& off) {
 void cuda_matmul_into(const char* op, const Tensor& out, Tensor a, Tensor b, const Shape& bs, double beta) {
     const int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
     if (out.numel() == 0) return;
-    if (a.dtype() != DType::Float32 && a.dtype() != DType::Float64)
+    if (!is_floating(a.dtype()))  // float16 / bfloat16: GemmEx with float32 accumulation (Note [Half on CUDA])
         fail(CT_ERR_NOT_SUPPORTED, op, ": ", dtype_name(a.dtype()),
-             " tensors are not supported on cuda (cuBLAS multiplies float32 and float64)");
+             " tensors are not supported on cuda (cuBLAS multiplies float32, float64, float16 and bfloat16)");
     if (k == 0) {  // an empty sum: out = beta * out
         if (beta == 0.0) fill_into(out, 0.0);
         else if (beta != 1.0) copy_into(out, mul_scalar(out, beta));

@@ -18,12 +18,23 @@ template <typename Run> decltype(auto) dispatch_half(DType d, Run&& run) {
     return run(TypeTag<BFloat16>{});
 }
 
+// The result dtype of a kernel with output type Out (void: the compute dtype).
+template <typename Out> DType kernel_out_dtype(DType compute) {
+    if constexpr (std::is_same<Out, void>::value) return compute;
+    else return DTypeOf<Out>::value;
+}
+
 // Note [Half compute]: an elementwise op whose compute dtype is float16 or bfloat16 converts its inputs to that
 // dtype (as torch's common dtype), then runs the float32 functor over blocks converted to float32 and rounds the
 // results back (cpu/half_loops.h): one kernel per op for all floating dtypes, no float32 copy of the tensors.
 // Ops that are not elementwise (reductions, matmul, nn) convert half inputs to float32 at the op, compute, and
-// round the result back (ops/half_compute.h), so they accumulate in float32. Half tensors live on the CPU
-// (Note [Half on CUDA]).
+// round the result back (ops/half_compute.h), so they accumulate in float32. On a CUDA device the backend's
+// kernel takes the half operands itself and computes in float (Note [Half on CUDA]); with a Python number operand
+// (the kernel has one operand dtype) the op runs as the float32 kernel on the float32 values and rounds the result
+// once, which is what the CPU computes (the number stays float32, unrounded, as torch's opmath).
+template <typename Out, typename MakeF>
+Tensor binary_kernel(const char* op, const Tensor& a0, const Tensor& b0, DType compute, MakeF make_f);
+
 template <typename Out, typename MakeF>
 Tensor binary_kernel_half(const char* op, const Tensor& a0, const Tensor& b0, DType compute, MakeF make_f) {
     Tensor a = a0, b = b0;
@@ -32,8 +43,19 @@ Tensor binary_kernel_half(const char* op, const Tensor& a0, const Tensor& b0, DT
     Shape shape = broadcast_shapes(op, a.sizes(), b.sizes());
     // a Python number enters as float32, unrounded (torch's original_scalar_value); tensors round to compute
     const bool scalar_b = b.impl()->wrapped_number && !a.impl()->wrapped_number;
+    const bool cuda = !a.device().is_cpu();
+    if (cuda && scalar_b) {  // float32 kernel on the exact float32 values, rounded once: the CPU's result
+        Tensor r = binary_kernel<Out>(op, cast_nograd(a, DType::Float32), b, DType::Float32, make_f);
+        return is_floating(r.dtype()) ? cast_nograd(r, compute) : r;
+    }
     Tensor va = broadcast_view(cast_nograd(a, compute), shape);
     Tensor vb = broadcast_view(cast_nograd(b, scalar_b ? DType::Float32 : compute), shape);
+    if (cuda) {
+        auto f = make_f(TypeTag<float>{});
+        Tensor out = empty_tensor(shape, kernel_out_dtype<Out>(compute), a.device());
+        cuda_binary(op, CudaBinaryOp<decltype(f)>::code, functor_alpha(f), out, va, vb);
+        return out;
+    }
     return dispatch_half(compute, [&](auto tag) {
         using S = typename decltype(tag)::type;
         using R = std::conditional_t<std::is_same<Out, void>::value, S, Out>;
@@ -46,6 +68,11 @@ Tensor binary_kernel_half(const char* op, const Tensor& a0, const Tensor& b0, DT
 
 template <typename Out, typename MakeF> Tensor unary_kernel_half(const Tensor& x, DType compute, MakeF make_f) {
     Tensor cx = cast_nograd(x, compute);
+    if (!x.device().is_cpu()) {  // the backend's kernel computes in float (Note [Half on CUDA])
+        Tensor out = empty_tensor(x.sizes(), kernel_out_dtype<Out>(compute), x.device());
+        cuda_unary_functor("unary", make_f(TypeTag<float>{}), out, cx);
+        return out;
+    }
     return dispatch_half(compute, [&](auto tag) {
         using S = typename decltype(tag)::type;
         using R = std::conditional_t<std::is_same<Out, void>::value, S, Out>;

@@ -224,7 +224,9 @@ void check_vector(const char* op, const Tensor& t) {
 
 Tensor matmul(const Tensor& a, const Tensor& b) {
     check_matmul_args(a, b);
-    if (is_half(a.dtype()) || is_half(b.dtype()))  // Note [Half compute]: per-block float32 sgemm would be faster
+    // Note [Half compute]: per-block float32 sgemm would be faster on the CPU; on CUDA half operands go to cuBLAS
+    // as they are (GemmEx, float32 accumulation: Note [Half on CUDA])
+    if (is_half(a.dtype()) && a.device().is_cpu())
         return round_to_half(matmul(half_to_float32(a), half_to_float32(b)), promote_types(a.dtype(), b.dtype()));
     // 1-D operands get a temporary dim (a: leading, b: trailing) that is removed from the result.
     Tensor out = mm_op(a.dim() == 1 ? unsqueeze(a, 0) : a, b.dim() == 1 ? unsqueeze(b, 1) : b, false, false);

@@ -95,7 +95,7 @@ Tensor bias_grad(const Tensor& g2, const Shape& bias_shape) {
 
 Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
     check_linear_args(x, weight, bias);
-    if (is_half(x.dtype()))  // Note [Half compute]
+    if (is_half(x.dtype()) && x.device().is_cpu())  // Note [Half compute]; CUDA: GemmEx (Note [Half on CUDA])
         return round_to_half(linear(half_to_float32(x), half_to_float32(weight),
                                     bias.defined() ? half_to_float32(bias) : bias), x.dtype());
     if (is_complex(x.dtype())) {  // x @ W^T through matmul's cgemm/zgemm (its backward conjugates by BLAS flags)

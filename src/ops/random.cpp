@@ -85,7 +85,8 @@ void check_randint_range(int64_t low, int64_t high, DType dtype) {
 
 }  // namespace
 
-// Note [Half compute]: float16/bfloat16 draws are the float32 draws of the same shape, rounded.
+// Note [Half compute]: float16/bfloat16 draws are the float32 draws of the same shape on the same device, rounded
+// (on CUDA too: Note [Half on CUDA]).
 static Tensor rounded_draw(const char* op, const Tensor& f32, DType dtype, Device device) {
     check_dtype_on_device(op, dtype, device);  // Note [Half on CUDA]
     return to_dtype(f32, dtype);
@@ -101,7 +102,7 @@ static Shape with_pairs(const Shape& shape) {
 Tensor rand(const Shape& shape, DType dtype, Device device, Generator* gen) {
     if (is_complex(dtype)) return complex_draw(rand(with_pairs(shape), real_dtype(dtype), device, gen));
     check_floating_dtype("rand", dtype);
-    if (is_half(dtype)) return rounded_draw("rand", rand(shape, DType::Float32, Device{}, gen), dtype, device);
+    if (is_half(dtype)) return rounded_draw("rand", rand(shape, DType::Float32, device, gen), dtype, device);
     Tensor t = new_result("rand", shape, dtype, device);
     if (dtype == DType::Float32) {
         fill_random<float, 4>(t, gen, [](const PhiloxWords& w, int64_t, int64_t count, float* out) {
@@ -119,7 +120,7 @@ Tensor randn(const Shape& shape, DType dtype, Device device, Generator* gen) {
     if (is_complex(dtype))  // each part has variance 1/2, so E|z|^2 = 1 (as torch)
         return complex_draw(mul_scalar(randn(with_pairs(shape), real_dtype(dtype), device, gen), std::sqrt(0.5)));
     check_floating_dtype("randn", dtype);
-    if (is_half(dtype)) return rounded_draw("randn", randn(shape, DType::Float32, Device{}, gen), dtype, device);
+    if (is_half(dtype)) return rounded_draw("randn", randn(shape, DType::Float32, device, gen), dtype, device);
     Tensor t = new_result("randn", shape, dtype, device);
     dispatch_float(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -134,7 +135,7 @@ Tensor randint(int64_t low, int64_t high, const Shape& shape, DType dtype, Devic
     check_randint_range(low, high, dtype);
     // Note [Half compute]: the float32 draw, exact in the half dtype (the range check above)
     if (is_half(dtype))
-        return rounded_draw("randint", randint(low, high, shape, DType::Float32, Device{}, gen), dtype, device);
+        return rounded_draw("randint", randint(low, high, shape, DType::Float32, device, gen), dtype, device);
     Tensor t = new_result("randint", shape, dtype, device);
     const uint64_t range = (uint64_t)high - (uint64_t)low;  // fits: high > low
     dispatch_all(dtype, [&](auto tag) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/gpu/run_gpu_checks.sh - for a machine with an NVIDIA GPU: builds with the CUDA backend required, checks
 # that CUDA is really usable, runs the whole suite (whose GPU section must run, not skip), optionally under
-# compute-sanitizer, and then the GPU benchmark. Usage:
+# compute-sanitizer, and then the GPU benchmark (its last section compares float16 / bfloat16 with float32). Usage:
 #   tests/gpu/run_gpu_checks.sh [bench_cuda arguments: elements matmul-size iterations]
 # Environment: BUILD (build dir, default build-gpu), CUDA_ARCH (CMAKE_CUDA_ARCHITECTURES, default native),
 # SANITIZE=1 to run the GPU tests under compute-sanitizer memcheck.
@@ -36,6 +36,15 @@ echo "$log" | tail -n 3
 if [[ "$log" == *"[  SKIPPED ]"* ]]; then
   echo "$log"
   echo "some CudaGpu tests were skipped on a machine with a GPU" >&2
+  exit 1
+fi
+
+step "float16 / bfloat16 on the device: native kernels and cuBLAS GemmEx against CPU half (no skips)"
+log="$("$BUILD/tests/ctensor_tests" --gtest_filter='CudaGpu.Half*' 2>&1)" || { echo "$log"; exit 1; }
+echo "$log" | tail -n 3
+if [[ "$log" == *"[  SKIPPED ]"* ]]; then
+  echo "$log"
+  echo "the half CUDA tests were skipped on a machine with a GPU" >&2
   exit 1
 fi
 
