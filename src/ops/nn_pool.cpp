@@ -181,6 +181,37 @@ template <typename T> void max_pool_row(const T* x, T* o, int64_t* ix, const ct_
         }
 }
 
+// True for the common 2x2 window, stride 2, no padding, no dilation whose windows all lie inside the input
+// (floor mode, or a ceil mode that adds no partial window): max_pool_row_2x2 then serves every row.
+inline bool is_full_2x2(const ct_cuda_pool2d_ex& g) {
+    for (int a = 0; a < 2; ++a)
+        if (g.base.kernel[a] != 2 || g.base.stride[a] != 2 || g.base.padding[a] != 0 || g.dilation[a] != 1)
+            return false;
+    return !g.adaptive && 2 * g.base.OH <= g.base.H && 2 * g.base.OW <= g.base.W;
+}
+
+// One output row of max pooling under is_full_2x2: the same scan order and NaN rule as max_pool_row (taps
+// (0,0), (0,1), (1,0), (1,1); a later tap wins when greater or NaN), with each window's best kept in registers.
+template <typename T> void max_pool_row_2x2(const T* x, T* o, int64_t* ix, int64_t W, int64_t OW, int64_t oh) {
+    const T* r0 = x + 2 * oh * W;
+    const T* r1 = r0 + W;
+    for (int64_t ow = 0; ow < OW; ++ow) {
+        const int64_t at0 = 2 * oh * W + 2 * ow;
+        T best = r0[2 * ow];
+        int64_t at = at0;
+        auto tap = [&](T v, int64_t pos) {
+            const int64_t keep = (int64_t)((v > best) | (v != v)) - 1;  // 0 to take v, all ones to keep
+            best = bit_select(keep, best, v);
+            at = (pos & ~keep) | (at & keep);
+        };
+        tap(r0[2 * ow + 1], at0 + 1);
+        tap(r1[2 * ow], at0 + W);
+        tap(r1[2 * ow + 1], at0 + W + 1);
+        o[ow] = best;
+        ix[ow] = at;
+    }
+}
+
 // One output row of adaptive max pooling (windows of varying size), same scan order and NaN rule.
 template <typename T> void adaptive_max_row(const T* x, T* o, int64_t* ix, const ct_cuda_pool2d_ex& g, int64_t oh) {
     const pool::Taps th = pool::taps(g, 0, oh);
@@ -211,13 +242,15 @@ std::pair<Tensor, Tensor> max_pool_kernel(const Tensor& xc, const PoolGeom& g, c
     Tensor idx = empty_tensor(oshape, DType::Int64, xc.device());
     dispatch_float(xc.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
+        const bool full_2x2 = is_full_2x2(g.g);
         for_each_plane(g, [&](int64_t pl) {
             const T* x = xc.data<T>() + pl * g.in_plane();
             T* o = out.data<T>() + pl * g.out_plane();
             int64_t* ix = idx.data<int64_t>() + pl * g.out_plane();
             for (int64_t oh = 0; oh < g.g.base.OH; ++oh) {
                 const int64_t r = oh * g.g.base.OW;
-                if (g.g.adaptive) adaptive_max_row<T>(x, o + r, ix + r, g.g, oh);
+                if (full_2x2) max_pool_row_2x2<T>(x, o + r, ix + r, g.g.base.W, g.g.base.OW, oh);
+                else if (g.g.adaptive) adaptive_max_row<T>(x, o + r, ix + r, g.g, oh);
                 else max_pool_row<T>(x, o + r, ix + r, g.g, oh);
             }
         });
