@@ -191,24 +191,39 @@ inline bool is_full_2x2(const ct_cuda_pool2d_ex& g) {
 }
 
 // One output row of max pooling under is_full_2x2: the same scan order and NaN rule as max_pool_row (taps
-// (0,0), (0,1), (1,0), (1,1); a later tap wins when greater or NaN), with each window's best kept in registers.
+// (0,0), (0,1), (1,0), (1,1); a later tap wins when greater or NaN). The row is deinterleaved into even and
+// odd columns first so that the window loop reads unit-stride arrays and vectorises; each window's best and
+// its offset in the window are selects of the value's width.
 template <typename T> void max_pool_row_2x2(const T* x, T* o, int64_t* ix, int64_t W, int64_t OW, int64_t oh) {
+    using Off = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;  // offsets < 2 W + 2: the caller checks W
+    constexpr int64_t kBlock = 64;
+    T a[kBlock], b[kBlock], c[kBlock], d[kBlock], best[kBlock];
+    Off off[kBlock];
     const T* r0 = x + 2 * oh * W;
     const T* r1 = r0 + W;
-    for (int64_t ow = 0; ow < OW; ++ow) {
-        const int64_t at0 = 2 * oh * W + 2 * ow;
-        T best = r0[2 * ow];
-        int64_t at = at0;
-        auto tap = [&](T v, int64_t pos) {
-            const int64_t keep = (int64_t)((v > best) | (v != v)) - 1;  // 0 to take v, all ones to keep
-            best = bit_select(keep, best, v);
-            at = (pos & ~keep) | (at & keep);
-        };
-        tap(r0[2 * ow + 1], at0 + 1);
-        tap(r1[2 * ow], at0 + W);
-        tap(r1[2 * ow + 1], at0 + W + 1);
-        o[ow] = best;
-        ix[ow] = at;
+    const Off w = (Off)W;
+    for (int64_t o0 = 0; o0 < OW; o0 += kBlock) {
+        const int64_t n = std::min(kBlock, OW - o0);
+        for (int64_t j = 0; j < n; ++j) {
+            a[j] = r0[2 * (o0 + j)], b[j] = r0[2 * (o0 + j) + 1];
+            c[j] = r1[2 * (o0 + j)], d[j] = r1[2 * (o0 + j) + 1];
+        }
+        for (int64_t j = 0; j < n; ++j) {
+            T m = a[j];
+            Off at = 0;
+            bool take = (b[j] > m) | (b[j] != b[j]);
+            m = take ? b[j] : m, at = take ? Off(1) : at;
+            take = (c[j] > m) | (c[j] != c[j]);
+            m = take ? c[j] : m, at = take ? w : at;
+            take = (d[j] > m) | (d[j] != d[j]);
+            m = take ? d[j] : m, at = take ? Off(w + 1) : at;
+            best[j] = m, off[j] = at;
+        }
+        const int64_t base = 2 * oh * W + 2 * o0;
+        for (int64_t j = 0; j < n; ++j) {
+            o[o0 + j] = best[j];
+            ix[o0 + j] = base + 2 * j + (int64_t)off[j];
+        }
     }
 }
 
@@ -242,7 +257,7 @@ std::pair<Tensor, Tensor> max_pool_kernel(const Tensor& xc, const PoolGeom& g, c
     Tensor idx = empty_tensor(oshape, DType::Int64, xc.device());
     dispatch_float(xc.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
-        const bool full_2x2 = is_full_2x2(g.g);
+        const bool full_2x2 = is_full_2x2(g.g) && (sizeof(T) == 8 || g.g.base.W < (int64_t(1) << 30));
         for_each_plane(g, [&](int64_t pl) {
             const T* x = xc.data<T>() + pl * g.in_plane();
             T* o = out.data<T>() + pl * g.out_plane();
