@@ -163,7 +163,9 @@ TEST(ConvNd, GradcheckAndDoubleBackward) {
 // partial) when there are at least as many sample-group items as threads, else each kernel splits itself. Every
 // case with a batch of 5 under 1, 2 and 3 threads: the forward against the direct loops, and the input, weight
 // and bias gradients of a fixed output gradient equal across thread counts (the weight-gradient partials are
-// summed in another order: close, not bitwise).
+// summed in another order: close, not bitwise). The direct convolutions' weight gradient (read from the
+// forward's im2col, Note [Conv col reuse]) is also checked against the direct loops: by linearity in w,
+// grad_w[j] = <grad_out, conv(x, e_j)> for the unit weight e_j.
 TEST(ConvNd, ThreadCountsAgree) {
     const int32_t saved = ct_get_num_threads();
     int seed = 300;
@@ -194,6 +196,18 @@ TEST(ConvNd, ThreadCountsAgree) {
                 else EXPECT_TRUE(allclose(gi, first[i], 1e-12)) << "gradient " << i;
             }
         }
+        if (k.transposed) continue;
+        NdCase nobias = k;
+        nobias.bias = false;
+        std::vector<double> want_gw(wv.size());
+        for (size_t j = 0; j < wv.size(); ++j) {
+            std::vector<double> unit(wv.size(), 0.0);
+            unit[j] = 1;
+            Shape unused;
+            std::vector<double> yj = ref(xv, unit, {}, nobias, unused);
+            for (size_t q = 0; q < yj.size(); ++q) want_gw[j] += gov[q] * yj[q];
+        }
+        EXPECT_TRUE(allclose(make(first[1], k.w), want_gw, 1e-10)) << "case seed " << seed;
     }
     CT_EXPECT_OK(ct_set_num_threads(saved));
 }

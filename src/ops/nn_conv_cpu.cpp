@@ -132,20 +132,29 @@ Tensor col_scratch(const ConvGeom& g, const ItemChunks& ic, const Tensor& like) 
 
 }  // namespace
 
-// out[n, g] = W_g @ im2col(x[n, g]) + bias.
-Tensor conv_forward_cpu(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeom& g) {
+bool conv_keeps_col(const ConvGeom& g, DType dt) {
+    if (g.is_pointwise()) return false;
+    const double bytes = (double)g.N * (double)g.G * (double)g.col_rows() * (double)g.out_plane() * dtype_size(dt);
+    return bytes <= (double)kConvKeepColBytes;
+}
+
+// out[n, g] = W_g @ im2col(x[n, g]) + bias. With keep_col (Note [Conv col reuse]) each item's im2col goes to
+// its own slice of one batch buffer, handed back for the weight gradient.
+Tensor conv_forward_cpu(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeom& g, Tensor* keep_col) {
     Tensor out = empty_tensor(g.out_shape(), x.dtype(), x.device());
     const int64_t K = g.col_rows(), P = g.out_plane(), X = g.in_plane();
     const ItemChunks ic(g);
-    Tensor col = col_scratch(g, ic, x);
+    const bool batch_col = keep_col && conv_keeps_col(g, x.dtype());
+    Tensor col = batch_col ? empty_tensor({g.N * g.G, K, P}, x.dtype(), x.device()) : col_scratch(g, ic, x);
     dispatch_float(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         Tensor bc = b.defined() ? contiguous_nograd(b) : Tensor();
         ic.run([&](int64_t c, int64_t i) {
             const int64_t n = i / g.G, gi = i % g.G;
             const int64_t xoff = (n * g.C + gi * g.Cg) * X, ooff = (n * g.O + gi * g.Og) * P;
-            Tensor cm = col.defined() ? mat(col, c * K * P, K, P) : mat(x, xoff, K, P);
-            if (col.defined()) im2col_nd<T>(x.data<T>() + xoff, col.data<T>() + c * K * P, g);
+            const int64_t coff = (batch_col ? i : c) * K * P;
+            Tensor cm = col.defined() ? mat(col, coff, K, P) : mat(x, xoff, K, P);
+            if (col.defined()) im2col_nd<T>(x.data<T>() + xoff, col.data<T>() + coff, g);
             T* po = out.data<T>() + ooff;
             if (bc.defined())
                 for (int64_t o = 0; o < g.Og; ++o)
@@ -153,6 +162,7 @@ Tensor conv_forward_cpu(const Tensor& x, const Tensor& w, const Tensor& b, const
             gemm_into<T>(mat(out, ooff, g.Og, P), mat(w, gi * g.Og * K, g.Og, K), cm, bc.defined() ? T(1) : T(0));
         });
     });
+    if (batch_col) *keep_col = col;
     return out;
 }
 
@@ -175,13 +185,14 @@ Tensor conv_input_grad_cpu(const Tensor& go, const Tensor& w, const ConvGeom& g)
     return gx;
 }
 
-// grad_w[g] = sum over n of go[n, g] @ im2col(x[n, g])^T. Chunk 0 sums into grad_w, chunk c > 0 into its own
-// partial, added to grad_w at the end (Note [Conv batch parallelism]).
-Tensor conv_weight_grad_cpu(const Tensor& go, const Tensor& x, const ConvGeom& g) {
+// grad_w[g] = sum over n of go[n, g] @ im2col(x[n, g])^T; the im2col is read from kept_col when defined (the
+// forward's, Note [Conv col reuse]). Chunk 0 sums into grad_w, chunk c > 0 into its own partial, added to
+// grad_w at the end (Note [Conv batch parallelism]).
+Tensor conv_weight_grad_cpu(const Tensor& go, const Tensor& x, const ConvGeom& g, const Tensor& kept_col) {
     Tensor gw = zeros(g.w_shape(), go.dtype(), go.device());
     const int64_t K = g.col_rows(), P = g.out_plane(), X = g.in_plane(), WN = g.O * K;
     const ItemChunks ic(g);
-    Tensor col = col_scratch(g, ic, go);
+    Tensor col = kept_col.defined() ? Tensor() : col_scratch(g, ic, go);
     Tensor partial = ic.chunks > 1 ? zeros({ic.chunks - 1, WN}, go.dtype(), go.device()) : Tensor();
     dispatch_float(go.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -189,7 +200,9 @@ Tensor conv_weight_grad_cpu(const Tensor& go, const Tensor& x, const ConvGeom& g
             const int64_t n = i / g.G, gi = i % g.G;
             const int64_t xoff = (n * g.C + gi * g.Cg) * X, ooff = (n * g.O + gi * g.Og) * P;
             if (col.defined()) im2col_nd<T>(x.data<T>() + xoff, col.data<T>() + c * K * P, g);
-            Tensor colT = col.defined() ? mat_t(col, c * K * P, P, K) : mat_t(x, xoff, P, K);
+            Tensor colT = kept_col.defined() ? mat_t(kept_col, i * K * P, P, K)
+                          : col.defined()    ? mat_t(col, c * K * P, P, K)
+                                             : mat_t(x, xoff, P, K);
             const Tensor& acc = c == 0 ? gw : partial;
             const int64_t aoff = c == 0 ? 0 : (c - 1) * WN;
             gemm_into<T>(mat(acc, aoff + gi * g.Og * K, g.Og, K), mat(go, ooff, g.Og, P), colT, T(1));
