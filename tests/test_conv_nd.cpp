@@ -159,6 +159,59 @@ TEST(ConvNd, GradcheckAndDoubleBackward) {
     });
 }
 
+// Note [Conv batch parallelism]: the threads own samples (each with its own im2col scratch and weight-gradient
+// partial) when there are at least as many sample-group items as threads, else each kernel splits itself. Every
+// case with a batch of 5 under 1, 2 and 3 threads: the forward against the direct loops, and the input, weight
+// and bias gradients of a fixed output gradient equal across thread counts (the weight-gradient partials are
+// summed in another order: close, not bitwise). The direct convolutions' weight gradient (read from the
+// forward's im2col, Note [Conv col reuse]) is also checked against the direct loops: by linearity in w,
+// grad_w[j] = <grad_out, conv(x, e_j)> for the unit weight e_j.
+TEST(ConvNd, ThreadCountsAgree) {
+    const int32_t saved = ct_get_num_threads();
+    int seed = 300;
+    for (NdCase k : cases()) {
+        k.x[0] = 5;
+        const int64_t O = k.transposed ? k.w[1] * k.groups : k.w[0];
+        std::vector<double> xv = rand_values((size_t)prod(k.x), ++seed), wv = rand_values((size_t)prod(k.w), ++seed);
+        std::vector<double> bv = rand_values((size_t)O, ++seed);
+        Shape os;
+        std::vector<double> expect = ref(xv, wv, bv, k, os);
+        std::vector<double> gov = rand_values((size_t)prod(os), ++seed);
+        std::vector<std::vector<double>> first;
+        for (int32_t threads : {1, 2, 3}) {
+            SCOPED_TRACE("case seed " + std::to_string(seed) + ", threads " + std::to_string(threads));
+            CT_ASSERT_OK(ct_set_num_threads(threads));
+            std::vector<H> in{make(xv, k.x, CT_FLOAT64, true), make(wv, k.w, CT_FLOAT64, true)};
+            if (k.bias) in.push_back(make(bv, {O}, CT_FLOAT64, true));
+            H y = conv_of(in, k), go = make(gov, os);
+            EXPECT_TRUE(allclose(y, expect, 1e-12));
+            std::vector<ct_tensor> ins;
+            for (const H& h : in) ins.push_back(h.get());
+            std::vector<ct_tensor> grads(ins.size(), nullptr);
+            ct_tensor yh = y.get(), goh = go.get();
+            CT_ASSERT_OK(ct_autograd_grad(&yh, 1, &goh, ins.data(), (int32_t)ins.size(), 0, 0, 0, grads.data()));
+            for (size_t i = 0; i < grads.size(); ++i) {
+                H gi(grads[i]);
+                if (threads == 1) first.push_back(values(gi));
+                else EXPECT_TRUE(allclose(gi, first[i], 1e-12)) << "gradient " << i;
+            }
+        }
+        if (k.transposed) continue;
+        NdCase nobias = k;
+        nobias.bias = false;
+        std::vector<double> want_gw(wv.size());
+        for (size_t j = 0; j < wv.size(); ++j) {
+            std::vector<double> unit(wv.size(), 0.0);
+            unit[j] = 1;
+            Shape unused;
+            std::vector<double> yj = ref(xv, unit, {}, nobias, unused);
+            for (size_t q = 0; q < yj.size(); ++q) want_gw[j] += gov[q] * yj[q];
+        }
+        EXPECT_TRUE(allclose(make(first[1], k.w), want_gw, 1e-10)) << "case seed " << seed;
+    }
+    CT_EXPECT_OK(ct_set_num_threads(saved));
+}
+
 TEST(ConvNd, Errors) {
     for_each_device([&] {
         int64_t one[3] = {1, 1, 1}, zero[3] = {0, 0, 0}, two[3] = {2, 2, 2}, big[3] = {10, 10, 10};

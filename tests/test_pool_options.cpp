@@ -200,6 +200,48 @@ TEST(PoolOptions, MaxSpecialValues) {
     EXPECT_TRUE(allclose(g, {0, 0, 0, 0}, 0));
 }
 
+// The 2x2, stride 2 window (nn_pool.cpp's max_pool_row_2x2 path when every window is full; ceil_mode on odd
+// sizes adds partial windows and takes the general path): values and argmax against the direct loops on inputs
+// with ties, NaNs and -inf, so the scan order and the NaN rule are the general path's; the input gradient is the
+// output gradient at each argmax and 0 elsewhere (odd trailing rows/columns too).
+TEST(PoolOptions, Max2x2Stride2MatchesDirectLoops) {
+    const Shape shapes[] = {{2, 3, 8, 6}, {2, 3, 7, 5}, {3, 5, 4}, {1, 1, 2, 2}, {1, 2, 3, 9}, {1, 2, 4, 259}};  // OW 129: three blocks of 64
+    int seed = 100;
+    for (const Shape& s : shapes)
+        for (bool ceil_mode : {false, true}) {
+            const int64_t nd = (int64_t)s.size(), H_ = s[nd - 2], W = s[nd - 1];
+            const int64_t planes = (int64_t)numel(s) / (H_ * W);
+            std::vector<double> xv = rand_values(numel(s), ++seed);
+            for (size_t i = 0; i < xv.size(); ++i) {  // small integers (many ties) and a few specials
+                xv[i] = std::floor(xv[i] * 2);
+                if (i % 11 == 3) xv[i] = NAN;
+                if (i % 13 == 5) xv[i] = -INFINITY;
+            }
+            PoolCfg c{{2, 2}, {2, 2}, {0, 0}, {1, 1}};
+            c.ceil_mode = ceil_mode;
+            RefPool r = ref_pool(xv, planes, H_, W, c);
+            for (ct_dtype dt : {CT_FLOAT64, CT_FLOAT32}) {
+                SCOPED_TRACE("seed " + std::to_string(seed) + (ceil_mode ? " ceil" : " floor") + (dt == CT_FLOAT32 ? " f32" : " f64"));
+                H x = make(xv, s, dt, true), idx, mx = max_ex(x, c, &idx);
+                std::vector<double> got = values(mx), at = values(idx);
+                ASSERT_EQ(got.size(), r.max.size());
+                for (size_t i = 0; i < got.size(); ++i) {
+                    EXPECT_EQ(at[i], r.argmax[i]) << "output " << i;
+                    if (std::isnan(r.max[i])) EXPECT_TRUE(std::isnan(got[i])) << "output " << i;
+                    else EXPECT_EQ(got[i], r.max[i]) << "output " << i;
+                }
+                std::vector<double> gov = rand_values(got.size(), seed + 50), want(xv.size(), 0.0);
+                const size_t per_out = (size_t)(r.OH * r.OW);
+                for (size_t i = 0; i < gov.size(); ++i)  // plane of output i, then its argmax inside the plane
+                    want[(i / per_out) * (size_t)(H_ * W) + (size_t)r.argmax[i]] += gov[i];
+                H go = make(gov, shape(mx), dt), gx;
+                ct_tensor mh = mx.get(), goh = go.get(), xh = x.get();
+                CT_ASSERT_OK(ct_autograd_grad(&mh, 1, &goh, &xh, 1, 0, 0, 0, gx.out()));
+                EXPECT_TRUE(allclose(gx, want, 0));
+            }
+        }
+}
+
 TEST(PoolOptions, GradcheckAndDoubleBackward) {
     PoolCfg mc{{3, 2}, {2, 1}, {1, 1}, {2, 1}};
     mc.ceil_mode = true;

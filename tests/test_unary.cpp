@@ -324,6 +324,28 @@ TEST(Unary, GradcheckEveryDifferentiableOp) {
     });
 }
 
+// relu's backward is torch 1.13's threshold_backward (values from torch): 0 where relu(x) <= 0 even for an inf
+// or NaN incoming gradient, the gradient itself where x is NaN. Both forms agree: the one-pass CPU kernel (a
+// plain backward) and the differentiable masked_fill (an incoming gradient that requires grad, create_graph).
+TEST(Unary, ReluBackwardIsThresholdBackward) {
+    const double inf = INFINITY, nan = NAN;
+    for_each_device([&] {
+        for (ct_dtype dt : {CT_FLOAT64, CT_FLOAT32})
+            for (int graph = 0; graph < 2; ++graph) {
+                SCOPED_TRACE(std::string(dt == CT_FLOAT32 ? "f32" : "f64") + (graph ? " create_graph" : ""));
+                H x = make({-1, 0, 2, nan, -0.5, 3}, {6}, dt, true);
+                H go = make({inf, nan, 5, 7, -2, inf}, {6}, dt, graph == 1);
+                H y = call(ct_relu, x), gx;
+                ct_tensor yh = y.get(), goh = go.get(), xh = x.get();
+                CT_ASSERT_OK(ct_autograd_grad(&yh, 1, &goh, &xh, 1, 0, graph, 0, gx.out()));
+                std::vector<double> got = values(gx);
+                const double want[6] = {0, 0, 5, 7, 0, inf};
+                for (int i = 0; i < 6; ++i) EXPECT_EQ(got[i], want[i]) << i;
+                EXPECT_FALSE(std::signbit(got[4]));  // +0 where torch selects 0, not -2 * 0
+            }
+    });
+}
+
 TEST(Unary, GradgradcheckSelectedOps) {
     struct { const char* name; UnaryFn fn; double lo, hi; } cases[] = {
         {"exp", ct_exp, -1, 1},         {"tanh", ct_tanh, -2, 2},   {"sigmoid", ct_sigmoid, -3, 3},

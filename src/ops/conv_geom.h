@@ -49,9 +49,18 @@ const char* conv_op_name(int32_t nd, bool transposed);
 // and adds into x (zeroed by the caller).
 template <typename T> void im2col_nd(const T* x, T* col, const ConvGeom& g);
 template <typename T> void col2im_nd(const T* col, T* x, const ConvGeom& g);
-// out = conv(x, w) + b; grad_x from grad_out and w; grad_w from grad_out and x.
-Tensor conv_forward_cpu(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeom& g);
+// Note [Conv col reuse]: the weight gradient needs im2col(x) again, which the forward already made. When the
+// weight will get a gradient, the CPU forward writes the whole batch's im2col ([N * G, col_rows, out_plane],
+// item n * G + g) into one buffer instead of a per-thread scratch, and ConvolutionBackward saves it for
+// conv_weight_grad_cpu, when it takes at most kConvKeepColBytes (conv_keeps_col); otherwise the weight gradient
+// recomputes it. The buffer is plain data (a function of x): conv_weight_grad stays an op of its own whose
+// backward reads the saved x (Note [Conv family]), so double backward is unchanged.
+constexpr int64_t kConvKeepColBytes = int64_t(32) << 20;
+bool conv_keeps_col(const ConvGeom& g, DType dt);
+// out = conv(x, w) + b (keep_col non-null: set to the batch im2col when conv_keeps_col); grad_x from grad_out and
+// w; grad_w from grad_out and x, or from kept_col when defined.
+Tensor conv_forward_cpu(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeom& g, Tensor* keep_col);
 Tensor conv_input_grad_cpu(const Tensor& go, const Tensor& w, const ConvGeom& g);
-Tensor conv_weight_grad_cpu(const Tensor& go, const Tensor& x, const ConvGeom& g);
+Tensor conv_weight_grad_cpu(const Tensor& go, const Tensor& x, const ConvGeom& g, const Tensor& kept_col);
 
 }  // namespace ct

@@ -102,11 +102,11 @@ CudaConv cuda_conv(const ConvGeom& g) {
     return CudaConv{c, g.N, g.O, g.x_shape(), g.w_shape(), g.out_shape()};
 }
 
-Tensor forward_kernel(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeom& g) {
+Tensor forward_kernel(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeom& g, Tensor* keep_col) {
     if (g.N == 0 || g.O == 0 || g.out_plane() == 0)  // an empty output: no im2col buffer, no loop
         return empty_tensor(g.out_shape(), x.dtype(), x.device(), g.op);
     if (!x.device().is_cpu()) return cuda_conv_forward(x, w, b, cuda_conv(g));
-    return conv_forward_cpu(x, w, b, g);
+    return conv_forward_cpu(x, w, b, g, keep_col);
 }
 
 Tensor input_grad_kernel(const Tensor& go, const Tensor& w, const ConvGeom& g) {
@@ -114,9 +114,9 @@ Tensor input_grad_kernel(const Tensor& go, const Tensor& w, const ConvGeom& g) {
     return conv_input_grad_cpu(go, w, g);
 }
 
-Tensor weight_grad_kernel(const Tensor& go, const Tensor& x, const ConvGeom& g) {
+Tensor weight_grad_kernel(const Tensor& go, const Tensor& x, const ConvGeom& g, const Tensor& kept_col) {
     if (!go.device().is_cpu()) return cuda_conv_weight_grad(go, x, cuda_conv(g));
-    return conv_weight_grad_cpu(go, x, g);
+    return conv_weight_grad_cpu(go, x, g, kept_col);
 }
 
 // The spatial sizes of go (its dims after [N, O]).
@@ -134,11 +134,13 @@ Tensor conv_bias_grad(const Tensor& go) {
 Tensor conv_fwd(const Tensor& x, const Tensor& w, const Tensor& b, const ConvNdParams& p, const Shape& out_sp);
 Tensor conv_input_grad(const Tensor& go, const Tensor& w, const Shape& x_shape, const ConvNdParams& p);
 
-// grad_w of conv(x, w) for output gradient go (Note [Conv family]).
-Tensor conv_weight_grad(const Tensor& go, const Tensor& x, const Shape& w_shape, const ConvNdParams& p) {
+// grad_w of conv(x, w) for output gradient go (Note [Conv family]); kept_col: the forward's im2col of x, or
+// undefined (Note [Conv col reuse]).
+Tensor conv_weight_grad(const Tensor& go, const Tensor& x, const Shape& w_shape, const ConvNdParams& p,
+                        const Tensor& kept_col = Tensor()) {
     const Shape out_sp = spatial(go.sizes());
     ConvGeom g = conv_geom(x.sizes(), w_shape, p, out_sp.data());
-    Tensor out = weight_grad_kernel(contiguous_nograd(go), contiguous_nograd(x), g);
+    Tensor out = weight_grad_kernel(contiguous_nograd(go), contiguous_nograd(x), g, kept_col);
     if (!any_requires_grad({go, x})) return out;
     Shape x_shape = x.sizes();
     auto node = make_node("ConvWeightGradBackward", {go, x}, [p, x_shape, out_sp](BackwardCtx& c) -> TensorList {
@@ -177,19 +179,22 @@ Tensor conv_input_grad(const Tensor& go, const Tensor& w, const Shape& x_shape, 
 // conv(x, w) + b with output spatial sizes out_sp (empty: the natural sizes).
 Tensor conv_fwd(const Tensor& x, const Tensor& w, const Tensor& b, const ConvNdParams& p, const Shape& out_sp) {
     ConvGeom g = conv_geom(x.sizes(), w.sizes(), p, out_sp.empty() ? nullptr : out_sp.data());
-    Tensor out = forward_kernel(contiguous_nograd(x), contiguous_nograd(w), b, g);
+    Tensor col;  // the forward's im2col for the weight gradient (Note [Conv col reuse])
+    Tensor out = forward_kernel(contiguous_nograd(x), contiguous_nograd(w), b, g, requires_grad(w) ? &col : nullptr);
     if (!any_requires_grad({x, w, b})) return out;
     Shape x_shape = x.sizes(), w_shape = w.sizes();
+    const bool has_col = col.defined();
     auto node = make_node("ConvolutionBackward", {x, w, b}, [=](BackwardCtx& c) -> TensorList {
         const Tensor& go = c.grads[0];
         Tensor x = c.saved(0), w = c.saved(1), gx, gw, gb;
         if (c.needs(0)) gx = conv_input_grad(go, w, x_shape, p);
-        if (c.needs(1)) gw = conv_weight_grad(go, x, w_shape, p);
+        if (c.needs(1)) gw = conv_weight_grad(go, x, w_shape, p, has_col ? c.saved(2) : Tensor());
         if (c.needs(2)) gb = conv_bias_grad(go);
         return {gx, gw, gb};
     });
     node->save(x);
     node->save(w);
+    if (has_col) node->save(col);
     set_history(out, node);
     return out;
 }

@@ -1,7 +1,9 @@
 // nn_conv_cpu.cpp - CPU kernels of the N-d convolution family (conv_geom.h): im2col / col2im over the normalised
-// 3 spatial dims (Note [Conv rank]) and the per-sample, per-group OpenBLAS gemms around them.
+// 3 spatial dims (Note [Conv rank]) and the per-sample, per-group OpenBLAS gemms around them, spread over the
+// threads by sample (Note [Conv batch parallelism]).
 #include <algorithm>
 #include "cpu/nn_blas.h"
+#include "cpu/parallel.h"
 #include "ops/conv_geom.h"
 #include "ops/nn_common.h"
 
@@ -100,28 +102,67 @@ Tensor mat_t(const Tensor& t, int64_t off, int64_t rows, int64_t cols) {  // tra
     return make_view(t, {rows, cols}, {1, rows}, t.offset() + off);
 }
 
+// Note [Conv batch parallelism]: the kernels below loop over items i = n * G + gi (one sample and group each).
+// With more than one thread and at least as many items as threads, the threads own contiguous ranges of items,
+// each thread with its own im2col scratch (and, for the weight gradient, its own partial sum), so one conv pass
+// is one parallel region and the im2col and gemm calls inside run single-threaded on their thread. Otherwise
+// (one thread, or a batch smaller than the pool) the items run in order and each im2col / gemm splits itself.
+struct ItemChunks {
+    int64_t chunks;  // 1: items in order on the caller
+    int64_t items;
+    explicit ItemChunks(const ConvGeom& g) : items(g.N * g.G) {
+        const int64_t threads = get_num_threads();
+        chunks = threads > 1 && items >= threads && !in_parallel_region() ? threads : 1;
+    }
+    // body(chunk, item) for every item, chunk in [0, chunks) owning a contiguous range of items.
+    template <typename Body> void run(Body body) const {
+        auto range = [&](int64_t c) {
+            for (int64_t i = items * c / chunks, e = items * (c + 1) / chunks; i < e; ++i) body(c, i);
+        };
+        if (chunks == 1) range(0);
+        else parallel_chunks((int)chunks, range);
+    }
+};
+
+// im2col scratch: one [col_rows, out_plane] matrix per chunk (none for a pointwise convolution).
+Tensor col_scratch(const ConvGeom& g, const ItemChunks& ic, const Tensor& like) {
+    if (g.is_pointwise()) return Tensor();
+    return empty_tensor({ic.chunks, g.col_rows(), g.out_plane()}, like.dtype(), like.device());
+}
+
 }  // namespace
 
-// out[n, g] = W_g @ im2col(x[n, g]) + bias.
-Tensor conv_forward_cpu(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeom& g) {
+bool conv_keeps_col(const ConvGeom& g, DType dt) {
+    if (g.is_pointwise()) return false;
+    const double bytes = (double)g.N * (double)g.G * (double)g.col_rows() * (double)g.out_plane() * dtype_size(dt);
+    return bytes <= (double)kConvKeepColBytes;
+}
+
+// out[n, g] = W_g @ im2col(x[n, g]) + bias. With keep_col (Note [Conv col reuse]) each item's im2col goes to
+// its own slice of one batch buffer, handed back for the weight gradient.
+Tensor conv_forward_cpu(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeom& g, Tensor* keep_col) {
     Tensor out = empty_tensor(g.out_shape(), x.dtype(), x.device());
     const int64_t K = g.col_rows(), P = g.out_plane(), X = g.in_plane();
-    Tensor col = g.is_pointwise() ? Tensor() : empty_tensor({K, P}, x.dtype(), x.device());
+    const ItemChunks ic(g);
+    const bool batch_col = keep_col && conv_keeps_col(g, x.dtype());
+    Tensor col = batch_col ? empty_tensor({g.N * g.G, K, P}, x.dtype(), x.device()) : col_scratch(g, ic, x);
     dispatch_float(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         Tensor bc = b.defined() ? contiguous_nograd(b) : Tensor();
-        for (int64_t n = 0; n < g.N; ++n)
-            for (int64_t gi = 0; gi < g.G; ++gi) {
-                const int64_t xoff = (n * g.C + gi * g.Cg) * X, ooff = (n * g.O + gi * g.Og) * P;
-                Tensor cm = col.defined() ? col : mat(x, xoff, K, P);
-                if (col.defined()) im2col_nd<T>(x.data<T>() + xoff, col.data<T>(), g);
-                T* po = out.data<T>() + ooff;
-                if (bc.defined())
-                    for (int64_t o = 0; o < g.Og; ++o)
-                        std::fill(po + o * P, po + (o + 1) * P, bc.data<T>()[gi * g.Og + o]);
-                gemm_into<T>(mat(out, ooff, g.Og, P), mat(w, gi * g.Og * K, g.Og, K), cm, bc.defined() ? T(1) : T(0));
-            }
+        ic.run([&](int64_t c, int64_t i) {
+            const int64_t n = i / g.G, gi = i % g.G;
+            const int64_t xoff = (n * g.C + gi * g.Cg) * X, ooff = (n * g.O + gi * g.Og) * P;
+            const int64_t coff = (batch_col ? i : c) * K * P;
+            Tensor cm = col.defined() ? mat(col, coff, K, P) : mat(x, xoff, K, P);
+            if (col.defined()) im2col_nd<T>(x.data<T>() + xoff, col.data<T>() + coff, g);
+            T* po = out.data<T>() + ooff;
+            if (bc.defined())
+                for (int64_t o = 0; o < g.Og; ++o)
+                    std::fill(po + o * P, po + (o + 1) * P, bc.data<T>()[gi * g.Og + o]);
+            gemm_into<T>(mat(out, ooff, g.Og, P), mat(w, gi * g.Og * K, g.Og, K), cm, bc.defined() ? T(1) : T(0));
+        });
     });
+    if (batch_col) *keep_col = col;
     return out;
 }
 
@@ -129,34 +170,49 @@ Tensor conv_forward_cpu(const Tensor& x, const Tensor& w, const Tensor& b, const
 Tensor conv_input_grad_cpu(const Tensor& go, const Tensor& w, const ConvGeom& g) {
     Tensor gx = zeros(g.x_shape(), go.dtype(), go.device());
     const int64_t K = g.col_rows(), P = g.out_plane(), X = g.in_plane();
-    Tensor col = g.is_pointwise() ? Tensor() : empty_tensor({K, P}, go.dtype(), go.device());
+    const ItemChunks ic(g);
+    Tensor col = col_scratch(g, ic, go);
     dispatch_float(go.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
-        for (int64_t n = 0; n < g.N; ++n)
-            for (int64_t gi = 0; gi < g.G; ++gi) {
-                const int64_t xoff = (n * g.C + gi * g.Cg) * X, ooff = (n * g.O + gi * g.Og) * P;
-                Tensor dst = col.defined() ? col : mat(gx, xoff, K, P);
-                gemm_into<T>(dst, mat_t(w, gi * g.Og * K, K, g.Og), mat(go, ooff, g.Og, P), T(0));
-                if (col.defined()) col2im_nd<T>(col.data<T>(), gx.data<T>() + xoff, g);
-            }
+        ic.run([&](int64_t c, int64_t i) {
+            const int64_t n = i / g.G, gi = i % g.G;
+            const int64_t xoff = (n * g.C + gi * g.Cg) * X, ooff = (n * g.O + gi * g.Og) * P;
+            Tensor dst = col.defined() ? mat(col, c * K * P, K, P) : mat(gx, xoff, K, P);
+            gemm_into<T>(dst, mat_t(w, gi * g.Og * K, K, g.Og), mat(go, ooff, g.Og, P), T(0));
+            if (col.defined()) col2im_nd<T>(col.data<T>() + c * K * P, gx.data<T>() + xoff, g);
+        });
     });
     return gx;
 }
 
-// grad_w[g] = sum over n of go[n, g] @ im2col(x[n, g])^T.
-Tensor conv_weight_grad_cpu(const Tensor& go, const Tensor& x, const ConvGeom& g) {
+// grad_w[g] = sum over n of go[n, g] @ im2col(x[n, g])^T; the im2col is read from kept_col when defined (the
+// forward's, Note [Conv col reuse]). Chunk 0 sums into grad_w, chunk c > 0 into its own partial, added to
+// grad_w at the end (Note [Conv batch parallelism]).
+Tensor conv_weight_grad_cpu(const Tensor& go, const Tensor& x, const ConvGeom& g, const Tensor& kept_col) {
     Tensor gw = zeros(g.w_shape(), go.dtype(), go.device());
-    const int64_t K = g.col_rows(), P = g.out_plane(), X = g.in_plane();
-    Tensor col = g.is_pointwise() ? Tensor() : empty_tensor({K, P}, go.dtype(), go.device());
+    const int64_t K = g.col_rows(), P = g.out_plane(), X = g.in_plane(), WN = g.O * K;
+    const ItemChunks ic(g);
+    Tensor col = kept_col.defined() ? Tensor() : col_scratch(g, ic, go);
+    Tensor partial = ic.chunks > 1 ? zeros({ic.chunks - 1, WN}, go.dtype(), go.device()) : Tensor();
     dispatch_float(go.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
-        for (int64_t n = 0; n < g.N; ++n)
-            for (int64_t gi = 0; gi < g.G; ++gi) {
-                const int64_t xoff = (n * g.C + gi * g.Cg) * X, ooff = (n * g.O + gi * g.Og) * P;
-                if (col.defined()) im2col_nd<T>(x.data<T>() + xoff, col.data<T>(), g);
-                Tensor colT = col.defined() ? mat_t(col, 0, P, K) : mat_t(x, xoff, P, K);
-                gemm_into<T>(mat(gw, gi * g.Og * K, g.Og, K), mat(go, ooff, g.Og, P), colT, T(1));
-            }
+        ic.run([&](int64_t c, int64_t i) {
+            const int64_t n = i / g.G, gi = i % g.G;
+            const int64_t xoff = (n * g.C + gi * g.Cg) * X, ooff = (n * g.O + gi * g.Og) * P;
+            if (col.defined()) im2col_nd<T>(x.data<T>() + xoff, col.data<T>() + c * K * P, g);
+            Tensor colT = kept_col.defined() ? mat_t(kept_col, i * K * P, P, K)
+                          : col.defined()    ? mat_t(col, c * K * P, P, K)
+                                             : mat_t(x, xoff, P, K);
+            const Tensor& acc = c == 0 ? gw : partial;
+            const int64_t aoff = c == 0 ? 0 : (c - 1) * WN;
+            gemm_into<T>(mat(acc, aoff + gi * g.Og * K, g.Og, K), mat(go, ooff, g.Og, P), colT, T(1));
+        });
+        if (partial.defined()) {
+            T* dst = gw.data<T>();
+            const T* src = partial.data<T>();
+            for (int64_t c = 0; c + 1 < ic.chunks; ++c)
+                for (int64_t j = 0; j < WN; ++j) dst[j] += src[c * WN + j];
+        }
     });
     return gw;
 }

@@ -181,6 +181,52 @@ template <typename T> void max_pool_row(const T* x, T* o, int64_t* ix, const ct_
         }
 }
 
+// True for the common 2x2 window, stride 2, no padding, no dilation whose windows all lie inside the input
+// (floor mode, or a ceil mode that adds no partial window): max_pool_row_2x2 then serves every row.
+inline bool is_full_2x2(const ct_cuda_pool2d_ex& g) {
+    for (int a = 0; a < 2; ++a)
+        if (g.base.kernel[a] != 2 || g.base.stride[a] != 2 || g.base.padding[a] != 0 || g.dilation[a] != 1)
+            return false;
+    return !g.adaptive && 2 * g.base.OH <= g.base.H && 2 * g.base.OW <= g.base.W;
+}
+
+// One output row of max pooling under is_full_2x2: the same scan order and NaN rule as max_pool_row (taps
+// (0,0), (0,1), (1,0), (1,1); a later tap wins when greater or NaN). The row is deinterleaved into even and
+// odd columns first so that the window loop reads unit-stride arrays and vectorises; each window's best and
+// its offset in the window are selects of the value's width.
+template <typename T> void max_pool_row_2x2(const T* x, T* o, int64_t* ix, int64_t W, int64_t OW, int64_t oh) {
+    using Off = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;  // offsets < 2 W + 2: the caller checks W
+    constexpr int64_t kBlock = 64;
+    T a[kBlock], b[kBlock], c[kBlock], d[kBlock], best[kBlock];
+    Off off[kBlock];
+    const T* r0 = x + 2 * oh * W;
+    const T* r1 = r0 + W;
+    const Off w = (Off)W;
+    for (int64_t o0 = 0; o0 < OW; o0 += kBlock) {
+        const int64_t n = std::min(kBlock, OW - o0);
+        for (int64_t j = 0; j < n; ++j) {
+            a[j] = r0[2 * (o0 + j)], b[j] = r0[2 * (o0 + j) + 1];
+            c[j] = r1[2 * (o0 + j)], d[j] = r1[2 * (o0 + j) + 1];
+        }
+        for (int64_t j = 0; j < n; ++j) {
+            T m = a[j];
+            Off at = 0;
+            bool take = (b[j] > m) | (b[j] != b[j]);
+            m = take ? b[j] : m, at = take ? Off(1) : at;
+            take = (c[j] > m) | (c[j] != c[j]);
+            m = take ? c[j] : m, at = take ? w : at;
+            take = (d[j] > m) | (d[j] != d[j]);
+            m = take ? d[j] : m, at = take ? Off(w + 1) : at;
+            best[j] = m, off[j] = at;
+        }
+        const int64_t base = 2 * oh * W + 2 * o0;
+        for (int64_t j = 0; j < n; ++j) {
+            o[o0 + j] = best[j];
+            ix[o0 + j] = base + 2 * j + (int64_t)off[j];
+        }
+    }
+}
+
 // One output row of adaptive max pooling (windows of varying size), same scan order and NaN rule.
 template <typename T> void adaptive_max_row(const T* x, T* o, int64_t* ix, const ct_cuda_pool2d_ex& g, int64_t oh) {
     const pool::Taps th = pool::taps(g, 0, oh);
@@ -211,13 +257,15 @@ std::pair<Tensor, Tensor> max_pool_kernel(const Tensor& xc, const PoolGeom& g, c
     Tensor idx = empty_tensor(oshape, DType::Int64, xc.device());
     dispatch_float(xc.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
+        const bool full_2x2 = is_full_2x2(g.g) && (sizeof(T) == 8 || g.g.base.W < (int64_t(1) << 30));
         for_each_plane(g, [&](int64_t pl) {
             const T* x = xc.data<T>() + pl * g.in_plane();
             T* o = out.data<T>() + pl * g.out_plane();
             int64_t* ix = idx.data<int64_t>() + pl * g.out_plane();
             for (int64_t oh = 0; oh < g.g.base.OH; ++oh) {
                 const int64_t r = oh * g.g.base.OW;
-                if (g.g.adaptive) adaptive_max_row<T>(x, o + r, ix + r, g.g, oh);
+                if (full_2x2) max_pool_row_2x2<T>(x, o + r, ix + r, g.g.base.W, g.g.base.OW, oh);
+                else if (g.g.adaptive) adaptive_max_row<T>(x, o + r, ix + r, g.g, oh);
                 else max_pool_row<T>(x, o + r, ix + r, g.g, oh);
             }
         });

@@ -2,6 +2,8 @@
 // written with ops so that they can be differentiated again. Float functions promote integer and bool
 // inputs to float32 (like PyTorch); neg/abs/sign/floor/ceil/round/relu keep the input dtype.
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 #include <limits>
 #include "ops/unary_common.h"
 
@@ -153,12 +155,47 @@ Tensor sigmoid(const Tensor& x) {
     });
 }
 
+namespace {
+// relu's backward is torch's threshold_backward: 0 where y <= 0, else g (a NaN y passes g; an inf or NaN g
+// where y <= 0 gives 0, not g * 0). relu_grad_fast computes it in one pass for a CPU float gradient that
+// records no history (no create_graph), of y's shape and dtype, both contiguous; undefined otherwise, and
+// the differentiable masked_fill form runs.
+Tensor relu_grad_fast(const Tensor& g, const Tensor& y) {
+    if (requires_grad(g) || !g.device().is_cpu() || !y.device().is_cpu() || g.dtype() != y.dtype() ||
+        (g.dtype() != DType::Float32 && g.dtype() != DType::Float64) || g.sizes() != y.sizes() ||
+        !g.is_contiguous() || !y.is_contiguous())
+        return Tensor();
+    Tensor out = empty_tensor(g.sizes(), g.dtype(), g.device());
+    dispatch_float(g.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T* gp0 = g.data<T>();
+        const T* yp0 = y.data<T>();
+        T* o0 = out.data<T>();
+        parallel_for(g.numel(), int64_t(1) << 16, [=](int64_t b, int64_t e) {
+            // a bitwise select, branch-free (the sign of y is unpredictable) and vectorisable
+            using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+            const T* __restrict gp = gp0 + b;
+            const T* __restrict yp = yp0 + b;
+            T* __restrict o = o0 + b;
+            for (int64_t i = 0; i < e - b; ++i) {
+                U bits;
+                std::memcpy(&bits, gp + i, sizeof bits);
+                bits &= U(0) - U(!(yp[i] <= T(0)));
+                std::memcpy(o + i, &bits, sizeof bits);
+            }
+        });
+    });
+    return out;
+}
+}  // namespace
+
 Tensor relu(const Tensor& x) {
     if (x.dtype() == DType::Bool) fail(CT_ERR_DTYPE, "relu: bool tensors are not supported");
     Tensor out = unary::same_dtype_op<math::Relu>(x);
     return record1(out, "ReluBackward", x, false, true, [](BackwardCtx& c) {
         Tensor y = c.saved(0);
-        return mul(c.grads[0], to_dtype(gt(y, scalar(0.0)), c.grads[0].dtype()));
+        if (Tensor fast = relu_grad_fast(c.grads[0], y); fast.defined()) return fast;
+        return masked_fill(c.grads[0], le(y, scalar(0.0)), 0.0);
     });
 }
 
