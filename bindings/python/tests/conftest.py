@@ -57,3 +57,14 @@ def requires_torch():
     if torch is None:
         pytest.skip("PyTorch is not installed: gradient comparisons against torch are skipped")
     return torch
+
+
+def ct_torch_pair(a, dtype, grad=False):
+    """The array a as dtype in a ctensor and a torch tensor with the same values (each its own copy), both
+    requiring grad when grad is set."""
+    a = np.ascontiguousarray(np.asarray(a).astype(dtype))
+    c, t = ct.from_numpy(a.copy()), torch.from_numpy(a.copy())
+    if grad:
+        c.requires_grad_()
+        t.requires_grad_()
+    return c, t

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import ctensor as ct
+from conftest import ct_torch_pair
 
 torch = pytest.importorskip("torch")
 
@@ -13,12 +14,7 @@ W = np.array([[0.5 - 1j, 2 + 0.5j, -1 - 1j], [3 + 2j, 0.1 - 0.2j, -0.7 + 0.3j]])
 
 
 def both(a, dtype=np.complex128, grad=False):
-    a = np.ascontiguousarray(a.astype(dtype))
-    c, t = ct.from_numpy(a.copy()), torch.from_numpy(a.copy())
-    if grad:
-        c.requires_grad_()
-        t.requires_grad_()
-    return c, t
+    return ct_torch_pair(a, dtype, grad)
 
 
 def close(c, t, tol=1e-12):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import ctensor as ct
+from conftest import ct_torch_pair
 
 torch = pytest.importorskip("torch")
 RNG = np.random.default_rng(151)
@@ -17,12 +18,7 @@ WITH_ZEROS[1, 0] = 0
 
 
 def both(a, dtype=np.complex128, grad=True):
-    a = np.ascontiguousarray(np.asarray(a).astype(dtype))
-    c, t = ct.from_numpy(a.copy()), torch.from_numpy(a.copy())
-    if grad:
-        c.requires_grad_()
-        t.requires_grad_()
-    return c, t
+    return ct_torch_pair(a, dtype, grad)
 
 
 def close(c, t, tol):

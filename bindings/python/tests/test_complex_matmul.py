@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import ctensor as ct
+from conftest import ct_torch_pair
 
 torch = pytest.importorskip("torch")
 RNG = np.random.default_rng(15)
@@ -15,12 +16,7 @@ def rand_c(*shape):
 
 
 def both(a, dtype, grad=False):
-    a = np.ascontiguousarray(a.astype(dtype))
-    c, t = ct.from_numpy(a.copy()), torch.from_numpy(a.copy())
-    if grad:
-        c.requires_grad_()
-        t.requires_grad_()
-    return c, t
+    return ct_torch_pair(a, dtype, grad)
 
 
 def close(c, t, tol):
