@@ -64,8 +64,9 @@ const OPS = Dict{String,Any}(
     "rnn" => rnn, "rnn_cell" => rnn_cell,
     # the toolbox (issue 14, toolbox.jl)
     "scatter_" => scatter!, "scatter_add_" => scatter_add!, "scatter_reduce" => scatter_reduce,
+    # the gradient scaler's ops are reached through closures: amp.jl is included after this file
     "scatter_reduce_" => scatter_reduce!, "amp_non_finite_check_and_unscale_" => (s, ps) -> unscale!(s, ps),
-    "amp_update_scale_" => s -> update!(s),  # (amp.jl is included after this file) "index_add" => index_add, "index_add_" => index_add!,
+    "amp_update_scale_" => s -> update!(s), "index_add" => index_add, "index_add_" => index_add!,
     "index_copy" => index_copy, "index_copy_" => index_copy!, "index_put" => index_put, "index_put_" => index_put!,
     "searchsorted" => searchsortedfirst, "bincount" => bincount, "histc" => histc, "cummax" => cummax,
     "cummin" => cummin, "nan_to_num" => nan_to_num, "diff" => diff, "take_along_dim" => take_along_dim)
