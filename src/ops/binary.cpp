@@ -98,8 +98,10 @@ Tensor add(const Tensor& a, const Tensor& b, double alpha) {
 }
 
 Tensor sub(const Tensor& a, const Tensor& b, double alpha) {
-    DType dt = result_type(a, b);
-    if (dt == DType::Bool) fail(CT_ERR_DTYPE, "sub: subtraction of bool tensors is not supported; use logical_xor");
+    // torch 1.13 refuses a bool operand on either side, also beside a number of another kind (bool - 1)
+    if (a.dtype() == DType::Bool || b.dtype() == DType::Bool)
+        fail(CT_ERR_DTYPE, "sub: subtraction with a bool tensor is not supported (", dtype_name(a.dtype()), " - ",
+             dtype_name(b.dtype()), "); use logical_xor or logical_not for masks");
     return add(a, b, -alpha);
 }
 

@@ -48,6 +48,8 @@ Tensor diff(const Tensor& x, int64_t n, int64_t dim, const Tensor& prepend, cons
 
 Tensor take_along_dim(const Tensor& x, const Tensor& indices, std::optional<int64_t> dim) {
     const char* op = "take_along_dim";
+    if (indices.dtype() != DType::Int64 && indices.dtype() != DType::Int32)  // checked here to name this op, not gather
+        fail(CT_ERR_DTYPE, op, ": indices must be int64 or int32, got ", dtype_name(indices.dtype()));
     if (!dim) return gather(reshape(x, {x.numel()}), 0, reshape(indices, {indices.numel()}));
     if (indices.dim() != x.dim())
         fail(CT_ERR_SHAPE, op, ": input (shape ", shape_str(x.sizes()), ") and indices (shape ", shape_str(indices.sizes()),

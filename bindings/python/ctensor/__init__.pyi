@@ -67,6 +67,8 @@ class Tensor:
     requires_grad: _bool
     grad: Optional["Tensor"]
     data: "Tensor"
+    real: "Tensor"  # a complex tensor's real part (a view; assigning copies into it), else the tensor itself
+    imag: "Tensor"  # a complex tensor's imaginary part (a view; assigning copies into it); real dtypes refuse
     @property
     def shape(self) -> Size: ...
     @property

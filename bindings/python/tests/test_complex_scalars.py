@@ -29,8 +29,10 @@ def test_arithmetic_with_complex_scalars_matches_torch(dt, dims):
         for f in OPS:
             try:
                 tr = f(t, s)
-            except RuntimeError:  # torch refuses bool - x; ctensor accepts bool - number for every number (left as is)
+            except RuntimeError:  # torch refuses bool - x, and so does ctensor
                 assert dt == "bool"
+                with pytest.raises(TypeError, match="bool"):
+                    f(c, s)
                 continue
             r = f(c, s)
             assert name(r.dtype) == name(tr.dtype), (dt, s, r.dtype, tr.dtype)

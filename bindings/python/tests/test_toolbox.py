@@ -326,6 +326,14 @@ def test_take_along_dim_matches_torch(ishape, dim):
     check(cx.detach().take_along_dim(ct.tensor(i), dim), ty)
 
 
+@pytest.mark.parametrize("dim", [None, 0])
+def test_take_along_dim_refuses_floating_indices_naming_itself(dim):
+    with pytest.raises(TypeError, match="take_along_dim: indices must be int64 or int32, got float32"):
+        ct.take_along_dim(ct.zeros(3), ct.tensor([0.5]), dim)
+    with pytest.raises(RuntimeError):
+        torch.take_along_dim(torch.zeros(3), torch.tensor([0.5]), dim)
+
+
 def test_finfo_iinfo_match_torch():
     for c, t in ((ct.float32, torch.float32), (ct.float64, torch.float64)):
         f, g = ct.finfo(c), torch.finfo(t)
