@@ -23,37 +23,38 @@ inline Tensor half_to_float32(const Tensor& x) { return is_half(x.dtype()) ? to_
 // A floating result r rounded to the half dtype d (integer and bool results, e.g. indices, stay as they are).
 inline Tensor round_to_half(const Tensor& r, DType d) { return is_floating(r.dtype()) ? to_dtype(r, d) : r; }
 
+// Calls f(t) for each Tensor argument and each element of a vector<Tensor> argument, in order (others are ignored).
+template <typename F, typename... A> void for_each_tensor(F&& f, const A&... args) {
+    auto visit = [&](const auto& a) {
+        using T = std::decay_t<decltype(a)>;
+        if constexpr (std::is_same_v<T, Tensor>) {
+            f(a);
+        } else if constexpr (std::is_same_v<T, std::vector<Tensor>>) {
+            for (const Tensor& t : a) f(t);
+        }
+    };
+    (visit(args), ...);
+}
+
 // The dtype of the first defined half tensor among the arguments (Tensor or vector<Tensor>; others are ignored).
-inline std::optional<DType> half_dtype_of() { return std::nullopt; }
-template <typename A, typename... R> std::optional<DType> half_dtype_of(const A& a, const R&... rest) {
-    if constexpr (std::is_same_v<A, Tensor>) {
-        if (a.defined() && is_half(a.dtype())) return a.dtype();
-    } else if constexpr (std::is_same_v<A, std::vector<Tensor>>) {
-        for (const Tensor& t : a)
-            if (t.defined() && is_half(t.dtype())) return t.dtype();
-    }
-    return half_dtype_of(rest...);
+template <typename... A> std::optional<DType> half_dtype_of(const A&... args) {
+    std::optional<DType> h;
+    for_each_tensor([&](const Tensor& t) {
+        if (!h && t.defined() && is_half(t.dtype())) h = t.dtype();
+    }, args...);
+    return h;
 }
 
 // For ops whose tensors must all share one dtype (torch raises on a mix): the half dtype as half_dtype_of, after
 // checking that every defined tensor argument has it (CT_ERR_DTYPE naming op and both dtypes otherwise).
-inline void check_all_dtype(const char*, DType) {}
-template <typename A, typename... R> void check_all_dtype(const char* op, DType d, const A& a, const R&... rest) {
-    auto check = [&](const Tensor& t) {
-        if (t.defined() && t.dtype() != d)
-            fail(CT_ERR_DTYPE, op, ": expected every tensor to have dtype ", dtype_name(d), ", got one of dtype ",
-                 dtype_name(t.dtype()), " (the dtypes must match)");
-    };
-    if constexpr (std::is_same_v<A, Tensor>) {
-        check(a);
-    } else if constexpr (std::is_same_v<A, std::vector<Tensor>>) {
-        for (const Tensor& t : a) check(t);
-    }
-    check_all_dtype(op, d, rest...);
-}
 template <typename... A> std::optional<DType> uniform_half_dtype_of(const char* op, const A&... args) {
     std::optional<DType> h = half_dtype_of(args...);
-    if (h) check_all_dtype(op, *h, args...);
+    if (h)
+        for_each_tensor([&](const Tensor& t) {
+            if (t.defined() && t.dtype() != *h)
+                fail(CT_ERR_DTYPE, op, ": expected every tensor to have dtype ", dtype_name(*h), ", got one of dtype ",
+                     dtype_name(t.dtype()), " (the dtypes must match)");
+        }, args...);
     return h;
 }
 

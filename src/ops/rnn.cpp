@@ -161,14 +161,13 @@ RnnResult rnn(RnnMode mode, const Tensor& x, const Tensor& hx, const Tensor& cx,
 
 RnnResult rnn_cell(RnnMode mode, const Tensor& x, const Tensor& hx, const Tensor& cx, const Tensor& w_ih,
                    const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh) {
-    if (auto h = uniform_half_dtype_of((std::string(mode_op(mode)) + "_cell").c_str(), x, hx, cx, w_ih, w_hh, b_ih,
-                                       b_hh)) {  // Note [Half compute]
+    const std::string name = std::string(mode_op(mode)) + "_cell";
+    const char* op = name.c_str();
+    if (auto h = uniform_half_dtype_of(op, x, hx, cx, w_ih, w_hh, b_ih, b_hh)) {  // Note [Half compute]
         RnnResult r = rnn_cell(mode, as_float32(x), as_float32(hx), as_float32(cx), as_float32(w_ih), as_float32(w_hh),
                                as_float32(b_ih), as_float32(b_hh));
         return {round_results(r.out, *h), round_results(r.hy, *h), round_results(r.cy, *h)};
     }
-    const std::string name = std::string(mode_op(mode)) + "_cell";
-    const char* op = name.c_str();
     check_input_dtype(op, x);
     const bool lstm = mode == RnnMode::Lstm;
     const int64_t G = rnn_gate_count(mode);
