@@ -73,14 +73,14 @@ ct_status ct_process_group_set_checks(ct_process_group pg, int32_t enabled) {
 ct_status ct_all_reduce(ct_process_group pg, ct_tensor t, ct_reduce_op op) {
     return guard([&] {
         auto g = get_pg(pg, "all_reduce");
-        wait_or_throw(*all_reduce_start(g, get_tensor_any_device(t, "all_reduce", "t"), op, "all_reduce", true));
+        all_reduce(g, get_tensor_any_device(t, "all_reduce", "t"), op, "all_reduce");
     });
 }
 
 ct_status ct_broadcast(ct_process_group pg, ct_tensor t, int32_t root) {
     return guard([&] {
         auto g = get_pg(pg, "broadcast");
-        wait_or_throw(*broadcast_start(g, get_tensor_any_device(t, "broadcast", "t"), root, "broadcast", true));
+        broadcast(g, get_tensor_any_device(t, "broadcast", "t"), root, "broadcast");
     });
 }
 

@@ -96,32 +96,67 @@ std::shared_ptr<Work> new_work(const std::shared_ptr<ProcessGroup>& pg, const ch
     return w;
 }
 
-// Common start of all_reduce and broadcast: t is written in place.
-std::shared_ptr<Work> inplace_start(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, int32_t kind,
-                                    int32_t reduce, int32_t root, const char* name, bool blocking) {
+// An in-place collective (all_reduce, broadcast) prepared: its checks done, the buffer it moves and the request.
+struct InplaceCall {
+    Tensor t, buf;  // buf is t itself when t is contiguous (contiguous_buffer)
+    ct_dist_args args{};
+    bool mean = false;  // all_reduce MEAN: the backend sums, finish_inplace divides
+};
+
+InplaceCall prepare_inplace(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, int32_t kind, int32_t reduce,
+                            int32_t root, const char* name) {
     check_device(name, t);
     pg->check_usable(name);
     check_count(name, t.numel());
     check_inplace(name, t);
-    auto w = new_work(pg, name, kind, reduce, t, root);
+    InplaceCall c;
+    c.t = t;
+    c.buf = contiguous_buffer(t);
+    c.args.kind = kind;
+    c.args.op = kind == CT_DIST_ALLREDUCE ? backend_op(reduce, t.dtype()) : 0;
+    c.args.dtype = (int32_t)t.dtype();
+    c.args.peer = root;
+    c.args.count = t.numel();
+    c.args.send = c.args.recv = t.numel() ? c.buf.device_data() : nullptr;
+    c.mean = kind == CT_DIST_ALLREDUCE && reduce == (int32_t)ReduceOp::Mean;
+    return c;
+}
+
+// After the data arrived: divide for MEAN, write back into t's view, bump t's version.
+void finish_inplace(const Tensor& t, const Tensor& buf, bool mean, int32_t group_size) {
+    if (mean) divide(buf, group_size);
+    if (!buf.is_same(t)) copy_into(t, buf);
+    t.bump_version();
+}
+
+// Queues a prepared in-place collective.
+std::shared_ptr<Work> enqueue_inplace(const std::shared_ptr<ProcessGroup>& pg, const InplaceCall& c, int32_t reduce,
+                                      const char* name, bool blocking) {
+    auto w = new_work(pg, name, c.args.kind, reduce, c.t, c.args.peer);
     w->blocking = blocking;
-    Tensor buf = contiguous_buffer(t);
-    w->keep = {t, buf};
-    w->args.kind = kind;
-    w->args.op = kind == CT_DIST_ALLREDUCE ? backend_op(reduce, t.dtype()) : 0;
-    w->args.dtype = (int32_t)t.dtype();
-    w->args.peer = root;
-    w->args.count = t.numel();
-    w->args.send = w->args.recv = t.numel() ? buf.device_data() : nullptr;
-    bool mean = kind == CT_DIST_ALLREDUCE && reduce == (int32_t)ReduceOp::Mean;
-    w->finish = [mean](Work& w) {
-        const Tensor &t = w.keep[0], &buf = w.keep[1];
-        if (mean) divide(buf, w.pg->size());
-        if (!buf.is_same(t)) copy_into(t, buf);
-        t.bump_version();
-    };
+    w->keep = {c.t, c.buf};
+    w->args = c.args;
+    bool mean = c.mean;
+    w->finish = [mean](Work& w) { finish_inplace(w.keep[0], w.keep[1], mean, w.pg->size()); };
     pg->enqueue(w);
     return w;
+}
+
+std::shared_ptr<Work> inplace_start(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, int32_t kind,
+                                    int32_t reduce, int32_t root, const char* name, bool blocking) {
+    return enqueue_inplace(pg, prepare_inplace(pg, t, kind, reduce, root, name), reduce, name, blocking);
+}
+
+// A blocking in-place collective: run at once when the group allows it (Note [Direct blocking call]), else queued
+// and waited for.
+void inplace_blocking(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, int32_t kind, int32_t reduce,
+                      int32_t root, const char* name) {
+    InplaceCall c = prepare_inplace(pg, t, kind, reduce, root, name);
+    if (t.device().is_cpu() && pg->run_direct(c.args, name)) {
+        finish_inplace(c.t, c.buf, c.mean, pg->size());
+        return;
+    }
+    wait_or_throw(*enqueue_inplace(pg, c, reduce, name, true));
 }
 
 }  // namespace
@@ -132,12 +167,28 @@ std::shared_ptr<Work> all_reduce_start(const std::shared_ptr<ProcessGroup>& pg, 
     return inplace_start(pg, t, CT_DIST_ALLREDUCE, op, 0, name, blocking);
 }
 
-std::shared_ptr<Work> broadcast_start(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, int32_t root, const char* name,
-                                      bool blocking) {
+void all_reduce(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, int32_t op, const char* name) {
+    check_op(name, op, t.dtype());
+    inplace_blocking(pg, t, CT_DIST_ALLREDUCE, op, 0, name);
+}
+
+namespace {
+void check_root(const std::shared_ptr<ProcessGroup>& pg, int32_t root, const char* name) {
     pg->check_usable(name);
     if (root < 0 || root >= pg->size())
         fail(CT_ERR_INDEX, name, ": root ", root, " is out of range for a group of size ", pg->size());
+}
+}  // namespace
+
+std::shared_ptr<Work> broadcast_start(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, int32_t root, const char* name,
+                                      bool blocking) {
+    check_root(pg, root, name);
     return inplace_start(pg, t, CT_DIST_BROADCAST, 0, root, name, blocking);
+}
+
+void broadcast(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, int32_t root, const char* name) {
+    check_root(pg, root, name);
+    inplace_blocking(pg, t, CT_DIST_BROADCAST, 0, root, name);
 }
 
 Tensor all_gather(const std::shared_ptr<ProcessGroup>& pg, const Tensor& input) {

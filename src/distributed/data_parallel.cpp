@@ -36,7 +36,7 @@ void agree(const std::shared_ptr<ProcessGroup>& pg, const TensorList& params, in
         p[i] = v[i];
         p[k + i] = -v[i];
     }
-    wait_or_throw(*all_reduce_start(pg, buf, (int32_t)ReduceOp::Max, op, true));
+    all_reduce(pg, buf, (int32_t)ReduceOp::Max, op);
     const char* what[k] = {"number of parameters", "parameters' shapes or dtypes", "bucket size in bytes"};
     for (int i = 0; i < k; ++i) {
         int64_t hi = p[i], lo = -p[k + i];
@@ -112,7 +112,7 @@ std::shared_ptr<DataParallel> DataParallel::create(const std::shared_ptr<Process
     agree(pg, params, bucket_bytes);
     {
         GradModeGuard no_grad(false);  // the broadcast writes leaves that require grad
-        for (const Tensor& t : params) wait_or_throw(*broadcast_start(pg, t, 0, op, true));
+        for (const Tensor& t : params) broadcast(pg, t, 0, op);
     }
     std::shared_ptr<DataParallel> dp(new DataParallel(pg, params, bucket_bytes));
     std::weak_ptr<DataParallel> weak = dp;

@@ -250,6 +250,18 @@ void ProcessGroup::progress_locked() {
     }
 }
 
+bool ProcessGroup::run_direct(const ct_dist_args& a, const char* op) {
+    if (!checks()) {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!queue_.empty() || !broken_.empty()) return false;
+        ct_status st = be_->run(comm_, &a);
+        if (st == CT_OK) return true;
+        broken_ = std::string(op) + " failed on rank " + std::to_string(rank_) + ": " + be_->last_error();
+        throw Error(st, broken_);
+    }
+    return false;
+}
+
 bool ProcessGroup::poll(Work& w) {
     std::lock_guard<std::mutex> lock(mu_);
     if (!w.done()) progress_locked();

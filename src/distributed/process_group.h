@@ -85,6 +85,11 @@ class ProcessGroup {
     void check_usable(const char* op);
     // Appends w to the queue (Note [Collective order]) and posts what can be posted.
     void enqueue(const std::shared_ptr<Work>& w);
+    // Note [Direct blocking call]: runs the blocking host request a at once and returns true when the group's
+    // checks are off, nothing is queued and the group is not broken - the queue would add nothing then (no order
+    // to keep, no agreement to poll) but its cost (about 0.3 us a call, the size of MPI's own small-message
+    // latency). Otherwise returns false and the caller queues a Work. A failing request breaks the group and throws.
+    bool run_direct(const ct_dist_args& a, const char* op);
     // Progresses the queue once; true when w is done.
     bool poll(Work& w);
     // Polls until w is done (its status) - the timeout is enforced by the queue.
@@ -125,6 +130,9 @@ std::shared_ptr<Work> all_reduce_start(const std::shared_ptr<ProcessGroup>& pg, 
                                        bool blocking);
 std::shared_ptr<Work> broadcast_start(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, int32_t root, const char* name,
                                       bool blocking);
+// Blocking forms of the two above (Note [Direct blocking call]).
+void all_reduce(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, int32_t op, const char* name);
+void broadcast(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, int32_t root, const char* name);
 Tensor all_gather(const std::shared_ptr<ProcessGroup>& pg, const Tensor& input);
 Tensor reduce_scatter(const std::shared_ptr<ProcessGroup>& pg, const Tensor& input, int32_t op);
 void barrier(const std::shared_ptr<ProcessGroup>& pg);
