@@ -40,6 +40,7 @@ TARGETS = {
     "norms": ("speed>=", 1.0),
     "amp": ("speed>=", 1.0),
     "complex": ("speed>=", 1.0),
+    "linalg": ("speed>=", 1.0),
 }
 
 
@@ -429,10 +430,35 @@ def bench_lstm(report, quick):
     both(lambda lib: lstm_step(lib, **shape), report, "lstm", label, min_run=0.2, repeat=7)
 
 
+def bench_linalg(report, quick):
+    """torch.linalg on a batch of 256x256 float32 matrices (issue 14: solve and svd >= 1.0x), forward only: solve
+    (B 256 columns), svd (reduced), and the other factorisations users reach for - inv, cholesky, qr, eigh, det."""
+    batch, n = (2, 64) if quick else (8, 256)
+    rng = np.random.default_rng(11)
+    data_a = rng.standard_normal((batch, n, n), dtype=np.float32) + n * np.eye(n, dtype=np.float32)  # well conditioned
+    data_spd = (data_a @ data_a.transpose(0, 2, 1)).astype(np.float32)
+    data_b = rng.standard_normal((batch, n, n), dtype=np.float32)
+    cases = [
+        ("solve", lambda L, a, s, b: L.linalg.solve(a, b)),
+        ("svd", lambda L, a, s, b: L.linalg.svd(a, full_matrices=False)),
+        ("svdvals", lambda L, a, s, b: L.linalg.svdvals(a)),
+        ("inv", lambda L, a, s, b: L.linalg.inv(a)),
+        ("cholesky", lambda L, a, s, b: L.linalg.cholesky(s)),
+        ("qr", lambda L, a, s, b: L.linalg.qr(a)),
+        ("eigh", lambda L, a, s, b: L.linalg.eigh(s)),
+        ("det", lambda L, a, s, b: L.linalg.det(a)),
+    ]
+    for name, fn in cases:
+        def case(lib, fn=fn):
+            a, s, b = (lib.from_numpy(x.copy()) for x in (data_a, data_spd, data_b))
+            return lambda: fn(lib, a, s, b)
+        both(case, report, "linalg", "%s [%d, %d, %d] f32" % (name, batch, n, n), min_run=0.1, repeat=7)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes and a shorter epoch (smoke run)")
-    parser.add_argument("--only", default=None, help="run one section (tiny, elementwise, matmul, mlp, transformer, conv, cnn, lstm, resample, norms, amp, complex)")
+    parser.add_argument("--only", default=None, help="run one section (tiny, elementwise, matmul, mlp, transformer, conv, cnn, lstm, resample, norms, amp, complex, linalg)")
     parser.add_argument("--threads", type=int, default=None, help="thread count for both (default: ctensor's)")
     args = parser.parse_args()
 
@@ -463,6 +489,7 @@ def main():
         (bench_norms, (args.quick,)),
         (bench_amp, ()),
         (bench_complex, ([256] if args.quick else [512],)),
+        (bench_linalg, (args.quick,)),
     ]
     for section, section_args in sections:
         if args.only and section.__name__ != "bench_" + args.only:

@@ -45,6 +45,11 @@ Tensor colmajor(const Tensor& a) {
 // The row-major matrices of a column-major buffer (the inverse of colmajor).
 Tensor from_colmajor(const Tensor& buf) { return colmajor(buf); }
 
+// Note [Layout-free LAPACK]: a row-major buffer of A is the column-major buffer of A^T, so a kernel that can use
+// A^T skips a transposed copy: det(A^T) = det(A); the inverse solves A^T Y = I with A's own LU (getrs "T"), and Y
+// column-major is A^-1 row-major; cholesky factors the upper triangle of A^T, which is A's lower triangle, and U
+// column-major is L row-major. The LU itself stays A's where an error names a pivot (inv, solve), so the index is
+// torch's.
 // Note [LAPACK ints] in cpu/lapack.h.
 lapack_int lapack_dim(int64_t d, const char* op) {
     if (d > INT_MAX) fail(CT_ERR_NOT_SUPPORTED, op, ": matrix dimension ", d, " exceeds LAPACK's int range");
@@ -100,7 +105,7 @@ Tensor inv_kernel(const Tensor& a, const char* op) {
             for (int64_t b = b0; b < b1; ++b) {
                 Lapack<T>::getrf(&ln, &ln, pl + b * n * n, &ln, ipiv.data(), &infos[b]);
                 lapack_int info = 0;
-                if (infos[b] == 0) Lapack<T>::getrs("N", &ln, &ln, pl + b * n * n, &ln, ipiv.data(), px + b * n * n, &ln, &info);
+                if (infos[b] == 0) Lapack<T>::getrs("T", &ln, &ln, pl + b * n * n, &ln, ipiv.data(), px + b * n * n, &ln, &info);
             }
         });
     });
@@ -108,7 +113,7 @@ Tensor inv_kernel(const Tensor& a, const char* op) {
     if (bad >= 0)
         fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The diagonal element ", infos[bad],
              " is zero, the inversion could not be completed because the input matrix is singular.");
-    return from_colmajor(x);  // x holds (A^-1) column-major, i.e. the buffer of A^-1 transposed
+    return x;  // x holds (A^T)^-1 column-major, i.e. A^-1 row-major: no copy back (Note [Layout-free LAPACK])
 }
 
 std::tuple<Tensor, Tensor, Tensor> lu_det_kernel(const Tensor& a) {
@@ -118,7 +123,7 @@ std::tuple<Tensor, Tensor, Tensor> lu_det_kernel(const Tensor& a) {
     Tensor sign = empty_tensor(bs, a.dtype(), a.device()), logabs = empty_tensor(bs, a.dtype(), a.device()),
            det = empty_tensor(bs, a.dtype(), a.device());
     if (batch == 0) return {sign, logabs, det};
-    Tensor lu = colmajor(a);
+    Tensor lu = fresh_copy(a);  // row-major: the LU of A^T, whose determinant is A's (Note [Layout-free LAPACK])
     dispatch_float(a.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         T *pl = lu.data<T>(), *ps = sign.data<T>(), *pla = logabs.data<T>(), *pd = det.data<T>();
@@ -175,8 +180,8 @@ Tensor solve_kernel(const Tensor& a, const Tensor& b, const char* op) {
 Tensor cholesky_kernel(const Tensor& a, const char* op) {
     const int64_t batch = batch_count(a), n = a.size(-1);
     lapack_int ln = lapack_dim(n, op);
-    Tensor l = colmajor(a);
-    if (batch == 0 || n == 0) return from_colmajor(l);
+    Tensor l = fresh_copy(a);  // row-major: its upper triangle column-major is A's lower (Note [Layout-free LAPACK])
+    if (batch == 0 || n == 0) return l;
     std::vector<lapack_int> infos((size_t)batch, 0);
     dispatch_float(a.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -184,9 +189,9 @@ Tensor cholesky_kernel(const Tensor& a, const char* op) {
         for_each_matrix(batch, 1.0 / 3.0 * n * n * n, [&](int64_t b0, int64_t b1) {
             for (int64_t b = b0; b < b1; ++b) {
                 T* m = pl + b * n * n;
-                Lapack<T>::potrf("L", &ln, m, &ln, &infos[b]);
-                for (int64_t j = 1; j < n; ++j)  // column j's entries above the diagonal: the strict upper part
-                    for (int64_t i = 0; i < j; ++i) m[j * n + i] = T(0);
+                Lapack<T>::potrf("U", &ln, m, &ln, &infos[b]);  // A = U^T U, U^T = L row-major
+                for (int64_t i = 0; i < n; ++i)  // row i's entries right of the diagonal: L's strict upper part
+                    for (int64_t j = i + 1; j < n; ++j) m[i * n + j] = T(0);
             }
         });
     });
@@ -195,7 +200,7 @@ Tensor cholesky_kernel(const Tensor& a, const char* op) {
         fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The factorization could not be completed ",
              "because the input is not positive-definite (the leading minor of order ", infos[bad],
              " is not positive-definite).");
-    return from_colmajor(l);
+    return l;
 }
 
 Tensor triangular_solve_kernel(const Tensor& a, const Tensor& b, bool upper, bool left, bool trans, bool unit) {
