@@ -1306,6 +1306,13 @@ CT_API ct_status ct_angle(ct_tensor x, ct_tensor* out);
 /* out = abs * (cos(angle) + i sin(angle)); abs and angle float32 or float64 of one dtype (broadcast). */
 CT_API ct_status ct_polar(ct_tensor abs, ct_tensor angle, ct_tensor* out);
 
+/* ---- linalg.eig (issue 14) ---- */
+/* Eigenvalues [..., n] and right eigenvectors (columns of unit norm, [..., n, n]) of real square A by LAPACK geev,
+ * both complex (complex64 for float32 A, complex128 for float64), as torch.linalg.eig; A must be finite (CPU). */
+CT_API ct_status ct_linalg_eig(ct_tensor a, ct_tensor* eigenvalues, ct_tensor* eigenvectors);
+/* The eigenvalues of ct_linalg_eig alone (torch.linalg.eigvals). */
+CT_API ct_status ct_linalg_eigvals(ct_tensor a, ct_tensor* out);
+
 #ifdef __cplusplus
 }
 #endif

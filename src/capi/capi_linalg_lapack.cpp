@@ -64,6 +64,17 @@ ct_status ct_linalg_eigh(ct_tensor a, int32_t upper, ct_tensor* eigenvalues, ct_
         set_tensor_outs({{lv.first, eigenvalues}, {lv.second, eigenvectors}});
     });
 }
+ct_status ct_linalg_eig(ct_tensor a, ct_tensor* eigenvalues, ct_tensor* eigenvectors) {
+    return guard([&] {
+        check_out(eigenvalues, "linalg.eig", "eigenvalues");
+        check_out(eigenvectors, "linalg.eig", "eigenvectors");
+        auto lv = linalg_eig(get_tensor(a, "linalg.eig", "A"));
+        set_tensor_outs({{lv.first, eigenvalues}, {lv.second, eigenvectors}});
+    });
+}
+ct_status ct_linalg_eigvals(ct_tensor a, ct_tensor* out) {
+    return one_matrix("linalg.eigvals", a, out, [](const Tensor& A) { return linalg_eigvals(A); });
+}
 ct_status ct_linalg_eigvalsh(ct_tensor a, int32_t upper, ct_tensor* out) {
     return one_matrix("linalg.eigvalsh", a, out, [&](const Tensor& A) { return linalg_eigvalsh(A, upper != 0); });
 }

@@ -3,6 +3,7 @@
 // column-major; every integer argument is a 32-bit LAPACK int (callers check their sizes fit, Note [LAPACK ints]).
 #pragma once
 #include <climits>
+#include <complex>
 #include <cstdint>
 
 namespace ct {
@@ -64,6 +65,24 @@ void sgelss_(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, f
 void dgelss_(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, double* a, const lapack_int* lda,
              double* b, const lapack_int* ldb, double* s, const double* rcond, lapack_int* rank, double* work,
              const lapack_int* lwork, lapack_int* info);
+// the general eigenproblem (torch.linalg.eig): real input, eigenvalues as (wr, wi), right eigenvectors in vr
+void sgeev_(const char* jobvl, const char* jobvr, const lapack_int* n, float* a, const lapack_int* lda, float* wr,
+            float* wi, float* vl, const lapack_int* ldvl, float* vr, const lapack_int* ldvr, float* work,
+            const lapack_int* lwork, lapack_int* info);
+void dgeev_(const char* jobvl, const char* jobvr, const lapack_int* n, double* a, const lapack_int* lda, double* wr,
+            double* wi, double* vl, const lapack_int* ldvl, double* vr, const lapack_int* ldvr, double* work,
+            const lapack_int* lwork, lapack_int* info);
+// complex LU (linalg.solve of complex matrices); std::complex<T> has Fortran COMPLEX's layout
+void cgetrf_(const lapack_int* m, const lapack_int* n, std::complex<float>* a, const lapack_int* lda,
+             lapack_int* ipiv, lapack_int* info);
+void zgetrf_(const lapack_int* m, const lapack_int* n, std::complex<double>* a, const lapack_int* lda,
+             lapack_int* ipiv, lapack_int* info);
+void cgetrs_(const char* trans, const lapack_int* n, const lapack_int* nrhs, const std::complex<float>* a,
+             const lapack_int* lda, const lapack_int* ipiv, std::complex<float>* b, const lapack_int* ldb,
+             lapack_int* info);
+void zgetrs_(const char* trans, const lapack_int* n, const lapack_int* nrhs, const std::complex<double>* a,
+             const lapack_int* lda, const lapack_int* ipiv, std::complex<double>* b, const lapack_int* ldb,
+             lapack_int* info);
 }
 
 // Lapack<float> / Lapack<double>: the same routine names without the type letter.
@@ -79,6 +98,14 @@ template <typename T> struct Lapack;
                           const lapack_int* lda, const lapack_int* ipiv, T* b, const lapack_int* ldb,              \
                           lapack_int* info) {                                                                      \
             p##getrs_(tr, n, nrhs, a, lda, ipiv, b, ldb, info);                                                    \
+        }                                                                                                          \
+        /* right eigenvectors into vr (ldvr) when vectors, else vr is not touched */                            \
+        static void geev(const lapack_int* n, T* a, const lapack_int* lda, T* wr, T* wi, T* vr,                    \
+                         const lapack_int* ldvr, bool vectors, T* work, const lapack_int* lwork, lapack_int* info) { \
+            const lapack_int one = 1;                                                                              \
+            T dummy[1];                                                                                            \
+            p##geev_("N", vectors ? "V" : "N", n, a, lda, wr, wi, dummy, &one, vectors ? vr : dummy,               \
+                     vectors ? ldvr : &one, work, lwork, info);                                                     \
         }                                                                                                          \
         static void potrf(const char* uplo, const lapack_int* n, T* a, const lapack_int* lda, lapack_int* info) {  \
             p##potrf_(uplo, n, a, lda, info);                                                                      \
@@ -128,5 +155,21 @@ template <typename T> struct Lapack;
 CT_LAPACK_TRAITS(float, s)
 CT_LAPACK_TRAITS(double, d)
 #undef CT_LAPACK_TRAITS
+// Lapack<std::complex<float / double>>: the LU routines (getrs's "T" transposes, "C" conjugate-transposes).
+#define CT_LAPACK_COMPLEX_TRAITS(T, p)                                                                             \
+    template <> struct Lapack<T> {                                                                                 \
+        static void getrf(const lapack_int* m, const lapack_int* n, T* a, const lapack_int* lda, lapack_int* ipiv, \
+                          lapack_int* info) {                                                                      \
+            p##getrf_(m, n, a, lda, ipiv, info);                                                                   \
+        }                                                                                                          \
+        static void getrs(const char* tr, const lapack_int* n, const lapack_int* nrhs, const T* a,                 \
+                          const lapack_int* lda, const lapack_int* ipiv, T* b, const lapack_int* ldb,              \
+                          lapack_int* info) {                                                                      \
+            p##getrs_(tr, n, nrhs, a, lda, ipiv, b, ldb, info);                                                    \
+        }                                                                                                          \
+    };
+CT_LAPACK_COMPLEX_TRAITS(std::complex<float>, c)
+CT_LAPACK_COMPLEX_TRAITS(std::complex<double>, z)
+#undef CT_LAPACK_COMPLEX_TRAITS
 
 }  // namespace ct

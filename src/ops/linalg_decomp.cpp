@@ -10,7 +10,7 @@ namespace ct {
 
 // Note [Linalg gradients]: the formulas are torch 1.13's (FunctionsManual.cpp), for real matrices:
 //   inv:   gA = -X^T g X^T (X = A^-1)              det:  gA = g det(A) A^-T (the SVD's cofactors where det is 0)
-//   slogdet: gA = g_logabsdet A^-T                   solve: gB = A^-T g, gA = -gB X^T
+//   slogdet: gA = g_logabsdet A^-T                   solve: gB = A^-H g, gA = -gB X^H (^H = ^T when real)
 //   cholesky (Murray 2016): gA = L^-T Phi L^-1, Phi = (tril(L^T gL) + tril(L^T gL, -1)^T) / 2
 //   solve_triangular: gB = op(A)^-T g, gA = -gB X^T (left) or -X^T gB (right), masked to A's triangle
 //   qr (reduced, m >= n; Walter et al.): gA = (gQ + Q copyltu(R gR^T - gQ^T Q)) R^-T; m < n by splitting R
@@ -23,14 +23,17 @@ namespace ct {
 namespace {
 
 Tensor mT(const Tensor& x) { return transpose(x, -2, -1); }
+// The conjugate transpose (mT for real x).
+Tensor mH(const Tensor& x) { return is_complex(x.dtype()) ? conj(mT(x)) : mT(x); }
 Tensor eye_like(const Tensor& a, int64_t n) { return eye(n, n, a.dtype(), a.device()); }
 // v [..., n] -> diag(v) [..., n, n]
 Tensor diag_embed(const Tensor& v) { return mul(unsqueeze(v, -1), eye_like(v, v.size(-1))); }
 
-void check_linalg_input(const char* op, const Tensor& a, bool square) {
+// complex_ok: the op has a complex kernel (linalg.solve); the others refuse complex A as any non-float dtype.
+void check_linalg_input(const char* op, const Tensor& a, bool square, bool complex_ok = false) {
     if (a.dim() < 2)
         fail(CT_ERR_SHAPE, op, ": The input tensor A must have at least 2 dimensions, got shape ", shape_str(a.sizes()));
-    if (!is_floating(a.dtype()))
+    if (!is_floating(a.dtype()) && !(complex_ok && is_complex(a.dtype())))
         fail(CT_ERR_DTYPE, op, ": Expected a floating point tensor (float32 or float64) as input, got ",
              dtype_name(a.dtype()));
     if (square && a.size(-1) != a.size(-2))
@@ -40,7 +43,7 @@ void check_linalg_input(const char* op, const Tensor& a, bool square) {
 
 void check_pair(const char* op, const Tensor& a, const Tensor& b) {
     check_same_device(op, a, b);
-    if (!is_floating(b.dtype()))
+    if (!is_floating(b.dtype()) && !(is_complex(a.dtype()) && is_complex(b.dtype())))
         fail(CT_ERR_DTYPE, op, ": Expected a floating point tensor (float32 or float64) as B, got ", dtype_name(b.dtype()));
     if (a.dtype() != b.dtype())
         fail(CT_ERR_DTYPE, op, ": Expected A and B to have the same dtype, but found A of type ", dtype_name(a.dtype()),
@@ -114,8 +117,8 @@ Tensor solve_op(const Tensor& a, const Tensor& b) {
     if (!any_requires_grad({a, b})) return out;
     auto node = make_node("LinalgSolveBackward", {a, b}, [](BackwardCtx& c) -> TensorList {
         Tensor a = c.saved(0), x = c.saved(1);
-        Tensor gb = solve_op(mT(a), c.grads[0]);
-        return {c.needs(0) ? neg(matmul(gb, mT(x))) : Tensor(), c.needs(1) ? gb : Tensor()};
+        Tensor gb = solve_op(mH(a), c.grads[0]);  // complex: torch's conjugate convention
+        return {c.needs(0) ? neg(matmul(gb, mH(x))) : Tensor(), c.needs(1) ? gb : Tensor()};
     });
     node->save(a);
     set_history(out, node);
@@ -351,7 +354,7 @@ Tensor linalg_solve(const Tensor& a, const Tensor& b) {
     // Note [Half compute]
     if (auto h = half_dtype_of(a, b)) return round_results(linalg_solve(as_float32(a), as_float32(b)), *h);
     const char* op = "linalg.solve";
-    check_linalg_input(op, a, true);
+    check_linalg_input(op, a, true, /*complex_ok=*/true);
     check_pair(op, a, b);
     if (b.dim() == 0) fail(CT_ERR_SHAPE, op, ": B must have at least 1 dimension, got a 0-d tensor");
     // torch's rule: B is a (batch of) vector(s) when it is 1-D or has A's shape without its last dim

@@ -66,6 +66,12 @@ template <typename F> void for_each_matrix(int64_t batch, double cost, F f) {
     });
 }
 
+// dispatch_float, or dispatch_complex for a complex dtype.
+template <typename Fn> void dispatch_float_or_complex(DType d, Fn&& fn) {
+    if (is_complex(d)) dispatch_complex(d, fn);
+    else dispatch_float(d, fn);
+}
+
 // "(Batch element b): " for a batched input, as torch words it; "" for a single matrix.
 std::string batch_prefix(const Tensor& a, int64_t b) {
     return a.dim() > 2 ? "(Batch element " + std::to_string(b) + "): " : "";
@@ -157,7 +163,7 @@ Tensor solve_kernel(const Tensor& a, const Tensor& b, const char* op) {
     Tensor lu = colmajor(a), x = colmajor(b);
     if (batch == 0 || n == 0) return from_colmajor(x);
     std::vector<lapack_int> infos((size_t)batch, 0);
-    dispatch_float(a.dtype(), [&](auto tag) {
+    dispatch_float_or_complex(a.dtype(), [&](auto tag) {  // complex: linalg.solve of complex matrices
         using T = typename decltype(tag)::type;
         T *pl = lu.data<T>(), *px = x.data<T>();
         for_each_matrix(batch, 2.0 / 3.0 * n * n * n + 2.0 * n * n * k, [&](int64_t b0, int64_t b1) {
@@ -417,6 +423,63 @@ std::tuple<Tensor, Tensor, Tensor> lstsq_kernel(const Tensor& a, const Tensor& b
     int64_t* pr = rank.data<int64_t>();
     for (int64_t bi = 0; bi < batch; ++bi) pr[bi] = ranks[(size_t)bi];
     return {narrow(from_colmajor(buf), -1, 0, k), rank, sv};
+}
+
+// geev's real output as complex: eigenvalue j is wr[j] + i wi[j]; a conjugate pair (wi[j] > 0) stores its vectors
+// as VR[:, j] +- i VR[:, j+1] (LAPACK's convention), every other vector is real. vr column-major n x n; v row-major.
+template <typename T>
+void geev_to_complex(int64_t n, const T* wr, const T* wi, const T* vr, std::complex<T>* l, std::complex<T>* v) {
+    for (int64_t j = 0; j < n; ++j) l[j] = {wr[j], wi[j]};
+    if (!v) return;
+    for (int64_t j = 0; j < n; ++j) {
+        if (wi[j] != T(0) && j + 1 < n && wi[j] > T(0)) {
+            for (int64_t i = 0; i < n; ++i) {
+                const T re = vr[j * n + i], im = vr[(j + 1) * n + i];
+                v[i * n + j] = {re, im};
+                v[i * n + j + 1] = {re, -im};
+            }
+            ++j;
+        } else {
+            for (int64_t i = 0; i < n; ++i) v[i * n + j] = {vr[j * n + i], T(0)};
+        }
+    }
+}
+
+std::pair<Tensor, Tensor> eig_kernel(const Tensor& a, bool vectors, const char* op) {
+    const int64_t batch = batch_count(a), n = a.size(-1);
+    lapack_int ln = lapack_dim(n, op);
+    const DType cd = a.dtype() == DType::Float64 ? DType::Complex128 : DType::Complex64;
+    Tensor l = empty_tensor(with_tail(batch_shape_of(a), {n}), cd, a.device());
+    Tensor v = vectors ? empty_tensor(a.sizes(), cd, a.device()) : Tensor();
+    if (batch == 0 || n == 0) return {l, v};
+    Tensor f = colmajor(a);
+    std::vector<lapack_int> infos((size_t)batch, 0);
+    dispatch_float(a.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        using C = std::complex<T>;
+        T* pf = f.data<T>();
+        C* pl = l.data<C>();
+        C* pv = vectors ? v.data<C>() : nullptr;
+        lapack_int lwork = -1, info = 0;
+        T query = 0;
+        std::vector<T> qr((size_t)n), qi((size_t)n), qv(vectors ? (size_t)(n * n) : 1);  // the query reads no values
+        Lapack<T>::geev(&ln, pf, &ln, qr.data(), qi.data(), qv.data(), &ln, vectors, &query, &lwork, &info);
+        lwork = std::max<lapack_int>((lapack_int)query, 1);
+        for_each_matrix(batch, 10.0 * n * n * n, [&](int64_t b0, int64_t b1) {
+            std::vector<T> work((size_t)lwork), wr((size_t)n), wi((size_t)n), vr(vectors ? (size_t)(n * n) : 0);
+            for (int64_t b = b0; b < b1; ++b) {
+                Lapack<T>::geev(&ln, pf + b * n * n, &ln, wr.data(), wi.data(), vr.data(), &ln, vectors, work.data(),
+                                &lwork, &infos[b]);
+                if (infos[b] == 0) geev_to_complex(n, wr.data(), wi.data(), vectors ? vr.data() : nullptr,
+                                                   pl + b * n, pv ? pv + b * n * n : nullptr);
+            }
+        });
+    });
+    int64_t bad = first_failure(infos);
+    if (bad >= 0)
+        fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The algorithm failed to converge because the "
+             "input matrix is ill-conditioned or has too many repeated eigenvalues (error code: ", infos[bad], ").");
+    return {l, v};
 }
 
 }  // namespace ct

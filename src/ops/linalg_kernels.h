@@ -29,6 +29,10 @@ std::pair<Tensor, Tensor> eigh_kernel(const Tensor& a, bool upper, bool vectors,
 // U, S (descending) and Vh of A = U diag(S) Vh: full (U [m, m], Vh [n, n]) or reduced (U [m, k], Vh [k, n]);
 // U and Vh undefined when !vectors.
 std::tuple<Tensor, Tensor, Tensor> svd_kernel(const Tensor& a, bool full, bool vectors, const char* op);
+// Eigenvalues [..., n] and, when vectors, right eigenvectors (columns of unit norm, [..., n, n]; undefined
+// otherwise) of real square A by LAPACK geev, both complex (complex64 for float32 A, complex128 for float64).
+// A QR iteration that does not converge is CT_ERR_INVALID_ARGUMENT naming the batch element.
+std::pair<Tensor, Tensor> eig_kernel(const Tensor& a, bool vectors, const char* op);
 // The least-squares problem min ||A X - B|| for A [..., m, n] and B [..., m, k] of one batch shape, by driver with
 // rcond: (buf, rank, sv) where buf [..., max(m, n), k] holds X in its first n rows and, for m > n and a full-rank
 // A, the residual components in rows n..m (LAPACK's layout); rank int64 [...] (0 where min(m, n) is 0) and sv

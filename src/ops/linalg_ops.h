@@ -18,6 +18,9 @@ Tensor linalg_cholesky(const Tensor& a, bool upper);
 Tensor linalg_solve_triangular(const Tensor& a, const Tensor& b, bool upper, bool left, bool unitriangular);
 std::pair<Tensor, Tensor> linalg_qr(const Tensor& a, QrMode mode);  // (Q, R); Q is an empty [0] tensor for ROnly
 std::pair<Tensor, Tensor> linalg_eigh(const Tensor& a, bool upper);  // (ascending eigenvalues, eigenvectors)
+// torch.linalg.eig / eigvals of real A (linalg_eig.cpp): complex eigenvalues and unit-norm eigenvectors
+std::pair<Tensor, Tensor> linalg_eig(const Tensor& a);
+Tensor linalg_eigvals(const Tensor& a);
 Tensor linalg_eigvalsh(const Tensor& a, bool upper);
 std::tuple<Tensor, Tensor, Tensor> linalg_svd(const Tensor& a, bool full_matrices);  // (U, S, Vh)
 Tensor linalg_svdvals(const Tensor& a);

@@ -626,7 +626,7 @@ void linalg(Input& in, Pool& p, ct_tensor a, bool ok) {
     bool ok_b = ok;
     ct_tensor b = p.pick(in, &ok_b);
     int32_t f1 = in.flag(), f2 = in.flag(), f3 = in.flag();
-    switch (in.u8() % 18) {
+    switch (in.u8() % 20) {
     case 0: call(in, p, "linalg_inv", !ok, 1, 0, [&](ct_tensor* o) { return ct_linalg_inv(a, o); }); break;
     case 1: call(in, p, "linalg_det", !ok, 1, 0, [&](ct_tensor* o) { return ct_linalg_det(a, o); }); break;
     case 2: call(in, p, "linalg_slogdet", !ok, 2, 0, [&](ct_tensor* o) { return ct_linalg_slogdet(a, o, o + 1); }); break;
@@ -694,6 +694,8 @@ void linalg(Input& in, Pool& p, ct_tensor a, bool ok) {
         });
         break;
     }
+    case 17: call(in, p, "linalg_eig", !ok, 2, 0, [&](ct_tensor* o) { return ct_linalg_eig(a, o, o + 1); }); break;
+    case 18: call(in, p, "linalg_eigvals", !ok, 1, 0, [&](ct_tensor* o) { return ct_linalg_eigvals(a, o); }); break;
     default:
         call(in, p, "linalg_solve_triangular", !ok_b, 1, 0,
              [&](ct_tensor* o) { return ct_linalg_solve_triangular(a, b, f1, f2, f3, o); });

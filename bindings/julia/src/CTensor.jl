@@ -42,6 +42,7 @@ export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, t
        elu, selu, celu, leakyrelu, hardtanh, relu6, softshrink, hardshrink, trelu, glu, prelu, rrelu, Linear, Conv2d, MaxPool, MeanPool, BatchNorm, Dropout, Embedding,
        Chain, Sequential, SGD, Adam, AdamW, step!, zero_grad!, item,
        linalg_inv, linalg_det, linalg_slogdet, linalg_solve, linalg_cholesky, linalg_qr, linalg_eigh, linalg_eigvalsh,
+       linalg_eig, linalg_eigvals,
        linalg_svd, linalg_svdvals, linalg_solve_triangular, linalg_matrix_power, linalg_cross, linalg_vector_norm,
        linalg_matrix_norm, linalg_pinv, linalg_matrix_rank, linalg_lstsq, linalg_lstsq_ex,
        scaled_dot_product_attention, multi_head_attention_forward

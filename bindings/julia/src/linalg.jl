@@ -35,6 +35,10 @@ end
 "(ascending eigenvalues, eigenvectors as ctensor columns) of symmetric ctensor matrices, read from `uplo` ('L' or 'U')."
 linalg_eigh(t::Tensor; uplo::Char = 'L') = _outs(LibCT.ct_linalg_eigh, 2, t, Int32(_upper(uplo)))
 linalg_eigvalsh(t::Tensor; uplo::Char = 'L') = newtensor(o -> LibCT.ct_linalg_eigvalsh(t, Int32(_upper(uplo)), o))
+"(complex eigenvalues, unit-norm eigenvectors as ctensor columns) of real square ctensor matrices (torch.linalg.eig)."
+linalg_eig(t::Tensor) = _outs(LibCT.ct_linalg_eig, 2, t)
+"The complex eigenvalues of real square ctensor matrices (torch.linalg.eigvals)."
+linalg_eigvals(t::Tensor) = newtensor(o -> LibCT.ct_linalg_eigvals(t, o))
 "(U, S, Vh) with ctensor A = U diag(S) Vh."
 linalg_svd(t::Tensor; full_matrices::Bool = true) = _outs(LibCT.ct_linalg_svd, 3, t, Int32(full_matrices))
 linalg_svdvals(t::Tensor) = unary(LibCT.ct_linalg_svdvals, t)

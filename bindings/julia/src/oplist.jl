@@ -60,7 +60,8 @@ const OPS = Dict{String,Any}(
     "linalg_svdvals" => LinearAlgebra.svdvals, "linalg_solve_triangular" => linalg_solve_triangular,
     "linalg_matrix_power" => ^, "linalg_cross" => LinearAlgebra.cross, "linalg_vector_norm" => linalg_vector_norm,
     "linalg_matrix_norm" => LinearAlgebra.opnorm, "linalg_pinv" => LinearAlgebra.pinv,
-    "linalg_matrix_rank" => LinearAlgebra.rank, "linalg_lstsq" => linalg_lstsq, "linalg_lstsq_ex" => linalg_lstsq_ex,
+    "linalg_matrix_rank" => LinearAlgebra.rank, "linalg_lstsq" => linalg_lstsq, "linalg_lstsq_ex" => linalg_lstsq_ex, "linalg_eig" => linalg_eig,
+    "linalg_eigvals" => linalg_eigvals,
     "rnn" => rnn, "rnn_cell" => rnn_cell,
     # the toolbox (issue 14, toolbox.jl)
     "scatter_" => scatter!, "scatter_add_" => scatter_add!, "scatter_reduce" => scatter_reduce,

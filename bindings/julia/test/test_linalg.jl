@@ -67,6 +67,14 @@
     e = try C.linalg_lstsq_ex(tensor([1.0 0.0 2.0; 0.0 0.0 0.0]), rhs; driver = :gels) catch err; err end
     @test e isa CTensorError && e.kind == C.ERR_INVALID_ARGUMENT && occursin("full rank", e.message)
     @test_throws ArgumentError C.linalg_lstsq_ex(tall, rhs; driver = :foo)
+    # the general eigenproblem: eigenvalues do not depend on the layout (A and its transpose share them)
+    rot = tensor([0.0 -2.0; 2.0 0.0])
+    w, v = C.linalg_eig(rot)
+    @test eltype(w) == ComplexF64 && size(v) == (2, 2)
+    @test sort(Array(w), by = imag) ≈ [-2im, 2im]
+    @test sort(Array(C.linalg_eigvals(tensor(Float32[3 1; 0 2]))), by = real) ≈ ComplexF32[2, 3]
+    e = try C.linalg_eigvals(tensor([1.0 NaN; 0.0 1.0])) catch err; err end
+    @test e isa CTensorError && e.kind == C.ERR_INVALID_ARGUMENT && occursin("infs or NaNs", e.message)
     # errors
     @test_throws CTensorError inv(tensor([1.0 2.0; 2.0 4.0]))
     e = try cholesky(tensor([1.0 2.0; 2.0 1.0])) catch err; err end

@@ -9,11 +9,12 @@ from ._tensor import Tensor
 
 __all__ = ["inv", "det", "slogdet", "solve", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals",
            "solve_triangular", "lstsq", "pinv", "matrix_rank", "matrix_norm", "vector_norm", "norm", "matrix_power",
-           "cross"]
+           "cross", "eig", "eigvals"]
 
 slogdet_ret = collections.namedtuple("slogdet", ["sign", "logabsdet"])
 qr_ret = collections.namedtuple("qr", ["Q", "R"])
 eigh_ret = collections.namedtuple("eigh", ["eigenvalues", "eigenvectors"])
+eig_ret = collections.namedtuple("eig", ["eigenvalues", "eigenvectors"])
 svd_ret = collections.namedtuple("svd", ["U", "S", "Vh"])
 lstsq_ret = collections.namedtuple("lstsq", ["solution", "residuals", "rank", "singular_values"])
 
@@ -65,6 +66,15 @@ def eigh(A, UPLO="L"):
 
 def eigvalsh(A, UPLO="L"):
     return _C.linalg_eigvalsh(A, _uplo(UPLO))
+
+
+def eig(A):
+    """Complex eigenvalues and unit-norm eigenvectors (columns) of real square A (LAPACK geev, as torch's CPU)."""
+    return eig_ret(*_C.linalg_eig(A))
+
+
+def eigvals(A):
+    return _C.linalg_eigvals(A)
 
 
 def svd(A, full_matrices=True):

@@ -36,7 +36,7 @@ static PyObject* linalg_tuple(ct_tensor* hs, int n) {
         RUN(ct_##name(x, &out));                                                  \
         return wrap_tensor(out);                                                  \
     }
-X(linalg_inv) X(linalg_det) X(linalg_svdvals)
+X(linalg_inv) X(linalg_det) X(linalg_svdvals) X(linalg_eigvals)
 #undef X
 
 #define X(name)                                                                   \
@@ -50,6 +50,14 @@ X(linalg_inv) X(linalg_det) X(linalg_svdvals)
     }
 X(linalg_cholesky) X(linalg_eigvalsh)
 #undef X
+
+static PyObject* py_linalg_eig(PyObject* m, PyObject* a) {
+    REQUIRE_SYM(ct_linalg_eig);
+    ct_tensor x, hs[2] = {NULL, NULL};
+    if (!PyArg_ParseTuple(a, "O&", conv_tensor, &x)) return NULL;
+    RUN(ct_linalg_eig(x, &hs[0], &hs[1]));
+    return linalg_tuple(hs, 2);
+}
 
 static PyObject* py_linalg_slogdet(PyObject* m, PyObject* a) {
     REQUIRE_SYM(ct_linalg_slogdet);
@@ -189,7 +197,7 @@ static PyMethodDef linalg_functions[] = {
     ENTRY(inv) ENTRY(det) ENTRY(slogdet) ENTRY(solve) ENTRY(cholesky) ENTRY(qr) ENTRY(eigh) ENTRY(eigvalsh)
     ENTRY(svd) ENTRY(svdvals) ENTRY(solve_triangular) ENTRY(matrix_power) ENTRY(cross) ENTRY(vector_norm)
     ENTRY(matrix_norm) ENTRY(pinv) ENTRY(matrix_rank) ENTRY(lstsq)
-    ENTRY(lstsq_ex)
+    ENTRY(lstsq_ex) ENTRY(eig) ENTRY(eigvals)
     {NULL, NULL, 0, NULL}};
 
 int init_linalg(PyObject* m) { return add_functions(m, linalg_functions); }

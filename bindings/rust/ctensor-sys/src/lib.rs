@@ -1268,3 +1268,9 @@ extern "C" {
         include_self: i32,
     ) -> ct_status;
 }
+
+// ---- linalg.eig (issue 14) ----
+extern "C" {
+    pub fn ct_linalg_eig(a: ct_tensor, eigenvalues: *mut ct_tensor, eigenvectors: *mut ct_tensor) -> ct_status;
+    pub fn ct_linalg_eigvals(a: ct_tensor, out: *mut ct_tensor) -> ct_status;
+}

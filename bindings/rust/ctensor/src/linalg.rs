@@ -145,6 +145,18 @@ impl Tensor {
         out1(|o| unsafe { sys::ct_linalg_eigvalsh(self.as_raw(), (uplo == Uplo::Upper) as i32, o) })
     }
 
+    /// (eigenvalues, eigenvectors as columns of unit norm) of real square matrices, both complex (complex64 for
+    /// float32, complex128 for float64), as torch.linalg.eig (LAPACK geev).
+    pub fn linalg_eig(&self) -> Result<(Tensor, Tensor)> {
+        let [w, v] = outs(|h| unsafe { sys::ct_linalg_eig(self.as_raw(), &mut h[0], &mut h[1]) })?;
+        Ok((w, v))
+    }
+
+    /// The eigenvalues of [`Tensor::linalg_eig`] alone.
+    pub fn linalg_eigvals(&self) -> Result<Tensor> {
+        out1(|o| unsafe { sys::ct_linalg_eigvals(self.as_raw(), o) })
+    }
+
     /// (U, S, Vh) with `self = U diag(S) Vh`, S descending; `full_matrices` gives square U and Vh.
     pub fn linalg_svd(&self, full_matrices: bool) -> Result<(Tensor, Tensor, Tensor)> {
         let f = full_matrices as i32;

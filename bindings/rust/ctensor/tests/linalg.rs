@@ -158,3 +158,20 @@ fn least_squares_drivers() -> ctensor::Result<()> {
     close(&vals(&bg.grad().unwrap()), &[3.0 / 70.0, 6.0 / 70.0, 9.0 / 70.0], 1e-12);
     Ok(())
 }
+
+#[test]
+fn general_eigenproblem() -> ctensor::Result<()> {
+    // a rotation by 90 degrees scaled by 2: eigenvalues +-2i, eigenvectors (i, 1) / sqrt(2) and (-i, 1) / sqrt(2), as LAPACK geev (and torch) give them
+    let rot = Tensor::from_slice(&[0.0f64, -2.0, 2.0, 0.0], &[2, 2])?;
+    let (w, v) = rot.linalg_eig()?;
+    assert_eq!(w.dtype(), ctensor::DType::Complex128);
+    close(&vals(&w.view_as_real()?), &[0.0, 2.0, 0.0, -2.0], 1e-12);
+    let h = 0.5f64.sqrt();
+    close(&vals(&v.view_as_real()?), &[0.0, h, 0.0, -h, h, 0.0, h, 0.0], 1e-12);
+    close(&vals(&rot.linalg_eigvals()?.view_as_real()?), &[0.0, 2.0, 0.0, -2.0], 1e-12);
+    let rect = Tensor::from_slice(&[1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3])?;
+    assert!(matches!(rect.linalg_eig(), Err(Error::Shape(_))));
+    let nan = Tensor::from_slice(&[1.0f64, f64::NAN, 0.0, 1.0], &[2, 2])?;
+    assert!(matches!(nan.linalg_eigvals(), Err(Error::InvalidArgument(_))));
+    Ok(())
+}

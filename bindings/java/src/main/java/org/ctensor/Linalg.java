@@ -1,6 +1,6 @@
 // Linalg.java - torch.linalg for Java: static methods with torch.linalg's names (inv, det, slogdet, solve, cholesky,
-// qr, eigh, eigvalsh, svd, svdvals, solveTriangular, matrixPower, cross, vectorNorm, matrixNorm, pinv, matrixRank,
-// lstsq) over the C ABI's ct_linalg_*. LAPACK on the CPU, float32/float64,
+// qr, eigh, eigvalsh, eig, eigvals, svd, svdvals, solveTriangular, matrixPower, cross, vectorNorm, matrixNorm, pinv,
+// matrixRank, lstsq) over the C ABI's ct_linalg_*. LAPACK on the CPU, float32/float64,
 // batched over the leading dims. A singular or non-positive-definite matrix throws InvalidArgumentException naming
 // the batch element; several results come as small AutoCloseable records (closing one closes its tensors).
 package org.ctensor;
@@ -99,7 +99,7 @@ public final class Linalg {
         }
     }
 
-    /** eigh's ascending eigenvalues and eigenvectors (columns). */
+    /** Eigenvalues and eigenvectors (columns): eigh's (ascending, real) or eig's (complex). */
     public static final class Eigh implements AutoCloseable {
         public final Tensor eigenvalues;
         public final Tensor eigenvectors;
@@ -186,6 +186,20 @@ public final class Linalg {
     @Op("linalg_eigvalsh")
     public static Tensor eigvalsh(Tensor a, boolean upper) {
         return Tensor.own(CT.linalg_eigvalsh(a.handle(), upper ? 1 : 0), a);
+    }
+
+    /** Complex eigenvalues and unit-norm eigenvectors (columns) of real square A (torch.linalg.eig, LAPACK geev). */
+    @Op("linalg_eig")
+    public static Eigh eig(Tensor a) {
+        long[] w = new long[1], v = new long[1];
+        CT.linalg_eig(a.handle(), w, v);
+        Native.keepAlive(a);
+        return new Eigh(Tensor.own(w[0]), Tensor.own(v[0]));
+    }
+
+    @Op("linalg_eigvals")
+    public static Tensor eigvals(Tensor a) {
+        return Tensor.own(CT.linalg_eigvals(a.handle()), a);
     }
 
     @Op("linalg_svd")

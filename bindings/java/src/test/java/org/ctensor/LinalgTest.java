@@ -35,6 +35,13 @@ class LinalgTest {
             assertArrayEquals(spd.matmul(e.eigenvectors).toDoubleArray(),
                     e.eigenvectors.mul(e.eigenvalues.unsqueeze(0)).toDoubleArray(), 1e-12);
             assertArrayEquals(e.eigenvalues.toDoubleArray(), Linalg.eigvalsh(spd, true).toDoubleArray(), 1e-12);
+            Tensor rot = t(new double[] {0, -2, 2, 0}, 2, 2);  // eigenvalues +-2i, eigenvectors (+-i, 1) / sqrt(2)
+            Linalg.Eigh ge = Linalg.eig(rot);
+            assertEquals(DType.COMPLEX128, ge.eigenvalues.dtype());
+            assertArrayEquals(new double[] {0, 2, 0, -2}, Complex.viewAsReal(ge.eigenvalues).toDoubleArray(), 1e-12);
+            double h = Math.sqrt(0.5);
+            assertArrayEquals(new double[] {0, h, 0, -h, h, 0, h, 0}, Complex.viewAsReal(ge.eigenvectors).toDoubleArray(), 1e-12);
+            assertArrayEquals(new double[] {0, 2, 0, -2}, Complex.viewAsReal(Linalg.eigvals(rot)).toDoubleArray(), 1e-12);
             Tensor g = t(new double[] {1, 2, 3, 4, 5, 6}, 3, 2);
             Linalg.QR qr = Linalg.qr(g, Linalg.QrMode.REDUCED);
             assertArrayEquals(g.toDoubleArray(), qr.q.matmul(qr.r).toDoubleArray(), 1e-12);
