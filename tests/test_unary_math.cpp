@@ -147,6 +147,15 @@ TEST(UnaryMath, DomainEdges) {
         EXPECT_NEAR(dg[5], -0.5772156649015329, 1e-14);
         EXPECT_NEAR(dg[6], -0.5772156649015329 - 2 * std::log(2.0), 1e-14);
         EXPECT_NEAR(dg[7], std::log(1e6) - 0.5e-6, 1e-12);
+        // digamma's derivative far below zero: trigamma by reflection (no sum over 1e15 terms), finite and fast
+        H far = make({-1e15 + 0.5, -2.5}, {2}, CT_FLOAT64, true), dfar, lfar, gfar;
+        CT_ASSERT_OK(ct_digamma(far.get(), dfar.out()));
+        CT_ASSERT_OK(ct_sum(dfar.get(), nullptr, 0, 0, lfar.out()));
+        CT_ASSERT_OK(ct_backward(lfar.get(), nullptr, 0, 0));
+        CT_ASSERT_OK(ct_tensor_grad(far.get(), gfar.out()));
+        std::vector<double> gv = values(gfar);
+        EXPECT_NEAR(gv[0], M_PI * M_PI, 1e-6);  // pi^2 / sin^2(pi / 2) - psi1(1e15 + 0.5) ~ pi^2 - 1e-15
+        EXPECT_NEAR(gv[1], 9.5392466449891237, 1e-12);  // psi1(-2.5)
         // logit: without eps NaN outside [0, 1] and +-inf at the ends; eps clamps
         std::vector<double> l = values(logit(make({-0.5, 0, 0.5, 1, 1.5}, {5}), -1.0));
         EXPECT_TRUE(std::isnan(l[0]) && std::isnan(l[4]));

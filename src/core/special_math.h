@@ -68,6 +68,7 @@ CT_SPECIAL_HD inline double hurwitz_zeta_int(int s, double q) {
     if (q != q) return q;
     if (q <= 0.0 && q == std::floor(q)) return INFINITY;
     if (q == INFINITY) return 0.0;
+    if (q < -1e6) return NAN;  // the direct sum would need -q terms (polygamma reflects n = 1 before this)
     double sum = 0.0;
     while (q < 12.0) {
         sum += std::pow(q, -(double)s);
@@ -87,12 +88,21 @@ CT_SPECIAL_HD inline double hurwitz_zeta_int(int s, double q) {
     return sum;
 }
 
-// polygamma(n, x) = d^n/dx^n psi(x) = (-1)^(n+1) n! zeta(n + 1, x) for n >= 1; digamma for n = 0.
+// polygamma(n, x) = d^n/dx^n psi(x) = (-1)^(n+1) n! zeta(n + 1, x) for n >= 1; digamma for n = 0. Trigamma of a
+// negative non-integer x reflects: psi1(x) = pi^2 / sin^2(pi x) - psi1(1 - x) (sin^2 through the fractional part);
+// n >= 2 below -1e6 gives NaN (no reflection written for it; the direct sum would take -x terms).
 CT_SPECIAL_HD inline double polygamma(int n, double x) {
     if (n == 0) return digamma(x);
+    double reflected = 0.0, sign = 1.0;
+    if (n == 1 && x < 0.0 && x != std::floor(x)) {
+        double s = std::sin(kPi * (x - std::floor(x)));
+        reflected = kPi * kPi / (s * s);
+        sign = -1.0;
+        x = 1.0 - x;
+    }
     double fact = 1.0;
     for (int i = 2; i <= n; ++i) fact *= i;
-    return ((n % 2) ? fact : -fact) * hurwitz_zeta_int(n + 1, x);
+    return reflected + sign * ((n % 2) ? fact : -fact) * hurwitz_zeta_int(n + 1, x);
 }
 
 // The modified Bessel function I_nu(x) of the first kind for nu = 0 or 1: the power series
