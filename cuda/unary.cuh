@@ -73,6 +73,25 @@ template <typename T, typename Run> void run_float_unary(int32_t op, double p0, 
     case CT_CUDA_ROUND: run(math::Round{}); break;
     case CT_CUDA_RECIPROCAL: run(math::Reciprocal{}); break;
     case CT_CUDA_POW_SCALAR: run(math::PowScalar<T>{(T)p0}); break;
+    // unary math (issue 14)
+    case CT_CUDA_ASIN: run(math::Asin{}); break;
+    case CT_CUDA_ACOS: run(math::Acos{}); break;
+    case CT_CUDA_ATAN: run(math::Atan{}); break;
+    case CT_CUDA_SINH: run(math::Sinh{}); break;
+    case CT_CUDA_COSH: run(math::Cosh{}); break;
+    case CT_CUDA_ASINH: run(math::Asinh{}); break;
+    case CT_CUDA_ACOSH: run(math::Acosh{}); break;
+    case CT_CUDA_ATANH: run(math::Atanh{}); break;
+    case CT_CUDA_ERF: run(math::Erf{}); break;
+    case CT_CUDA_ERFC: run(math::Erfc{}); break;
+    case CT_CUDA_ERFINV: run(math::Erfinv{}); break;
+    case CT_CUDA_LGAMMA: run(math::Lgamma{}); break;
+    case CT_CUDA_POLYGAMMA: run(math::Polygamma{(int)p0}); break;
+    case CT_CUDA_LOGIT: run(math::Logit<T>{(T)p0}); break;
+    case CT_CUDA_SINC: run(math::Sinc{}); break;
+    case CT_CUDA_SIGNBIT: run(math::Signbit{}); break;
+    case CT_CUDA_I0: run(math::I0{}); break;
+    case CT_CUDA_I1: run(math::I1{}); break;
     default: break;
     }
 }
@@ -83,6 +102,7 @@ inline int32_t launch_unary(LaunchConfig c, cudaStream_t s, const ct_cuda_layout
     if (!layout_ok(L, 2) || op < 0 || op >= CT_CUDA_NUM_UNARY_OPS) return CT_ERR_INVALID_ARGUMENT;
     if (!dtype_valid(dtype)) return CT_ERR_DTYPE;
     if (!unary_any_dtype(op) && !is_floating((DType)dtype)) return CT_ERR_DTYPE;
+    if (op == CT_CUDA_POLYGAMMA && !(p0 >= 0 && p0 <= 1000 && p0 == (double)(int)p0)) return CT_ERR_INVALID_ARGUMENT;
     int64_t n = layout_numel(L);
     if (n == 0) return CT_OK;
     dispatch_kernel((DType)dtype, [&](auto tag) {

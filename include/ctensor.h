@@ -1312,6 +1312,56 @@ CT_API ct_status ct_polar(ct_tensor abs, ct_tensor angle, ct_tensor* out);
 CT_API ct_status ct_linalg_eig(ct_tensor a, ct_tensor* eigenvalues, ct_tensor* eigenvectors);
 /* The eigenvalues of ct_linalg_eig alone (torch.linalg.eigvals). */
 CT_API ct_status ct_linalg_eigvals(ct_tensor a, ct_tensor* out);
+/* ---- unary math (issue 14) ---- */
+/* Elementwise float functions as torch 1.13: integer/bool inputs give float32, float16/bfloat16 compute in float32;
+ * complex inputs are computed by asin..atanh, sinh, cosh, sinc and sgn and refused by the others (CT_ERR_NOT_SUPPORTED
+ * naming op and dtype). Each is differentiable (twice and more) unless it says otherwise. */
+/* out = arcsine of x (NaN outside [-1, 1] for real x). */
+CT_API ct_status ct_asin(ct_tensor x, ct_tensor* out);
+/* out = arccosine of x (NaN outside [-1, 1] for real x). */
+CT_API ct_status ct_acos(ct_tensor x, ct_tensor* out);
+/* out = arctangent of x. */
+CT_API ct_status ct_atan(ct_tensor x, ct_tensor* out);
+/* out = hyperbolic sine of x. */
+CT_API ct_status ct_sinh(ct_tensor x, ct_tensor* out);
+/* out = hyperbolic cosine of x. */
+CT_API ct_status ct_cosh(ct_tensor x, ct_tensor* out);
+/* out = inverse hyperbolic sine of x. */
+CT_API ct_status ct_asinh(ct_tensor x, ct_tensor* out);
+/* out = inverse hyperbolic cosine of x (NaN below 1 for real x). */
+CT_API ct_status ct_acosh(ct_tensor x, ct_tensor* out);
+/* out = inverse hyperbolic tangent of x (+-inf at +-1, NaN outside [-1, 1] for real x). */
+CT_API ct_status ct_atanh(ct_tensor x, ct_tensor* out);
+/* out = the error function erf(x). */
+CT_API ct_status ct_erf(ct_tensor x, ct_tensor* out);
+/* out = the complementary error function 1 - erf(x), accurate where erf(x) is near 1. */
+CT_API ct_status ct_erfc(ct_tensor x, ct_tensor* out);
+/* out = the inverse error function (+-inf at +-1, NaN outside [-1, 1]). */
+CT_API ct_status ct_erfinv(ct_tensor x, ct_tensor* out);
+/* out = log |gamma(x)| (+inf at non-positive integers). */
+CT_API ct_status ct_lgamma(ct_tensor x, ct_tensor* out);
+/* out = psi(x) = d/dx log gamma(x) (-inf at +0, +inf at -0, NaN at negative integers). */
+CT_API ct_status ct_digamma(ct_tensor x, ct_tensor* out);
+/* out = log(x / (1 - x)) of x clamped to [eps, 1 - eps]; eps < 0 means no clamp (torch's eps=None), eps <= 0.5. */
+CT_API ct_status ct_logit(ct_tensor x, double eps, ct_tensor* out);
+/* out = sin(pi x) / (pi x), 1 at 0 (the normalized sinc). */
+CT_API ct_status ct_sinc(ct_tensor x, ct_tensor* out);
+/* out = x / |x| for complex x (0 at 0); ct_sign for real x (keeps the dtype). */
+CT_API ct_status ct_sgn(ct_tensor x, ct_tensor* out);
+/* out = x * pi / 180 (integer/bool give float32). */
+CT_API ct_status ct_deg2rad(ct_tensor x, ct_tensor* out);
+/* out = x * 180 / pi (integer/bool give float32). */
+CT_API ct_status ct_rad2deg(ct_tensor x, ct_tensor* out);
+/* out = bool tensor, true where the sign bit of x is set (-0.0 included; integers: x < 0); no gradient. */
+CT_API ct_status ct_signbit(ct_tensor x, ct_tensor* out);
+/* out = bool tensor, true where x is +inf; no gradient. */
+CT_API ct_status ct_isposinf(ct_tensor x, ct_tensor* out);
+/* out = bool tensor, true where x is -inf; no gradient. */
+CT_API ct_status ct_isneginf(ct_tensor x, ct_tensor* out);
+/* out = a new handle to x itself (+x shares storage and history, as torch); bool x is CT_ERR_DTYPE. */
+CT_API ct_status ct_positive(ct_tensor x, ct_tensor* out);
+/* out = the modified Bessel function of the first kind of order 0, I0(x). */
+CT_API ct_status ct_i0(ct_tensor x, ct_tensor* out);
 
 #ifdef __cplusplus
 }

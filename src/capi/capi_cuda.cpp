@@ -50,6 +50,10 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "clamp", "clamp_", "pow", "atan2", "remainder", "floor_divide", "where", "sum", "mean", "prod", "var", "std", "logsumexp",
         "norm", "all", "any", "max", "min", "max_dim", "min_dim", "argmax", "argmin", "argmax_all", "argmin_all",
         "cumsum",
+        // unary math (issue 14): unary kernels, composites of CUDA ops (deg2rad, rad2deg, isposinf, isneginf,
+        // signbit of integers), aliases (positive); complex inputs are CPU-only (Note [Complex dtypes])
+        "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "erfc", "erfinv", "lgamma",
+        "digamma", "logit", "sinc", "sgn", "deg2rad", "rad2deg", "signbit", "isposinf", "isneginf", "positive", "i0",
         // ---- conv, pooling, optimizers (cuda-conv) ----
         // Adam/AdamW (one fused kernel per parameter); optimizer state lives on the parameter's device
         "adam", "adamw", "optimizer_set_state",

@@ -80,6 +80,25 @@ enum ct_cuda_unary_op {
     CT_CUDA_LOGICAL_NOT, /* writes bool */
     CT_CUDA_POW_SCALAR,  /* x ** p0 */
     CT_CUDA_CLAMP,       /* clamp(x, p0, p1); integer dtypes saturate the bounds to their range */
+    /* unary math (issue 14): float32/float64 */
+    CT_CUDA_ASIN,
+    CT_CUDA_ACOS,
+    CT_CUDA_ATAN,
+    CT_CUDA_SINH,
+    CT_CUDA_COSH,
+    CT_CUDA_ASINH,
+    CT_CUDA_ACOSH,
+    CT_CUDA_ATANH,
+    CT_CUDA_ERF,
+    CT_CUDA_ERFC,
+    CT_CUDA_ERFINV,
+    CT_CUDA_LGAMMA,
+    CT_CUDA_POLYGAMMA, /* polygamma(p0, x), p0 an integer >= 0 (digamma: 0) */
+    CT_CUDA_LOGIT,     /* log(x / (1 - x)) after clamping x to [p0, 1 - p0]; p0 < 0: no clamp */
+    CT_CUDA_SINC,
+    CT_CUDA_SIGNBIT,   /* writes bool */
+    CT_CUDA_I0,
+    CT_CUDA_I1,
     CT_CUDA_NUM_UNARY_OPS
 };
 

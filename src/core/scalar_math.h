@@ -7,6 +7,7 @@
 #include <type_traits>
 #include "core/complex_traits.h"
 #include "core/half.h"
+#include "core/special_math.h"
 
 #if defined(__CUDACC__)
 #define CT_HD __host__ __device__
@@ -224,6 +225,54 @@ struct GeluGrad {
         T cdf = T(0.5) * (T(1) + std::erf(v * T(0.70710678118654752440)));
         T pdf = T(0.39894228040143267794) * std::exp(T(-0.5) * v * v);
         return cdf + v * pdf;
+    }
+};
+
+// ---- unary math (issue 14): inverse and hyperbolic trigonometry, special functions ----
+// Float T computes the special functions in double and rounds once (special_math.h).
+struct Asin { template <typename T> CT_HD T operator()(T v) const { return std::asin(v); } };
+struct Acos { template <typename T> CT_HD T operator()(T v) const { return std::acos(v); } };
+struct Atan { template <typename T> CT_HD T operator()(T v) const { return std::atan(v); } };
+struct Sinh { template <typename T> CT_HD T operator()(T v) const { return std::sinh(v); } };
+struct Cosh { template <typename T> CT_HD T operator()(T v) const { return std::cosh(v); } };
+struct Asinh { template <typename T> CT_HD T operator()(T v) const { return std::asinh(v); } };
+struct Acosh { template <typename T> CT_HD T operator()(T v) const { return std::acosh(v); } };
+struct Atanh { template <typename T> CT_HD T operator()(T v) const { return std::atanh(v); } };
+struct Erf { template <typename T> CT_HD T operator()(T v) const { return std::erf(v); } };
+struct Erfc { template <typename T> CT_HD T operator()(T v) const { return std::erfc(v); } };
+struct Erfinv { template <typename T> CT_HD T operator()(T v) const { return (T)special::erfinv((double)v); } };
+struct Lgamma { template <typename T> CT_HD T operator()(T v) const { return std::lgamma(v); } };
+struct Digamma { template <typename T> CT_HD T operator()(T v) const { return (T)special::digamma((double)v); } };
+// polygamma(n, v), n >= 0 (digamma's derivatives; internal: digamma's backward).
+struct Polygamma {
+    int n;
+    template <typename T> CT_HD T operator()(T v) const { return (T)special::polygamma(n, (double)v); }
+};
+// The modified Bessel functions of the first kind, orders 0 and 1 (i1: i0's backward).
+struct I0 { template <typename T> CT_HD T operator()(T v) const { return (T)special::bessel_i(0, (double)v); } };
+struct I1 { template <typename T> CT_HD T operator()(T v) const { return (T)special::bessel_i(1, (double)v); } };
+// sin(pi v) / (pi v), 1 at 0 (also for std::complex T).
+struct Sinc {
+    template <typename T> CT_HD T operator()(T v) const {
+        if (v == T(0)) return T(1);
+        T p = v * T(special::kPi);
+        return std::sin(p) / p;
+    }
+};
+// log(v / (1 - v)) after clamping v to [eps, 1 - eps]; eps < 0 means no clamp (torch's eps=None).
+template <typename T> struct Logit {
+    T eps;
+    CT_HD T operator()(T v) const {
+        if (eps >= T(0)) v = v < eps ? eps : (v > T(1) - eps ? T(1) - eps : v);  // NaN stays NaN
+        return std::log(v / (T(1) - v));
+    }
+};
+// The sign bit (true for -0.0 and negative NaN); integers: v < 0.
+struct Signbit {
+    template <typename T> CT_HD bool operator()(T v) const {
+        if constexpr (std::is_floating_point<T>::value) return std::signbit(v);
+        else if constexpr (std::is_unsigned<T>::value || std::is_same<T, bool>::value) return false;
+        else return v < T(0);
     }
 };
 

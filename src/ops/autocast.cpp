@@ -105,6 +105,12 @@ const PolicyRow kPolicy[] = {
     {"reciprocal", Pass, F32},
     {"tan", Pass, F32},
     {"softplus", Pass, F32},
+    // unary math (issue 14): torch 1.13's CUDA fp32 list (its CPU lists leave them alone)
+    {"asin", Pass, F32},
+    {"acos", Pass, F32},
+    {"sinh", Pass, F32},
+    {"cosh", Pass, F32},
+    {"erfinv", Pass, F32},
     // promote: every floating input to the widest floating dtype among them
     {"cat", Prom, Prom},
     {"stack", Prom, Prom},

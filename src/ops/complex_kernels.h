@@ -11,7 +11,8 @@ namespace ct {
 Tensor cast_nograd(const Tensor& t, DType dtype);  // ops/binary.cpp (elementwise.h)
 
 // Note [Complex functors]: a functor is run on std::complex only where std::complex gives it the meaning torch
-// gives it (+, -, *, /, ==, !=, negation, exp, log, sqrt, sin, cos, tan, tanh, 1/x, 1/sqrt); every other functor refuses a
+// gives it (+, -, *, /, ==, !=, negation, exp, log, sqrt, sin, cos, tan, tanh, 1/x, 1/sqrt, the inverse and
+// hyperbolic trigonometric functions, sinc); every other functor refuses a
 // complex compute dtype naming op and dtype. abs, angle, pow and sigmoid have their own complex functors below.
 template <typename F> struct ComplexOk { static constexpr bool value = false; };
 template <typename T> struct ComplexOk<math::Add<T>> { static constexpr bool value = true; };
@@ -30,6 +31,16 @@ template <> struct ComplexOk<math::Tanh> { static constexpr bool value = true; }
 template <> struct ComplexOk<math::Reciprocal> { static constexpr bool value = true; };
 template <> struct ComplexOk<math::Tan> { static constexpr bool value = true; };    // std::tan: torch's principal value
 template <> struct ComplexOk<math::Rsqrt> { static constexpr bool value = true; };  // 1 / principal sqrt
+// unary math (issue 14): std::complex's principal branches, as torch 1.13
+template <> struct ComplexOk<math::Asin> { static constexpr bool value = true; };
+template <> struct ComplexOk<math::Acos> { static constexpr bool value = true; };
+template <> struct ComplexOk<math::Atan> { static constexpr bool value = true; };
+template <> struct ComplexOk<math::Sinh> { static constexpr bool value = true; };
+template <> struct ComplexOk<math::Cosh> { static constexpr bool value = true; };
+template <> struct ComplexOk<math::Asinh> { static constexpr bool value = true; };
+template <> struct ComplexOk<math::Acosh> { static constexpr bool value = true; };
+template <> struct ComplexOk<math::Atanh> { static constexpr bool value = true; };
+template <> struct ComplexOk<math::Sinc> { static constexpr bool value = true; };
 
 namespace cmath {
 // z ** w by std::pow (principal branch, as torch); 0 ** 0 is 1.

@@ -82,9 +82,28 @@ CT_CUDA_UNARY_CODE(Ceil, CT_CUDA_CEIL)
 CT_CUDA_UNARY_CODE(Round, CT_CUDA_ROUND)
 CT_CUDA_UNARY_CODE(Reciprocal, CT_CUDA_RECIPROCAL)
 CT_CUDA_UNARY_CODE(LogicalNot, CT_CUDA_LOGICAL_NOT)
+// unary math (issue 14)
+CT_CUDA_UNARY_CODE(Asin, CT_CUDA_ASIN)
+CT_CUDA_UNARY_CODE(Acos, CT_CUDA_ACOS)
+CT_CUDA_UNARY_CODE(Atan, CT_CUDA_ATAN)
+CT_CUDA_UNARY_CODE(Sinh, CT_CUDA_SINH)
+CT_CUDA_UNARY_CODE(Cosh, CT_CUDA_COSH)
+CT_CUDA_UNARY_CODE(Asinh, CT_CUDA_ASINH)
+CT_CUDA_UNARY_CODE(Acosh, CT_CUDA_ACOSH)
+CT_CUDA_UNARY_CODE(Atanh, CT_CUDA_ATANH)
+CT_CUDA_UNARY_CODE(Erf, CT_CUDA_ERF)
+CT_CUDA_UNARY_CODE(Erfc, CT_CUDA_ERFC)
+CT_CUDA_UNARY_CODE(Erfinv, CT_CUDA_ERFINV)
+CT_CUDA_UNARY_CODE(Lgamma, CT_CUDA_LGAMMA)
+CT_CUDA_UNARY_CODE(Polygamma, CT_CUDA_POLYGAMMA)
+CT_CUDA_UNARY_CODE(Sinc, CT_CUDA_SINC)
+CT_CUDA_UNARY_CODE(Signbit, CT_CUDA_SIGNBIT)
+CT_CUDA_UNARY_CODE(I0, CT_CUDA_I0)
+CT_CUDA_UNARY_CODE(I1, CT_CUDA_I1)
 #undef CT_CUDA_UNARY_CODE
 template <typename T> struct CudaUnaryOp<math::PowScalar<T>> { static constexpr int32_t code = CT_CUDA_POW_SCALAR; };
 template <typename T> struct CudaUnaryOp<math::Clamp<T>> { static constexpr int32_t code = CT_CUDA_CLAMP; };
+template <typename T> struct CudaUnaryOp<math::Logit<T>> { static constexpr int32_t code = CT_CUDA_LOGIT; };
 
 // The scalar parameters a unary functor carries (p0, p1 of ct_cuda_unary_op).
 struct UnaryParams {
@@ -93,6 +112,8 @@ struct UnaryParams {
 template <typename F> UnaryParams unary_params(const F&) { return {}; }
 template <typename T> UnaryParams unary_params(const math::PowScalar<T>& f) { return {(double)f.e, 0}; }
 template <typename T> UnaryParams unary_params(const math::Clamp<T>& f) { return {(double)f.lo, (double)f.hi}; }
+template <typename T> UnaryParams unary_params(const math::Logit<T>& f) { return {(double)f.eps, 0}; }
+inline UnaryParams unary_params(const math::Polygamma& f) { return {(double)f.n, 0}; }
 
 // out = F(x) on the CUDA device of out (x has out's shape, any strides); code < 0 fails with
 // CT_ERR_NOT_SUPPORTED "<op>: not implemented for cuda tensors yet".

@@ -226,6 +226,34 @@ std::map<std::string, Op> op_table() {
     t["add"] = [](const Inputs& x, const Json& a, Outs& o) { return ct_add(x[0].h, x[1].h, a.value("alpha", 1.0), out_slot(o)); };
     t["sub"] = [](const Inputs& x, const Json& a, Outs& o) { return ct_sub(x[0].h, x[1].h, a.value("alpha", 1.0), out_slot(o)); };
     t["where"] = [](const Inputs& x, const Json&, Outs& o) { return ct_where(x[0].h, x[1].h, x[2].h, out_slot(o)); };
+    // unary math (issue 14)
+    const std::vector<std::pair<const char*, Unary>> unary_math = {
+        {"asin", ct_asin},
+        {"acos", ct_acos},
+        {"atan", ct_atan},
+        {"sinh", ct_sinh},
+        {"cosh", ct_cosh},
+        {"asinh", ct_asinh},
+        {"acosh", ct_acosh},
+        {"atanh", ct_atanh},
+        {"erf", ct_erf},
+        {"erfc", ct_erfc},
+        {"erfinv", ct_erfinv},
+        {"lgamma", ct_lgamma},
+        {"digamma", ct_digamma},
+        {"sinc", ct_sinc},
+        {"sgn", ct_sgn},
+        {"deg2rad", ct_deg2rad},
+        {"rad2deg", ct_rad2deg},
+        {"signbit", ct_signbit},
+        {"isposinf", ct_isposinf},
+        {"isneginf", ct_isneginf},
+        {"positive", ct_positive},
+        {"i0", ct_i0},
+    };
+    for (auto& [name, fn] : unary_math)
+        t[name] = [fn = fn](const Inputs& x, const Json&, Outs& o) { return fn(x[0].h, out_slot(o)); };
+    t["logit"] = [](const Inputs& x, const Json& a, Outs& o) { return ct_logit(x[0].h, a.value("eps", -1.0), out_slot(o)); };
     t["pow_scalar"] = [](const Inputs& x, const Json& a, Outs& o) { return ct_pow_scalar(x[0].h, a["exponent"].get<double>(), out_slot(o)); };
     t["clamp"] = [](const Inputs& x, const Json& a, Outs& o) {
         bool lo = !a["min"].is_null(), hi = !a["max"].is_null();

@@ -202,6 +202,46 @@ def unary(c):
             c.run(f"clamp/{dtype}/{lo}_{hi}", "clamp", lambda t, lo=lo, hi=hi: torch.clamp(t, lo, hi), [x],
                   {"min": lo, "max": hi})
 
+    unary_math(c)
+
+
+# unary math (issue 14): op -> (torch function, low, high of the random inputs, torch's special values agree)
+UNARY_MATH = {
+    "asin": (torch.asin, -0.9, 0.9, True), "acos": (torch.acos, -0.9, 0.9, True), "atan": (torch.atan, -3, 3, True),
+    "sinh": (torch.sinh, -2, 2, True), "cosh": (torch.cosh, -2, 2, True), "asinh": (torch.asinh, -3, 3, True),
+    "acosh": (torch.acosh, 1.2, 4, True), "atanh": (torch.atanh, -0.9, 0.9, True),
+    "erf": (torch.erf, -2, 2, True), "erfc": (torch.erfc, -2, 2, True), "erfinv": (torch.erfinv, -0.9, 0.9, True),
+    "lgamma": (torch.lgamma, 0.2, 5, True), "digamma": (torch.digamma, 0.3, 5, True),
+    "logit": (torch.logit, 0.05, 0.95, True), "sinc": (torch.sinc, -2.5, 2.5, True), "sgn": (torch.sgn, -2, 2, False),
+    "deg2rad": (torch.deg2rad, -400, 400, True), "rad2deg": (torch.rad2deg, -7, 7, True),
+    "signbit": (torch.signbit, -2, 2, True), "isposinf": (torch.isposinf, -2, 2, True),
+    "isneginf": (torch.isneginf, -2, 2, True), "positive": (torch.positive, -2, 2, True),
+    "i0": (torch.i0, -5, 5, False),  # torch's Chebyshev i0 gives NaN at +-inf (ctensor: inf)
+}
+UNARY_MATH_NONDIFF = {"signbit", "isposinf", "isneginf", "sgn"}  # sgn: zero gradient (torch: an unallocated zero tensor)
+
+
+def unary_math(c):
+    for op, (fn, lo, hi, special) in UNARY_MATH.items():
+        for dtype in FLOATS:
+            for shape in ([], [0], [2, 3]):
+                x = Rng(zlib.crc32(f"{op}/{dtype}".encode()) % 1000 + len(c.cases)).tensor(shape, dtype, lo, hi)
+                # torch 1.13's trigamma (digamma's derivative) is accurate to ~5e-10 relative, outside the float64
+                # tolerance: those gradients are checked against mpmath in bindings/python/tests/test_unary_math.py
+                loose = op == "digamma" and dtype == "float64"
+                c.run(f"{op}/{dtype}/{'x'.join(map(str, shape)) or 'scalar'}", op, fn, [x],
+                      differentiable=op not in UNARY_MATH_NONDIFF and not loose,
+                      note="values only: torch's trigamma is accurate to ~5e-10" if loose else None)
+            if special:
+                c.run(f"{op}/{dtype}/special", op, fn, [SPECIAL.to(DTYPES[dtype])], differentiable=False)
+        x = Rng(len(c.cases)).tensor([4], "int64", -3, 3)
+        if op in ("sgn", "signbit", "isposinf", "isneginf", "positive", "deg2rad", "rad2deg") or lo < 0 < hi:
+            c.run(f"{op}/int64/4", op, fn, [x], differentiable=False)
+    for eps in (0.0, 0.1, 0.5):
+        for dtype in FLOATS:
+            x = Rng(len(c.cases)).tensor([2, 3], dtype, -0.2, 1.2)
+            c.run(f"logit/{dtype}/eps{eps}", "logit", lambda t, eps=eps: torch.logit(t, eps), [x], {"eps": eps})
+
 
 BINARY = {
     "add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div, "pow": torch.pow,

@@ -208,6 +208,10 @@ void elementwise(Input& in, Pool& p, uint8_t which) {
     double s = in.scalar(), s2 = in.scalar();
     switch (which % 11) {
     case 0: {
+        if (in.u8() < 0x50) {  // the unary math ops of issue 14 (fuzz_unary_math.cpp)
+            unary_math_ops(in, p, a, ok);
+            break;
+        }
         auto& f = pick_entry(in, kUnary);
         call(in, p, f.name, !ok, 1, 0, [&](ct_tensor* o) { return f.fn(a, o); });
         break;

@@ -105,6 +105,8 @@ void toolbox_stats_ops(Input& in, Pool& p, uint8_t which);
 void amp_ops(Input& in, Pool& p, uint8_t which);
 // The complex64 / complex128 ops of issue 15 (fuzz_complex.cpp), reached from toolbox_ops.
 void complex_ops(Input& in, Pool& p, uint8_t which);
+// The unary math ops of issue 14 (fuzz_unary_math.cpp) on pool tensor a (ok: a is valid), from elementwise.
+void unary_math_ops(Input& in, Pool& p, ct_tensor a, bool ok);
 // Frees the blobs handed to ct_tensor_from_blob; aborts when a deleter did not run exactly once.
 void finish_blobs();
 

@@ -10,6 +10,11 @@
     X(nonzero) X(empty_like) X(zeros_like) X(ones_like) X(hardsigmoid) X(hardswish) X(mish) X(log_sigmoid)   \
     X(softsign) X(tanhshrink)
 
+/* unary math (issue 14) */
+#define UNARY_MATH_OPS(X)                                                                                   \
+    X(asin) X(acos) X(atan) X(sinh) X(cosh) X(asinh) X(acosh) X(atanh) X(erf) X(erfc) X(erfinv) X(lgamma)    \
+    X(digamma) X(sinc) X(sgn) X(deg2rad) X(rad2deg) X(signbit) X(isposinf) X(isneginf) X(positive) X(i0)
+
 #define BINARY_OPS(X)                                                                                      \
     X(mul) X(div) X(pow) X(maximum) X(minimum) X(atan2) X(remainder) X(floor_divide) X(eq) X(ne) X(lt) X(le) X(gt) X(ge)  \
     X(logical_and) X(logical_or) X(logical_xor) X(matmul) X(dot) X(outer) X(prelu)
@@ -105,6 +110,7 @@ static PyObject* call_shape(shape_fn fn, const char* name, PyObject* args) {
 #define DEF_SHAPE(name) \
     static PyObject* py_##name(PyObject* m, PyObject* a) { return call_shape(ct_##name, "ct_" #name, a); }
 UNARY_OPS(DEF_UNARY)
+UNARY_MATH_OPS(DEF_UNARY)
 BINARY_OPS(DEF_BINARY)
 REDUCE_OPS(DEF_REDUCE)
 DIM_OPS(DEF_DIM)
@@ -202,6 +208,17 @@ static PyObject* call_minmax_dim(ct_status (*fn)(ct_tensor, int64_t, int32_t, ct
     }
     return Py_BuildValue("(NN)", v, i);
 }
+/* logit(x, eps) with eps < 0 meaning None (ctensor/_unary_math.py maps None) */
+static PyObject* py_logit(PyObject* m, PyObject* a) {
+    REQUIRE_SYM(ct_logit);
+    PyObject* x;
+    double eps = -1.0;
+    if (!PyArg_ParseTuple(a, "O|d", &x, &eps)) return NULL;
+    if (!Tensor_Check(x)) return PyErr_Format(PyExc_TypeError, "logit: expected a Tensor, got %.100s", Py_TYPE(x)->tp_name);
+    ct_tensor out = NULL;
+    CT_TRY(ct_logit(TENSOR_H(x), eps, &out));
+    return wrap_tensor(out);
+}
 static PyObject* py_max_dim(PyObject* m, PyObject* a) { return call_minmax_dim(ct_max_dim, "ct_max_dim", a); }
 static PyObject* py_min_dim(PyObject* m, PyObject* a) { return call_minmax_dim(ct_min_dim, "ct_min_dim", a); }
 
@@ -213,6 +230,7 @@ static PyMethodDef op_functions[] = {
     UNARY_OPS(ENTRY_O) BINARY_OPS(ENTRY_FAST) REDUCE_OPS(ENTRY_VA) DIM_OPS(ENTRY_VA) SHAPE_OPS(ENTRY_VA)
     ENTRY_VA(add) ENTRY_VA(sub) ENTRY_VA(var) ENTRY_VA(std) ENTRY_VA(norm) ENTRY_VA(argmax) ENTRY_VA(argmin)
     ENTRY_VA(max_dim) ENTRY_VA(min_dim)
+    UNARY_MATH_OPS(ENTRY_O) ENTRY_VA(logit)
     {NULL, NULL, 0, NULL}};
 
 int init_more_ops(PyObject* m);

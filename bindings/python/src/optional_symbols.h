@@ -383,4 +383,28 @@
 #pragma weak ct_conj
 #pragma weak ct_angle
 #pragma weak ct_polar
+/* unary math (issue 14) */
+#pragma weak ct_asin
+#pragma weak ct_acos
+#pragma weak ct_atan
+#pragma weak ct_sinh
+#pragma weak ct_cosh
+#pragma weak ct_asinh
+#pragma weak ct_acosh
+#pragma weak ct_atanh
+#pragma weak ct_erf
+#pragma weak ct_erfc
+#pragma weak ct_erfinv
+#pragma weak ct_lgamma
+#pragma weak ct_digamma
+#pragma weak ct_logit
+#pragma weak ct_sinc
+#pragma weak ct_sgn
+#pragma weak ct_deg2rad
+#pragma weak ct_rad2deg
+#pragma weak ct_signbit
+#pragma weak ct_isposinf
+#pragma weak ct_isneginf
+#pragma weak ct_positive
+#pragma weak ct_i0
 #endif

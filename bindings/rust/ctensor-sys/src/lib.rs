@@ -1273,4 +1273,29 @@ extern "C" {
 extern "C" {
     pub fn ct_linalg_eig(a: ct_tensor, eigenvalues: *mut ct_tensor, eigenvectors: *mut ct_tensor) -> ct_status;
     pub fn ct_linalg_eigvals(a: ct_tensor, out: *mut ct_tensor) -> ct_status;
+// unary math (issue 14)
+extern "C" {
+    pub fn ct_asin(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_acos(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_atan(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_sinh(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_cosh(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_asinh(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_acosh(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_atanh(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_erf(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_erfc(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_erfinv(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_lgamma(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_digamma(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_sinc(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_sgn(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_deg2rad(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_rad2deg(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_signbit(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_isposinf(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_isneginf(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_positive(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_i0(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_logit(x: ct_tensor, eps: f64, out: *mut ct_tensor) -> ct_status;
 }

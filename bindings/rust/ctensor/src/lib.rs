@@ -69,6 +69,7 @@ mod tensor;
 mod toolbox;
 mod toolbox_stats;
 mod types;
+mod unary_math;
 mod views;
 
 pub use amp::{

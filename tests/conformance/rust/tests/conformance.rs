@@ -270,6 +270,35 @@ fn op_table() -> HashMap<&'static str, Op> {
     t.insert("sub", Box::new(move |x, a| one(x[0].sub_alpha(&x[1], alpha(a)))));
     t.insert("where", Box::new(|x, _| one(Tensor::where_cond(&x[0], &x[1], &x[2]))));
     t.insert("pow_scalar", Box::new(|x, a| one(x[0].pow_scalar(a["exponent"].as_f64().unwrap()))));
+    // unary math (issue 14)
+    let unary_math: [(&'static str, Unary); 22] = [
+        ("asin", Tensor::asin),
+        ("acos", Tensor::acos),
+        ("atan", Tensor::atan),
+        ("sinh", Tensor::sinh),
+        ("cosh", Tensor::cosh),
+        ("asinh", Tensor::asinh),
+        ("acosh", Tensor::acosh),
+        ("atanh", Tensor::atanh),
+        ("erf", Tensor::erf),
+        ("erfc", Tensor::erfc),
+        ("erfinv", Tensor::erfinv),
+        ("lgamma", Tensor::lgamma),
+        ("digamma", Tensor::digamma),
+        ("sinc", Tensor::sinc),
+        ("sgn", Tensor::sgn),
+        ("deg2rad", Tensor::deg2rad),
+        ("rad2deg", Tensor::rad2deg),
+        ("signbit", Tensor::signbit),
+        ("isposinf", Tensor::isposinf),
+        ("isneginf", Tensor::isneginf),
+        ("positive", Tensor::positive),
+        ("i0", Tensor::i0),
+    ];
+    for (name, f) in unary_math {
+        t.insert(name, Box::new(move |x, _| one(f(&x[0]))));
+    }
+    t.insert("logit", Box::new(|x, a| one(x[0].logit(a.get("eps").and_then(|e| e.as_f64())))));
     t.insert("clamp", Box::new(|x, a| one(x[0].clamp(a["min"].as_f64(), a["max"].as_f64()))));
     t.insert("var", Box::new(|x, a| one(x[0].var(&dims(a), a["correction"].as_f64().unwrap(), keepdim(a)))));
     t.insert("std", Box::new(|x, a| one(x[0].std(&dims(a), a["correction"].as_f64().unwrap(), keepdim(a)))));

@@ -260,6 +260,32 @@ public final class Conformance {
         t.put("logical_xor", binary(Tensor::logicalXor, null));
         t.put("where", (x, a) -> one(Tensor.where(tensor(x[0]), tensor(x[1]), tensor(x[2]))));
         t.put("pow_scalar", (x, a) -> one(((Tensor) x[0]).pow(a.get("exponent").getAsDouble())));
+        // unary math (issue 14)
+        Map<String, Function<Tensor, Tensor>> unaryMath = new HashMap<>();
+        unaryMath.put("asin", UnaryMath::asin);
+        unaryMath.put("acos", UnaryMath::acos);
+        unaryMath.put("atan", UnaryMath::atan);
+        unaryMath.put("sinh", UnaryMath::sinh);
+        unaryMath.put("cosh", UnaryMath::cosh);
+        unaryMath.put("asinh", UnaryMath::asinh);
+        unaryMath.put("acosh", UnaryMath::acosh);
+        unaryMath.put("atanh", UnaryMath::atanh);
+        unaryMath.put("erf", UnaryMath::erf);
+        unaryMath.put("erfc", UnaryMath::erfc);
+        unaryMath.put("erfinv", UnaryMath::erfinv);
+        unaryMath.put("lgamma", UnaryMath::lgamma);
+        unaryMath.put("digamma", UnaryMath::digamma);
+        unaryMath.put("sinc", UnaryMath::sinc);
+        unaryMath.put("sgn", UnaryMath::sgn);
+        unaryMath.put("deg2rad", UnaryMath::deg2rad);
+        unaryMath.put("rad2deg", UnaryMath::rad2deg);
+        unaryMath.put("signbit", UnaryMath::signbit);
+        unaryMath.put("isposinf", UnaryMath::isposinf);
+        unaryMath.put("isneginf", UnaryMath::isneginf);
+        unaryMath.put("positive", UnaryMath::positive);
+        unaryMath.put("i0", UnaryMath::i0);
+        unaryMath.forEach((name, f) -> t.put(name, (x, a) -> one(f.apply((Tensor) x[0]))));
+        t.put("logit", (x, a) -> one(UnaryMath.logit((Tensor) x[0], a.has("eps") ? a.get("eps").getAsDouble() : -1.0)));
         t.put("clamp", (x, a) -> {
             Tensor v = (Tensor) x[0];
             boolean lo = !a.get("min").isJsonNull(), hi = !a.get("max").isJsonNull();
