@@ -38,6 +38,7 @@ include("test_dtypes_half.jl")
 include("test_threads.jl")
 include("test_dist.jl")
 include("test_amp.jl")
+include("test_binary_math.jl")
 @testset "no handles left at exit" begin
     @test gcfull() == START_HANDLES
 end
