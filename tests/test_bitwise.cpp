@@ -107,8 +107,8 @@ TEST(Bitwise, RefusalsAndEdgeShapes) {
     CT_EXPECT_ERR(ct_bitwise_left_shift(m.get(), m.get(), r.out()), CT_ERR_DTYPE, "bitwise_left_shift");
     CT_EXPECT_ERR(ct_gcd(m.get(), m.get(), r.out()), CT_ERR_DTYPE, "gcd: not implemented for bool");
     CT_EXPECT_ERR(ct_lcm(i.get(), make({1, 2, 3}, {3}, CT_INT64).get(), r.out()), CT_ERR_SHAPE, "lcm");
-    CT_EXPECT_ERR(ct_bitwise_xor(i.get(), nullptr, r.out()), CT_ERR_INVALID_ARGUMENT, "bitwise_xor");
-    CT_EXPECT_ERR(ct_bitwise_not(nullptr, r.out()), CT_ERR_INVALID_ARGUMENT, "bitwise_not");
+    CT_EXPECT_ERR(ct_bitwise_xor(i.get(), nullptr, r.out()), CT_ERR_INVALID_HANDLE, "bitwise_xor");
+    CT_EXPECT_ERR(ct_bitwise_not(nullptr, r.out()), CT_ERR_INVALID_HANDLE, "bitwise_not");
     H e = make({}, {0, 3}, CT_INT64), s = make({3}, {}, CT_INT64);
     for (BinaryFn fn : {ct_bitwise_and, ct_bitwise_or, ct_bitwise_xor, ct_bitwise_left_shift, ct_bitwise_right_shift,
                         ct_gcd, ct_lcm}) {

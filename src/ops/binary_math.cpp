@@ -71,9 +71,13 @@ Tensor hypot(const Tensor& a, const Tensor& b) {
 Tensor xlogy(const Tensor& a, const Tensor& b) {
     Tensor out = binary_kernel<void>("xlogy", a, b, float_result(a, b), [](auto) { return math::Xlogy{}; });
     return record2(out, "XlogyBackward", a, b, true, false, [](BackwardCtx& c) -> TensorList {
-        Tensor a = c.saved(0), b = c.saved(1), ga, gb;  // d/da = xlogy(a != 0, b), d/db = a / b
-        if (c.needs(0)) ga = mul(c.grads[0], xlogy(ne(a, number(0.0)), b));
-        if (c.needs(1)) gb = mul(c.grads[0], div(a, b));
+        // torch 1.13: grad_a = xlogy(grad, b), 0 where a == 0 and b <= 0; grad_b = grad * a / b
+        Tensor a = c.saved(0), b = c.saved(1), g = c.grads[0], ga, gb;
+        if (c.needs(0)) {
+            Tensor d = xlogy(g, b);
+            ga = where(logical_and(eq(a, number(0.0)), le(b, number(0.0))), zeros_like(d), d);
+        }
+        if (c.needs(1)) gb = mul(g, div(a, b));
         return {ga, gb};
     });
 }

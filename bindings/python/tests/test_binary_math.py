@@ -136,7 +136,7 @@ def test_gradients_against_torch(name, shapes):
     arrays = [rng.standard_normal(s) for s in shapes]
     if name == "xlogy":
         arrays[1] = np.abs(arrays[1]) + 0.5
-        arrays[0].flat[0] = 0.0
+        arrays[0].flat[0] = 0.0  # torch's gradient there is log(b), not 0
     xs = [ct.tensor(a, requires_grad=True) for a in arrays]
     ts = [torch.tensor(a, requires_grad=True) for a in arrays]
     out, tout = getattr(ct, name)(*xs), getattr(torch, name)(*ts)
@@ -168,11 +168,12 @@ def test_double_backward_against_torch():
         ts = [torch.tensor(a, requires_grad=True) for a in arrays]
         (gc,) = ct.autograd.grad(getattr(ct, name)(*xs).sum(), [xs[0]], create_graph=True)
         (gt,) = torch.autograd.grad(getattr(torch, name)(*ts).sum(), [ts[0]], create_graph=True)
-        ct.autograd.grad(gc.sum(), xs)
-        hc = ct.autograd.grad(gc.sum(), xs)
-        ht = torch.autograd.grad(gt.sum(), ts)
+        hc = ct.autograd.grad(gc.sum(), xs, allow_unused=True)
+        ht = torch.autograd.grad(gt.sum(), ts, allow_unused=True)
         for u, v in zip(hc, ht):
-            np.testing.assert_allclose(u.numpy(), v.numpy(), rtol=1e-10, atol=1e-12, err_msg=name)
+            u = np.zeros(3) if u is None else u.numpy()
+            v = np.zeros(3) if v is None else v.numpy()
+            np.testing.assert_allclose(u, v, rtol=1e-10, atol=1e-12, err_msg=name)
 
 
 def test_no_gradient_ops_and_refusals():
@@ -229,10 +230,10 @@ def test_addcmul_addcdiv_against_torch(name, value):
     i, ti = ct.tensor([1, 2, 3]), torch.tensor([1, 2, 3])
     got, want = getattr(a32, name)(i, a32, value=value), getattr(t32, name)(ti, t32, value=value)
     assert str(got.dtype).split(".")[-1] == str(want.dtype).split(".")[-1]
-    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
     assert getattr(a32, name + "_")(a32, a32, value=value) is a32
     getattr(t32, name + "_")(t32, t32, value=value)
-    np.testing.assert_allclose(a32.numpy(), t32.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(a32.numpy(), t32.numpy(), rtol=1e-5, atol=1e-6)  # one rounding in another order
 
 
 def test_addc_integer_rules_as_torch():
