@@ -86,12 +86,18 @@ void launch_binary_functor(LaunchConfig c, cudaStream_t s, const ct_cuda_layout&
 }
 
 // out = op(a, b); a, b of dtype; out of dtype (arithmetic) or bool (comparisons, logical).
-// Division and atan2 are defined for floating dtypes only (the core divides in a floating compute type).
+// Division, atan2 and the other float_only codes are defined for floating dtypes only (the core computes them in a
+// floating dtype); the int_only codes for integer dtypes (and bool for and/or/xor).
 inline int32_t launch_binary(LaunchConfig c, cudaStream_t s, const ct_cuda_layout& L, int32_t op, void* out,
                              const void* a, const void* b, int32_t dtype, double alpha) {
     if (!layout_ok(L, 3) || op < 0 || op >= CT_CUDA_NUM_BINARY_OPS_V2) return CT_ERR_INVALID_ARGUMENT;
     if (!dtype_valid(dtype)) return CT_ERR_DTYPE;
-    if ((op == CT_CUDA_DIV || op == CT_CUDA_ATAN2) && !is_floating((DType)dtype)) return CT_ERR_DTYPE;
+    const bool float_only =
+        op == CT_CUDA_DIV || op == CT_CUDA_ATAN2 || (op >= CT_CUDA_LOGADDEXP && op <= CT_CUDA_NEXTAFTER);
+    if (float_only && !is_floating((DType)dtype)) return CT_ERR_DTYPE;
+    const bool int_only = op >= CT_CUDA_BITWISE_AND && op <= CT_CUDA_LCM;
+    if (int_only && (is_floating((DType)dtype) || ((DType)dtype == DType::Bool && op > CT_CUDA_BITWISE_XOR)))
+        return CT_ERR_DTYPE;
     int64_t n = layout_numel(L);
     if (n == 0) return CT_OK;
     dispatch_kernel((DType)dtype, [&](auto tag) {
@@ -118,6 +124,22 @@ inline int32_t launch_binary(LaunchConfig c, cudaStream_t s, const ct_cuda_layou
         case CT_CUDA_ATAN2: if constexpr (std::is_floating_point<C>::value) run(math::Atan2{}); break;
         case CT_CUDA_REMAINDER: run(math::Remainder{}); break;
         case CT_CUDA_FLOOR_DIVIDE: run(math::FloorDivide{}); break;
+        case CT_CUDA_FMAX: run(math::Fmax{}); break;
+        case CT_CUDA_FMIN: run(math::Fmin{}); break;
+        case CT_CUDA_HEAVISIDE: run(math::Heaviside{}); break;
+        case CT_CUDA_BITWISE_AND: run(math::BitwiseAnd{}); break;
+        case CT_CUDA_BITWISE_OR: run(math::BitwiseOr{}); break;
+        case CT_CUDA_BITWISE_XOR: run(math::BitwiseXor{}); break;
+        case CT_CUDA_LEFT_SHIFT: run(math::LeftShift{}); break;
+        case CT_CUDA_RIGHT_SHIFT: run(math::RightShift{}); break;
+        case CT_CUDA_GCD: run(math::Gcd{}); break;
+        case CT_CUDA_LCM: run(math::Lcm{}); break;
+        case CT_CUDA_LOGADDEXP: run(math::LogAddExp{}); break;  // LOGADDEXP .. NEXTAFTER: floating (checked above)
+        case CT_CUDA_LOGADDEXP2: run(math::LogAddExp2{}); break;
+        case CT_CUDA_HYPOT: run(math::Hypot{}); break;
+        case CT_CUDA_XLOGY: run(math::Xlogy{}); break;
+        case CT_CUDA_COPYSIGN: run(math::CopySign{}); break;
+        case CT_CUDA_NEXTAFTER: run(math::NextAfter{}); break;
         }
     });
     return CT_OK;

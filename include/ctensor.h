@@ -1305,6 +1305,50 @@ CT_API ct_status ct_conj(ct_tensor x, ct_tensor* out);
 CT_API ct_status ct_angle(ct_tensor x, ct_tensor* out);
 /* out = abs * (cos(angle) + i sin(angle)); abs and angle float32 or float64 of one dtype (broadcast). */
 CT_API ct_status ct_polar(ct_tensor abs, ct_tensor angle, ct_tensor* out);
+/* ---- binary math (issue 14) ----
+ * torch's two-argument elementwise functions: a and b broadcast and promote as ct_add (a number operand is a
+ * ct_wrapped_scalar); complex inputs are refused (CT_ERR_NOT_SUPPORTED). "Floating only" ops refuse integer and
+ * bool results with CT_ERR_DTYPE (as torch 1.13); float16/bfloat16 compute in float32. */
+/* log(e^a + e^b) computed without overflow; floating only; logaddexp(-inf, -inf) = -inf. */
+CT_API ct_status ct_logaddexp(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* log2(2^a + 2^b) computed without overflow; floating only. */
+CT_API ct_status ct_logaddexp2(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* sqrt(a^2 + b^2) without intermediate overflow; floating only. */
+CT_API ct_status ct_hypot(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* a * log(b), 0 where a == 0 and NaN where b is NaN; integer and bool inputs give float32. */
+CT_API ct_status ct_xlogy(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* The magnitude of a with the sign of b (-0.0 counts as negative); integer and bool inputs give float32. */
+CT_API ct_status ct_copysign(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* The larger element, a NaN ignored unless both are NaN (ct_maximum propagates NaN); any real dtype. */
+CT_API ct_status ct_fmax(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* The smaller element, a NaN ignored unless both are NaN (ct_minimum propagates NaN); any real dtype. */
+CT_API ct_status ct_fmin(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* 0 where a < 0 (or NaN), b where a == 0, 1 where a > 0; a and b of one dtype unless b is a wrapped scalar. */
+CT_API ct_status ct_heaviside(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* The next representable value after a in the direction of b; float32 and float64 only; no gradient. */
+CT_API ct_status ct_nextafter(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* Integer ops: integer tensors (and bool for and/or/xor/not), promoted as ct_add; floating and complex inputs are
+ * refused (CT_ERR_DTYPE); no gradient. */
+/* a & b, bitwise (bool: logical and). */
+CT_API ct_status ct_bitwise_and(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* a | b, bitwise (bool: logical or). */
+CT_API ct_status ct_bitwise_or(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* a ^ b, bitwise (bool: logical xor). */
+CT_API ct_status ct_bitwise_xor(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* ~x, bitwise (bool: logical not). */
+CT_API ct_status ct_bitwise_not(ct_tensor x, ct_tensor* out);
+/* a << b (wrapping); a count b < 0 or >= the bit width gives 0. */
+CT_API ct_status ct_bitwise_left_shift(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* a >> b (arithmetic for signed types); a count b < 0 or >= the bit width gives the sign fill (0 or -1). */
+CT_API ct_status ct_bitwise_right_shift(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* The greatest common divisor (>= 0; gcd(0, 0) = 0) of integer tensors. */
+CT_API ct_status ct_gcd(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* The least common multiple |a / gcd(a, b) * b| (0 when a or b is 0) of integer tensors. */
+CT_API ct_status ct_lcm(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* self + value * tensor1 * tensor2 (broadcast, promoted over the three; an integer result truncates value). */
+CT_API ct_status ct_addcmul(ct_tensor self, ct_tensor tensor1, ct_tensor tensor2, double value, ct_tensor* out);
+/* self + value * tensor1 / tensor2; tensor1 and tensor2 may not both be integer (CT_ERR_DTYPE, as torch 1.13). */
+CT_API ct_status ct_addcdiv(ct_tensor self, ct_tensor tensor1, ct_tensor tensor2, double value, ct_tensor* out);
 
 /* ---- linalg.eig (issue 14) ---- */
 /* Eigenvalues [..., n] and right eigenvectors (columns of unit norm, [..., n, n]) of real square A by LAPACK geev,

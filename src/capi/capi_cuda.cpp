@@ -114,6 +114,10 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "scatter_reduce", "scatter_reduce_",
         // gradient scaling (ops/amp_scaler.cpp: composites of the CUDA ops above, issue 15)
         "amp_non_finite_check_and_unscale_", "amp_update_scale_",
+        // ---- binary math (issue 14): binary kernels (appended ct_cuda_binary_op codes) ----
+        "logaddexp", "logaddexp2", "hypot", "xlogy", "copysign", "fmax", "fmin", "heaviside", "nextafter",
+        "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift", "bitwise_right_shift", "gcd",
+        "lcm", "addcmul", "addcdiv",
     };
     return ops;
 }

@@ -108,6 +108,24 @@ enum ct_cuda_binary_op_more {
     CT_CUDA_ATAN2,     /* floating dtypes only */
     CT_CUDA_REMAINDER, /* Python modulo; integer divisors must be nonzero (checked by the core) */
     CT_CUDA_FLOOR_DIVIDE, /* Python //; integer divisors must be nonzero (checked by the core) */
+    /* binary math (issue 14): LOGADDEXP .. NEXTAFTER floating dtypes only; FMAX, FMIN, HEAVISIDE any real dtype */
+    CT_CUDA_LOGADDEXP,
+    CT_CUDA_LOGADDEXP2,
+    CT_CUDA_HYPOT,
+    CT_CUDA_XLOGY,
+    CT_CUDA_COPYSIGN,
+    CT_CUDA_NEXTAFTER,
+    CT_CUDA_FMAX,
+    CT_CUDA_FMIN,
+    CT_CUDA_HEAVISIDE,
+    /* integer ops (issue 14): integer dtypes only (BITWISE_AND/OR/XOR also bool) */
+    CT_CUDA_BITWISE_AND,
+    CT_CUDA_BITWISE_OR,
+    CT_CUDA_BITWISE_XOR,
+    CT_CUDA_LEFT_SHIFT,  /* counts outside [0, width): 0 (Note [Shift counts] in core/scalar_math.h) */
+    CT_CUDA_RIGHT_SHIFT, /* counts outside [0, width): the sign fill */
+    CT_CUDA_GCD,
+    CT_CUDA_LCM,
     CT_CUDA_NUM_BINARY_OPS_V2
 };
 

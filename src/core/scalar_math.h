@@ -337,5 +337,179 @@ template <typename T> struct Clamp {
     }
 };
 
+
+// ---- binary math (issue 14) -------------------------------------------------------------------------------
+// The float-only ones (LogAddExp .. NextAfter) run with float/double (half dtypes compute in float); their ops
+// refuse other dtypes, which only compile (returning a). Fmax, Fmin and Heaviside take any arithmetic T. Formulas
+// as torch 1.13's CPU kernels.
+
+// log(e^a + e^b) = max + log1p(e^-|a - b|); equal infinities give themselves (-inf, -inf -> -inf), NaN stays NaN.
+struct LogAddExp {
+    template <typename T> CT_HD T operator()(T a, T b) const {
+        if constexpr (std::is_floating_point<T>::value) {
+            if (a == b && (a - a) != (a - a)) return a;  // a == b == +-inf
+            T m = a < b ? b : a;
+            return m + std::log1p(std::exp(-std::fabs(a - b)));
+        } else {
+            return a;
+        }
+    }
+};
+// log2(2^a + 2^b), as LogAddExp in base 2.
+struct LogAddExp2 {
+    template <typename T> CT_HD T operator()(T a, T b) const {
+        if constexpr (std::is_floating_point<T>::value) {
+            if (a == b && (a - a) != (a - a)) return a;
+            T m = a < b ? b : a;
+            return m + std::log1p(std::exp2(-std::fabs(a - b))) * T(1.44269504088896340736);
+        } else {
+            return a;
+        }
+    }
+};
+struct Hypot {
+    template <typename T> CT_HD T operator()(T a, T b) const {
+        if constexpr (std::is_floating_point<T>::value) return std::hypot(a, b);
+        else return a;
+    }
+};
+// a * log(b), 0 where a == 0 (also for b == 0 or inf), NaN where b is NaN.
+struct Xlogy {
+    template <typename T> CT_HD T operator()(T a, T b) const {
+        if constexpr (std::is_floating_point<T>::value) {
+            if (b != b) return b;
+            if (a == T(0)) return T(0);
+            return a * std::log(b);
+        } else {
+            return a;
+        }
+    }
+};
+struct CopySign {
+    template <typename T> CT_HD T operator()(T a, T b) const {
+        if constexpr (std::is_floating_point<T>::value) return std::copysign(a, b);
+        else return a;
+    }
+};
+// The larger / smaller of a and b, ignoring a NaN (NaN only when both are NaN), unlike Maximum / Minimum.
+struct Fmax {
+    template <typename T> CT_HD T operator()(T a, T b) const {
+        if constexpr (std::is_floating_point<T>::value) return std::fmax(a, b);
+        else return a < b ? b : a;
+    }
+};
+struct Fmin {
+    template <typename T> CT_HD T operator()(T a, T b) const {
+        if constexpr (std::is_floating_point<T>::value) return std::fmin(a, b);
+        else return b < a ? b : a;
+    }
+};
+// 0 where a < 0, b where a == 0, 1 where a > 0 (NaN a gives 0, as torch).
+struct Heaviside {
+    template <typename T> CT_HD T operator()(T a, T b) const { return a == T(0) ? b : (T)(T(0) < a); }
+};
+// The next representable value after a in the direction of b.
+struct NextAfter {
+    template <typename T> CT_HD T operator()(T a, T b) const {
+        if constexpr (std::is_floating_point<T>::value) return std::nextafter(a, b);
+        else return a;
+    }
+};
+
+// Integer ops (issue 14): the ops refuse other dtypes, so a non-integer T only compiles, it never runs (it returns a).
+struct BitwiseAnd {
+    template <typename T> CT_HD T operator()(T a, T b) const {
+        if constexpr (std::is_integral<T>::value) return (T)(a & b);
+        else return a;
+    }
+};
+struct BitwiseOr {
+    template <typename T> CT_HD T operator()(T a, T b) const {
+        if constexpr (std::is_integral<T>::value) return (T)(a | b);
+        else return a;
+    }
+};
+struct BitwiseXor {
+    template <typename T> CT_HD T operator()(T a, T b) const {
+        if constexpr (std::is_integral<T>::value) return (T)(a ^ b);
+        else return a;
+    }
+};
+// Note [Shift counts]: a << b and a >> b are defined for every count (C++ leaves counts outside [0, width)
+// undefined and torch 1.13's results for them depend on the CPU's vector width): a count below 0 or at least the
+// bit width of T shifts every bit out, giving 0 for <<, and for >> the sign fill (-1 for negative a, else 0), as
+// torch 2's kernels. Left shifts wrap (Note [Integer wrap]).
+struct LeftShift {
+    template <typename T> CT_HD T operator()(T a, T b) const {
+        if constexpr (Wrapping<T>::value) {
+            if constexpr (std::is_signed<T>::value) {
+                if (b < 0) return T(0);
+            }
+            if (b >= T(sizeof(T) * 8 - 1) + T(1)) return T(0);
+            return (T)((WrapUnsigned<T>)(std::make_unsigned_t<T>)a << b);
+        } else {
+            return a;
+        }
+    }
+};
+struct RightShift {
+    template <typename T> CT_HD T operator()(T a, T b) const {
+        if constexpr (Wrapping<T>::value) {
+            constexpr int width = (int)sizeof(T) * 8;
+            bool out = b >= T(width - 1) + T(1);
+            if constexpr (std::is_signed<T>::value) {
+                if (out || b < 0) return (T)(a >> (width - 1));
+            } else if (out) {
+                return T(0);
+            }
+            return (T)(a >> b);
+        } else {
+            return a;
+        }
+    }
+};
+// |v| as the unsigned type of T (|INT_MIN| = 2^(w-1) is exact there).
+template <typename T> CT_HD std::make_unsigned_t<T> unsigned_abs(T v) {
+    using U = std::make_unsigned_t<T>;
+    if constexpr (std::is_signed<T>::value) return v < 0 ? (U)(U(0) - (U)v) : (U)v;
+    else return v;
+}
+// The greatest common divisor, Euclid's algorithm on the magnitudes; gcd(0, 0) = 0. The result is >= 0 except
+// gcd(INT_MIN, 0) and gcd(INT_MIN, INT_MIN), whose 2^(w-1) wraps to INT_MIN (as torch).
+struct Gcd {
+    template <typename T> CT_HD T operator()(T a, T b) const {
+        if constexpr (Wrapping<T>::value) {
+            auto x = unsigned_abs(a), y = unsigned_abs(b);
+            while (x != 0) {
+                auto c = x;
+                x = (decltype(x))(y % x);
+                y = c;
+            }
+            return (T)y;
+        } else {
+            return a;
+        }
+    }
+};
+// The least common multiple |a / gcd(a, b) * b|, 0 when gcd is 0. As torch: types narrower than int compute in int
+// and take the magnitude before narrowing; int32/int64 wrap on overflow (Note [Integer wrap]), then the magnitude.
+struct Lcm {
+    template <typename T> CT_HD T operator()(T a, T b) const {
+        if constexpr (Wrapping<T>::value) {
+            T g = Gcd{}(a, b);
+            if (g == T(0)) return T(0);
+            if constexpr (sizeof(T) < sizeof(int)) {
+                int r = (int)a / (int)g * (int)b;
+                return (T)(r < 0 ? -r : r);
+            } else {
+                T r = wrap_mul((T)(a / g), b);
+                return r < T(0) ? wrap_sub(T(0), r) : r;
+            }
+        } else {
+            return a;
+        }
+    }
+};
+
 }  // namespace math
 }  // namespace ct

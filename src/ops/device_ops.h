@@ -38,6 +38,22 @@ template <> struct CudaBinaryOp<math::Pow> { static constexpr int32_t code = CT_
 template <> struct CudaBinaryOp<math::Atan2> { static constexpr int32_t code = CT_CUDA_ATAN2; };
 template <> struct CudaBinaryOp<math::Remainder> { static constexpr int32_t code = CT_CUDA_REMAINDER; };
 template <> struct CudaBinaryOp<math::FloorDivide> { static constexpr int32_t code = CT_CUDA_FLOOR_DIVIDE; };
+template <> struct CudaBinaryOp<math::LogAddExp> { static constexpr int32_t code = CT_CUDA_LOGADDEXP; };
+template <> struct CudaBinaryOp<math::LogAddExp2> { static constexpr int32_t code = CT_CUDA_LOGADDEXP2; };
+template <> struct CudaBinaryOp<math::Hypot> { static constexpr int32_t code = CT_CUDA_HYPOT; };
+template <> struct CudaBinaryOp<math::Xlogy> { static constexpr int32_t code = CT_CUDA_XLOGY; };
+template <> struct CudaBinaryOp<math::CopySign> { static constexpr int32_t code = CT_CUDA_COPYSIGN; };
+template <> struct CudaBinaryOp<math::NextAfter> { static constexpr int32_t code = CT_CUDA_NEXTAFTER; };
+template <> struct CudaBinaryOp<math::Fmax> { static constexpr int32_t code = CT_CUDA_FMAX; };
+template <> struct CudaBinaryOp<math::Fmin> { static constexpr int32_t code = CT_CUDA_FMIN; };
+template <> struct CudaBinaryOp<math::Heaviside> { static constexpr int32_t code = CT_CUDA_HEAVISIDE; };
+template <> struct CudaBinaryOp<math::BitwiseAnd> { static constexpr int32_t code = CT_CUDA_BITWISE_AND; };
+template <> struct CudaBinaryOp<math::BitwiseOr> { static constexpr int32_t code = CT_CUDA_BITWISE_OR; };
+template <> struct CudaBinaryOp<math::BitwiseXor> { static constexpr int32_t code = CT_CUDA_BITWISE_XOR; };
+template <> struct CudaBinaryOp<math::LeftShift> { static constexpr int32_t code = CT_CUDA_LEFT_SHIFT; };
+template <> struct CudaBinaryOp<math::RightShift> { static constexpr int32_t code = CT_CUDA_RIGHT_SHIFT; };
+template <> struct CudaBinaryOp<math::Gcd> { static constexpr int32_t code = CT_CUDA_GCD; };
+template <> struct CudaBinaryOp<math::Lcm> { static constexpr int32_t code = CT_CUDA_LCM; };
 
 // The alpha a functor carries (Add/Sub), else 1.
 template <typename F> double functor_alpha(const F&) { return 1.0; }

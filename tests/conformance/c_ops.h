@@ -212,7 +212,8 @@ std::map<std::string, Op> op_table() {
         {"tanh", ct_tanh},     {"sigmoid", ct_sigmoid}, {"relu", ct_relu},       {"gelu", ct_gelu},
         {"silu", ct_silu},     {"softplus", ct_softplus}, {"floor", ct_floor},   {"ceil", ct_ceil},
         {"round", ct_round},   {"reciprocal", ct_reciprocal}, {"logical_not", ct_logical_not},
-        {"max", ct_max},       {"min", ct_min},         {"argmax_all", ct_argmax_all}, {"argmin_all", ct_argmin_all}};
+        {"max", ct_max},       {"min", ct_min},         {"argmax_all", ct_argmax_all}, {"argmin_all", ct_argmin_all},
+        {"bitwise_not", ct_bitwise_not}};
     for (auto& [name, fn] : unary)
         t[name] = [fn = fn](const Inputs& x, const Json&, Outs& o) { return fn(x[0].h, out_slot(o)); };
     using Binary = ct_status (*)(ct_tensor, ct_tensor, ct_tensor*);
@@ -220,10 +221,22 @@ std::map<std::string, Op> op_table() {
         {"mul", ct_mul}, {"div", ct_div}, {"pow", ct_pow}, {"maximum", ct_maximum}, {"minimum", ct_minimum},
         {"atan2", ct_atan2}, {"remainder", ct_remainder}, {"floor_divide", ct_floor_divide}, {"eq", ct_eq}, {"ne", ct_ne}, {"lt", ct_lt},
         {"le", ct_le}, {"gt", ct_gt}, {"ge", ct_ge}, {"logical_and", ct_logical_and}, {"logical_or", ct_logical_or},
-        {"logical_xor", ct_logical_xor}};
+        {"logical_xor", ct_logical_xor},
+        // binary math (issue 14)
+        {"logaddexp", ct_logaddexp}, {"logaddexp2", ct_logaddexp2}, {"hypot", ct_hypot}, {"xlogy", ct_xlogy},
+        {"copysign", ct_copysign}, {"fmax", ct_fmax}, {"fmin", ct_fmin}, {"heaviside", ct_heaviside},
+        {"nextafter", ct_nextafter}, {"bitwise_and", ct_bitwise_and}, {"bitwise_or", ct_bitwise_or},
+        {"bitwise_xor", ct_bitwise_xor}, {"bitwise_left_shift", ct_bitwise_left_shift},
+        {"bitwise_right_shift", ct_bitwise_right_shift}, {"gcd", ct_gcd}, {"lcm", ct_lcm}};
     for (auto& [name, fn] : binary)
         t[name] = [fn = fn](const Inputs& x, const Json&, Outs& o) { return fn(x[0].h, x[1].h, out_slot(o)); };
     t["add"] = [](const Inputs& x, const Json& a, Outs& o) { return ct_add(x[0].h, x[1].h, a.value("alpha", 1.0), out_slot(o)); };
+    t["addcmul"] = [](const Inputs& x, const Json& a, Outs& o) {  // issue 14
+        return ct_addcmul(x[0].h, x[1].h, x[2].h, a.value("value", 1.0), out_slot(o));
+    };
+    t["addcdiv"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_addcdiv(x[0].h, x[1].h, x[2].h, a.value("value", 1.0), out_slot(o));
+    };
     t["sub"] = [](const Inputs& x, const Json& a, Outs& o) { return ct_sub(x[0].h, x[1].h, a.value("alpha", 1.0), out_slot(o)); };
     t["where"] = [](const Inputs& x, const Json&, Outs& o) { return ct_where(x[0].h, x[1].h, x[2].h, out_slot(o)); };
     // unary math (issue 14)

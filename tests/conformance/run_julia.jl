@@ -97,8 +97,8 @@ const OPS = Dict{String,Function}(
     "floor_divide" => (x, y, a) -> fld.(x, y),
     "eq" => (x, y, a) -> x .== y, "ne" => (x, y, a) -> x .!= y, "lt" => (x, y, a) -> x .< y,
     "le" => (x, y, a) -> x .<= y, "gt" => (x, y, a) -> x .> y, "ge" => (x, y, a) -> x .>= y,
-    "logical_and" => (x, y, a) -> x .& y, "logical_or" => (x, y, a) -> x .| y,
-    "logical_xor" => (x, y, a) -> xor.(x, y),
+    "logical_and" => (x, y, a) -> C.logical_and.(x, y), "logical_or" => (x, y, a) -> C.logical_or.(x, y),
+    "logical_xor" => (x, y, a) -> C.logical_xor.(x, y),
     "where" => (c, x, y, a) -> ifelse.(c, x, y),
     "sum" => (x, a) -> reduced((t, d) -> sum(t; dims = d), x, a),
     "mean" => (x, a) -> reduced((t, d) -> C.mean(t; dims = d), x, a),
@@ -432,6 +432,19 @@ merge!(OPS, Dict{String,Function}(
                                pad = jpair(a["padding"]), stride = jpair(a["stride"])),
     "pixel_shuffle" => (x, a) -> C.pixel_shuffle(x, a["upscale_factor"]),
     "pixel_unshuffle" => (x, a) -> C.pixel_unshuffle(x, a["downscale_factor"]),
+))
+# binary math (issue 14): dot syntax with Base's hypot / copysign and CTensor's own names
+merge!(OPS, Dict{String,Function}(
+    "logaddexp" => (x, y, a) -> C.logaddexp.(x, y), "logaddexp2" => (x, y, a) -> C.logaddexp2.(x, y),
+    "hypot" => (x, y, a) -> hypot.(x, y), "xlogy" => (x, y, a) -> C.xlogy.(x, y),
+    "copysign" => (x, y, a) -> copysign.(x, y), "fmax" => (x, y, a) -> C.fmax.(x, y),
+    "fmin" => (x, y, a) -> C.fmin.(x, y), "heaviside" => (x, y, a) -> C.heaviside.(x, y),
+    "nextafter" => (x, y, a) -> C.nextafter.(x, y),
+    "bitwise_and" => (x, y, a) -> x .& y, "bitwise_or" => (x, y, a) -> x .| y, "bitwise_xor" => (x, y, a) -> xor.(x, y),
+    "bitwise_not" => (x, a) -> .~x, "bitwise_left_shift" => (x, y, a) -> x .<< y,
+    "bitwise_right_shift" => (x, y, a) -> x .>> y, "gcd" => (x, y, a) -> gcd.(x, y), "lcm" => (x, y, a) -> lcm.(x, y),
+    "addcmul" => (x, t1, t2, a) -> C.addcmul(x, t1, t2; value = a["value"]),
+    "addcdiv" => (x, t1, t2, a) -> C.addcdiv(x, t1, t2; value = a["value"]),
 ))
 const POSITION_OUTPUTS = Set(["sort", "topk", "kthvalue", "max_pool2d_ex", "adaptive_max_pool2d", "unique",
                               "max_pool_nd", "adaptive_max_pool_nd", "cummax", "cummin", "median_dim",

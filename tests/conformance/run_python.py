@@ -51,7 +51,11 @@ def op_table():
         "neg", "abs", "sign", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh",
         "sigmoid", "relu", "floor", "ceil", "round", "reciprocal", "logical_not", "mul", "div", "pow", "maximum",
         "minimum", "atan2", "remainder", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
-        "logical_xor", "where", "max", "min")}
+        "logical_xor", "where", "max", "min",
+        # binary math (issue 14)
+        "logaddexp", "logaddexp2", "hypot", "xlogy", "copysign", "fmax", "fmin", "heaviside", "nextafter",
+        "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift", "bitwise_right_shift", "gcd",
+        "lcm")}
     t.update({
         "floor_divide": lambda xs, a: xs[0] // xs[1],
         "gelu": plain(F.gelu), "silu": plain(F.silu), "softplus": plain(F.softplus),
@@ -82,6 +86,8 @@ def op_table():
         "logit": lambda xs, a: ct.logit(xs[0], a.get("eps")),
         "clamp": lambda xs, a: ct.clamp(xs[0], a["min"], a["max"]),
         "add": lambda xs, a: ct.add(*xs, alpha=a.get("alpha", 1)),
+        "addcmul": lambda xs, a: ct.addcmul(*xs, value=a["value"]),  # issue 14
+        "addcdiv": lambda xs, a: ct.addcdiv(*xs, value=a["value"]),
         "sub": lambda xs, a: ct.sub(*xs, alpha=a.get("alpha", 1)),
         "sum": lambda xs, a: reduce_call(ct.sum, xs[0], a),
         "mean": lambda xs, a: reduce_call(ct.mean, xs[0], a),

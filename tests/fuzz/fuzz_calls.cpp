@@ -30,13 +30,20 @@ const Named<Unary> kUnary[] = {
     {"clone", ct_clone}, {"detach", ct_detach}, {"squeeze_all", ct_squeeze_all}, {"t", ct_t}, {"max", ct_max},
     {"min", ct_min}, {"argmax_all", ct_argmax_all}, {"argmin_all", ct_argmin_all}, {"nonzero", ct_nonzero},
     {"hardsigmoid", ct_hardsigmoid}, {"hardswish", ct_hardswish}, {"mish", ct_mish}, {"log_sigmoid", ct_log_sigmoid},
-    {"softsign", ct_softsign}, {"tanhshrink", ct_tanhshrink}};
+    {"softsign", ct_softsign}, {"tanhshrink", ct_tanhshrink},
+    {"bitwise_not", ct_bitwise_not}};  // issue 14
 const Named<Binary> kBinary[] = {
     {"mul", ct_mul}, {"div", ct_div}, {"pow", ct_pow}, {"maximum", ct_maximum}, {"minimum", ct_minimum},
     {"atan2", ct_atan2}, {"remainder", ct_remainder}, {"floor_divide", ct_floor_divide}, {"eq", ct_eq}, {"ne", ct_ne}, {"lt", ct_lt}, {"le", ct_le},
     {"gt", ct_gt}, {"ge", ct_ge}, {"logical_and", ct_logical_and}, {"logical_or", ct_logical_or},
     {"logical_xor", ct_logical_xor}, {"matmul", ct_matmul}, {"dot", ct_dot}, {"outer", ct_outer},
-    {"masked_select", ct_masked_select}, {"embedding", ct_embedding}, {"prelu", ct_prelu}};
+    {"masked_select", ct_masked_select}, {"embedding", ct_embedding}, {"prelu", ct_prelu},
+    // binary math (issue 14)
+    {"logaddexp", ct_logaddexp}, {"logaddexp2", ct_logaddexp2}, {"hypot", ct_hypot}, {"xlogy", ct_xlogy},
+    {"copysign", ct_copysign}, {"fmax", ct_fmax}, {"fmin", ct_fmin}, {"heaviside", ct_heaviside},
+    {"nextafter", ct_nextafter}, {"bitwise_and", ct_bitwise_and}, {"bitwise_or", ct_bitwise_or},
+    {"bitwise_xor", ct_bitwise_xor}, {"bitwise_left_shift", ct_bitwise_left_shift},
+    {"bitwise_right_shift", ct_bitwise_right_shift}, {"gcd", ct_gcd}, {"lcm", ct_lcm}};
 const Named<Reduce> kReduce[] = {{"sum", ct_sum}, {"mean", ct_mean}, {"prod", ct_prod},
                                  {"logsumexp", ct_logsumexp}, {"all", ct_all}, {"any", ct_any}};
 const Named<DimOut> kDimOut[] = {{"cumsum", ct_cumsum}, {"cumprod", ct_cumprod}, {"softmax", ct_softmax},
@@ -233,6 +240,8 @@ void elementwise(Input& in, Pool& p, uint8_t which) {
     case 7: {
         ct_tensor c = p.pick(in, &ok_b);
         call(in, p, "where", !ok_b, 1, 0, [&](ct_tensor* o) { return ct_where(a, b, c, o); });
+        call(in, p, "addcmul", !ok_b, 1, 0, [&](ct_tensor* o) { return ct_addcmul(a, b, c, s, o); });  // issue 14
+        call(in, p, "addcdiv", !ok_b, 1, 0, [&](ct_tensor* o) { return ct_addcdiv(a, b, c, s, o); });
         break;
     }
     case 8: {

@@ -35,6 +35,7 @@ include("complex.jl")
 include("dist.jl")
 include("amp.jl")
 include("unary_math.jl")
+include("binary_math.jl")
 
 export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, to, dtype, device, live_handles,
        set_cpu_memory_limit!, cpu_memory_stats, save_safetensors, load_safetensors,
@@ -52,6 +53,8 @@ export interpolate, Upsample
 export LayerNorm, GroupNorm, layer_norm, group_norm, batch_norm
 export autocast, is_autocast_enabled, GradScaler, unscale!, update!, get_scale
 export erf, erfc, erfinv, lgamma, digamma, logit, sgn, isposinf, isneginf, positive, i0
+export logaddexp, logaddexp2, xlogy, fmax, fmin, heaviside, nextafter, logical_and, logical_or, logical_xor,
+       addcmul, addcdiv
 
 function __init__()
     LibCT.load!()

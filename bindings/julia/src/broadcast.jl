@@ -22,7 +22,7 @@ const BINARY = IdDict{Any,Any}(
     (*) => LibCT.ct_mul, (/) => LibCT.ct_div, (^) => LibCT.ct_pow, max => LibCT.ct_maximum,
     min => LibCT.ct_minimum, atan => LibCT.ct_atan2, mod => LibCT.ct_remainder, fld => LibCT.ct_floor_divide, (==) => LibCT.ct_eq,
     (!=) => LibCT.ct_ne, (<) => LibCT.ct_lt, (<=) => LibCT.ct_le, (>) => LibCT.ct_gt, (>=) => LibCT.ct_ge,
-    (&) => LibCT.ct_logical_and, (|) => LibCT.ct_logical_or, xor => LibCT.ct_logical_xor)
+    (&) => LibCT.ct_bitwise_and, (|) => LibCT.ct_bitwise_or, xor => LibCT.ct_bitwise_xor)  # Bool: the logical ops
 
 # The functions that name ops with no Base counterpart, usable in dot syntax and directly.
 for (jl, c) in ((:sigmoid, :ct_sigmoid), (:relu, :ct_relu), (:gelu, :ct_gelu), (:silu, :ct_silu),

@@ -136,5 +136,6 @@ int init_toolbox_stats(PyObject* m);
 int init_amp(PyObject* m);
 /* complex64 / complex128 (issue 15): complex, real, imag, views, conj, angle, polar, full_complex (complex.c). */
 int init_complex(PyObject* m);
+int init_binary_math(PyObject* m);
 
 #endif

@@ -67,31 +67,12 @@ static PyObject* nb_pow(PyObject* a, PyObject* b, PyObject* mod) {
     return binary(a, b, power, "pow");
 }
 
-/* &, |, ^ on bool tensors (logical ops). */
-static PyObject* logical(PyObject* a, PyObject* b, binop_fn fn, const char* sym) {
-    PyObject* ops[2] = {a, b};
-    for (int i = 0; i < 2; ++i) {
-        if (!Tensor_Check(ops[i])) continue;
-        ct_dtype d;
-        CT_TRY(ct_tensor_dtype(TENSOR_H(ops[i]), &d));
-        if (d != CT_BOOL)
-            return PyErr_Format(PyExc_TypeError, "operator %s is only supported on bool tensors, got %s", sym,
-                                ct_dtype_name(d));
-    }
-    return binary(a, b, fn, sym);
-}
-static PyObject* nb_and(PyObject* a, PyObject* b) {
-    REQUIRE_SYM(ct_logical_and);
-    return logical(a, b, ct_logical_and, "&");
-}
-static PyObject* nb_or(PyObject* a, PyObject* b) {
-    REQUIRE_SYM(ct_logical_or);
-    return logical(a, b, ct_logical_or, "|");
-}
-static PyObject* nb_xor(PyObject* a, PyObject* b) {
-    REQUIRE_SYM(ct_logical_xor);
-    return logical(a, b, ct_logical_xor, "^");
-}
+/* &, |, ^, <<, >> (bitwise; on bool tensors &, |, ^ are the logical ops): ct_bitwise_*, which refuse floats. */
+BINARY_SLOT(nb_and, ct_bitwise_and)
+BINARY_SLOT(nb_or, ct_bitwise_or)
+BINARY_SLOT(nb_xor, ct_bitwise_xor)
+BINARY_SLOT(nb_lshift, ct_bitwise_left_shift)
+BINARY_SLOT(nb_rshift, ct_bitwise_right_shift)
 
 /* ---- in-place operators -------------------------------------------------------------------------- */
 
@@ -140,6 +121,8 @@ static PyObject* nb_ipow(PyObject* a, PyObject* b, PyObject* m) { return inplace
 static PyObject* nb_iand(PyObject* a, PyObject* b) { return inplace_via_copy(a, nb_and(a, b)); }
 static PyObject* nb_ior(PyObject* a, PyObject* b) { return inplace_via_copy(a, nb_or(a, b)); }
 static PyObject* nb_ixor(PyObject* a, PyObject* b) { return inplace_via_copy(a, nb_xor(a, b)); }
+static PyObject* nb_ilshift(PyObject* a, PyObject* b) { return inplace_via_copy(a, nb_lshift(a, b)); }
+static PyObject* nb_irshift(PyObject* a, PyObject* b) { return inplace_via_copy(a, nb_rshift(a, b)); }
 
 /* ---- unary operators and conversions ------------------------------------------------------------- */
 
@@ -157,13 +140,9 @@ static PyObject* nb_abs(PyObject* a) {
     return unary(a, ct_abs);
 }
 static PyObject* nb_pos(PyObject* a) { return Py_NewRef(a); }
-static PyObject* nb_invert(PyObject* a) {
-    ct_dtype d;
-    CT_TRY(ct_tensor_dtype(TENSOR_H(a), &d));
-    if (d != CT_BOOL)
-        return PyErr_Format(PyExc_TypeError, "operator ~ is only supported on bool tensors, got %s", ct_dtype_name(d));
-    REQUIRE_SYM(ct_logical_not);
-    return unary(a, ct_logical_not);
+static PyObject* nb_invert(PyObject* a) {  /* ~x: bitwise not (logical not of a bool tensor) */
+    REQUIRE_SYM(ct_bitwise_not);
+    return unary(a, ct_bitwise_not);
 }
 
 /* The value of a one-element tensor; RuntimeError (like PyTorch) otherwise. */
@@ -225,6 +204,10 @@ PyNumberMethods tensor_as_number = {
     .nb_and = nb_and,
     .nb_xor = nb_xor,
     .nb_or = nb_or,
+    .nb_lshift = nb_lshift,
+    .nb_rshift = nb_rshift,
+    .nb_inplace_lshift = nb_ilshift,
+    .nb_inplace_rshift = nb_irshift,
     .nb_int = nb_int,
     .nb_float = nb_float,
     .nb_inplace_add = nb_iadd,

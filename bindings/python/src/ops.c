@@ -8,7 +8,7 @@
     X(sigmoid) X(relu) X(gelu) X(silu) X(softplus) X(floor) X(ceil) X(round) X(reciprocal) X(logical_not) \
     X(contiguous) X(clone) X(detach) X(squeeze_all) X(t) X(max) X(min) X(argmax_all) X(argmin_all)         \
     X(nonzero) X(empty_like) X(zeros_like) X(ones_like) X(hardsigmoid) X(hardswish) X(mish) X(log_sigmoid)   \
-    X(softsign) X(tanhshrink)
+    X(softsign) X(tanhshrink) X(bitwise_not)
 
 /* unary math (issue 14) */
 #define UNARY_MATH_OPS(X)                                                                                   \
@@ -17,7 +17,9 @@
 
 #define BINARY_OPS(X)                                                                                      \
     X(mul) X(div) X(pow) X(maximum) X(minimum) X(atan2) X(remainder) X(floor_divide) X(eq) X(ne) X(lt) X(le) X(gt) X(ge)  \
-    X(logical_and) X(logical_or) X(logical_xor) X(matmul) X(dot) X(outer) X(prelu)
+    X(logical_and) X(logical_or) X(logical_xor) X(matmul) X(dot) X(outer) X(prelu)                         \
+    X(logaddexp) X(logaddexp2) X(hypot) X(xlogy) X(copysign) X(fmax) X(fmin) X(heaviside) X(nextafter)      \
+    X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(bitwise_left_shift) X(bitwise_right_shift) X(gcd) X(lcm)
 
 #define REDUCE_OPS(X) X(sum) X(mean) X(prod) X(logsumexp) X(all) X(any)
 #define DIM_OPS(X) X(cumsum) X(softmax) X(log_softmax) X(squeeze) X(unsqueeze) X(softmin) X(glu)

@@ -407,4 +407,24 @@
 #pragma weak ct_isneginf
 #pragma weak ct_positive
 #pragma weak ct_i0
+/* binary math (issue 14) */
+#pragma weak ct_logaddexp
+#pragma weak ct_logaddexp2
+#pragma weak ct_hypot
+#pragma weak ct_xlogy
+#pragma weak ct_copysign
+#pragma weak ct_fmax
+#pragma weak ct_fmin
+#pragma weak ct_heaviside
+#pragma weak ct_nextafter
+#pragma weak ct_bitwise_and
+#pragma weak ct_bitwise_or
+#pragma weak ct_bitwise_xor
+#pragma weak ct_bitwise_not
+#pragma weak ct_bitwise_left_shift
+#pragma weak ct_bitwise_right_shift
+#pragma weak ct_gcd
+#pragma weak ct_lcm
+#pragma weak ct_addcmul
+#pragma weak ct_addcdiv
 #endif

@@ -1298,4 +1298,29 @@ extern "C" {
     pub fn ct_positive(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_i0(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_logit(x: ct_tensor, eps: f64, out: *mut ct_tensor) -> ct_status;
+// ---- binary math (issue 14) ----
+extern "C" {
+    pub fn ct_logaddexp(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_logaddexp2(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_hypot(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_xlogy(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_copysign(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_fmax(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_fmin(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_heaviside(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_nextafter(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+}
+extern "C" {
+    pub fn ct_bitwise_and(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_bitwise_or(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_bitwise_xor(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_bitwise_not(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_bitwise_left_shift(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_bitwise_right_shift(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_gcd(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_lcm(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+}
+extern "C" {
+    pub fn ct_addcmul(s: ct_tensor, t1: ct_tensor, t2: ct_tensor, value: f64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_addcdiv(s: ct_tensor, t1: ct_tensor, t2: ct_tensor, value: f64, out: *mut ct_tensor) -> ct_status;
 }

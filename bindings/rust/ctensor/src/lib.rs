@@ -40,6 +40,8 @@ mod activations;
 mod amp;
 mod attention;
 mod autograd;
+mod binary_math;
+mod bitwise;
 mod class_losses;
 mod complex;
 mod conv;

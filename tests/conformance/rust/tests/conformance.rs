@@ -232,7 +232,7 @@ fn op_table() -> HashMap<&'static str, Op> {
     for (name, f) in unary {
         t.insert(name, Box::new(move |x, _| one(f(&x[0]))));
     }
-    let binary: [(&'static str, Binary); 17] = [
+    let binary: [(&'static str, Binary); 33] = [
         ("mul", Tensor::mul),
         ("div", Tensor::div),
         ("pow", Tensor::pow),
@@ -250,10 +250,30 @@ fn op_table() -> HashMap<&'static str, Op> {
         ("logical_and", Tensor::logical_and),
         ("logical_or", Tensor::logical_or),
         ("logical_xor", Tensor::logical_xor),
+        // binary math (issue 14)
+        ("logaddexp", Tensor::logaddexp),
+        ("logaddexp2", Tensor::logaddexp2),
+        ("hypot", Tensor::hypot),
+        ("xlogy", Tensor::xlogy),
+        ("copysign", Tensor::copysign),
+        ("fmax", Tensor::fmax),
+        ("fmin", Tensor::fmin),
+        ("heaviside", Tensor::heaviside),
+        ("nextafter", Tensor::nextafter),
+        ("bitwise_and", Tensor::bitwise_and),
+        ("bitwise_or", Tensor::bitwise_or),
+        ("bitwise_xor", Tensor::bitwise_xor),
+        ("bitwise_left_shift", Tensor::bitwise_left_shift),
+        ("bitwise_right_shift", Tensor::bitwise_right_shift),
+        ("gcd", Tensor::gcd),
+        ("lcm", Tensor::lcm),
     ];
     for (name, f) in binary {
         t.insert(name, Box::new(move |x, _| one(f(&x[0], &x[1]))));
     }
+    t.insert("bitwise_not", Box::new(|x, _| one(x[0].bitwise_not()))); // issue 14
+    t.insert("addcmul", Box::new(|x, a| one(x[0].addcmul(&x[1], &x[2], a["value"].as_f64().unwrap()))));
+    t.insert("addcdiv", Box::new(|x, a| one(x[0].addcdiv(&x[1], &x[2], a["value"].as_f64().unwrap()))));
     let reduce: [(&'static str, Reduce); 6] = [
         ("sum", Tensor::sum),
         ("mean", Tensor::mean),

@@ -1001,4 +1001,120 @@ public final class Tensor extends TensorCore {
         Native.keepAlive(this);
         return this;
     }
+
+    // ---- binary math (issue 14) ----
+
+    /** log(e^this + e^other) without overflow (floating tensors only). */
+    @Op("logaddexp")
+    public Tensor logaddexp(Tensor other) {
+        return own(CT.logaddexp(handle(), other.handle()), this, other);
+    }
+
+    /** log2(2^this + 2^other) without overflow (floating tensors only). */
+    @Op("logaddexp2")
+    public Tensor logaddexp2(Tensor other) {
+        return own(CT.logaddexp2(handle(), other.handle()), this, other);
+    }
+
+    /** sqrt(this^2 + other^2) without intermediate overflow (floating tensors only). */
+    @Op("hypot")
+    public Tensor hypot(Tensor other) {
+        return own(CT.hypot(handle(), other.handle()), this, other);
+    }
+
+    /** this * log(other), 0 where this == 0 and NaN where other is NaN; integers give FLOAT32. */
+    @Op("xlogy")
+    public Tensor xlogy(Tensor other) {
+        return own(CT.xlogy(handle(), other.handle()), this, other);
+    }
+
+    /** The magnitude of this with the sign of other; integers give FLOAT32. */
+    @Op("copysign")
+    public Tensor copysign(Tensor other) {
+        return own(CT.copysign(handle(), other.handle()), this, other);
+    }
+
+    /** The larger element, a NaN ignored unless both are NaN (maximum propagates NaN). */
+    @Op("fmax")
+    public Tensor fmax(Tensor other) {
+        return own(CT.fmax(handle(), other.handle()), this, other);
+    }
+
+    /** The smaller element, a NaN ignored unless both are NaN (minimum propagates NaN). */
+    @Op("fmin")
+    public Tensor fmin(Tensor other) {
+        return own(CT.fmin(handle(), other.handle()), this, other);
+    }
+
+    /** 0 where this &lt; 0, other where this == 0, 1 where this &gt; 0 (one dtype for both; no gradient). */
+    @Op("heaviside")
+    public Tensor heaviside(Tensor other) {
+        return own(CT.heaviside(handle(), other.handle()), this, other);
+    }
+
+    /** The next representable value after this towards other (FLOAT32 / FLOAT64 only; no gradient). */
+    @Op("nextafter")
+    public Tensor nextafter(Tensor other) {
+        return own(CT.nextafter(handle(), other.handle()), this, other);
+    }
+
+    /** this &amp; other, bitwise (BOOL: logical and). */
+    @Op("bitwise_and")
+    public Tensor bitwiseAnd(Tensor other) {
+        return own(CT.bitwise_and(handle(), other.handle()), this, other);
+    }
+
+    /** this | other, bitwise (BOOL: logical or). */
+    @Op("bitwise_or")
+    public Tensor bitwiseOr(Tensor other) {
+        return own(CT.bitwise_or(handle(), other.handle()), this, other);
+    }
+
+    /** this ^ other, bitwise (BOOL: logical xor). */
+    @Op("bitwise_xor")
+    public Tensor bitwiseXor(Tensor other) {
+        return own(CT.bitwise_xor(handle(), other.handle()), this, other);
+    }
+
+    /** this &lt;&lt; other (wrapping); counts outside [0, bits) give 0. */
+    @Op("bitwise_left_shift")
+    public Tensor bitwiseLeftShift(Tensor other) {
+        return own(CT.bitwise_left_shift(handle(), other.handle()), this, other);
+    }
+
+    /** this &gt;&gt; other (arithmetic for signed types); counts outside [0, bits) give the sign fill. */
+    @Op("bitwise_right_shift")
+    public Tensor bitwiseRightShift(Tensor other) {
+        return own(CT.bitwise_right_shift(handle(), other.handle()), this, other);
+    }
+
+    /** The greatest common divisor (&gt;= 0; gcd(0, 0) = 0) of integer tensors. */
+    @Op("gcd")
+    public Tensor gcd(Tensor other) {
+        return own(CT.gcd(handle(), other.handle()), this, other);
+    }
+
+    /** The least common multiple |this / gcd * other| (0 when either is 0) of integer tensors. */
+    @Op("lcm")
+    public Tensor lcm(Tensor other) {
+        return own(CT.lcm(handle(), other.handle()), this, other);
+    }
+
+    /** ~this, bitwise (BOOL: logical not). */
+    @Op("bitwise_not")
+    public Tensor bitwiseNot() {
+        return own(CT.bitwise_not(handle()), this);
+    }
+
+    /** this + value * t1 * t2 (broadcast over the three). */
+    @Op("addcmul")
+    public Tensor addcmul(Tensor t1, Tensor t2, double value) {
+        return own(CT.addcmul(handle(), t1.handle(), t2.handle(), value), this, t1, t2);
+    }
+
+    /** this + value * t1 / t2 (t1 and t2 may not both be integer tensors). */
+    @Op("addcdiv")
+    public Tensor addcdiv(Tensor t1, Tensor t2, double value) {
+        return own(CT.addcdiv(handle(), t1.handle(), t2.handle(), value), this, t1, t2);
+    }
 }

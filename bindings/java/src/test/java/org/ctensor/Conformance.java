@@ -258,6 +258,26 @@ public final class Conformance {
         t.put("logical_and", binary(Tensor::logicalAnd, null));
         t.put("logical_or", binary(Tensor::logicalOr, null));
         t.put("logical_xor", binary(Tensor::logicalXor, null));
+        // binary math (issue 14)
+        t.put("logaddexp", binary(Tensor::logaddexp, null));
+        t.put("logaddexp2", binary(Tensor::logaddexp2, null));
+        t.put("hypot", binary(Tensor::hypot, null));
+        t.put("xlogy", binary(Tensor::xlogy, null));
+        t.put("copysign", binary(Tensor::copysign, null));
+        t.put("fmax", binary(Tensor::fmax, null));
+        t.put("fmin", binary(Tensor::fmin, null));
+        t.put("heaviside", binary(Tensor::heaviside, null));
+        t.put("nextafter", binary(Tensor::nextafter, null));
+        t.put("bitwise_and", binary(Tensor::bitwiseAnd, null));
+        t.put("bitwise_or", binary(Tensor::bitwiseOr, null));
+        t.put("bitwise_xor", binary(Tensor::bitwiseXor, null));
+        t.put("bitwise_left_shift", binary(Tensor::bitwiseLeftShift, null));
+        t.put("bitwise_right_shift", binary(Tensor::bitwiseRightShift, null));
+        t.put("gcd", binary(Tensor::gcd, null));
+        t.put("lcm", binary(Tensor::lcm, null));
+        t.put("bitwise_not", (x, a) -> one(tensor(x[0]).bitwiseNot()));
+        t.put("addcmul", (x, a) -> one(tensor(x[0]).addcmul(tensor(x[1]), tensor(x[2]), a.get("value").getAsDouble())));
+        t.put("addcdiv", (x, a) -> one(tensor(x[0]).addcdiv(tensor(x[1]), tensor(x[2]), a.get("value").getAsDouble())));
         t.put("where", (x, a) -> one(Tensor.where(tensor(x[0]), tensor(x[1]), tensor(x[2]))));
         t.put("pow_scalar", (x, a) -> one(((Tensor) x[0]).pow(a.get("exponent").getAsDouble())));
         // unary math (issue 14)
