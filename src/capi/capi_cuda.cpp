@@ -110,6 +110,12 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "scatter_reduce", "scatter_reduce_",
         // gradient scaling (ops/amp_scaler.cpp: composites of the CUDA ops above, issue 15)
         "amp_non_finite_check_and_unscale_", "amp_update_scale_",
+        // ---- dense linear algebra on cuSOLVER (issue 14) ----
+        // factorisations through the backend's linalg entry (ops/linalg_device.cpp), their backwards and the
+        // composites built on them
+        "linalg.inv", "linalg.det", "linalg.slogdet", "linalg.solve", "linalg.cholesky", "linalg.qr", "linalg.eigh",
+        "linalg.eigvalsh", "linalg.svd", "linalg.svdvals", "linalg.solve_triangular", "linalg.matrix_power",
+        "linalg.cross", "linalg.vector_norm", "linalg.matrix_norm", "linalg.pinv", "linalg.matrix_rank",
     };
     return ops;
 }
