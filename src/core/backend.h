@@ -199,7 +199,7 @@ enum ct_cuda_linalg_op {
     CT_CUDA_GETRF = 0, /* a [n, n] -> L and U of P A = L U in place, ipiv [n] (int32, 1-based); info */
     CT_CUDA_GETRS,     /* b [n, k] -> op(A)^-1 b from getrf's a and ipiv; op(A) = A^T when trans */
     CT_CUDA_POTRF,     /* a [n, n] -> its upper (upper) or lower Cholesky factor in that triangle (the other
-                          triangle is left as it was); info */
+                          triangle is undefined afterwards: cuSOLVER's potrfBatched uses it as workspace); info */
     CT_CUDA_GEQRF,     /* a [m, n] -> R on and above the diagonal, Householder vectors below; tau [min(m, n)] */
     CT_CUDA_ORGQR,     /* a [m, n] whose first k columns hold geqrf's vectors (tau [k]; k <= n <= m) -> Q [m, n] */
     CT_CUDA_SYEVD,     /* a [n, n] symmetric, read from its upper (upper) or lower triangle -> w [n] ascending and,

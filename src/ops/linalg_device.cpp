@@ -160,7 +160,7 @@ Tensor cuda_cholesky_kernel(const Tensor& a, const char* op) {
     std::vector<int32_t> infos = run(op, a, args);
     int64_t bad = first_failure(infos);
     if (bad >= 0) fail_not_positive_definite(op, a, bad, infos[(size_t)bad]);
-    return tril(l, 0);  // U column-major is L row-major; above the diagonal are A's entries, untouched
+    return tril(l, 0);  // U column-major is L row-major; above its diagonal is potrf's workspace
 }
 
 Tensor cuda_triangular_solve_kernel(const Tensor& a, const Tensor& b, bool upper, bool left, bool trans, bool unit) {
