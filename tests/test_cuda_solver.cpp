@@ -281,3 +281,36 @@ TEST(CudaGpu, LinalgLargerBatchedMatrices) {
                         1e-9);
     }
 }
+
+TEST(CudaGpu, LinalgLstsqGelsMatchesCpu) {
+    REQUIRE_CUDA();
+    struct Case {
+        Shape a, b;
+    } cases[] = {{{5, 3}, {5, 2}}, {{3, 5}, {3, 2}}, {{4, 4}, {4, 1}}, {{2, 6, 3}, {2, 6, 2}}, {{2, 3, 6}, {1, 3, 2}},
+                 {{5, 3}, {5}}, {{0, 4, 3}, {0, 4, 2}}, {{4, 0}, {4, 2}}, {{0, 3}, {0, 2}}, {{4, 3}, {4, 0}}};
+    for (ct_dtype dt : {CT_FLOAT32, CT_FLOAT64})
+        for (const Case& c : cases) {
+            SCOPED_TRACE(std::string(ct_dtype_name(dt)) + " " + ::testing::PrintToString(c.a) + " " +
+                         ::testing::PrintToString(c.b));
+            compare_on_cuda("lstsq gels", [](const std::vector<H>& x) {
+                H sol, res, rank, sv;
+                ok(ct_linalg_lstsq_ex(x[0].get(), x[1].get(), -1, CT_LSTSQ_GELS, sol.out(), res.out(), rank.out(),
+                                      sv.out()));
+                return cat_flat({sol, res});
+            }, {sample(c.a, dt, 100), sample(c.b, dt, 101)}, {true, true}, {}, tol_of(dt) * 10);
+        }
+    // ct_linalg_lstsq: gelsy on the CPU, gels on CUDA: the same solution for a full-rank A
+    compare_on_cuda("lstsq", [](const std::vector<H>& x) {
+        H o;
+        ok(ct_linalg_lstsq(x[0].get(), x[1].get(), o.out()));
+        return o;
+    }, {sample({6, 3}, CT_FLOAT64, 102), sample({6, 2}, CT_FLOAT64, 103)}, {true, true}, {}, 1e-8);
+    // a rank-deficient A: gels's error, naming the batch element and the zero diagonal element of R
+    H a = on(make({1, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 0}, {2, 3, 2}), ct_cuda(0)), b = on(sample({2, 3, 1}, CT_FLOAT64, 4), ct_cuda(0));
+    H sol, res, rank, sv;
+    CT_EXPECT_ERR(ct_linalg_lstsq_ex(a.get(), b.get(), -1, CT_LSTSQ_GELS, sol.out(), res.out(), rank.out(), sv.out()),
+                  CT_ERR_INVALID_ARGUMENT, "(Batch element 1): The least squares solution could not be computed because "
+                  "the input matrix does not have full rank (error code: 2)");
+    CT_EXPECT_ERR(ct_linalg_lstsq_ex(a.get(), b.get(), -1, CT_LSTSQ_GELSD, sol.out(), res.out(), rank.out(), sv.out()),
+                  CT_ERR_NOT_SUPPORTED, "only the gels driver");
+}

@@ -116,6 +116,8 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "linalg.inv", "linalg.det", "linalg.slogdet", "linalg.solve", "linalg.cholesky", "linalg.qr", "linalg.eigh",
         "linalg.eigvalsh", "linalg.svd", "linalg.svdvals", "linalg.solve_triangular", "linalg.matrix_power",
         "linalg.cross", "linalg.vector_norm", "linalg.matrix_norm", "linalg.pinv", "linalg.matrix_rank",
+        // lstsq: the gels driver only (QR, matmul and trsm on the device), as torch
+        "linalg.lstsq",
     };
     return ops;
 }

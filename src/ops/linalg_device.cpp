@@ -271,4 +271,47 @@ std::tuple<Tensor, Tensor, Tensor> cuda_svd_kernel(const Tensor& a, bool full, b
     return {mT(ub), s, mT(vtb)};
 }
 
+namespace {
+
+// Fails like LAPACK's gels when a triangular factor r [..., n, n] of a has an exactly zero diagonal element (one
+// read-back of the diagonals).
+void check_full_rank(const char* op, const Tensor& a, const Tensor& r) {
+    const int64_t n = r.size(-1);
+    Tensor d = copy_to_device(to_dtype(diagonal(r, 0, -2, -1), DType::Float64), Device{});
+    const double* p = d.data<double>();
+    for (int64_t i = 0; i < d.numel(); ++i)
+        if (p[i] == 0.0) fail_rank_deficient(op, a, i / n, i % n + 1);
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor, Tensor> cuda_lstsq_kernel(const Tensor& a, const Tensor& b, LstsqDriver driver) {
+    NoGradGuard no_grad;
+    const char* op = "linalg.lstsq";
+    if (driver != LstsqDriver::Gels)
+        fail(CT_ERR_NOT_SUPPORTED, op, ": only the gels driver (CT_LSTSQ_GELS) runs on CUDA tensors, as in torch; got "
+             "driver ", (int32_t)driver, " for tensors on ", device_str(a.device()));
+    const int64_t m = a.size(-2), n = a.size(-1), k = b.size(-1), mn = std::min(m, n);
+    linalg_int_dim(m, op), linalg_int_dim(n, op), linalg_int_dim(k, op);
+    const Shape bs = batch_shape_of(a);
+    Tensor buf = zeros(with_tail(bs, {std::max(m, n), k}), a.dtype(), a.device());
+    Tensor rank = zeros(bs, DType::Int64, a.device()), sv = empty_tensor(with_tail(bs, {mn}), a.dtype(), a.device());
+    if (batch_count(a) == 0 || mn == 0 || k == 0) {  // X = 0 (no rows when n = 0), B where a residual reads it
+        copy_into(narrow(buf, -2, 0, m), b);
+        return {buf, rank, sv};
+    }
+    if (m >= n) {  // A = Q R: X = R1^-1 (Q^T B)[:n], residual components (Q^T B)[n:]
+        auto qr = cuda_qr_kernel(a, QrMode::Complete);
+        Tensor r1 = narrow(qr.second, -2, 0, n), qtb = matmul(mT(qr.first), b);
+        check_full_rank(op, a, r1);
+        copy_into(narrow(buf, -2, 0, n), cuda_triangular_solve_kernel(r1, narrow(qtb, -2, 0, n), true, true, false, false));
+        copy_into(narrow(buf, -2, n, m - n), narrow(qtb, -2, n, m - n));
+    } else {  // A^T = Q R: A X = B is R^T (Q^T X) = B, and the minimum-norm X is Q R^-T B
+        auto qr = cuda_qr_kernel(mT(a), QrMode::Reduced);
+        check_full_rank(op, a, qr.second);
+        copy_into(buf, matmul(qr.first, cuda_triangular_solve_kernel(qr.second, b, true, true, true, false)));
+    }
+    return {buf, rank, sv};
+}
+
 }  // namespace ct

@@ -104,6 +104,11 @@ void fail_not_converged(const char* op, const Tensor& a, int64_t bad, int64_t in
          "input matrix is ill-conditioned or has too many repeated ", what, " (error code: ", info, ").");
 }
 
+void fail_rank_deficient(const char* op, const Tensor& a, int64_t bad, int64_t info) {
+    fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The least squares solution could not be computed "
+         "because the input matrix does not have full rank (error code: ", info, ").");
+}
+
 Tensor inv_kernel(const Tensor& a, const char* op) {
     if (!a.device().is_cpu()) return cuda_inv_kernel(a, op);
     const int64_t batch = batch_count(a), n = a.size(-1);
@@ -369,6 +374,7 @@ std::tuple<Tensor, Tensor, Tensor> svd_kernel(const Tensor& a, bool full, bool v
 namespace ct {
 
 std::tuple<Tensor, Tensor, Tensor> lstsq_kernel(const Tensor& a, const Tensor& b, LstsqDriver driver, double rcond) {
+    if (!a.device().is_cpu()) return cuda_lstsq_kernel(a, b, driver);
     const char* op = "linalg.lstsq";
     const int64_t batch = batch_count(a), m = a.size(-2), n = a.size(-1), k = b.size(-1), mn = std::min(m, n);
     const int64_t ldb = std::max<int64_t>({m, n, 1}), kk = std::max<int64_t>(k, 1);  // k == 0: one zero column
@@ -422,9 +428,7 @@ std::tuple<Tensor, Tensor, Tensor> lstsq_kernel(const Tensor& a, const Tensor& b
         });
     });
     int64_t bad = first_failure(infos);
-    if (bad >= 0 && driver == LstsqDriver::Gels)
-        fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The least squares solution could not be computed "
-             "because the input matrix does not have full rank (error code: ", infos[(size_t)bad], ").");
+    if (bad >= 0 && driver == LstsqDriver::Gels) fail_rank_deficient(op, a, bad, infos[(size_t)bad]);
     if (bad >= 0) fail_not_converged(op, a, bad, infos[(size_t)bad], "singular values");
     int64_t* pr = rank.data<int64_t>();
     for (int64_t bi = 0; bi < batch; ++bi) pr[bi] = ranks[(size_t)bi];

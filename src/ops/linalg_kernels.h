@@ -16,6 +16,8 @@ namespace ct {
 [[noreturn]] void fail_singular(const char* op, const Tensor& a, int64_t bad, int64_t info, const char* what);
 [[noreturn]] void fail_not_positive_definite(const char* op, const Tensor& a, int64_t bad, int64_t info);
 [[noreturn]] void fail_not_converged(const char* op, const Tensor& a, int64_t bad, int64_t info, const char* what);
+// gels on a matrix whose triangular factor has a zero diagonal element info (1-based).
+[[noreturn]] void fail_rank_deficient(const char* op, const Tensor& a, int64_t bad, int64_t info);
 // Throws CT_ERR_NOT_SUPPORTED naming op unless d fits LAPACK's and cuSOLVER's 32-bit int (Note [LAPACK ints]).
 int32_t linalg_int_dim(int64_t d, const char* op);
 

@@ -209,14 +209,9 @@ LINALG = {"inv": lambda L, a: L.inv(a), "det": lambda L, a: L.det(a), "slogdet":
 
 
 @pytest.mark.parametrize("name", sorted(LINALG))
-def test_linalg_runs_on_cuda_except_lstsq(name):
-    """torch.linalg runs on cuSOLVER (test_cuda_linalg.py compares values and gradients with torch); lstsq still
-    refuses a CUDA tensor cleanly, naming itself."""
+def test_linalg_runs_on_cuda(name):
+    """torch.linalg runs on cuSOLVER (test_cuda_linalg.py compares values and gradients with torch)."""
     a = ct.eye(3, dtype=ct.float64, device="cuda") * 2
-    if name == "lstsq":
-        with pytest.raises(NotImplementedError, match="linalg.lstsq"):
-            LINALG[name](ct.linalg, a)
-        return
     got, want = LINALG[name](ct.linalg, a), LINALG[name](ct.linalg, a.cpu())
     for g, w in zip(got if isinstance(got, tuple) else (got,), want if isinstance(want, tuple) else (want,)):
         assert g.is_cuda

@@ -94,3 +94,18 @@ def test_errors_on_cuda():
         ct.linalg.solve(singular[0], ct.ones(2, 1, dtype=ct.float64))
     with pytest.raises(Exception, match="cpu"):
         ct.linalg.solve(singular[0], ct.ones(2, 1, dtype=ct.float64))
+
+
+@pytest.mark.parametrize("shape_a,shape_b", [((5, 3), (5, 2)), ((3, 5), (3, 2)), ((2, 4, 4), (2, 4, 1))])  # torch 1.13 cannot differentiate a vector B
+def test_lstsq_gels_matches_torch(shape_a, shape_b):
+    rng = np.random.default_rng(5)
+    a, b = rng.uniform(-1, 1, shape_a), rng.uniform(-1, 1, shape_b)
+    ca, ta = _pair(a)
+    cb, tb = _pair(b)
+    got, want = ct.linalg.lstsq(ca, cb), torch.linalg.lstsq(ta, tb, driver="gels")  # gels: CUDA's default
+    assert got.rank.numel() == 0 and got.singular_values.numel() == 0
+    if want.residuals.numel():
+        np.testing.assert_allclose(got.residuals.detach().cpu().numpy(), want.residuals.detach().numpy(), atol=1e-10)
+    _check(got.solution, want.solution, [ca, cb], [ta, tb], 1e-8)
+    with pytest.raises(NotImplementedError, match="only the gels driver"):
+        ct.linalg.lstsq(ca, cb, driver="gelsd")
