@@ -1,7 +1,8 @@
 // bench_cuda.cpp - GPU benchmark: ctensor's elementwise ops in GB/s against a device-to-device cudaMemcpy
 // (the bandwidth ceiling), ctensor's matmul in TFLOP/s against calling cuBLAS directly, and one MLP training
 // step (forward, cross entropy, backward, Adam) on CUDA against the same step on the CPU; then float16 / bfloat16
-// against float32 (issue 15): ct_add in GB/s and ct_matmul (cuBLAS GemmEx, float32 accumulation) in TFLOP/s.
+// against float32 (issue 15): ct_add in GB/s and ct_matmul (cuBLAS GemmEx, float32 accumulation) in TFLOP/s;
+// last torch.linalg's solve / svd / eigh on cuSOLVER against LAPACK on the CPU (batch 16 of 256 x 256).
 // Usage: bench_cuda [elements (default 2^26)] [matmul size (default 4096)] [iterations (default 20)]
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -229,6 +230,56 @@ void bench_half(int64_t n, int64_t m, int iters) {
     }
 }
 
+// torch.linalg on cuSOLVER (issue 14): solve, svd and eigh of a batch of n x n matrices on the CPU (LAPACK) and
+// on CUDA, ms per call and the ratio. The matrices are randn + n I (well conditioned; eigh reads one triangle).
+void bench_linalg(int64_t n, int64_t batch, int iters) {
+    std::printf("torch.linalg, batch %lld of %lld x %lld (ms per call: cpu LAPACK, cuda cuSOLVER)\n", (long long)batch,
+                (long long)n, (long long)n);
+    using Op = std::function<ct_status(ct_tensor, ct_tensor)>;
+    const std::pair<const char*, Op> ops[] = {
+        {"solve (B: n x 1)", [](ct_tensor a, ct_tensor b) {
+             ct_tensor x = nullptr;
+             ct_status st = ct_linalg_solve(a, b, &x);
+             ct_tensor_release(x);
+             return st;
+         }},
+        {"svd (reduced)", [](ct_tensor a, ct_tensor) {
+             ct_tensor u = nullptr, s = nullptr, vh = nullptr;
+             ct_status st = ct_linalg_svd(a, 0, &u, &s, &vh);
+             ct_tensor_release(u), ct_tensor_release(s), ct_tensor_release(vh);
+             return st;
+         }},
+        {"eigh", [](ct_tensor a, ct_tensor) {
+             ct_tensor l = nullptr, v = nullptr;
+             ct_status st = ct_linalg_eigh(a, 0, &l, &v);
+             ct_tensor_release(l), ct_tensor_release(v);
+             return st;
+         }},
+    };
+    for (ct_dtype dt : {CT_FLOAT32, CT_FLOAT64}) {
+        const int64_t shape[3] = {batch, n, n}, bshape[3] = {batch, n, 1};
+        ct_tensor r = nullptr, e = nullptr, a_cpu = nullptr, b_cpu = nullptr, a_dev = nullptr, b_dev = nullptr;
+        check(ct_randn(shape, 3, dt, ct_cpu(), nullptr, &r), "randn");
+        check(ct_eye(n, n, dt, ct_cpu(), &e), "eye");
+        check(ct_add(r, e, (double)n, &a_cpu), "add");
+        check(ct_randn(bshape, 3, dt, ct_cpu(), nullptr, &b_cpu), "randn");
+        check(ct_to_device(a_cpu, ct_cuda(0), &a_dev), "to cuda");
+        check(ct_to_device(b_cpu, ct_cuda(0), &b_dev), "to cuda");
+        for (const auto& op : ops) {
+            if (op.second(a_dev, b_dev) != CT_OK) {
+                std::printf("  %-9s %-20s skipped: %s\n", ct_dtype_name(dt), op.first, ct_last_error());
+                continue;
+            }
+            const double cpu = 1e3 * time_per_call(std::max(1, iters / 4), [&] { check(op.second(a_cpu, b_cpu), op.first); },
+                                                   [] {});
+            const double dev = 1e3 * time_per_call(iters, [&] { check(op.second(a_dev, b_dev), op.first); }, sync_ct);
+            std::printf("  %-9s %-20s cpu %9.2f ms  cuda %9.2f ms  (%.1fx the cpu)\n", ct_dtype_name(dt), op.first,
+                        cpu, dev, cpu / dev);
+        }
+        for (ct_tensor t : {r, e, a_cpu, b_cpu, a_dev, b_dev}) ct_tensor_release(t);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -248,6 +299,7 @@ int main(int argc, char** argv) {
     bench_matmul(m, iters);
     bench_mlp(256, iters);
     bench_half(n, m, iters);
+    bench_linalg(256, 16, iters);
     int64_t allocated = 0, reserved = 0, peak = 0;
     check(ct_cuda_memory_stats(0, &allocated, &reserved, &peak), "memory_stats");
     std::printf("ctensor allocator: allocated %lld, reserved %lld, peak %lld bytes\n", (long long)allocated,

@@ -154,6 +154,8 @@ const ct_cuda_backend kTable = {
     &im2col_nd, &col2im_nd,
     // ---- float16/bfloat16 on CUDA (issue 15) ----
     &kernel_dtype_supported,
+    // ---- dense linear algebra on cuSOLVER (issue 14) ----
+    &linalg,
 };
 
 }  // namespace

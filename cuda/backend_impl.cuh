@@ -31,6 +31,7 @@ struct DeviceContext {
     cudaStream_t stream = nullptr;  // every kernel and copy of this device runs here (stream order)
     LaunchConfig launch{1, 256};
     void* blas = nullptr;           // cublasHandle_t, created on first use (blas.cu)
+    void* solver = nullptr;         // cusolverDnHandle_t, created on first use (solver.cu)
 };
 
 // Number of devices found by init (0 before a successful init).
@@ -96,6 +97,9 @@ int32_t im2col_nd(int32_t device, int32_t dtype, const ct_cuda_conv_nd* geom, in
                   void* col, const int64_t col_strides[3]);
 int32_t col2im_nd(int32_t device, int32_t dtype, const ct_cuda_conv_nd* geom, int64_t count, const void* col,
                   void* x);
+
+// dense linear algebra (issue 14), implemented in solver.cu.
+int32_t linalg(int32_t device, const ct_cuda_linalg_args* args);
 
 // Runs body (returning a status) and turns any C++ exception into a status: nothing crosses the C table.
 template <typename Body> int32_t guarded(Body&& body) noexcept {

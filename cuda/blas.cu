@@ -5,11 +5,11 @@
 #include <cublas_v2.h>
 #include <mutex>
 #include "cuda/backend_impl.cuh"
+#include "cuda/blas_handle.cuh"
 #include "cuda/gemm_args.h"
 
 namespace ct {
 namespace cuda {
-namespace {
 
 int32_t check_blas(cublasStatus_t s, const char* what) {
     if (s == CUBLAS_STATUS_SUCCESS) return CT_OK;
@@ -18,22 +18,7 @@ int32_t check_blas(cublasStatus_t s, const char* what) {
     return set_error(status, std::string(what) + ": " + cublasGetStatusName(s) + ": " + cublasGetStatusString(s));
 }
 
-// The device's cuBLAS handle bound to its stream (created on first use; contexts live for the process).
-int32_t blas_handle(DeviceContext* ctx, cublasHandle_t* out) {
-    static std::mutex mu;
-    std::lock_guard<std::mutex> lock(mu);
-    if (!ctx->blas) {
-        cublasHandle_t h = nullptr;
-        if (int32_t st = check_blas(cublasCreate(&h), "gemm: cublasCreate")) return st;
-        if (int32_t st = check_blas(cublasSetStream(h, ctx->stream), "gemm: cublasSetStream")) {
-            cublasDestroy(h);
-            return st;
-        }
-        ctx->blas = h;
-    }
-    *out = static_cast<cublasHandle_t>(ctx->blas);
-    return CT_OK;
-}
+namespace {
 
 cublasOperation_t op_of(bool trans) { return trans ? CUBLAS_OP_T : CUBLAS_OP_N; }
 
@@ -58,6 +43,22 @@ int32_t run_half(cublasHandle_t h, const ColumnMajorGemm& g, double alpha, doubl
 }
 
 }  // namespace
+
+int32_t blas_handle(DeviceContext* ctx, cublasHandle_t* out) {
+    static std::mutex mu;
+    std::lock_guard<std::mutex> lock(mu);
+    if (!ctx->blas) {
+        cublasHandle_t h = nullptr;
+        if (int32_t st = check_blas(cublasCreate(&h), "gemm: cublasCreate")) return st;
+        if (int32_t st = check_blas(cublasSetStream(h, ctx->stream), "gemm: cublasSetStream")) {
+            cublasDestroy(h);
+            return st;
+        }
+        ctx->blas = h;
+    }
+    *out = static_cast<cublasHandle_t>(ctx->blas);
+    return CT_OK;
+}
 
 int32_t gemm(int32_t device, int32_t dtype, int32_t trans_a, int32_t trans_b, int64_t m, int64_t n, int64_t k,
              double alpha, const void* a, int64_t lda, int64_t stride_a, const void* b, int64_t ldb, int64_t stride_b,

@@ -20,6 +20,8 @@
 #include <map>
 #include <string>
 
+int32_t emulated_linalg(const ct_cuda_linalg_args* args, std::string* error);  // emulated_cuda_linalg.cpp
+
 namespace {
 
 using namespace ct::cuda;
@@ -284,6 +286,14 @@ int32_t col2im_nd_entry(int32_t device, int32_t dtype, const ct_cuda_conv_nd* ge
     return finish(launch_col2im_nd(kLaunch, nullptr, dtype, geom, count, col, x), "col2im_nd");
 }
 
+// ---- dense linear algebra on cuSOLVER (issue 14): LAPACK on the host (emulated_cuda_linalg.cpp) ----
+int32_t linalg_entry(int32_t device, const ct_cuda_linalg_args* args) {
+    if (int32_t st = check_device(device)) return st;
+    std::string error;
+    int32_t st = emulated_linalg(args, &error);
+    return st == CT_OK ? st : set_error(st, error);
+}
+
 const ct_cuda_backend kTable = {
     sizeof(ct_cuda_backend), CT_CUDA_BACKEND_VERSION, &init, &last_error, &malloc_entry, &free_entry,
     &stats_entry, &empty_cache_entry, &synchronize_entry, &memcpy_entry, &copy_entry, &fill_entry,
@@ -301,6 +311,8 @@ const ct_cuda_backend kTable = {
     &im2col_nd_entry, &col2im_nd_entry,
     // ---- float16/bfloat16 on CUDA (issue 15) ----
     &kernel_dtype_supported,
+    // ---- dense linear algebra on cuSOLVER (issue 14) ----
+    &linalg_entry,
 };
 
 }  // namespace

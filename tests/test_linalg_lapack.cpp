@@ -314,12 +314,18 @@ TEST(LinalgLapack, Errors) {
     CT_EXPECT_ERR(ct_backward(sum.get(), nullptr, 0, 0), CT_ERR_NOT_SUPPORTED, "not differentiable when mode='complete'");
 }
 
-TEST(LinalgLapack, CudaTensorsAreNotSupported) {
+TEST(LinalgLapack, CudaTensorsRunOnCusolver) {
     ct_device cuda{CT_DEVICE_CUDA, 0};
     H a = make({1, 0, 0, 1}, {2, 2}), d, r;
     if (ct_to_device(a.get(), cuda, d.out()) != CT_OK) GTEST_SKIP() << "no CUDA device: " << ct_last_error();
-    CT_EXPECT_ERR(ct_linalg_inv(d.get(), r.out()), CT_ERR_NOT_SUPPORTED, "linalg.inv");
-    CT_EXPECT_ERR(ct_linalg_cholesky(d.get(), 0, r.out()), CT_ERR_NOT_SUPPORTED, "linalg.cholesky");
+    CT_ASSERT_OK(ct_linalg_inv(d.get(), r.out()));  // test_cuda_solver.cpp compares every op with the CPU
+    ct_device got{};
+    CT_ASSERT_OK(ct_tensor_device(r.get(), &got));
+    EXPECT_EQ(got.type, CT_DEVICE_CUDA);
+    CT_ASSERT_OK(ct_linalg_lstsq(d.get(), d.get(), r.out()));  // gels, the CUDA default
+    H r2, r3, r4;  // the LAPACK-only drivers are refused on CUDA, as torch
+    CT_EXPECT_ERR(ct_linalg_lstsq_ex(d.get(), d.get(), -1, CT_LSTSQ_GELSY, r.out(), r2.out(), r3.out(), r4.out()),
+                  CT_ERR_NOT_SUPPORTED, "only the gels driver");
 }
 
 TEST(LinalgLapack, Composites) {

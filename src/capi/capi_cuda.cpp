@@ -118,6 +118,14 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "logaddexp", "logaddexp2", "hypot", "xlogy", "copysign", "fmax", "fmin", "heaviside", "nextafter",
         "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift", "bitwise_right_shift", "gcd",
         "lcm", "addcmul", "addcdiv",
+        // ---- dense linear algebra on cuSOLVER (issue 14) ----
+        // factorisations through the backend's linalg entry (ops/linalg_device.cpp), their backwards and the
+        // composites built on them
+        "linalg.inv", "linalg.det", "linalg.slogdet", "linalg.solve", "linalg.cholesky", "linalg.qr", "linalg.eigh",
+        "linalg.eigvalsh", "linalg.svd", "linalg.svdvals", "linalg.solve_triangular", "linalg.matrix_power",
+        "linalg.cross", "linalg.vector_norm", "linalg.matrix_norm", "linalg.pinv", "linalg.matrix_rank",
+        // lstsq: the gels driver only (QR, matmul and trsm on the device), as torch
+        "linalg.lstsq",
     };
     return ops;
 }

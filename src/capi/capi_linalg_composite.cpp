@@ -1,5 +1,5 @@
 // capi_linalg_composite.cpp - C API: torch.linalg's composite ops (ops/linalg_composite.cpp): matrix_power, cross,
-// vector_norm, matrix_norm, pinv, matrix_rank, lstsq. CPU only (not in the CUDA-capable set).
+// vector_norm, matrix_norm, pinv, matrix_rank, lstsq; CUDA tensors through cuSOLVER (capi_cuda.cpp lists them).
 #include "capi/capi_common.h"
 #include "ops/linalg_ops.h"
 

@@ -1,5 +1,5 @@
-// capi_linalg_lapack.cpp - C API: torch.linalg's LAPACK-backed ops (ops/linalg_decomp.cpp). CUDA tensors are
-// refused at get_tensor (not in the CUDA-capable set: they would need cuSOLVER).
+// capi_linalg_lapack.cpp - C API: torch.linalg's LAPACK-backed ops (ops/linalg_decomp.cpp); on CUDA tensors they
+// run on cuSOLVER (ops/linalg_device.cpp; the names are in the CUDA-capable set of capi_cuda.cpp).
 #include "capi/capi_common.h"
 #include "ops/linalg_ops.h"
 

@@ -228,6 +228,43 @@ typedef struct ct_cuda_conv_nd {
     int64_t stride[3], padding[3], dilation[3];
 } ct_cuda_conv_nd;
 
+/* ---- dense linear algebra on cuSOLVER (issue 14) ---- */
+/* Operations of the linalg entry: LAPACK's routines of the same names on a batch of contiguous column-major
+   float32/float64 matrices in device memory. Matrix i of an operand with r x c matrices starts at element
+   i * r * c and has leading dimension r. Every size fits int32 (the core checks). Append-only. */
+enum ct_cuda_linalg_op {
+    CT_CUDA_GETRF = 0, /* a [n, n] -> L and U of P A = L U in place, ipiv [n] (int32, 1-based); info */
+    CT_CUDA_GETRS,     /* b [n, k] -> op(A)^-1 b from getrf's a and ipiv; op(A) = A^T when trans */
+    CT_CUDA_POTRF,     /* a [n, n] -> its upper (upper) or lower Cholesky factor in that triangle (the other
+                          triangle is undefined afterwards: cuSOLVER's potrfBatched uses it as workspace); info */
+    CT_CUDA_GEQRF,     /* a [m, n] -> R on and above the diagonal, Householder vectors below; tau [min(m, n)] */
+    CT_CUDA_ORGQR,     /* a [m, n] whose first k columns hold geqrf's vectors (tau [k]; k <= n <= m) -> Q [m, n] */
+    CT_CUDA_SYEVD,     /* a [n, n] symmetric, read from its upper (upper) or lower triangle -> w [n] ascending and,
+                          when vectors, the orthonormal eigenvectors as a's columns; info */
+    CT_CUDA_GESVD,     /* a [m, n] with m >= n (overwritten) -> s [n] descending and, when vectors, u [m, full ? m : n]
+                          and vt [n, n] (V^T); info */
+    CT_CUDA_TRSM,      /* b [m, n] -> X with op(A) X = b (left) or X op(A) = b (right) for a [k, k] (k = m when left,
+                          else n) triangular: only its upper (upper) or lower triangle is read, its diagonal taken
+                          as 1 when unit; op(A) = A^T when trans. No singularity check */
+    CT_CUDA_NUM_LINALG_OPS
+};
+/* Arguments of one linalg call; unused pointers may be NULL. info, when the op names it, is host memory [batch]
+   receiving LAPACK's info code per matrix (0: success; getrf: the first zero pivot, 1-based; potrf: the order of
+   the first leading minor that is not positive-definite; syevd/gesvd: > 0 when the algorithm did not converge). */
+typedef struct ct_cuda_linalg_args {
+    int32_t op;    /* ct_cuda_linalg_op */
+    int32_t dtype; /* CT_FLOAT32 or CT_FLOAT64 */
+    int64_t batch, m, n, k;
+    int32_t upper, trans, left, unit, vectors, full;
+    void* a;
+    void* b;
+    void* w; /* tau (geqrf, orgqr), w (syevd) or s (gesvd) */
+    void* u;
+    void* vt;
+    int32_t* ipiv; /* device memory [batch, n] */
+    int32_t* info; /* host memory [batch] */
+} ct_cuda_linalg_args;
+
 typedef struct ct_cuda_backend {
     uint32_t struct_size; /* sizeof(ct_cuda_backend) as the backend was built */
     uint32_t version;     /* CT_CUDA_BACKEND_VERSION */
@@ -347,6 +384,11 @@ typedef struct ct_cuda_backend {
        accumulation); the other entries keep their float32/float64 contract (the core computes those ops on
        float32 copies, ops/half_compute.h). */
     int32_t (*dtype_supported)(int32_t dtype);
+
+    /* ---- dense linear algebra on cuSOLVER (issue 14) ---- */
+    /* One ct_cuda_linalg_op over args->batch matrices (cuSOLVER / cuBLAS on the device's stream); returns once
+       args->info is written. A failed factorisation is not an error here: it is reported through info. */
+    int32_t (*linalg)(int32_t device, const ct_cuda_linalg_args* args);
 } ct_cuda_backend;
 
 /* The one symbol the backend exports: the table for the requested version, or NULL if unsupported. */

@@ -168,7 +168,8 @@ Tensor linalg_matrix_rank(const Tensor& a, double atol, double rtol) {
 }
 
 Tensor linalg_lstsq(const Tensor& a, const Tensor& b) {
-    return linalg_lstsq_ex(a, b, -1.0, LstsqDriver::Gelsy).solution;
+    // torch's default driver: gelsy on the CPU, gels (the only one cuSOLVER offers) on CUDA
+    return linalg_lstsq_ex(a, b, -1.0, a.device().is_cpu() ? LstsqDriver::Gelsy : LstsqDriver::Gels).solution;
 }
 
 }  // namespace ct

@@ -3,6 +3,7 @@
 // dtype-generic loop over the batch (split over the thread pool, each call single-threaded), and reads the
 // factorisation's info codes after the loop, so that a failure names the first bad batch element.
 #include "ops/linalg_kernels.h"
+#include "ops/linalg_device.h"
 #include <cblas.h>
 #include <algorithm>
 #include <cmath>
@@ -51,10 +52,7 @@ Tensor from_colmajor(const Tensor& buf) { return colmajor(buf); }
 // column-major is L row-major. The LU itself stays A's where an error names a pivot (inv, solve), so the index is
 // torch's.
 // Note [LAPACK ints] in cpu/lapack.h.
-lapack_int lapack_dim(int64_t d, const char* op) {
-    if (d > INT_MAX) fail(CT_ERR_NOT_SUPPORTED, op, ": matrix dimension ", d, " exceeds LAPACK's int range");
-    return (lapack_int)d;
-}
+lapack_int lapack_dim(int64_t d, const char* op) { return (lapack_int)linalg_int_dim(d, op); }
 
 // Runs f(b0, b1) over the batch [0, batch) on the thread pool, LAPACK single-threaded in each range. cost is
 // about the flops of one matrix: small problems stay on one thread. f must not throw (it records info codes).
@@ -70,11 +68,6 @@ template <typename F> void for_each_matrix(int64_t batch, double cost, F f) {
 template <typename Fn> void dispatch_float_or_complex(DType d, Fn&& fn) {
     if (is_complex(d)) dispatch_complex(d, fn);
     else dispatch_float(d, fn);
-}
-
-// "(Batch element b): " for a batched input, as torch words it; "" for a single matrix.
-std::string batch_prefix(const Tensor& a, int64_t b) {
-    return a.dim() > 2 ? "(Batch element " + std::to_string(b) + "): " : "";
 }
 
 // The first batch element with a nonzero info, or -1.
@@ -96,7 +89,39 @@ void fill_identity(Tensor& t, int64_t n) {  // t: contiguous [..., n, n]
 
 }  // namespace
 
+// "(Batch element b): " for a batched input, as torch words it; "" for a single matrix.
+static std::string batch_prefix(const Tensor& a, int64_t b) {
+    return a.dim() > 2 ? "(Batch element " + std::to_string(b) + "): " : "";
+}
+
+// Note [LAPACK ints] in cpu/lapack.h.
+int32_t linalg_int_dim(int64_t d, const char* op) {
+    if (d > INT_MAX) fail(CT_ERR_NOT_SUPPORTED, op, ": matrix dimension ", d, " exceeds LAPACK's int range");
+    return (int32_t)d;
+}
+
+void fail_singular(const char* op, const Tensor& a, int64_t bad, int64_t info, const char* what) {
+    fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The diagonal element ", info, " is zero, the ", what,
+         " could not be completed because the input matrix is singular.");
+}
+
+void fail_not_positive_definite(const char* op, const Tensor& a, int64_t bad, int64_t info) {
+    fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The factorization could not be completed ",
+         "because the input is not positive-definite (the leading minor of order ", info, " is not positive-definite).");
+}
+
+void fail_not_converged(const char* op, const Tensor& a, int64_t bad, int64_t info, const char* what) {
+    fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The algorithm failed to converge because the ",
+         "input matrix is ill-conditioned or has too many repeated ", what, " (error code: ", info, ").");
+}
+
+void fail_rank_deficient(const char* op, const Tensor& a, int64_t bad, int64_t info) {
+    fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The least squares solution could not be computed "
+         "because the input matrix does not have full rank (error code: ", info, ").");
+}
+
 Tensor inv_kernel(const Tensor& a, const char* op) {
+    if (!a.device().is_cpu()) return cuda_inv_kernel(a, op);
     const int64_t batch = batch_count(a), n = a.size(-1);
     lapack_int ln = lapack_dim(n, op);
     Tensor lu = colmajor(a), x = empty_tensor(a.sizes(), a.dtype(), a.device());
@@ -117,12 +142,12 @@ Tensor inv_kernel(const Tensor& a, const char* op) {
     });
     int64_t bad = first_failure(infos);
     if (bad >= 0)
-        fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The diagonal element ", infos[bad],
-             " is zero, the inversion could not be completed because the input matrix is singular.");
+        fail_singular(op, a, bad, infos[bad], "inversion");
     return x;  // x holds (A^T)^-1 column-major, i.e. A^-1 row-major: no copy back (Note [Layout-free LAPACK])
 }
 
 std::tuple<Tensor, Tensor, Tensor> lu_det_kernel(const Tensor& a) {
+    if (!a.device().is_cpu()) return cuda_lu_det_kernel(a);
     const int64_t batch = batch_count(a), n = a.size(-1);
     lapack_int ln = lapack_dim(n, "linalg.det");
     Shape bs = batch_shape_of(a);
@@ -158,6 +183,7 @@ std::tuple<Tensor, Tensor, Tensor> lu_det_kernel(const Tensor& a) {
 }
 
 Tensor solve_kernel(const Tensor& a, const Tensor& b, const char* op) {
+    if (!a.device().is_cpu()) return cuda_solve_kernel(a, b, op);
     const int64_t batch = batch_count(a), n = a.size(-1), k = b.size(-1);
     lapack_int ln = lapack_dim(n, op), lk = lapack_dim(k, op);
     Tensor lu = colmajor(a), x = colmajor(b);
@@ -178,12 +204,12 @@ Tensor solve_kernel(const Tensor& a, const Tensor& b, const char* op) {
     });
     int64_t bad = first_failure(infos);
     if (bad >= 0)
-        fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The diagonal element ", infos[bad],
-             " is zero, the solve could not be completed because the input matrix is singular.");
+        fail_singular(op, a, bad, infos[bad], "solve");
     return from_colmajor(x);
 }
 
 Tensor cholesky_kernel(const Tensor& a, const char* op) {
+    if (!a.device().is_cpu()) return cuda_cholesky_kernel(a, op);
     const int64_t batch = batch_count(a), n = a.size(-1);
     lapack_int ln = lapack_dim(n, op);
     Tensor l = fresh_copy(a);  // row-major: its upper triangle column-major is A's lower (Note [Layout-free LAPACK])
@@ -203,13 +229,12 @@ Tensor cholesky_kernel(const Tensor& a, const char* op) {
     });
     int64_t bad = first_failure(infos);
     if (bad >= 0)
-        fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The factorization could not be completed ",
-             "because the input is not positive-definite (the leading minor of order ", infos[bad],
-             " is not positive-definite).");
+        fail_not_positive_definite(op, a, bad, infos[bad]);
     return l;
 }
 
 Tensor triangular_solve_kernel(const Tensor& a, const Tensor& b, bool upper, bool left, bool trans, bool unit) {
+    if (!a.device().is_cpu()) return cuda_triangular_solve_kernel(a, b, upper, left, trans, unit);
     const int64_t batch = batch_count(a), n = a.size(-1), rows = b.size(-2), cols = b.size(-1);
     const char* op = "linalg.solve_triangular";
     lapack_dim(n, op), lapack_dim(rows, op), lapack_dim(cols, op);
@@ -237,6 +262,7 @@ Tensor triangular_solve_kernel(const Tensor& a, const Tensor& b, bool upper, boo
 }
 
 std::pair<Tensor, Tensor> qr_kernel(const Tensor& a, QrMode mode) {
+    if (!a.device().is_cpu()) return cuda_qr_kernel(a, mode);
     const char* op = "linalg.qr";
     const int64_t batch = batch_count(a), m = a.size(-2), n = a.size(-1), k = std::min(m, n);
     lapack_int lm = lapack_dim(m, op), ln = lapack_dim(n, op), lk = (lapack_int)k;
@@ -278,6 +304,7 @@ std::pair<Tensor, Tensor> qr_kernel(const Tensor& a, QrMode mode) {
 }
 
 std::pair<Tensor, Tensor> eigh_kernel(const Tensor& a, bool upper, bool vectors, const char* op) {
+    if (!a.device().is_cpu()) return cuda_eigh_kernel(a, upper, vectors, op);
     const int64_t batch = batch_count(a), n = a.size(-1);
     lapack_int ln = lapack_dim(n, op);
     Tensor v = colmajor(a), w = empty_tensor(with_tail(batch_shape_of(a), {n}), a.dtype(), a.device());
@@ -303,12 +330,12 @@ std::pair<Tensor, Tensor> eigh_kernel(const Tensor& a, bool upper, bool vectors,
     });
     int64_t bad = first_failure(infos);
     if (bad >= 0)
-        fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The algorithm failed to converge because the ",
-             "input matrix is ill-conditioned or has too many repeated eigenvalues (error code: ", infos[bad], ").");
+        fail_not_converged(op, a, bad, infos[bad], "eigenvalues");
     return {w, vectors ? from_colmajor(v) : Tensor()};
 }
 
 std::tuple<Tensor, Tensor, Tensor> svd_kernel(const Tensor& a, bool full, bool vectors, const char* op) {
+    if (!a.device().is_cpu()) return cuda_svd_kernel(a, full, vectors, op);
     const int64_t batch = batch_count(a), m = a.size(-2), n = a.size(-1), k = std::min(m, n);
     lapack_int lm = lapack_dim(m, op), ln = lapack_dim(n, op);
     const int64_t ucols = full ? m : k, vrows = full ? n : k;
@@ -349,9 +376,7 @@ std::tuple<Tensor, Tensor, Tensor> svd_kernel(const Tensor& a, bool full, bool v
     });
     int64_t bad = first_failure(infos);
     if (bad >= 0)
-        fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The algorithm failed to converge because the ",
-             "input matrix is ill-conditioned or has too many repeated singular values (error code: ", infos[bad],
-             ").");
+        fail_not_converged(op, a, bad, infos[bad], "singular values");
     return result();
 }
 
@@ -360,6 +385,7 @@ std::tuple<Tensor, Tensor, Tensor> svd_kernel(const Tensor& a, bool full, bool v
 namespace ct {
 
 std::tuple<Tensor, Tensor, Tensor> lstsq_kernel(const Tensor& a, const Tensor& b, LstsqDriver driver, double rcond) {
+    if (!a.device().is_cpu()) return cuda_lstsq_kernel(a, b, driver);
     const char* op = "linalg.lstsq";
     const int64_t batch = batch_count(a), m = a.size(-2), n = a.size(-1), k = b.size(-1), mn = std::min(m, n);
     const int64_t ldb = std::max<int64_t>({m, n, 1}), kk = std::max<int64_t>(k, 1);  // k == 0: one zero column
@@ -413,13 +439,8 @@ std::tuple<Tensor, Tensor, Tensor> lstsq_kernel(const Tensor& a, const Tensor& b
         });
     });
     int64_t bad = first_failure(infos);
-    if (bad >= 0 && driver == LstsqDriver::Gels)
-        fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The least squares solution could not be computed "
-             "because the input matrix does not have full rank (error code: ", infos[(size_t)bad], ").");
-    if (bad >= 0)
-        fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The algorithm failed to converge because the "
-             "input matrix is ill-conditioned or has too many repeated singular values (error code: ",
-             infos[(size_t)bad], ").");
+    if (bad >= 0 && driver == LstsqDriver::Gels) fail_rank_deficient(op, a, bad, infos[(size_t)bad]);
+    if (bad >= 0) fail_not_converged(op, a, bad, infos[(size_t)bad], "singular values");
     int64_t* pr = rank.data<int64_t>();
     for (int64_t bi = 0; bi < batch; ++bi) pr[bi] = ranks[(size_t)bi];
     return {narrow(from_colmajor(buf), -1, 0, k), rank, sv};
@@ -476,9 +497,7 @@ std::pair<Tensor, Tensor> eig_kernel(const Tensor& a, bool vectors, const char* 
         });
     });
     int64_t bad = first_failure(infos);
-    if (bad >= 0)
-        fail(CT_ERR_INVALID_ARGUMENT, op, ": ", batch_prefix(a, bad), "The algorithm failed to converge because the "
-             "input matrix is ill-conditioned or has too many repeated eigenvalues (error code: ", infos[bad], ").");
+    if (bad >= 0) fail_not_converged(op, a, bad, infos[bad], "eigenvalues");
     return {l, v};
 }
 

@@ -1,12 +1,25 @@
 // linalg_kernels.h - the LAPACK-backed CPU kernels of torch.linalg (linalg_kernels.cpp): plain computations on
 // float32/float64 CPU tensors of shape [..., m, n] (any strides), batched over the leading dims, with no
 // autograd. Callers (linalg_ops.cpp) have checked dtype, device and shapes; failures of the factorisation
-// (a singular or non-positive-definite matrix) are thrown here, naming op and the batch element.
+// (a singular or non-positive-definite matrix) are thrown here, naming op and the batch element. CUDA tensors
+// go to the cuSOLVER kernels of linalg_device.cpp (same contract, same messages).
 #pragma once
 #include <tuple>
 #include "ops/linalg_ops.h"
 
 namespace ct {
+
+// The failures of a factorisation, worded as torch's, for batch element bad of a (its first nonzero LAPACK info
+// code, info): a zero pivot of getrf (what: "inversion" or "solve"), a leading minor of potrf that is not
+// positive-definite, an eigen/singular value iteration that did not converge (what: "eigenvalues" or
+// "singular values"). Shared by the LAPACK and cuSOLVER kernels.
+[[noreturn]] void fail_singular(const char* op, const Tensor& a, int64_t bad, int64_t info, const char* what);
+[[noreturn]] void fail_not_positive_definite(const char* op, const Tensor& a, int64_t bad, int64_t info);
+[[noreturn]] void fail_not_converged(const char* op, const Tensor& a, int64_t bad, int64_t info, const char* what);
+// gels on a matrix whose triangular factor has a zero diagonal element info (1-based).
+[[noreturn]] void fail_rank_deficient(const char* op, const Tensor& a, int64_t bad, int64_t info);
+// Throws CT_ERR_NOT_SUPPORTED naming op unless d fits LAPACK's and cuSOLVER's 32-bit int (Note [LAPACK ints]).
+int32_t linalg_int_dim(int64_t d, const char* op);
 
 // A^-1 of square A; a singular matrix is CT_ERR_INVALID_ARGUMENT.
 Tensor inv_kernel(const Tensor& a, const char* op);

@@ -61,9 +61,7 @@ LstsqResult linalg_lstsq_ex(const Tensor& a, const Tensor& b, double rcond, Lsts
              dtype_name(a.dtype()), " and other's dtype ", dtype_name(b.dtype()));
     if (a.dtype() != DType::Float32 && a.dtype() != DType::Float64)
         fail(CT_ERR_DTYPE, op, ": only floating dtypes are supported, got ", dtype_name(a.dtype()));
-    if (!a.device().is_cpu() || !b.device().is_cpu())
-        fail(CT_ERR_NOT_SUPPORTED, op, ": CPU tensors only (LAPACK), got ", device_str(a.device()), " and ",
-             device_str(b.device()));
+    check_same_device(op, a, b);  // CUDA: the gels driver only (ops/linalg_device.cpp), as torch
     if (a.dim() < 2) fail(CT_ERR_SHAPE, op, ": input must have at least 2 dimensions, got shape ", shape_str(a.sizes()));
     if (b.dim() < 1) fail(CT_ERR_SHAPE, op, ": other must have at least 1 dimension, got a 0-d tensor");
     if (b.dim() > a.dim() || a.dim() - b.dim() > 1)

@@ -39,6 +39,16 @@ if [[ "$log" == *"[  SKIPPED ]"* ]]; then
   exit 1
 fi
 
+step "torch.linalg on cuSOLVER: CudaGpu.Linalg* against the CPU, then test_cuda_linalg.py against torch (C++: no skips)"
+log="$("$BUILD/tests/ctensor_tests" --gtest_filter='CudaGpu.Linalg*:LinalgLapack.CudaTensors*' 2>&1)" || { echo "$log"; exit 1; }
+echo "$log" | tail -n 3
+if [[ "$log" == *"[  SKIPPED ]"* ]]; then
+  echo "$log"
+  echo "the cuSOLVER linalg tests were skipped on a machine with a GPU" >&2
+  exit 1
+fi
+CTENSOR_LIB_DIR="$(cd "$BUILD" && pwd)" bash bindings/python/run_tests.sh test_cuda_linalg.py -rs
+
 step "tensors of more than 2^31 elements on the device (no skips)"
 log="$("$BUILD/tests/ctensor_tests" --gtest_filter='*BigTensors.*/cuda' 2>&1)" || { echo "$log"; exit 1; }
 echo "$log" | grep -E '^\[ big|PASSED|FAILED' || true

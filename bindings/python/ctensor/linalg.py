@@ -94,12 +94,15 @@ _LSTSQ_DRIVERS = {None: 0, "gelsy": 0, "gels": 1, "gelsd": 2, "gelss": 3}  # the
 
 
 def lstsq(A, B, rcond=None, *, driver=None):
-    """torch.linalg.lstsq on the CPU through LAPACK: driver 'gelsy' (the default; any rank), 'gels' (full rank),
+    """torch.linalg.lstsq through LAPACK: driver 'gelsy' (the CPU's default; any rank), 'gels' (full rank; the only
+    driver, and the default, on CUDA),
     'gelsd' or 'gelss' (any rank, with singular values). Returns (solution, residuals, rank, singular_values) as
     torch: residuals only when m > n, the driver is not gelsy and A has full rank; rank empty for gels; singular
     values only for gelsd/gelss. The solution's gradient is that of pinv(A) @ B."""
     if driver not in _LSTSQ_DRIVERS:
         raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
+    if driver is None and A.is_cuda:  # torch's CUDA default: gels, the only driver on CUDA
+        driver = "gels"
     return lstsq_ret(*_C.linalg_lstsq_ex(A, B, -1.0 if rcond is None else float(rcond), _LSTSQ_DRIVERS[driver]))
 
 
