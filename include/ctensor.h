@@ -1305,6 +1305,11 @@ CT_API ct_status ct_conj(ct_tensor x, ct_tensor* out);
 CT_API ct_status ct_angle(ct_tensor x, ct_tensor* out);
 /* out = abs * (cos(angle) + i sin(angle)); abs and angle float32 or float64 of one dtype (broadcast). */
 CT_API ct_status ct_polar(ct_tensor abs, ct_tensor angle, ct_tensor* out);
+/* ---- complex scalars (issue 15) ---- */
+/* A language's complex number real + i imag as a 0-d wrapped scalar (like ct_wrapped_scalar): it promotes by
+ * category only, as torch 1.13 - float32 / integer / bool tensor -> complex64, float64 -> complex128, complex
+ * tensors keep their dtype, float16 / bfloat16 -> complex64 (torch's complex32 does not exist here). */
+CT_API ct_status ct_wrapped_scalar_complex(double real, double imag, ct_tensor* out);
 
 #ifdef __cplusplus
 }
