@@ -383,4 +383,5 @@
 #pragma weak ct_conj
 #pragma weak ct_angle
 #pragma weak ct_polar
+#pragma weak ct_wrapped_scalar_complex
 #endif
