@@ -1268,3 +1268,8 @@ extern "C" {
         include_self: i32,
     ) -> ct_status;
 }
+
+// ---- complex scalars (issue 15) ----
+extern "C" {
+    pub fn ct_wrapped_scalar_complex(real: f64, imag: f64, out: *mut ct_tensor) -> ct_status;
+}
