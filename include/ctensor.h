@@ -1305,6 +1305,7 @@ CT_API ct_status ct_conj(ct_tensor x, ct_tensor* out);
 CT_API ct_status ct_angle(ct_tensor x, ct_tensor* out);
 /* out = abs * (cos(angle) + i sin(angle)); abs and angle float32 or float64 of one dtype (broadcast). */
 CT_API ct_status ct_polar(ct_tensor abs, ct_tensor angle, ct_tensor* out);
+
 /* ---- binary math (issue 14) ----
  * torch's two-argument elementwise functions: a and b broadcast and promote as ct_add (a number operand is a
  * ct_wrapped_scalar); complex inputs are refused (CT_ERR_NOT_SUPPORTED). "Floating only" ops refuse integer and
@@ -1356,6 +1357,7 @@ CT_API ct_status ct_addcdiv(ct_tensor self, ct_tensor tensor1, ct_tensor tensor2
 CT_API ct_status ct_linalg_eig(ct_tensor a, ct_tensor* eigenvalues, ct_tensor* eigenvectors);
 /* The eigenvalues of ct_linalg_eig alone (torch.linalg.eigvals). */
 CT_API ct_status ct_linalg_eigvals(ct_tensor a, ct_tensor* out);
+
 /* ---- unary math (issue 14) ---- */
 /* Elementwise float functions as torch 1.13: integer/bool inputs give float32, float16/bfloat16 compute in float32;
  * complex inputs are computed by asin..atanh, sinh, cosh, sinc and sgn and refused by the others (CT_ERR_NOT_SUPPORTED
@@ -1406,6 +1408,12 @@ CT_API ct_status ct_isneginf(ct_tensor x, ct_tensor* out);
 CT_API ct_status ct_positive(ct_tensor x, ct_tensor* out);
 /* out = the modified Bessel function of the first kind of order 0, I0(x). */
 CT_API ct_status ct_i0(ct_tensor x, ct_tensor* out);
+
+/* ---- complex scalars (issue 15) ---- */
+/* A language's complex number real + i imag as a 0-d wrapped scalar (like ct_wrapped_scalar): it promotes by
+ * category only, as torch 1.13 - float32 / integer / bool tensor -> complex64, float64 -> complex128, complex
+ * tensors keep their dtype, float16 / bfloat16 -> complex64 (torch's complex32 does not exist here). */
+CT_API ct_status ct_wrapped_scalar_complex(double real, double imag, ct_tensor* out);
 
 #ifdef __cplusplus
 }

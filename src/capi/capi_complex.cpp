@@ -1,5 +1,6 @@
 // capi_complex.cpp - C API: complex64 / complex128 scalars, fills, parts, views, conj, angle, polar (issue 15).
 #include "capi/capi_common.h"
+#include "ops/complex_scalar.h"
 #include "ops/ops.h"
 
 using namespace ct;
@@ -22,6 +23,13 @@ ct_status ct_full_complex(const int64_t* shape, int32_t ndim, double real, doubl
         check_out(out, "full_complex");
         *out = new_tensor_handle(full_complex(shape_arg(shape, ndim, "full_complex"), real, imag,
                                               dtype_arg(dtype, "full_complex"), device_arg(device, "full_complex")));
+    });
+}
+
+ct_status ct_wrapped_scalar_complex(double real, double imag, ct_tensor* out) {
+    return guard([&] {
+        check_out(out, "wrapped_scalar_complex");
+        *out = new_tensor_handle(wrapped_scalar_complex(real, imag));
     });
 }
 

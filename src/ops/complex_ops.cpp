@@ -2,6 +2,7 @@
 // angle, polar, |z|, complex fills, scalars and draws. Composites of real ops over view_as_real where that is
 // enough (their gradients then follow torch's convention by construction: Note [Complex gradients]).
 #include <cmath>
+#include "ops/complex_scalar.h"
 #include "ops/unary_common.h"
 
 namespace ct {
@@ -104,6 +105,12 @@ Tensor full_complex(const Shape& shape, double re, double im, DType dtype, Devic
         T* p = t.data<T>();
         parallel_for(t.numel(), 1 << 16, [&](int64_t b, int64_t e) { std::fill(p + b, p + e, v); });
     });
+    return t;
+}
+
+Tensor wrapped_scalar_complex(double re, double im) {
+    Tensor t = full_complex({}, re, im, DType::Complex128, Device{});
+    t.impl()->wrapped_number = true;
     return t;
 }
 

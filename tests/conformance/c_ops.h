@@ -38,9 +38,21 @@ void ok(ct_status st, const std::string& call) {
 
 const std::map<std::string, ct_dtype> kDTypes = {{"float32", CT_FLOAT32}, {"float64", CT_FLOAT64}, {"int32", CT_INT32},
                                                  {"int64", CT_INT64},     {"uint8", CT_UINT8},     {"bool", CT_BOOL},
-                                                 {"float16", CT_FLOAT16}, {"bfloat16", CT_BFLOAT16}};
+                                                 {"float16", CT_FLOAT16}, {"bfloat16", CT_BFLOAT16},
+                                                 {"complex64", CT_COMPLEX64}, {"complex128", CT_COMPLEX128}};
 
 bool is_half(ct_dtype dt) { return dt == CT_FLOAT16 || dt == CT_BFLOAT16; }
+bool is_complex(ct_dtype dt) { return dt == CT_COMPLEX64 || dt == CT_COMPLEX128; }
+// The real dtype of a complex dtype's parts, and the JSON of a complex tensor as its view_as_real: the same
+// interleaved (re, im) values with a trailing dim of 2.
+const char* parts_dtype(ct_dtype dt) { return dt == CT_COMPLEX64 ? "float32" : "float64"; }
+Json as_parts(const Json& j, ct_dtype dt) {
+    Json r = j;
+    r["dtype"] = parts_dtype(dt);
+    r["shape"].push_back(2);
+    r.erase("requires_grad");
+    return r;
+}
 
 double decode(const Json& v) {
     if (v.is_string()) return std::stod(v.get<std::string>());  // "nan", "inf", "-inf"
@@ -55,7 +67,19 @@ T make(const Json& j) {
         ok(ct_wrapped_scalar(decode(v), v.is_number_integer() ? 1 : 0, &t.h), "wrapped_scalar");
         return t;
     }
+    if (j.contains("complex_scalar")) {  // a language's complex number
+        ok(ct_wrapped_scalar_complex(decode(j["complex_scalar"][0]), decode(j["complex_scalar"][1]), &t.h),
+           "wrapped_scalar_complex");
+        return t;
+    }
     ct_dtype dt = kDTypes.at(j["dtype"].get<std::string>());
+    if (is_complex(dt)) {  // (re, im) pairs interleaved: the complex view of a [..., 2] float tensor, copied
+        T parts = make(as_parts(j, dt)), view;
+        ok(ct_view_as_complex(parts.h, &view.h), "view_as_complex");
+        ok(ct_clone(view.h, &t.h), "clone");
+        if (j.value("requires_grad", false)) ok(ct_tensor_set_requires_grad(t.h, 1), "set_requires_grad");
+        return t;
+    }
     std::vector<int64_t> shape = j["shape"].get<std::vector<int64_t>>();
     const Json& values = j["values"];
     if (is_half(dt)) {  // the values are exact half values: float64 -> half rounds none of them
@@ -143,6 +167,12 @@ void compare(const std::string& what, ct_tensor t, const Json& want) {
     // last place of each half format: torch and ctensor may round an intermediate differently)
     const double atol = dt == CT_FLOAT32 ? 1e-5 : dt == CT_FLOAT16 ? 1e-3 : dt == CT_BFLOAT16 ? 1e-2 : 1e-12;
     const double rtol = dt == CT_FLOAT32 ? 1e-5 : dt == CT_FLOAT16 ? 1e-3 : dt == CT_BFLOAT16 ? 1e-2 : 1e-10;
+    if (is_complex(dt)) {  // each part with its real dtype's tolerance
+        T parts;
+        ok(ct_view_as_real(t, &parts.h), "view_as_real");
+        compare(what, parts.h, as_parts(want, dt));
+        return;
+    }
     if (want.contains("properties")) {
         check_properties(what, host_values(t), want["properties"], floating ? atol : 0, floating ? rtol : 0);
         return;
@@ -216,6 +246,11 @@ std::map<std::string, Op> op_table() {
         {"bitwise_not", ct_bitwise_not}};
     for (auto& [name, fn] : unary)
         t[name] = [fn = fn](const Inputs& x, const Json&, Outs& o) { return fn(x[0].h, out_slot(o)); };
+    // complex parts and views (issue 15)
+    for (auto& [name, fn] : std::vector<std::pair<const char*, Unary>>{
+             {"angle", ct_angle}, {"conj", ct_conj}, {"real", ct_real}, {"imag", ct_imag},
+             {"view_as_real", ct_view_as_real}, {"view_as_complex", ct_view_as_complex}})
+        t[name] = [fn = fn](const Inputs& x, const Json&, Outs& o) { return fn(x[0].h, out_slot(o)); };
     using Binary = ct_status (*)(ct_tensor, ct_tensor, ct_tensor*);
     const std::vector<std::pair<const char*, Binary>> binary = {
         {"mul", ct_mul}, {"div", ct_div}, {"pow", ct_pow}, {"maximum", ct_maximum}, {"minimum", ct_minimum},
@@ -227,7 +262,8 @@ std::map<std::string, Op> op_table() {
         {"copysign", ct_copysign}, {"fmax", ct_fmax}, {"fmin", ct_fmin}, {"heaviside", ct_heaviside},
         {"nextafter", ct_nextafter}, {"bitwise_and", ct_bitwise_and}, {"bitwise_or", ct_bitwise_or},
         {"bitwise_xor", ct_bitwise_xor}, {"bitwise_left_shift", ct_bitwise_left_shift},
-        {"bitwise_right_shift", ct_bitwise_right_shift}, {"gcd", ct_gcd}, {"lcm", ct_lcm}};
+        {"bitwise_right_shift", ct_bitwise_right_shift}, {"gcd", ct_gcd}, {"lcm", ct_lcm},
+        {"complex", ct_complex}, {"polar", ct_polar}};
     for (auto& [name, fn] : binary)
         t[name] = [fn = fn](const Inputs& x, const Json&, Outs& o) { return fn(x[0].h, x[1].h, out_slot(o)); };
     t["add"] = [](const Inputs& x, const Json& a, Outs& o) { return ct_add(x[0].h, x[1].h, a.value("alpha", 1.0), out_slot(o)); };

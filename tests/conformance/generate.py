@@ -20,6 +20,9 @@ DTYPES = {"float32": torch.float32, "float64": torch.float64, "int32": torch.int
           "uint8": torch.uint8, "bool": torch.bool}
 # the half dtypes: only the "half" group uses them (issue 15; the other groups iterate over DTYPES)
 ALL_DTYPES = dict(DTYPES, float16=torch.float16, bfloat16=torch.bfloat16)
+# the complex dtypes: only the "complex" group uses them (issue 15); their values are (re, im) pairs interleaved
+COMPLEXES = ("complex64", "complex128")
+ALL_DTYPES.update(complex64=torch.complex64, complex128=torch.complex128)
 NAMES = {v: k for k, v in ALL_DTYPES.items()}
 FLOATS = ("float32", "float64")
 HALVES = ("float16", "bfloat16")
@@ -38,7 +41,8 @@ def encode(v):
 
 def tensor_json(t, requires_grad=False):
     t = t.detach()
-    j = {"dtype": NAMES[t.dtype], "shape": list(t.shape), "values": [encode(v) for v in t.reshape(-1).tolist()]}
+    flat = (torch.view_as_real(t.resolve_conj()) if t.is_complex() else t).reshape(-1).tolist()  # complex: re, im, ...
+    j = {"dtype": NAMES[t.dtype], "shape": list(t.shape), "values": [encode(v) for v in flat]}
     if requires_grad:
         j["requires_grad"] = True
     return j
@@ -87,6 +91,9 @@ class Rng:
             vals = [self.next() < 0.5 for _ in range(n)]
         elif dtype in FLOATS + HALVES:  # half values: the rounded 3-decimal draws
             vals = [round(lo + (hi - lo) * self.next(), 3) for _ in range(n)]
+        elif dtype in COMPLEXES:  # real and imaginary parts each a rounded draw in [lo, hi)
+            vals = [complex(round(lo + (hi - lo) * self.next(), 3), round(lo + (hi - lo) * self.next(), 3))
+                    for _ in range(n)]
         else:
             lo_i, hi_i = (0, 9) if dtype == "uint8" else (-9, 9)
             vals = [int(lo_i + (hi_i - lo_i + 1) * self.next()) for _ in range(n)]
@@ -114,7 +121,12 @@ class Cases:
                 case["inputs"].append({"scalar": encode(x)})
                 leaves.append(torch.tensor(x))  # a 0-d tensor promotes like a Python scalar (by category only)
                 continue
-            wants = differentiable and x.dtype in (torch.float32, torch.float64, torch.float16, torch.bfloat16) and \
+            if isinstance(x, complex):  # a language's complex number: torch gets the Python complex itself
+                case["inputs"].append({"complex_scalar": [encode(x.real), encode(x.imag)]})
+                leaves.append(x)
+                continue
+            wants = differentiable and x.dtype in (torch.float32, torch.float64, torch.float16, torch.bfloat16,
+                                                   torch.complex64, torch.complex128) and \
                 (grad_inputs is None or i in grad_inputs)
             leaf = x.clone().requires_grad_(wants)
             case["inputs"].append(tensor_json(x, wants))
@@ -147,7 +159,9 @@ class Cases:
         if note:
             case["note"] = note
         for x in inputs:
-            case["inputs"].append({"scalar": encode(x)} if isinstance(x, (int, float, bool)) else tensor_json(x))
+            case["inputs"].append({"scalar": encode(x)} if isinstance(x, (int, float, bool)) else
+                                  {"complex_scalar": [encode(x.real), encode(x.imag)]} if isinstance(x, complex) else
+                                  tensor_json(x))
         self.add(case)
 
 
@@ -2116,12 +2130,74 @@ def half_cases(c):
             c.run(f"to_dtype/{src}/{dst}", "to_dtype", lambda t, d=dst: t.to(ALL_DTYPES[d]), [t], {"dtype": dst})
 
 
+def complex_cases(c):
+    """Issue 15: complex64 / complex128 values and Wirtinger gradients as torch 1.13 gives them (grad_output and
+    gradients of complex tensors are complex: dL/dRe + i dL/dIm): arithmetic between complex tensors, with real
+    tensors and with complex numbers (`complex_scalar`, a language's complex number, promoted by category only),
+    == / != and the refused ordering, the complex unary ops, reductions and scans, matmul, the parts and views
+    (real, imag, view_as_real / view_as_complex, complex, polar, conj, angle, abs)."""
+    rng = Rng(1515)
+    for dt in COMPLEXES:
+        real_dt = "float32" if dt == "complex64" else "float64"
+        x = rng.tensor([2, 3], dt, -1.5, 1.5)
+        y = rng.tensor([3], dt, 0.5, 1.5)  # away from 0: the divisor and pow's base
+        for op, fn in (("add", lambda a, b: torch.add(a, b, alpha=2.0)), ("sub", lambda a, b: torch.sub(a, b, alpha=0.5))):
+            c.run(f"{op}/{dt}", op, fn, [x, y], {"alpha": 2.0 if op == "add" else 0.5})
+        c.run(f"mul/{dt}", "mul", torch.mul, [x, y])
+        c.run(f"div/{dt}", "div", torch.div, [x, y])
+        c.run(f"pow/{dt}", "pow", torch.pow, [y, x])
+        c.run(f"mul/{dt}/{real_dt}", "mul", torch.mul, [x, rng.tensor([3], real_dt)])
+        c.run(f"add/{dt}/float64", "add", torch.add, [x, rng.tensor([3], "float64")], {"alpha": 1.0})
+        c.run(f"eq/{dt}", "eq", torch.eq, [x, torch.where(torch.tensor([True, False, True]), x[0], y)],
+              differentiable=False)
+        c.run(f"ne/{dt}", "ne", torch.ne, [x, x[1]], differentiable=False)
+        for s_ in (0.5 + 2j, -1j):
+            c.run(f"mul/{dt}/complex_scalar{s_}", "mul", torch.mul, [x, s_])
+            c.run(f"div/complex_scalar{s_}/{dt}", "div", torch.div, [s_, y])
+        c.run(f"add/{dt}/complex_scalar", "add", torch.add, [x, 1 - 1j], {"alpha": 1.0})
+        c.run(f"sub/complex_scalar/{dt}", "sub", torch.sub, [0.25j, x], {"alpha": 1.0})
+        c.run(f"pow/{dt}/complex_scalar", "pow", torch.pow, [y, 0.5 + 0.5j])
+        c.run(f"eq/{dt}/complex_scalar", "eq", torch.eq, [torch.tensor([1 + 1j, 1, 1j], dtype=ALL_DTYPES[dt]), 1 + 1j],
+              differentiable=False)
+        c.error(f"lt/{dt}/complex_scalar", "lt", [x, 1j], "CT_ERR_NOT_SUPPORTED")
+        c.error(f"lt/{dt}", "lt", [x, y], "CT_ERR_NOT_SUPPORTED")
+        for op in ("abs", "angle", "conj", "real", "imag", "neg", "exp", "log", "sqrt", "sin", "cos", "tan", "tanh",
+                   "sigmoid", "rsqrt", "reciprocal"):
+            z = y.reshape(1, 3).expand(2, 3) * x if op in ("log", "rsqrt", "reciprocal") else x  # away from 0
+            fn = {"real": torch.real, "imag": torch.imag, "conj": lambda t: t.conj().resolve_conj()}.get(
+                op, getattr(torch, op))
+            c.run(f"{op}/{dt}", op, fn, [z.detach()])
+        r = rng.tensor([2, 3, 2], dt, -1.0, 1.0)
+        c.run(f"sum/{dt}/all", "sum", torch.sum, [r], {"dims": None, "keepdim": False})
+        c.run(f"sum/{dt}/[0, 2]", "sum", lambda t: torch.sum(t, [0, 2], keepdim=True), [r],
+              {"dims": [0, 2], "keepdim": True})
+        c.run(f"mean/{dt}/[1]", "mean", lambda t: torch.mean(t, [1]), [r], {"dims": [1], "keepdim": False})
+        c.run(f"prod/{dt}/[1]", "prod", lambda t: torch.prod(t, 1), [r], {"dims": [1], "keepdim": False})
+        c.run(f"cumsum/{dt}", "cumsum", lambda t: torch.cumsum(t, 1), [r], {"dim": 1})
+        c.run(f"cumprod/{dt}", "cumprod", lambda t: torch.cumprod(t, 1), [r], {"dim": 1})
+        c.run(f"matmul/{dt}/2d", "matmul", torch.matmul, [x, rng.tensor([3, 2], dt)])
+        c.run(f"matmul/{dt}/batched", "matmul", torch.matmul, [rng.tensor([2, 2, 3], dt), rng.tensor([2, 3, 2], dt)])
+        c.run(f"matmul/{dt}/matrix_vector", "matmul", torch.matmul, [x, y])
+        c.run(f"view_as_real/{dt}", "view_as_real", torch.view_as_real, [x])
+        c.run(f"view_as_complex/{real_dt}", "view_as_complex", torch.view_as_complex,
+              [rng.tensor([3, 2], real_dt)])
+        c.run(f"complex/{real_dt}", "complex", torch.complex, [rng.tensor([2, 3], real_dt), rng.tensor([3], real_dt)])
+        c.run(f"polar/{real_dt}", "polar", torch.polar,
+              [rng.tensor([2, 3], real_dt, 0.5, 2.0), rng.tensor([2, 3], real_dt, -3.0, 3.0)])
+    # real tensors beside a complex number: the result dtype by category (float64 -> complex128, else complex64)
+    for dtype in ("float32", "float64", "int64", "bool"):
+        x = rng.tensor([2, 2], dtype)
+        c.run(f"mul/{dtype}/complex_scalar", "mul", torch.mul, [x, 0.5 - 1.5j])
+        c.run(f"add/complex_scalar/{dtype}", "add", torch.add, [2j, x], {"alpha": 1.0})
+        c.run(f"ne/{dtype}/complex_scalar", "ne", torch.ne, [x, 1 + 0j], differentiable=False)
+
+
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,
           "indexing": indexing, "ordering": ordering, "nn": nn_ops, "creation": creation, "random": random_ops,
           "activations": activations, "losses": losses, "linalg": linalg, "attention": attention,
           "conv_nd": conv_nd, "recurrent": recurrent, "toolbox": toolbox, "embeddings": embeddings,
           "resample": resample,
-          "norms": norms, "half": half_cases}
+          "norms": norms, "half": half_cases, "complex": complex_cases}
 
 
 def main():

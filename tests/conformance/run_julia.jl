@@ -12,10 +12,12 @@ using LinearAlgebra: norm, det, logabsdet, cholesky, eigen, eigvals, Symmetric, 
 const C = CTensor
 
 const ELTYPE = Dict("float32" => Float32, "float64" => Float64, "int32" => Int32, "int64" => Int64,
-                    "uint8" => UInt8, "bool" => Bool, "float16" => Float16)
-# (atol, rtol); exact otherwise. Half: about 2 units in the last place (README, "Tolerances")
+                    "uint8" => UInt8, "bool" => Bool, "float16" => Float16, "complex64" => ComplexF32,
+                    "complex128" => ComplexF64)
+# (atol, rtol); exact otherwise. Half: about 2 units in the last place (README, "Tolerances"). Complex: each part
+# with its real dtype's tolerance
 const TOLERANCE = Dict("float32" => (1e-5, 1e-5), "float64" => (1e-12, 1e-10), "float16" => (1e-3, 1e-3),
-                       "bfloat16" => (1e-2, 1e-2))
+                       "bfloat16" => (1e-2, 1e-2), "complex64" => (1e-5, 1e-5), "complex128" => (1e-12, 1e-10))
 const INDEX_OUTPUTS = Set(["argmax", "argmin", "argmax_all", "argmin_all", "argsort", "nonzero", "randperm"])  # 1-based
 
 struct Problem <: Exception
@@ -25,11 +27,18 @@ end
 decode(v::Real) = Float64(v)
 decode(v::AbstractString) = parse(Float64, v)  # "nan", "inf", "-inf" (and numbers of a values list with them)
 
-"A case input: a Tensor of Julia size reverse(shape) over the row-major values, or a Julia number (wrapped scalar)."
+"A case input: a Tensor of Julia size reverse(shape) over the row-major values (complex: (re, im) pairs
+interleaved), or a Julia number (wrapped scalar; a Complex for a complex_scalar)."
 function make(j::Dict)
     haskey(j, "scalar") && return j["scalar"] isa AbstractString ? decode(j["scalar"]) : j["scalar"]
+    haskey(j, "complex_scalar") && return complex(decode.(j["complex_scalar"])...)
     T = ELTYPE[j["dtype"]]
-    vals = T[T <: AbstractFloat ? T(decode(v)) : T(v isa AbstractString ? parse(Int64, v) : v) for v in j["values"]]
+    vals = if T <: Complex
+        parts = decode.(j["values"])
+        T[T(parts[i], parts[i + 1]) for i in 1:2:length(parts)]
+    else
+        T[T <: AbstractFloat ? T(decode(v)) : T(v isa AbstractString ? parse(Int64, v) : v) for v in j["values"]]
+    end
     t = C.tensor(reshape(vals, reverse(Int.(j["shape"]))...))
     get(j, "requires_grad", false) && requires_grad!(t)
     t
@@ -135,6 +144,14 @@ const OPS = Dict{String,Function}(
     "cat" => (xs...) -> cat(xs[1:end-1]...; dims = jdim(xs[end]["dim"], ndims(xs[1]))),
     "stack" => (xs...) -> C.stack(collect(xs[1:end-1]); dims = jdim(xs[end]["dim"], ndims(xs[1]) + 1)),
 )
+
+# complex parts and views (issue 15): view_as_real's pair dim is Julia's first
+merge!(OPS, Dict{String,Function}(
+    "angle" => (x, a) -> angle(x), "conj" => (x, a) -> conj(x), "real" => (x, a) -> real(x),
+    "imag" => (x, a) -> imag(x), "view_as_real" => (x, a) -> C.view_as_real(x),
+    "view_as_complex" => (x, a) -> C.view_as_complex(x), "complex" => (x, y, a) -> complex(x, y),
+    "polar" => (x, y, a) -> C.polar(x, y),
+))
 
 # views, Julia's way: reversed shapes and dims, 1-based starts and indices, ranges for slices
 along(x, d, i) = x[ntuple(k -> k == jdim(d, ndims(x)) ? i : Colon(), ndims(x))...]
@@ -471,6 +488,7 @@ function compare(what, got, want; base = 0)
     shape = collect(reverse(size(got)))
     shape == want["shape"] || throw(Problem("$what: shape $shape, expected $(want["shape"])"))
     values = vec(Array(got))  # column-major order of the reversed shape = ctensor's row-major order
+    eltype(values) <: Complex && (values = vec(vcat(transpose(real.(values)), transpose(imag.(values)))))  # re, im
     atol, rtol = get(TOLERANCE, want["dtype"], (0.0, 0.0))
     haskey(want, "properties") && return check_properties(what, Float64.(values) .- base, want["properties"], atol, rtol)
     for (i, (g, w)) in enumerate(zip(values, want["values"]))

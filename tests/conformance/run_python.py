@@ -14,10 +14,13 @@ import ctensor as ct
 import ctensor.nn.functional as F
 
 DTYPES = {"float32": ct.float32, "float64": ct.float64, "int32": ct.int32, "int64": ct.int64, "uint8": ct.uint8,
-          "bool": ct.bool, "float16": ct.float16, "bfloat16": ct.bfloat16}
+          "bool": ct.bool, "float16": ct.float16, "bfloat16": ct.bfloat16, "complex64": ct.complex64,
+          "complex128": ct.complex128}
 NAMES = {v: k for k, v in DTYPES.items()}
-# (atol, rtol); exact for the others. Half: about 2 units in the last place (README, "Tolerances")
-TOLERANCE = {"float32": (1e-5, 1e-5), "float64": (1e-12, 1e-10), "float16": (1e-3, 1e-3), "bfloat16": (1e-2, 1e-2)}
+# (atol, rtol); exact for the others. Half: about 2 units in the last place (README, "Tolerances"). Complex: each
+# part with its real dtype's tolerance
+TOLERANCE = {"float32": (1e-5, 1e-5), "float64": (1e-12, 1e-10), "float16": (1e-3, 1e-3), "bfloat16": (1e-2, 1e-2),
+             "complex64": (1e-5, 1e-5), "complex128": (1e-12, 1e-10)}
 ERRORS = {"CT_ERR_INVALID_ARGUMENT": ValueError, "CT_ERR_SHAPE": ValueError, "CT_ERR_DTYPE": TypeError,
           "CT_ERR_INDEX": IndexError, "CT_ERR_OUT_OF_MEMORY": MemoryError, "CT_ERR_NOT_SUPPORTED": NotImplementedError,
           "CT_ERR_IO": OSError}
@@ -30,7 +33,12 @@ def decode(v):
 def make(j):
     if "scalar" in j:
         return decode(j["scalar"])
-    t = ct.tensor([decode(v) for v in j["values"]], dtype=DTYPES[j["dtype"]]).reshape(j["shape"])
+    if "complex_scalar" in j:  # a Python complex number
+        return complex(*(decode(v) for v in j["complex_scalar"]))
+    values = [decode(v) for v in j["values"]]
+    if j["dtype"].startswith("complex"):  # (re, im) pairs interleaved
+        values = [complex(re, im) for re, im in zip(values[::2], values[1::2])]
+    t = ct.tensor(values, dtype=DTYPES[j["dtype"]]).reshape(j["shape"])
     if j.get("requires_grad"):
         t.requires_grad_(True)
     return t
@@ -105,6 +113,10 @@ def op_table():
         "argmax_all": plain(ct.argmax), "argmin_all": plain(ct.argmin),
         "cumsum": lambda xs, a: ct.cumsum(xs[0], a["dim"]),
         "cumprod": lambda xs, a: ct.cumprod(xs[0], a["dim"]),
+        # complex parts and views (issue 15)
+        "angle": plain(ct.angle), "conj": plain(ct.conj), "real": plain(ct.real), "imag": plain(ct.imag),
+        "view_as_real": plain(ct.view_as_real), "view_as_complex": plain(ct.view_as_complex),
+        "complex": plain(ct.complex), "polar": plain(ct.polar),
         # views
         "reshape": lambda xs, a: xs[0].reshape(*a["shape"]),
         "view": lambda xs, a: xs[0].view(*a["shape"]),
@@ -402,7 +414,7 @@ def mismatch(what, got, want):
         return f"{what}: dtype {name}, expected {want['dtype']}"
     if list(got.shape) != want["shape"]:
         return f"{what}: shape {list(got.shape)}, expected {want['shape']}"
-    values = got.detach().reshape(-1).tolist()
+    values = (ct.view_as_real(got.detach()) if got.is_complex() else got.detach()).reshape(-1).tolist()
     if "properties" in want:
         return property_mismatch(what, [float(v) for v in values], want["properties"], TOLERANCE.get(name, (0, 0)))
     atol, rtol = TOLERANCE.get(name, (0, 0))

@@ -20,6 +20,20 @@ full_complex(dims::Dims, z::Complex, ::Type{T} = ComplexF32; device = cpu) where
     newtensor(o -> LibCT.ct_full_complex(ctshape(dims), Int32(length(dims)), Float64(real(z)), Float64(imag(z)),
                                           dtype_of(T), device, o))
 
-merge!(OPS, Dict{String,Any}("full_complex" => full_complex, "complex" => complex, "real" => real, "imag" => imag,
+"""
+    wrapped_scalar_complex(z::Complex)
+
+Julia's complex number `z` as a 0-d wrapped scalar (ComplexF64): it promotes by category only, as torch 1.13 does a
+Python complex - Float32 / integer / Bool / Float16 tensors give ComplexF32, Float64 ComplexF64, complex tensors
+keep their type. Broadcasting makes one of every Complex operand: `t .* (1+2im)`, `t .+ 1im`, `t * 2im`.
+"""
+wrapped_scalar_complex(z::Complex) =
+    newtensor(o -> LibCT.ct_wrapped_scalar_complex(Float64(real(z)), Float64(imag(z)), o))
+bc_arg(z::Complex, tmp) = (s = wrapped_scalar_complex(z); push!(tmp, s); s)
+Base.:*(a::Tensor, z::Complex) = a .* z
+Base.:*(z::Complex, a::Tensor) = z .* a
+Base.:/(a::Tensor, z::Complex) = a ./ z
+
+merge!(OPS, Dict{String,Any}("wrapped_scalar_complex" => wrapped_scalar_complex, "full_complex" => full_complex, "complex" => complex, "real" => real, "imag" => imag,
                              "view_as_real" => view_as_real, "view_as_complex" => view_as_complex, "conj" => conj,
                              "angle" => angle, "polar" => polar))

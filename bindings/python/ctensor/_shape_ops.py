@@ -228,6 +228,15 @@ def masked_fill(input, mask, value):
         if value.requires_grad:
             return _C.where(mask, value.to(input.dtype), input)
         value = value.item()
+    if isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real):
+        # a complex fill: complex tensors only (torch refuses it for real ones), as a where over the input's shape
+        if not input.is_complex():
+            raise TypeError("masked_fill: a complex value %r cannot fill a %s tensor" % (value, input.dtype))
+        out = _C.where(mask, full((), value, dtype=input.dtype), input)
+        if tuple(out.shape) != tuple(input.shape):
+            raise ValueError("masked_fill: mask of shape %s does not broadcast to the input's shape %s"
+                             % (tuple(mask.shape), tuple(input.shape)))
+        return out
     return _C.masked_fill(input, mask, builtins.float(value))
 
 

@@ -56,16 +56,12 @@ typedef struct {
     PyObject* keep; /* a converted Tensor object kept alive for the call */
 } TArg;
 #define TARG_INIT {NULL, 0, NULL}
-/* Converts o; scalars become ct_wrapped_scalar. Returns 1 on success, 0 if o is not convertible (no error
+/* Converts o; scalars become ct_wrapped_scalar (complex numbers ct_wrapped_scalar_complex). Returns 1 on success, 0 if o is not convertible (no error
  * set: the caller may return NotImplemented) and -1 on error. */
 int targ_convert(PyObject* o, TArg* a);
 /* Like targ_convert but raises TypeError naming `what` when o is not convertible; returns 0/-1. */
 int targ_require(PyObject* o, TArg* a, const char* what);
 void targ_release(TArg* a);
-/* Like targ_convert, and a Python complex o becomes a 0-d complex tensor whose dtype gives torch's result dtype
- * against the tensor `other` (NULL: none): complex128 beside float64/complex128, else complex64 (torch's default
- * complex dtype). ctensor has no wrapped complex scalar in its ABI; this choice gives the same promotion. */
-int targ_convert_against(PyObject* o, PyObject* other, TArg* a);
 /* Runs a binary op on handles. Matmul (milliseconds for large operands) runs with the GIL released so other
  * Python threads keep running; cheap ops keep it (releasing costs more than they take). */
 static inline ct_status run_binary_op(ct_status (*fn)(ct_tensor, ct_tensor, ct_tensor*), ct_tensor a, ct_tensor b,

@@ -86,6 +86,18 @@ int targ_convert(PyObject* o, TArg* a) {
         a->owned = 1;
         return 1;
     }
+    if (PyComplex_Check(o)) { /* a wrapped complex number: the core promotes it as torch (complex64 / complex128) */
+        if (!ct_wrapped_scalar_complex) {
+            raise_missing("ct_wrapped_scalar_complex");
+            return -1;
+        }
+        Py_complex c = PyComplex_AsCComplex(o);
+        if (c.real == -1.0 && PyErr_Occurred()) return -1;
+        ct_status st = ct_wrapped_scalar_complex(c.real, c.imag, &a->h);
+        if (st != CT_OK) return raise_status_int(st);
+        a->owned = 1;
+        return 1;
+    }
     if (g_convert_hook && o != Py_None) { /* NumPy arrays and scalars, via the Python layer */
         PyObject* t = PyObject_CallOneArg(g_convert_hook, o);
         if (!t) return -1;
@@ -102,26 +114,6 @@ int targ_convert(PyObject* o, TArg* a) {
         return 1;
     }
     return 0;
-}
-
-int targ_convert_against(PyObject* o, PyObject* other, TArg* a) {
-    if (!PyComplex_Check(o)) return targ_convert(o, a);
-    a->h = NULL;
-    a->owned = 0;
-    a->keep = NULL;
-    if (!ct_full_complex) {
-        raise_missing("ct_full_complex");
-        return -1;
-    }
-    ct_dtype d = -1;
-    if (other && Tensor_Check(other)) ct_tensor_dtype(TENSOR_H(other), &d);
-    ct_dtype dt = d == CT_FLOAT64 || d == CT_COMPLEX128 ? CT_COMPLEX128 : CT_COMPLEX64;
-    Py_complex v = PyComplex_AsCComplex(o);
-    if (v.real == -1.0 && PyErr_Occurred()) return -1;
-    ct_status st = ct_full_complex(NULL, 0, v.real, v.imag, dt, ct_cpu(), &a->h);
-    if (st != CT_OK) return raise_status_int(st);
-    a->owned = 1;
-    return 1;
 }
 
 int targ_require(PyObject* o, TArg* a, const char* what) {

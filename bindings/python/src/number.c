@@ -7,12 +7,12 @@ typedef ct_status (*binop_fn)(ct_tensor, ct_tensor, ct_tensor*);
 /* Runs fn on two operands; NotImplemented when an operand is not convertible. */
 static PyObject* binary(PyObject* a, PyObject* b, binop_fn fn, const char* name) {
     TArg A = TARG_INIT, B = TARG_INIT;
-    int r = targ_convert_against(a, b, &A);  /* a Python complex: a 0-d complex tensor (torch's result dtype) */
+    int r = targ_convert(a, &A);
     if (r <= 0) {
         if (r == 0) Py_RETURN_NOTIMPLEMENTED;
         return NULL;
     }
-    r = targ_convert_against(b, a, &B);
+    r = targ_convert(b, &B);
     if (r <= 0) {
         targ_release(&A);
         if (r == 0) Py_RETURN_NOTIMPLEMENTED;
@@ -82,7 +82,7 @@ static ct_status isub(ct_tensor d, ct_tensor b) { return ct_sub_(d, b, 1.0); }
 
 static PyObject* inplace(PyObject* self, PyObject* other, inplace_fn fn) {
     TArg B = TARG_INIT;
-    int r = targ_convert_against(other, self, &B);
+    int r = targ_convert(other, &B);
     if (r <= 0) {
         if (r == 0) Py_RETURN_NOTIMPLEMENTED;
         return NULL;

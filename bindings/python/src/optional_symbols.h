@@ -427,4 +427,5 @@
 #pragma weak ct_lcm
 #pragma weak ct_addcmul
 #pragma weak ct_addcdiv
+#pragma weak ct_wrapped_scalar_complex
 #endif

@@ -96,3 +96,46 @@ def test_real_and_imag_setters_match_torch():
         tr.imag = 1.0
     with pytest.raises(TypeError, match="imag"):
         r.imag = 1.0
+
+
+def test_half_dtypes_with_complex_scalars():
+    # bfloat16 * 1j is complex64 in torch too; float16 * 1j is torch's complex32, which ctensor lacks: complex64
+    # here (docs/dtypes.md), with the same values
+    for dt in ("float16", "bfloat16"):
+        c, t = ct.tensor([1.5, -2.0], dtype=getattr(ct, dt)), torch.tensor([1.5, -2.0], dtype=getattr(torch, dt))
+        for f in (lambda a: a * (0.5 + 2j), lambda a: (1 - 1j) + a, lambda a: a / 2j, lambda a: 1j - a):
+            r = f(c)
+            assert r.dtype is ct.complex64
+            np.testing.assert_allclose(np.asarray(r), f(t.float()).numpy(), rtol=1e-6)
+    assert name(torch.ones(1, dtype=torch.bfloat16).mul(1j).dtype) == "complex64"
+
+
+def test_other_paths_with_complex_scalars_match_torch():
+    cond = [True, False]
+    for dt in ("float32", "float64", "int64", "complex64"):
+        c, t = ct.tensor([1, 2], dtype=getattr(ct, dt)), torch.tensor([1, 2], dtype=getattr(torch, dt))
+        cc, tc = ct.tensor(cond), torch.tensor(cond)
+        for f_c, f_t in ((lambda: ct.where(cc, c, 1j), lambda: torch.where(tc, t, 1j)),
+                         (lambda: ct.where(cc, 2 - 1j, c), lambda: torch.where(tc, 2 - 1j, t)),
+                         (lambda: ct.add(c, 1j, alpha=2), lambda: torch.add(t, 1j, alpha=2)),
+                         (lambda: ct.sub(c, 1 + 1j, alpha=0.5), lambda: torch.sub(t, 1 + 1j, alpha=0.5)),
+                         (lambda: ct.mul(c, 1j), lambda: torch.mul(t, 1j)),
+                         (lambda: ct.tensor(2.0, dtype=getattr(ct, dt)) * 1j,
+                          lambda: torch.tensor(2.0, dtype=getattr(torch, dt)) * 1j)):  # 0-d outranks the number
+            r, tr = f_c(), f_t()
+            assert name(r.dtype) == name(tr.dtype), (dt, r.dtype, tr.dtype)
+            np.testing.assert_allclose(np.asarray(r), tr.numpy(), rtol=1e-6)
+    z = ct.ones(2, dtype=ct.complex64)
+    assert np.array_equal(np.asarray(z.masked_fill(ct.tensor(cond), 1j)),
+                          torch.ones(2, dtype=torch.complex64).masked_fill(torch.tensor(cond), 1j).numpy())
+    assert np.array_equal(np.asarray(ct.tensor(1.0) == 1j), np.asarray(False))
+
+
+def test_complex_scalars_refused_where_torch_refuses():
+    c, t = ct.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0])
+    for f in (lambda m, x: m.clamp(x, 1j), lambda m, x: m.clamp(x, max=1j), lambda m, x: m.maximum(x, m.tensor(1j)),
+              lambda m, x: m.full((2,), 1j, dtype=m.float32), lambda m, x: x.masked_fill(m.tensor([True, False]), 1j)):
+        with pytest.raises(RuntimeError):
+            f(torch, t)
+        with pytest.raises((TypeError, ValueError, RuntimeError)):
+            f(ct, c)

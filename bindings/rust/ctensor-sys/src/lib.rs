@@ -1323,4 +1323,7 @@ extern "C" {
 extern "C" {
     pub fn ct_addcmul(s: ct_tensor, t1: ct_tensor, t2: ct_tensor, value: f64, out: *mut ct_tensor) -> ct_status;
     pub fn ct_addcdiv(s: ct_tensor, t1: ct_tensor, t2: ct_tensor, value: f64, out: *mut ct_tensor) -> ct_status;
+// ---- complex scalars (issue 15) ----
+extern "C" {
+    pub fn ct_wrapped_scalar_complex(real: f64, imag: f64, out: *mut ct_tensor) -> ct_status;
 }

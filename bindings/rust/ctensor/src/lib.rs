@@ -44,6 +44,7 @@ mod binary_math;
 mod bitwise;
 mod class_losses;
 mod complex;
+mod complex_scalar;
 mod conv;
 mod data_parallel;
 pub mod distributed;
@@ -82,6 +83,7 @@ pub use attention::{
     multi_head_attention_forward, FeedForwardActivation, LayerNorm, MhaOptions, MultiheadAttention, TransformerEncoder,
     TransformerEncoderLayer,
 };
+pub use complex_scalar::Complex;
 pub use autograd::{custom_function, grad, is_grad_enabled, no_grad, set_grad_enabled, BackwardFn, GradModeGuard};
 pub use ctensor_sys as sys;
 pub use dlpack::{DLManagedTensor, DLManagedTensorVersioned};

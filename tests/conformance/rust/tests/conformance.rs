@@ -42,6 +42,10 @@ fn make(j: &Value) -> Outcome<Tensor> {
     if let Some(s) = j.get("scalar") {
         return Ok(Tensor::wrapped_scalar(decode(s), s.is_i64() || s.is_u64())?);
     }
+    if let Some(z) = j.get("complex_scalar") {
+        // a Rust user's `ctensor::Complex` beside a tensor: the same wrapped complex number its operators make
+        return Ok(Tensor::wrapped_scalar_complex(decode(&z[0]), decode(&z[1]))?);
+    }
     let shape: Vec<i64> = j["shape"].as_array().unwrap().iter().map(|d| d.as_i64().unwrap()).collect();
     let values = j["values"].as_array().unwrap();
     let ints = || values.iter().map(|v| v.as_i64().unwrap());
@@ -55,6 +59,17 @@ fn make(j: &Value) -> Outcome<Tensor> {
         // exact half values: float64 -> half rounds none of them
         "float16" | "bfloat16" => Tensor::from_slice(&values.iter().map(decode).collect::<Vec<_>>(), &shape)?
             .to_dtype(dtype_name(j["dtype"].as_str().unwrap()))?,
+        // (re, im) pairs interleaved
+        "complex64" => Tensor::from_complex_pairs(
+            &values.chunks_exact(2).map(|p| [decode(&p[0]) as f32, decode(&p[1]) as f32]).collect::<Vec<_>>(),
+            &shape,
+        )?
+        .copy()?,
+        "complex128" => Tensor::from_complex_pairs(
+            &values.chunks_exact(2).map(|p| [decode(&p[0]), decode(&p[1])]).collect::<Vec<_>>(),
+            &shape,
+        )?
+        .copy()?,
         other => return problem(format!("unknown dtype {other}")),
     };
     Ok(if j.get("requires_grad") == Some(&Value::Bool(true)) { t.requires_grad_(true)? } else { t })
@@ -69,6 +84,13 @@ fn compare(what: &str, got: &Tensor, want: &Value) -> Outcome<()> {
     let shape: Vec<i64> = want["shape"].as_array().unwrap().iter().map(|d| d.as_i64().unwrap()).collect();
     if got.size() != shape {
         return problem(format!("{what}: shape {:?}, expected {shape:?}", got.size()));
+    }
+    if dtype.is_complex() {
+        // each part with its real dtype's tolerance: the [..., 2] view against the interleaved values
+        let mut parts = want.clone();
+        parts["dtype"] = json!(if dtype == DType::Complex64 { "float32" } else { "float64" });
+        parts["shape"].as_array_mut().unwrap().push(json!(2));
+        return compare(what, &got.view_as_real()?, &parts);
     }
     let (atol, rtol) = match dtype {
         DType::Float32 => (1e-5, 1e-5),
@@ -329,6 +351,20 @@ fn op_table() -> HashMap<&'static str, Op> {
     t.insert("argmin", Box::new(|x, a| one(x[0].argmin(dim(a), keepdim(a)))));
     t.insert("cumsum", Box::new(|x, a| one(x[0].cumsum(dim(a)))));
     t.insert("cumprod", Box::new(|x, a| one(x[0].cumprod(dim(a)))));
+    // complex parts and views (issue 15)
+    let complex_unary: [(&'static str, Unary); 6] = [
+        ("angle", Tensor::angle),
+        ("conj", Tensor::conj),
+        ("real", Tensor::real),
+        ("imag", Tensor::imag),
+        ("view_as_real", Tensor::view_as_real),
+        ("view_as_complex", Tensor::view_as_complex),
+    ];
+    for (name, f) in complex_unary {
+        t.insert(name, Box::new(move |x, _| one(f(&x[0]))));
+    }
+    t.insert("complex", Box::new(|x, _| one(Tensor::complex(&x[0], &x[1]))));
+    t.insert("polar", Box::new(|x, _| one(Tensor::polar(&x[0], &x[1]))));
     t.extend(view_ops());
     t.insert("matmul", Box::new(|x, _| one(x[0].matmul(&x[1]))));
     t.insert("dot", Box::new(|x, _| one(x[0].dot(&x[1]))));

@@ -82,4 +82,25 @@ public final class Complex {
             return v.toDoubleArray();
         }
     }
+
+    /** The 0-d wrapped complex number re + i im (COMPLEX128; promotes by category only, like a Python complex). */
+    @Op("wrapped_scalar_complex")
+    public static Tensor wrappedScalar(double re, double im) {
+        return Tensor.own(CT.wrapped_scalar_complex(re, im));
+    }
+
+    /** (re + i im) - x. */
+    public static Tensor sub(double re, double im, Tensor x) {
+        return x.withComplex(re, im, true, (a, b) -> CT.sub(a, b, 1.0));
+    }
+
+    /** (re + i im) / x. */
+    public static Tensor div(double re, double im, Tensor x) {
+        return x.withComplex(re, im, true, CT::div);
+    }
+
+    /** (re + i im) ** x. */
+    public static Tensor pow(double re, double im, Tensor x) {
+        return x.withComplex(re, im, true, CT::pow);
+    }
 }

@@ -1117,4 +1117,52 @@ public final class Tensor extends TensorCore {
     public Tensor addcdiv(Tensor t1, Tensor t2, double value) {
         return own(CT.addcdiv(handle(), t1.handle(), t2.handle(), value), this, t1, t2);
     }
+
+    // ---- complex numbers beside a tensor (issue 15): re + i im as ct_wrapped_scalar_complex, promoted as torch
+    // promotes a Python complex (FLOAT32 / integer / BOOL / FLOAT16 -> COMPLEX64, FLOAT64 -> COMPLEX128, complex
+    // keeps its dtype). The number on the left: Complex.sub / Complex.div. ----
+
+    Tensor withComplex(double re, double im, boolean scalarFirst, LongBinaryOperator op) {
+        long s = CT.wrapped_scalar_complex(re, im);
+        try {
+            return own(scalarFirst ? op.applyAsLong(s, handle()) : op.applyAsLong(handle(), s), this);
+        } finally {
+            CT.tensor_release(s);
+        }
+    }
+
+    /** this + (re + i im). */
+    public Tensor add(double re, double im) {
+        return withComplex(re, im, false, (a, b) -> CT.add(a, b, 1.0));
+    }
+
+    /** this - (re + i im). */
+    public Tensor sub(double re, double im) {
+        return withComplex(re, im, false, (a, b) -> CT.sub(a, b, 1.0));
+    }
+
+    /** this * (re + i im). */
+    public Tensor mul(double re, double im) {
+        return withComplex(re, im, false, CT::mul);
+    }
+
+    /** this / (re + i im). */
+    public Tensor div(double re, double im) {
+        return withComplex(re, im, false, CT::div);
+    }
+
+    /** this ** (re + i im). */
+    public Tensor pow(double re, double im) {
+        return withComplex(re, im, false, CT::pow);
+    }
+
+    /** this == re + i im (BOOL). */
+    public Tensor eq(double re, double im) {
+        return withComplex(re, im, false, CT::eq);
+    }
+
+    /** this != re + i im (BOOL); ordering with a complex number is refused (NotSupportedException), as torch. */
+    public Tensor ne(double re, double im) {
+        return withComplex(re, im, false, CT::ne);
+    }
 }

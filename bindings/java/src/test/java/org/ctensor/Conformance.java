@@ -92,9 +92,13 @@ public final class Conformance {
         return out;
     }
 
-    /** A case input: a new Tensor, or a Double for {"scalar": v}. */
+    /** A case input: a new Tensor, a Double for {"scalar": v}, or a double[] {re, im} for {"complex_scalar": [re, im]}. */
     static Object make(JsonObject j) {
         if (j.has("scalar")) return decode(j.get("scalar"));
+        if (j.has("complex_scalar")) {
+            JsonArray z = j.getAsJsonArray("complex_scalar");
+            return new double[] {decode(z.get(0)), decode(z.get(1))};
+        }
         long[] shape = longs(j.get("shape"));
         JsonArray v = j.getAsJsonArray("values");
         int n = v.size();
@@ -112,6 +116,12 @@ public final class Conformance {
                 try (Tensor f64 = Tensor.fromData(d, shape, DType.FLOAT64, Device.CPU)) { t = f64.to(dtype(j)); }
                 break;
             }
+            case "complex64": case "complex128": {  // (re, im) pairs interleaved
+                double[] d = new double[n];
+                for (int i = 0; i < n; ++i) d[i] = decode(v.get(i));
+                try (Tensor c = Complex.fromInterleaved(d, shape, dtype(j))) { t = c.copy(); }
+                break;
+            }
             default: throw new IllegalArgumentException("unknown dtype " + j.get("dtype"));
         }
         if (j.has("requires_grad") && j.get("requires_grad").getAsBoolean()) t.requiresGrad(true);
@@ -124,6 +134,13 @@ public final class Conformance {
             throw new Problem(what + ": dtype " + dt.pyName() + ", expected " + want.get("dtype").getAsString());
         if (!Arrays.equals(got.shape(), longs(want.get("shape"))))
             throw new Problem(what + ": shape " + Arrays.toString(got.shape()) + ", expected " + want.get("shape"));
+        if (dt.isComplex()) {  // each part with its real dtype's tolerance: the [..., 2] view against the pairs
+            JsonObject parts = want.deepCopy();
+            parts.addProperty("dtype", dt == DType.COMPLEX64 ? "float32" : "float64");
+            parts.getAsJsonArray("shape").add(2);
+            compare(what, Complex.viewAsReal(got), parts);
+            return;
+        }
         // half: about 2 units in the last place (README, "Tolerances")
         double atol = dt == DType.FLOAT32 ? 1e-5 : dt == DType.FLOAT64 ? 1e-12 : dt == DType.FLOAT16 ? 1e-3 : dt == DType.BFLOAT16 ? 1e-2 : 0;
         double rtol = dt == DType.FLOAT32 ? 1e-5 : dt == DType.FLOAT64 ? 1e-10 : dt == DType.FLOAT16 ? 1e-3 : dt == DType.BFLOAT16 ? 1e-2 : 0;
@@ -181,7 +198,37 @@ public final class Conformance {
     }
 
     static Tensor tensor(Object x) {
+        if (x instanceof double[]) return Complex.wrappedScalar(((double[]) x)[0], ((double[]) x)[1]);
         return x instanceof Tensor ? (Tensor) x : Tensor.wrappedScalar((Double) x, false);
+    }
+
+    /** x op (re + i im), and (re + i im) op x: the Java API's complex-number overloads (issue 15). */
+    private interface ComplexOp {
+        Tensor apply(Tensor x, double re, double im);
+    }
+
+    /** Routes the cases of ops with complex-number overloads through them (alpha 1 only; others keep op). */
+    static void complexOverloads(Map<String, Op> t) {
+        Map<String, ComplexOp[]> overloads = new HashMap<>();
+        overloads.put("add", new ComplexOp[] {(x, re, im) -> x.add(re, im), (x, re, im) -> x.add(re, im)});
+        overloads.put("sub", new ComplexOp[] {(x, re, im) -> x.sub(re, im), (x, re, im) -> Complex.sub(re, im, x)});
+        overloads.put("mul", new ComplexOp[] {(x, re, im) -> x.mul(re, im), (x, re, im) -> x.mul(re, im)});
+        overloads.put("div", new ComplexOp[] {(x, re, im) -> x.div(re, im), (x, re, im) -> Complex.div(re, im, x)});
+        overloads.put("pow", new ComplexOp[] {(x, re, im) -> x.pow(re, im), (x, re, im) -> Complex.pow(re, im, x)});
+        overloads.put("eq", new ComplexOp[] {(x, re, im) -> x.eq(re, im), (x, re, im) -> x.eq(re, im)});
+        overloads.put("ne", new ComplexOp[] {(x, re, im) -> x.ne(re, im), (x, re, im) -> x.ne(re, im)});
+        overloads.forEach((name, f) -> {
+            Op plain = t.get(name);
+            t.put(name, (x, a) -> {
+                boolean unitAlpha = !a.has("alpha") || a.get("alpha").getAsDouble() == 1.0;
+                for (int side = 0; unitAlpha && x.length == 2 && side < 2; ++side) {
+                    if (!(x[1 - side] instanceof double[]) || !(x[side] instanceof Tensor)) continue;
+                    double[] z = (double[]) x[1 - side];
+                    return one(f[side].apply((Tensor) x[side], z[0], z[1]));
+                }
+                return plain.call(x, a);
+            });
+        });
     }
 
     /** args[key] as a Double, null when absent or JSON null. */
@@ -640,6 +687,8 @@ public final class Conformance {
             w.apply(viewOps().get(a.get("view").getAsString()).call(new Object[] {y}, a.getAsJsonObject("view_args"))[0], x, a);
             return one(y);
         }));
+        t.putAll(complexOps());
+        complexOverloads(t);
         return t;
     }
 
@@ -676,6 +725,20 @@ public final class Conformance {
         t.put("select", (x, a) -> one(((Tensor) x[0]).select(dim(a), arg(a, "index"))));
         t.put("t", (x, a) -> one(((Tensor) x[0]).t()));
         t.put("diagonal", (x, a) -> one(((Tensor) x[0]).diagonal(arg(a, "offset"), arg(a, "dim1"), arg(a, "dim2"))));
+        return t;
+    }
+
+    /** The complex parts and views (issue 15). */
+    static Map<String, Op> complexOps() {
+        Map<String, Op> t = new HashMap<>();
+        t.put("angle", (x, a) -> one(Complex.angle((Tensor) x[0])));
+        t.put("conj", (x, a) -> one(Complex.conj((Tensor) x[0])));
+        t.put("real", (x, a) -> one(Complex.real((Tensor) x[0])));
+        t.put("imag", (x, a) -> one(Complex.imag((Tensor) x[0])));
+        t.put("view_as_real", (x, a) -> one(Complex.viewAsReal((Tensor) x[0])));
+        t.put("view_as_complex", (x, a) -> one(Complex.viewAsComplex((Tensor) x[0])));
+        t.put("complex", (x, a) -> one(Complex.complex((Tensor) x[0], (Tensor) x[1])));
+        t.put("polar", (x, a) -> one(Complex.polar((Tensor) x[0], (Tensor) x[1])));
         return t;
     }
 
