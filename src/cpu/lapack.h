@@ -88,8 +88,8 @@ void zgetrs_(const char* trans, const lapack_int* n, const lapack_int* nrhs, con
 // Lapack<float> / Lapack<double>: the same routine names without the type letter.
 template <typename T> struct Lapack;
 
-#define CT_LAPACK_TRAITS(T, p)                                                                                     \
-    template <> struct Lapack<T> {                                                                                 \
+// The LU pair, the same for the real and complex types (getrs's "T" transposes, "C" conjugate-transposes).
+#define CT_LAPACK_LU(T, p)                                                                                         \
         static void getrf(const lapack_int* m, const lapack_int* n, T* a, const lapack_int* lda, lapack_int* ipiv, \
                           lapack_int* info) {                                                                      \
             p##getrf_(m, n, a, lda, ipiv, info);                                                                   \
@@ -98,7 +98,11 @@ template <typename T> struct Lapack;
                           const lapack_int* lda, const lapack_int* ipiv, T* b, const lapack_int* ldb,              \
                           lapack_int* info) {                                                                      \
             p##getrs_(tr, n, nrhs, a, lda, ipiv, b, ldb, info);                                                    \
-        }                                                                                                          \
+        }
+
+#define CT_LAPACK_TRAITS(T, p)                                                                                     \
+    template <> struct Lapack<T> {                                                                                 \
+        CT_LAPACK_LU(T, p)                                                                                         \
         /* right eigenvectors into vr (ldvr) when vectors, else vr is not touched */                            \
         static void geev(const lapack_int* n, T* a, const lapack_int* lda, T* wr, T* wi, T* vr,                    \
                          const lapack_int* ldvr, bool vectors, T* work, const lapack_int* lwork, lapack_int* info) { \
@@ -155,21 +159,9 @@ template <typename T> struct Lapack;
 CT_LAPACK_TRAITS(float, s)
 CT_LAPACK_TRAITS(double, d)
 #undef CT_LAPACK_TRAITS
-// Lapack<std::complex<float / double>>: the LU routines (getrs's "T" transposes, "C" conjugate-transposes).
-#define CT_LAPACK_COMPLEX_TRAITS(T, p)                                                                             \
-    template <> struct Lapack<T> {                                                                                 \
-        static void getrf(const lapack_int* m, const lapack_int* n, T* a, const lapack_int* lda, lapack_int* ipiv, \
-                          lapack_int* info) {                                                                      \
-            p##getrf_(m, n, a, lda, ipiv, info);                                                                   \
-        }                                                                                                          \
-        static void getrs(const char* tr, const lapack_int* n, const lapack_int* nrhs, const T* a,                 \
-                          const lapack_int* lda, const lapack_int* ipiv, T* b, const lapack_int* ldb,              \
-                          lapack_int* info) {                                                                      \
-            p##getrs_(tr, n, nrhs, a, lda, ipiv, b, ldb, info);                                                    \
-        }                                                                                                          \
-    };
-CT_LAPACK_COMPLEX_TRAITS(std::complex<float>, c)
-CT_LAPACK_COMPLEX_TRAITS(std::complex<double>, z)
-#undef CT_LAPACK_COMPLEX_TRAITS
+// Lapack<std::complex<float / double>>: the LU routines only (linalg.solve of complex matrices).
+template <> struct Lapack<std::complex<float>> { CT_LAPACK_LU(std::complex<float>, c) };
+template <> struct Lapack<std::complex<double>> { CT_LAPACK_LU(std::complex<double>, z) };
+#undef CT_LAPACK_LU
 
 }  // namespace ct

@@ -24,19 +24,6 @@ namespace {
 
 Tensor mT(const Tensor& x) { return transpose(x, -2, -1); }
 
-int64_t batch_count(const Tensor& a) {
-    int64_t b = 1;
-    for (int64_t i = 0; i + 2 < a.dim(); ++i) b *= a.size(i);
-    return b;
-}
-
-Shape batch_shape_of(const Tensor& a) { return Shape(a.sizes().begin(), a.sizes().end() - 2); }
-
-Shape with_tail(Shape s, std::initializer_list<int64_t> tail) {
-    s.insert(s.end(), tail.begin(), tail.end());
-    return s;
-}
-
 // A contiguous copy of t in fresh device memory (never an alias of t: the backend overwrites it).
 Tensor fresh(const Tensor& t) {
     Tensor c = empty_tensor(t.sizes(), t.dtype(), t.device());

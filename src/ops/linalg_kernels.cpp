@@ -16,7 +16,6 @@
 #include "ops/ops.h"
 
 namespace ct {
-namespace {
 
 int64_t batch_count(const Tensor& a) {
     int64_t b = 1;
@@ -30,6 +29,8 @@ Shape with_tail(Shape s, std::initializer_list<int64_t> tail) {
     s.insert(s.end(), tail.begin(), tail.end());
     return s;
 }
+
+namespace {
 
 // A contiguous copy of t in fresh storage (never an alias of t: LAPACK overwrites it).
 Tensor fresh_copy(const Tensor& t) {

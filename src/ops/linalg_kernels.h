@@ -20,6 +20,10 @@ namespace ct {
 [[noreturn]] void fail_rank_deficient(const char* op, const Tensor& a, int64_t bad, int64_t info);
 // Throws CT_ERR_NOT_SUPPORTED naming op unless d fits LAPACK's and cuSOLVER's 32-bit int (Note [LAPACK ints]).
 int32_t linalg_int_dim(int64_t d, const char* op);
+// Shapes of a batch of matrices [..., m, n]: the number of matrices, the batch dims, and the batch dims + tail.
+int64_t batch_count(const Tensor& a);
+Shape batch_shape_of(const Tensor& a);
+Shape with_tail(Shape s, std::initializer_list<int64_t> tail);
 
 // A^-1 of square A; a singular matrix is CT_ERR_INVALID_ARGUMENT.
 Tensor inv_kernel(const Tensor& a, const char* op);
