@@ -1273,6 +1273,8 @@ extern "C" {
 extern "C" {
     pub fn ct_linalg_eig(a: ct_tensor, eigenvalues: *mut ct_tensor, eigenvectors: *mut ct_tensor) -> ct_status;
     pub fn ct_linalg_eigvals(a: ct_tensor, out: *mut ct_tensor) -> ct_status;
+}
+
 // unary math (issue 14)
 extern "C" {
     pub fn ct_asin(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
@@ -1298,6 +1300,8 @@ extern "C" {
     pub fn ct_positive(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_i0(x: ct_tensor, out: *mut ct_tensor) -> ct_status;
     pub fn ct_logit(x: ct_tensor, eps: f64, out: *mut ct_tensor) -> ct_status;
+}
+
 // ---- binary math (issue 14) ----
 extern "C" {
     pub fn ct_logaddexp(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
@@ -1323,6 +1327,8 @@ extern "C" {
 extern "C" {
     pub fn ct_addcmul(s: ct_tensor, t1: ct_tensor, t2: ct_tensor, value: f64, out: *mut ct_tensor) -> ct_status;
     pub fn ct_addcdiv(s: ct_tensor, t1: ct_tensor, t2: ct_tensor, value: f64, out: *mut ct_tensor) -> ct_status;
+}
+
 // ---- complex scalars (issue 15) ----
 extern "C" {
     pub fn ct_wrapped_scalar_complex(real: f64, imag: f64, out: *mut ct_tensor) -> ct_status;
