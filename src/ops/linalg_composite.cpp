@@ -11,8 +11,6 @@
 namespace ct {
 namespace {
 
-Tensor mT(const Tensor& x) { return transpose(x, -2, -1); }
-
 void check_float(const char* op, const Tensor& t) {
     if (!is_floating(t.dtype()))
         fail(CT_ERR_DTYPE, op, ": Expected a floating point tensor (float32 or float64) as input, got ",

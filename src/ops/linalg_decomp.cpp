@@ -22,9 +22,6 @@ namespace ct {
 
 namespace {
 
-Tensor mT(const Tensor& x) { return transpose(x, -2, -1); }
-// The conjugate transpose (mT for real x).
-Tensor mH(const Tensor& x) { return is_complex(x.dtype()) ? conj(mT(x)) : mT(x); }
 Tensor eye_like(const Tensor& a, int64_t n) { return eye(n, n, a.dtype(), a.device()); }
 // v [..., n] -> diag(v) [..., n, n]
 Tensor diag_embed(const Tensor& v) { return mul(unsqueeze(v, -1), eye_like(v, v.size(-1))); }

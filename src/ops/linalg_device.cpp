@@ -22,8 +22,6 @@ namespace ct {
 
 namespace {
 
-Tensor mT(const Tensor& x) { return transpose(x, -2, -1); }
-
 // A contiguous copy of t in fresh device memory (never an alias of t: the backend overwrites it).
 Tensor fresh(const Tensor& t) {
     Tensor c = empty_tensor(t.sizes(), t.dtype(), t.device());

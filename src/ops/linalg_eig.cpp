@@ -21,7 +21,6 @@ namespace {
 const char* kEig = "linalg.eig";
 const char* kEigvals = "linalg.eigvals";
 
-Tensor mH(const Tensor& x) { return conj(transpose(x, -2, -1)); }
 
 // An identity [n, n] in the real dtype underlying complex tensor like (float32 for complex64).
 Tensor real_eye(const Tensor& like, int64_t n) { return eye(n, n, real(like).dtype(), like.device()); }

@@ -11,8 +11,6 @@
 namespace ct {
 namespace {
 
-Tensor mT(const Tensor& x) { return transpose(x, -2, -1); }
-
 Shape batch_of(const Tensor& t) { return Shape(t.sizes().begin(), t.sizes().end() - 2); }
 
 Shape with_tail(Shape s, int64_t r, int64_t c) {

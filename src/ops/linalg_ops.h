@@ -10,6 +10,10 @@ namespace ct {
 
 enum class QrMode : int32_t { Reduced = 0, Complete = 1, ROnly = 2 };
 
+// The transpose of the last two dims, and the conjugate transpose (the plain transpose for a real x).
+inline Tensor mT(const Tensor& x) { return transpose(x, -2, -1); }
+inline Tensor mH(const Tensor& x) { return is_complex(x.dtype()) ? conj(mT(x)) : mT(x); }
+
 Tensor linalg_inv(const Tensor& a);
 Tensor linalg_det(const Tensor& a);
 std::pair<Tensor, Tensor> linalg_slogdet(const Tensor& a);  // (sign, logabsdet)
