@@ -95,7 +95,7 @@ uintptr_t handle_new(HandleKind kind, std::shared_ptr<void> obj) {
     return encode(index, gen);
 }
 
-std::shared_ptr<void> handle_get(uintptr_t h, HandleKind kind, const char* op, const char* arg) {
+const std::shared_ptr<void>& handle_get(uintptr_t h, HandleKind kind, const char* op, const char* arg) {
     Slot* s = lookup(h, kind);
     if (!s) {
         if (h == 0) fail(CT_ERR_INVALID_HANDLE, op, ": ", arg, " is a NULL ", kind_name(kind), " handle");

@@ -14,7 +14,9 @@ enum class HandleKind : uint8_t { Tensor = 1, Generator = 2, Optimizer = 3, Safe
 // Stores obj in a new slot with count 1; returns the encoded handle value.
 uintptr_t handle_new(HandleKind kind, std::shared_ptr<void> obj);
 // The object behind a live handle of kind; throws CT_ERR_INVALID_HANDLE naming op and arg otherwise.
-std::shared_ptr<void> handle_get(uintptr_t h, HandleKind kind, const char* op, const char* arg);
+// The reference is the slot's own pointer, valid while the handle is live (the caller copies or casts it at once:
+// one reference-count increment per fetched handle, not two).
+const std::shared_ptr<void>& handle_get(uintptr_t h, HandleKind kind, const char* op, const char* arg);
 // Raw pointer variant (no refcount traffic); valid while the handle is live.
 void* handle_peek(uintptr_t h, HandleKind kind, const char* op, const char* arg);
 // +1 on a live handle (false if not live).

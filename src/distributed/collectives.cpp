@@ -96,11 +96,13 @@ std::shared_ptr<Work> new_work(const std::shared_ptr<ProcessGroup>& pg, const ch
     return w;
 }
 
-// An in-place collective (all_reduce, broadcast) prepared: its checks done, the buffer it moves and the request.
+// An in-place collective (all_reduce, broadcast) prepared: its checks done, the request, and the buffer it moves
+// when that is not the tensor itself. (t is not held here: the direct path of a blocking call copies no handle.)
 struct InplaceCall {
-    Tensor t, buf;  // buf is t itself when t is contiguous (contiguous_buffer)
+    Tensor copy;  // a contiguous copy of a strided t, undefined when t is contiguous and moves in place
     ct_dist_args args{};
     bool mean = false;  // all_reduce MEAN: the backend sums, finish_inplace divides
+    const Tensor& buffer(const Tensor& t) const { return copy.defined() ? copy : t; }
 };
 
 InplaceCall prepare_inplace(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, int32_t kind, int32_t reduce,
@@ -110,14 +112,13 @@ InplaceCall prepare_inplace(const std::shared_ptr<ProcessGroup>& pg, const Tenso
     check_count(name, t.numel());
     check_inplace(name, t);
     InplaceCall c;
-    c.t = t;
-    c.buf = contiguous_buffer(t);
+    if (!t.is_contiguous()) c.copy = copy_to_device(t, t.device());
     c.args.kind = kind;
     c.args.op = kind == CT_DIST_ALLREDUCE ? backend_op(reduce, t.dtype()) : 0;
     c.args.dtype = (int32_t)t.dtype();
     c.args.peer = root;
     c.args.count = t.numel();
-    c.args.send = c.args.recv = t.numel() ? c.buf.device_data() : nullptr;
+    c.args.send = c.args.recv = t.numel() ? c.buffer(t).device_data() : nullptr;
     c.mean = kind == CT_DIST_ALLREDUCE && reduce == (int32_t)ReduceOp::Mean;
     return c;
 }
@@ -129,12 +130,12 @@ void finish_inplace(const Tensor& t, const Tensor& buf, bool mean, int32_t group
     t.bump_version();
 }
 
-// Queues a prepared in-place collective.
-std::shared_ptr<Work> enqueue_inplace(const std::shared_ptr<ProcessGroup>& pg, const InplaceCall& c, int32_t reduce,
-                                      const char* name, bool blocking) {
-    auto w = new_work(pg, name, c.args.kind, reduce, c.t, c.args.peer);
+// Queues a prepared in-place collective on t.
+std::shared_ptr<Work> enqueue_inplace(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, const InplaceCall& c,
+                                      int32_t reduce, const char* name, bool blocking) {
+    auto w = new_work(pg, name, c.args.kind, reduce, t, c.args.peer);
     w->blocking = blocking;
-    w->keep = {c.t, c.buf};
+    w->keep = {t, c.buffer(t)};
     w->args = c.args;
     bool mean = c.mean;
     w->finish = [mean](Work& w) { finish_inplace(w.keep[0], w.keep[1], mean, w.pg->size()); };
@@ -144,7 +145,7 @@ std::shared_ptr<Work> enqueue_inplace(const std::shared_ptr<ProcessGroup>& pg, c
 
 std::shared_ptr<Work> inplace_start(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, int32_t kind,
                                     int32_t reduce, int32_t root, const char* name, bool blocking) {
-    return enqueue_inplace(pg, prepare_inplace(pg, t, kind, reduce, root, name), reduce, name, blocking);
+    return enqueue_inplace(pg, t, prepare_inplace(pg, t, kind, reduce, root, name), reduce, name, blocking);
 }
 
 // A blocking in-place collective: run at once when the group allows it (Note [Direct blocking call]), else queued
@@ -153,10 +154,10 @@ void inplace_blocking(const std::shared_ptr<ProcessGroup>& pg, const Tensor& t, 
                       int32_t root, const char* name) {
     InplaceCall c = prepare_inplace(pg, t, kind, reduce, root, name);
     if (t.device().is_cpu() && pg->run_direct(c.args, name)) {
-        finish_inplace(c.t, c.buf, c.mean, pg->size());
+        finish_inplace(t, c.buffer(t), c.mean, pg->size());
         return;
     }
-    wait_or_throw(*enqueue_inplace(pg, c, reduce, name, true));
+    wait_or_throw(*enqueue_inplace(pg, t, c, reduce, name, true));
 }
 
 }  // namespace

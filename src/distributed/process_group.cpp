@@ -74,10 +74,16 @@ void ProcessGroup::set_timeout(double seconds) {
 void ProcessGroup::check_usable(const char* op) {
     if (size_ == 0)
         fail(CT_ERR_INVALID_ARGUMENT, op, ": this process is not a member of the group (a subgroup without this rank)");
+    if (!is_broken_.load(std::memory_order_acquire)) return;  // the common case takes no lock
     std::lock_guard<std::mutex> lock(mu_);
     if (!broken_.empty())
         fail(CT_ERR_DISTRIBUTED, op, ": the process group is unusable after an earlier failure (", broken_,
              "); create a new group");
+}
+
+void ProcessGroup::mark_broken(std::string message) {
+    broken_ = std::move(message);
+    is_broken_.store(true, std::memory_order_release);
 }
 
 void ProcessGroup::enqueue(const std::shared_ptr<Work>& w) {
@@ -133,8 +139,8 @@ bool ProcessGroup::ensure_device_comm(Work& w) {
     ct_dist_comm* comm = nullptr;
     ct_status st = dev_be_->comm_init(be_, comm_, rank_, size_, w.device_index, &comm);
     if (st != CT_OK) {
-        broken_ = std::string(w.op) + ": making the group's NCCL communicator failed on rank " + std::to_string(rank_) +
-                  ": " + dev_be_->last_error();
+        mark_broken(std::string(w.op) + ": making the group's NCCL communicator failed on rank " + std::to_string(rank_) +
+                ": " + dev_be_->last_error());
         finish_work(w, st, broken_);
         return false;
     }
@@ -169,7 +175,7 @@ void ProcessGroup::start_stage(Work& w) {
         if (w.blocking && w.device_type != CT_DEVICE_CUDA) {  // Note [Blocking data]; device data is always polled
             ct_status st = be->run(comm, &w.args);
             if (st != CT_OK) {
-                broken_ = std::string(w.op) + " failed on rank " + std::to_string(rank_) + ": " + be->last_error();
+                mark_broken(std::string(w.op) + " failed on rank " + std::to_string(rank_) + ": " + be->last_error());
                 finish_work(w, st, broken_);
             }
             return;
@@ -220,7 +226,7 @@ void ProcessGroup::progress_locked() {
                     if (w.req) {                                 // Note [Broken group]
                         w.abandoned = w.req;
                         bury(head);
-                        broken_ = msg;
+                        mark_broken(msg);
                     }
                     finish_work(w, CT_ERR_DISTRIBUTED, msg);
                     break;
@@ -228,7 +234,7 @@ void ProcessGroup::progress_locked() {
                 w.req = nullptr;
                 if (st != CT_OK) {
                     std::string msg = std::string(w.op) + " failed on rank " + std::to_string(rank_) + ": " + be->last_error();
-                    if (st == CT_ERR_DISTRIBUTED && w.args.kind != CT_DIST_RECV) broken_ = msg;
+                    if (st == CT_ERR_DISTRIBUTED && w.args.kind != CT_DIST_RECV) mark_broken(msg);
                     finish_work(w, st, msg);
                     break;
                 }
@@ -256,7 +262,7 @@ bool ProcessGroup::run_direct(const ct_dist_args& a, const char* op) {
         if (!queue_.empty() || !broken_.empty()) return false;
         ct_status st = be_->run(comm_, &a);
         if (st == CT_OK) return true;
-        broken_ = std::string(op) + " failed on rank " + std::to_string(rank_) + ": " + be_->last_error();
+        mark_broken(std::string(op) + " failed on rank " + std::to_string(rank_) + ": " + be_->last_error());
         throw Error(st, broken_);
     }
     return false;

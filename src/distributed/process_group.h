@@ -113,7 +113,9 @@ class ProcessGroup {
     std::atomic<bool> checks_{true};
     std::mutex mu_;
     std::deque<std::shared_ptr<Work>> queue_;
-    std::string broken_;  // Note [Broken group]
+    std::string broken_;  // Note [Broken group]; written under mu_, only through mark_broken
+    std::atomic<bool> is_broken_{false};  // broken_ is set: read without mu_ by check_usable's fast path
+    void mark_broken(std::string message);  // sets broken_ and is_broken_; mu_ held
     const ct_dist_backend* dev_be_ = nullptr;  // Note [Device communicators]
     ct_dist_comm* dev_comm_ = nullptr;
     int32_t dev_index_ = -1;
