@@ -470,7 +470,7 @@ public final class Tensor extends TensorCore {
     private Tensor withScalar(double value, LongBinaryOperator op) {
         long s = CT.wrapped_scalar(value, 0);
         try {
-            return own(op.applyAsLong(handle(), s));
+            return own(op.applyAsLong(handle(), s), this);
         } finally {
             CT.tensor_release(s);
         }
