@@ -2,6 +2,7 @@
 // OpenBLAS ships no lapacke.h), and one dtype-generic face Lapack<T> over the s/d pairs. Matrices are
 // column-major; every integer argument is a 32-bit LAPACK int (callers check their sizes fit, Note [LAPACK ints]).
 #pragma once
+#include <cblas.h>
 #include <climits>
 #include <complex>
 #include <cstdint>
@@ -163,5 +164,26 @@ CT_LAPACK_TRAITS(double, d)
 template <> struct Lapack<std::complex<float>> { CT_LAPACK_LU(std::complex<float>, c) };
 template <> struct Lapack<std::complex<double>> { CT_LAPACK_LU(std::complex<double>, z) };
 #undef CT_LAPACK_LU
+
+// BLAS trsm for the four LAPACK types (cblas): op(A) X = B (side CblasLeft) or X op(A) = B (CblasRight), B m x n
+// overwritten by X, in the given layout.
+inline void blas_trsm(CBLAS_ORDER o, CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t, CBLAS_DIAG d, int m, int n,
+                      const float* a, int lda, float* b, int ldb) {
+    cblas_strsm(o, s, u, t, d, m, n, 1.0f, a, lda, b, ldb);
+}
+inline void blas_trsm(CBLAS_ORDER o, CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t, CBLAS_DIAG d, int m, int n,
+                      const double* a, int lda, double* b, int ldb) {
+    cblas_dtrsm(o, s, u, t, d, m, n, 1.0, a, lda, b, ldb);
+}
+inline void blas_trsm(CBLAS_ORDER o, CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t, CBLAS_DIAG d, int m, int n,
+                      const std::complex<float>* a, int lda, std::complex<float>* b, int ldb) {
+    const std::complex<float> one(1.0f);
+    cblas_ctrsm(o, s, u, t, d, m, n, &one, a, lda, b, ldb);
+}
+inline void blas_trsm(CBLAS_ORDER o, CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t, CBLAS_DIAG d, int m, int n,
+                      const std::complex<double>* a, int lda, std::complex<double>* b, int ldb) {
+    const std::complex<double> one(1.0);
+    cblas_ztrsm(o, s, u, t, d, m, n, &one, a, lda, b, ldb);
+}
 
 }  // namespace ct

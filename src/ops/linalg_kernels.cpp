@@ -183,14 +183,14 @@ std::tuple<Tensor, Tensor, Tensor> lu_det_kernel(const Tensor& a) {
     return {sign, logabs, det};
 }
 
-Tensor solve_kernel(const Tensor& a, const Tensor& b, const char* op) {
-    if (!a.device().is_cpu()) return cuda_solve_kernel(a, b, op);
+// solve with A's own LU on column-major copies (getrs "N"): the fallback of solve_kernel when the layout-free LU
+// hits a zero pivot, so that the error names the batch element and pivot of A's LU (torch's), not of A^T's.
+static Tensor solve_colmajor(const Tensor& a, const Tensor& b, const char* op) {
     const int64_t batch = batch_count(a), n = a.size(-1), k = b.size(-1);
     lapack_int ln = lapack_dim(n, op), lk = lapack_dim(k, op);
     Tensor lu = colmajor(a), x = colmajor(b);
-    if (batch == 0 || n == 0) return from_colmajor(x);
     std::vector<lapack_int> infos((size_t)batch, 0);
-    dispatch_float_or_complex(a.dtype(), [&](auto tag) {  // complex: linalg.solve of complex matrices
+    dispatch_float_or_complex(a.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         T *pl = lu.data<T>(), *px = x.data<T>();
         for_each_matrix(batch, 2.0 / 3.0 * n * n * n + 2.0 * n * n * k, [&](int64_t b0, int64_t b1) {
@@ -204,9 +204,41 @@ Tensor solve_kernel(const Tensor& a, const Tensor& b, const char* op) {
         });
     });
     int64_t bad = first_failure(infos);
-    if (bad >= 0)
-        fail_singular(op, a, bad, infos[bad], "solve");
+    if (bad >= 0) fail_singular(op, a, bad, infos[bad], "solve");
     return from_colmajor(x);
+}
+
+// Note [Layout-free solve]: the row-major buffers of A [n, n] and B [n, k] are A^T and B^T column-major, and the
+// row-major X is Y = X^T column-major (k x n, ld k). getrf of A's buffer gives A^T = P L U, and A X = B is
+// Y A^T = B^T, so Y = B^T U^-1 L^-1 P^T: two right-side trsm on Y (starting as B's row-major copy) and the column
+// swaps of P^T (ipiv applied last to first). No transposed copy of A, B or X; the same flops as getrs. A zero
+// pivot of A^T's LU sends the whole call to solve_colmajor, whose LU is A's: same error, same pivot as before.
+Tensor solve_kernel(const Tensor& a, const Tensor& b, const char* op) {
+    if (!a.device().is_cpu()) return cuda_solve_kernel(a, b, op);
+    const int64_t batch = batch_count(a), n = a.size(-1), k = b.size(-1);
+    lapack_int ln = lapack_dim(n, op);
+    lapack_dim(k, op);
+    Tensor lu = fresh_copy(a), x = fresh_copy(b);  // A^T and Y = B^T, column-major
+    if (batch == 0 || n == 0) return x;
+    std::vector<lapack_int> infos((size_t)batch, 0);
+    dispatch_float_or_complex(a.dtype(), [&](auto tag) {  // complex: linalg.solve of complex matrices
+        using T = typename decltype(tag)::type;
+        T *pl = lu.data<T>(), *px = x.data<T>();
+        for_each_matrix(batch, 2.0 / 3.0 * n * n * n + 2.0 * n * n * k, [&](int64_t b0, int64_t b1) {
+            std::vector<lapack_int> ipiv((size_t)n);
+            for (int64_t i = b0; i < b1; ++i) {
+                T *f = pl + i * n * n, *y = px + i * n * k;
+                Lapack<T>::getrf(&ln, &ln, f, &ln, ipiv.data(), &infos[i]);
+                if (infos[i] != 0 || k == 0) continue;  // k == 0: the LU still checks A (as torch)
+                blas_trsm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, (int)k, ln, f, ln, y, (int)k);
+                blas_trsm(CblasColMajor, CblasRight, CblasLower, CblasNoTrans, CblasUnit, (int)k, ln, f, ln, y, (int)k);
+                for (int64_t j = n - 1; j >= 0; --j)  // Y P^T: column j of Y is row j of X (k contiguous values)
+                    if (ipiv[j] - 1 != j) std::swap_ranges(y + j * k, y + (j + 1) * k, y + (ipiv[j] - 1) * k);
+            }
+        });
+    });
+    if (first_failure(infos) >= 0) return solve_colmajor(a, b, op);
+    return x;
 }
 
 Tensor cholesky_kernel(const Tensor& a, const char* op) {
