@@ -367,31 +367,34 @@ std::pair<Tensor, Tensor> eigh_kernel(const Tensor& a, bool upper, bool vectors,
     return {w, vectors ? from_colmajor(v) : Tensor()};
 }
 
+// Note [Layout-free SVD]: A's row-major buffer is A^T column-major (n x m), and gesdd of A^T = U' S V'^H gives
+// A = conj(V') S U'^T, so U = conj(V') and Vh = U'^T (same S). Read back row-major: gesdd's V'^H buffer (column-major
+// k' x m, ld k') is U^T column-major, i.e. U row-major [m, k']; its U' buffer (column-major n x k') is Vh row-major
+// [k', n]. No conjugation and no transposed copy in or out; only the sign/phase choice of the vectors is LAPACK's
+// for A^T (the SVD fixes them only up to that).
 std::tuple<Tensor, Tensor, Tensor> svd_kernel(const Tensor& a, bool full, bool vectors, const char* op) {
     if (!a.device().is_cpu()) return cuda_svd_kernel(a, full, vectors, op);
     const int64_t batch = batch_count(a), m = a.size(-2), n = a.size(-1), k = std::min(m, n);
-    lapack_int lm = lapack_dim(m, op), ln = lapack_dim(n, op);
+    lapack_int lm = lapack_dim(n, op), ln = lapack_dim(m, op);  // gesdd's m x n problem is A^T (n x m)
     const int64_t ucols = full ? m : k, vrows = full ? n : k;
     Shape bs = batch_shape_of(a);
-    Tensor f = colmajor(a), s = empty_tensor(with_tail(bs, {k}), a.dtype(), a.device()), u, vt;
-    if (vectors) {  // column-major buffers; the identity where k == 0 (LAPACK returns early then)
-        u = empty_tensor(with_tail(bs, {ucols, m}), a.dtype(), a.device());
-        vt = empty_tensor(with_tail(bs, {n, vrows}), a.dtype(), a.device());
+    Tensor f = fresh_copy(a), s = empty_tensor(with_tail(bs, {k}), a.dtype(), a.device()), u, vt;
+    if (vectors) {  // U [m, ucols] is gesdd's V'^H, Vh [vrows, n] its U'; the identity where k == 0
+        u = empty_tensor(with_tail(bs, {m, ucols}), a.dtype(), a.device());
+        vt = empty_tensor(with_tail(bs, {vrows, n}), a.dtype(), a.device());
         fill_identity(u, ucols == m ? m : 0);
         fill_identity(vt, vrows == n ? n : 0);
     }
-    auto result = [&] {
-        return std::make_tuple(vectors ? from_colmajor(u) : Tensor(), s, vectors ? from_colmajor(vt) : Tensor());
-    };
+    auto result = [&] { return std::make_tuple(vectors ? u : Tensor(), s, vectors ? vt : Tensor()); };
     if (batch == 0 || k == 0) return result();
     std::vector<lapack_int> infos((size_t)batch, 0);
     const char* jobz = !vectors ? "N" : full ? "A" : "S";
     dispatch_float(a.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         T *pf = f.data<T>(), *ps = s.data<T>();
-        T* pu = vectors ? u.data<T>() : nullptr;
-        T* pv = vectors ? vt.data<T>() : nullptr;
-        lapack_int ldvt = (lapack_int)std::max<int64_t>(vrows, 1), lwork = -1, info = 0;
+        T* pu = vectors ? vt.data<T>() : nullptr;  // gesdd's U' (n x vrows, ld n)
+        T* pv = vectors ? u.data<T>() : nullptr;   // gesdd's V'^H (ucols x m, ld ucols)
+        lapack_int ldvt = (lapack_int)std::max<int64_t>(ucols, 1), lwork = -1, info = 0;
         std::vector<lapack_int> iwork0((size_t)(8 * k));
         T query = 0, dummy = 0;
         Lapack<T>::gesdd(jobz, &lm, &ln, pf, &lm, ps, pu ? pu : &dummy, &lm, pv ? pv : &dummy, &ldvt, &query, &lwork,
@@ -403,8 +406,8 @@ std::tuple<Tensor, Tensor, Tensor> svd_kernel(const Tensor& a, bool full, bool v
             lapack_int lw = work_size;
             T d1 = 0, d2 = 0;
             for (int64_t b = b0; b < b1; ++b)
-                Lapack<T>::gesdd(jobz, &lm, &ln, pf + b * m * n, &lm, ps + b * k, pu ? pu + b * m * ucols : &d1, &lm,
-                                 pv ? pv + b * vrows * n : &d2, &ldvt, work.data(), &lw, iwork.data(), &infos[b]);
+                Lapack<T>::gesdd(jobz, &lm, &ln, pf + b * m * n, &lm, ps + b * k, pu ? pu + b * vrows * n : &d1, &lm,
+                                 pv ? pv + b * m * ucols : &d2, &ldvt, work.data(), &lw, iwork.data(), &infos[b]);
         });
     });
     int64_t bad = first_failure(infos);
