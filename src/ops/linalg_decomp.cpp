@@ -387,7 +387,7 @@ Tensor linalg_cholesky(const Tensor& a, bool upper) {
     if (auto h = half_dtype_of(a)) return round_results(linalg_cholesky(as_float32(a), upper), *h);
     check_linalg_input("linalg.cholesky", a, true);
     Tensor l = cholesky_op(a);
-    return upper ? mT(l) : l;
+    return upper ? mH(l) : l;  // U = L^H (A = U^H U)
 }
 
 Tensor linalg_solve_triangular(const Tensor& a, const Tensor& b, bool upper, bool left, bool unitriangular) {

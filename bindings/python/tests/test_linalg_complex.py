@@ -91,6 +91,7 @@ def test_cholesky_and_triangular(dtype):
     h = hermitian_pd(rng, (2, 3, 3), dtype)
     for upper in (False, True):
         compare(lambda L, x: L.linalg.cholesky(x, upper=upper), [h], dtype)
+        compare(lambda L, x: L.linalg.cholesky(x, upper=upper), [h], dtype, re_im)  # U = L^H, not L^T
     for upper in (False, True):
         for left in (False, True):
             for unit in (False, True):
