@@ -398,9 +398,12 @@ std::tuple<Tensor, Tensor, Tensor> svd_kernel(const Tensor& a, bool full, bool v
     if (batch == 0 || k == 0) return result();
     std::vector<lapack_int> infos((size_t)batch, 0);
     const char* jobz = !vectors ? "N" : full ? "A" : "S";
-    // complex gesdd's rwork: LAPACK's bound for jobz "N" (7 k) and for the vectors (the larger of its two forms)
+    // complex gesdd's rwork: LAPACK's bound for jobz "N" (7 k) and for the vectors (the larger of its two forms);
+    // none for the real types
     const int64_t mx = std::max(m, n),
-                  rwork_size = vectors ? std::max(5 * k * k + 5 * k, 2 * mx * k + 2 * k * k + k) : 7 * k;
+                  rwork_size = !is_complex(a.dtype()) ? 0
+                               : vectors             ? std::max(5 * k * k + 5 * k, 2 * mx * k + 2 * k * k + k)
+                                                     : 7 * k;
     dispatch_float_or_complex(a.dtype(), [&](auto tag) {  // complex: gesdd c/z, real singular values
         using T = typename decltype(tag)::type;
         using R = typename Lapack<T>::Real;
