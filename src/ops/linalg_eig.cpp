@@ -30,6 +30,9 @@ void check_eig_input(const char* op, const Tensor& a) {
         fail(CT_ERR_SHAPE, op, ": The input tensor A must have at least 2 dimensions, got shape ", shape_str(a.sizes()));
     if (!is_floating(a.dtype()) && !is_complex(a.dtype()))
         fail(CT_ERR_DTYPE, op, ": Expected a floating point or complex tensor as input, got ", dtype_name(a.dtype()));
+    if (is_half(a.dtype()))  // the outputs would be complex32, which ctensor lacks (torch refuses half here too)
+        fail(CT_ERR_DTYPE, op, ": not supported for ", dtype_name(a.dtype()),
+             " (its complex outputs would be complex32); use float32");
     if (a.size(-1) != a.size(-2))
         fail(CT_ERR_SHAPE, op, ": A must be batches of square matrices, but they are ", a.size(-2), " by ", a.size(-1),
              " matrices");
