@@ -44,13 +44,13 @@ template <typename T> int32_t run(const ct_cuda_linalg_args& g, std::string* err
     case CT_CUDA_ORGQR: L::orgqr(&m, &n, &k, a, &ldm, w, work.data(), &lwork, &info); break;
     case CT_CUDA_SYEVD: {
         lapack_int iq = 0;
-        L::syevd(jobz_e, uplo, &n, a, &ldn, w, work.data(), &lwork, &iq, &liwork, &info);
+        L::syevd(jobz_e, uplo, &n, a, &ldn, w, work.data(), &lwork, nullptr, nullptr, &iq, &liwork, &info);
         iwork.resize((size_t)std::max(iq, 1));
         break;
     }
     case CT_CUDA_GESVD:
         L::gesdd(jobz_s, &m, &n, a, &ldm, w, u ? u : &dummy, &ldm, vt ? vt : &dummy, &ldn, work.data(), &lwork,
-                 iwork.data(), &info);
+                 nullptr, iwork.data(), &info);
         break;
     default: break;
     }
@@ -70,13 +70,13 @@ template <typename T> int32_t run(const ct_cuda_linalg_args& g, std::string* err
             break;
         case CT_CUDA_ORGQR: L::orgqr(&m, &n, &k, a + i * m * n, &ldm, w + i * k, work.data(), &lwork, &info); break;
         case CT_CUDA_SYEVD:
-            L::syevd(jobz_e, uplo, &n, a + i * n * n, &ldn, w + i * n, work.data(), &lwork, iwork.data(), &liwork,
-                     &info);
+            L::syevd(jobz_e, uplo, &n, a + i * n * n, &ldn, w + i * n, work.data(), &lwork, nullptr, nullptr,
+                     iwork.data(), &liwork, &info);
             break;
         case CT_CUDA_GESVD: {
             const int64_t ucols = g.full ? m : n;
             L::gesdd(jobz_s, &m, &n, a + i * m * n, &ldm, w + i * n, u ? u + i * m * ucols : &dummy, &ldm,
-                     vt ? vt + i * n * n : &dummy, &ldn, work.data(), &lwork, iwork.data(), &info);
+                     vt ? vt + i * n * n : &dummy, &ldn, work.data(), &lwork, nullptr, iwork.data(), &info);
             break;
         }
         case CT_CUDA_TRSM: {

@@ -2,6 +2,7 @@
 // OpenBLAS ships no lapacke.h), and one dtype-generic face Lapack<T> over the s/d pairs. Matrices are
 // column-major; every integer argument is a 32-bit LAPACK int (callers check their sizes fit, Note [LAPACK ints]).
 #pragma once
+#include <cblas.h>
 #include <climits>
 #include <complex>
 #include <cstdint>
@@ -83,9 +84,33 @@ void cgetrs_(const char* trans, const lapack_int* n, const lapack_int* nrhs, con
 void zgetrs_(const char* trans, const lapack_int* n, const lapack_int* nrhs, const std::complex<double>* a,
              const lapack_int* lda, const lapack_int* ipiv, std::complex<double>* b, const lapack_int* ldb,
              lapack_int* info);
+// the complex factorisations (c: complex<float>, z: complex<double>); the real-valued outputs (eigenvalues of a
+// Hermitian matrix, singular values) and the rwork scratch are of the real type
+#define CT_LAPACK_COMPLEX_DECL(C, R, p)                                                                              \
+    void p##potrf_(const char* uplo, const lapack_int* n, C* a, const lapack_int* lda, lapack_int* info);          \
+    void p##geqrf_(const lapack_int* m, const lapack_int* n, C* a, const lapack_int* lda, C* tau, C* work,          \
+                   const lapack_int* lwork, lapack_int* info);                                                     \
+    void p##ungqr_(const lapack_int* m, const lapack_int* n, const lapack_int* k, C* a, const lapack_int* lda,      \
+                   const C* tau, C* work, const lapack_int* lwork, lapack_int* info);                              \
+    void p##heevd_(const char* jobz, const char* uplo, const lapack_int* n, C* a, const lapack_int* lda, R* w,      \
+                   C* work, const lapack_int* lwork, R* rwork, const lapack_int* lrwork, lapack_int* iwork,        \
+                   const lapack_int* liwork, lapack_int* info);                                                    \
+    void p##gesdd_(const char* jobz, const lapack_int* m, const lapack_int* n, C* a, const lapack_int* lda, R* s,   \
+                   C* u, const lapack_int* ldu, C* vt, const lapack_int* ldvt, C* work, const lapack_int* lwork,   \
+                   R* rwork, lapack_int* iwork, lapack_int* info);                                                 \
+    void p##geev_(const char* jobvl, const char* jobvr, const lapack_int* n, C* a, const lapack_int* lda, C* w,     \
+                  C* vl, const lapack_int* ldvl, C* vr, const lapack_int* ldvr, C* work, const lapack_int* lwork,  \
+                  R* rwork, lapack_int* info);
+CT_LAPACK_COMPLEX_DECL(std::complex<float>, float, c)
+CT_LAPACK_COMPLEX_DECL(std::complex<double>, double, z)
+#undef CT_LAPACK_COMPLEX_DECL
 }
 
-// Lapack<float> / Lapack<double>: the same routine names without the type letter.
+// Lapack<T> for T = float, double, std::complex<float>, std::complex<double>: the same routine names without the
+// type letter, one signature for the real and the complex types so that the kernels share their code. Real stands
+// for T's real type: the real routines ignore the rwork scratch the complex ones take (sized by callers from the
+// workspace queries, where a real routine leaves the query's rwork value untouched). orgqr is ungqr for complex
+// T, syevd heevd (Hermitian).
 template <typename T> struct Lapack;
 
 // The LU pair, the same for the real and complex types (getrs's "T" transposes, "C" conjugate-transposes).
@@ -100,9 +125,21 @@ template <typename T> struct Lapack;
             p##getrs_(tr, n, nrhs, a, lda, ipiv, b, ldb, info);                                                    \
         }
 
+// potrf and geqrf, the same for the real and complex types
+#define CT_LAPACK_COMMON(T, p)                                                                                     \
+        static void potrf(const char* uplo, const lapack_int* n, T* a, const lapack_int* lda, lapack_int* info) {  \
+            p##potrf_(uplo, n, a, lda, info);                                                                      \
+        }                                                                                                          \
+        static void geqrf(const lapack_int* m, const lapack_int* n, T* a, const lapack_int* lda, T* tau, T* work,  \
+                          const lapack_int* lwork, lapack_int* info) {                                             \
+            p##geqrf_(m, n, a, lda, tau, work, lwork, info);                                                       \
+        }
+
 #define CT_LAPACK_TRAITS(T, p)                                                                                     \
     template <> struct Lapack<T> {                                                                                 \
+        using Real = T;                                                                                            \
         CT_LAPACK_LU(T, p)                                                                                         \
+        CT_LAPACK_COMMON(T, p)                                                                                     \
         /* right eigenvectors into vr (ldvr) when vectors, else vr is not touched */                            \
         static void geev(const lapack_int* n, T* a, const lapack_int* lda, T* wr, T* wi, T* vr,                    \
                          const lapack_int* ldvr, bool vectors, T* work, const lapack_int* lwork, lapack_int* info) { \
@@ -111,26 +148,19 @@ template <typename T> struct Lapack;
             p##geev_("N", vectors ? "V" : "N", n, a, lda, wr, wi, dummy, &one, vectors ? vr : dummy,               \
                      vectors ? ldvr : &one, work, lwork, info);                                                     \
         }                                                                                                          \
-        static void potrf(const char* uplo, const lapack_int* n, T* a, const lapack_int* lda, lapack_int* info) {  \
-            p##potrf_(uplo, n, a, lda, info);                                                                      \
-        }                                                                                                          \
-        static void geqrf(const lapack_int* m, const lapack_int* n, T* a, const lapack_int* lda, T* tau, T* work,  \
-                          const lapack_int* lwork, lapack_int* info) {                                             \
-            p##geqrf_(m, n, a, lda, tau, work, lwork, info);                                                       \
-        }                                                                                                          \
         static void orgqr(const lapack_int* m, const lapack_int* n, const lapack_int* k, T* a,                     \
                           const lapack_int* lda, const T* tau, T* work, const lapack_int* lwork,                   \
                           lapack_int* info) {                                                                      \
             p##orgqr_(m, n, k, a, lda, tau, work, lwork, info);                                                    \
         }                                                                                                          \
         static void syevd(const char* jobz, const char* uplo, const lapack_int* n, T* a, const lapack_int* lda,     \
-                          T* w, T* work, const lapack_int* lwork, lapack_int* iwork, const lapack_int* liwork,     \
-                          lapack_int* info) {                                                                      \
+                          T* w, T* work, const lapack_int* lwork, T*, const lapack_int*, lapack_int* iwork,        \
+                          const lapack_int* liwork, lapack_int* info) {                                            \
             p##syevd_(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info);                                 \
         }                                                                                                          \
         static void gesdd(const char* jobz, const lapack_int* m, const lapack_int* n, T* a, const lapack_int* lda, \
                           T* s, T* u, const lapack_int* ldu, T* vt, const lapack_int* ldvt, T* work,               \
-                          const lapack_int* lwork, lapack_int* iwork, lapack_int* info) {                          \
+                          const lapack_int* lwork, T*, lapack_int* iwork, lapack_int* info) {                      \
             p##gesdd_(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, iwork, info);                          \
         }                                                                                                          \
         /* the least-squares drivers (torch.linalg.lstsq's gels, gelsy, gelsd, gelss) */                           \
@@ -159,9 +189,62 @@ template <typename T> struct Lapack;
 CT_LAPACK_TRAITS(float, s)
 CT_LAPACK_TRAITS(double, d)
 #undef CT_LAPACK_TRAITS
-// Lapack<std::complex<float / double>>: the LU routines only (linalg.solve of complex matrices).
-template <> struct Lapack<std::complex<float>> { CT_LAPACK_LU(std::complex<float>, c) };
-template <> struct Lapack<std::complex<double>> { CT_LAPACK_LU(std::complex<double>, z) };
+// Lapack<std::complex<R>>: the routines of the complex linalg ops (no least-squares drivers).
+#define CT_LAPACK_COMPLEX_TRAITS(R, p)                                                                             \
+    template <> struct Lapack<std::complex<R>> {                                                                   \
+        using T = std::complex<R>;                                                                                 \
+        using Real = R;                                                                                            \
+        CT_LAPACK_LU(T, p)                                                                                         \
+        CT_LAPACK_COMMON(T, p)                                                                                     \
+        static void orgqr(const lapack_int* m, const lapack_int* n, const lapack_int* k, T* a,                     \
+                          const lapack_int* lda, const T* tau, T* work, const lapack_int* lwork,                   \
+                          lapack_int* info) {                                                                      \
+            p##ungqr_(m, n, k, a, lda, tau, work, lwork, info);                                                    \
+        }                                                                                                          \
+        static void syevd(const char* jobz, const char* uplo, const lapack_int* n, T* a, const lapack_int* lda,     \
+                          R* w, T* work, const lapack_int* lwork, R* rwork, const lapack_int* lrwork,              \
+                          lapack_int* iwork, const lapack_int* liwork, lapack_int* info) {                         \
+            p##heevd_(jobz, uplo, n, a, lda, w, work, lwork, rwork, lrwork, iwork, liwork, info);                  \
+        }                                                                                                          \
+        static void gesdd(const char* jobz, const lapack_int* m, const lapack_int* n, T* a, const lapack_int* lda, \
+                          R* s, T* u, const lapack_int* ldu, T* vt, const lapack_int* ldvt, T* work,               \
+                          const lapack_int* lwork, R* rwork, lapack_int* iwork, lapack_int* info) {                \
+            p##gesdd_(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, rwork, iwork, info);                   \
+        }                                                                                                          \
+        /* eigenvalues into w and, when vectors, right eigenvectors into vr (ldvr); rwork of 2 n */                \
+        static void geev(const lapack_int* n, T* a, const lapack_int* lda, T* w, T* vr, const lapack_int* ldvr,    \
+                         bool vectors, T* work, const lapack_int* lwork, R* rwork, lapack_int* info) {             \
+            const lapack_int one = 1;                                                                              \
+            T dummy[1];                                                                                            \
+            p##geev_("N", vectors ? "V" : "N", n, a, lda, w, dummy, &one, vectors ? vr : dummy,                    \
+                     vectors ? ldvr : &one, work, lwork, rwork, info);                                             \
+        }                                                                                                          \
+    };
+CT_LAPACK_COMPLEX_TRAITS(float, c)
+CT_LAPACK_COMPLEX_TRAITS(double, z)
+#undef CT_LAPACK_COMPLEX_TRAITS
+#undef CT_LAPACK_COMMON
 #undef CT_LAPACK_LU
+
+// BLAS trsm for the four LAPACK types (cblas): op(A) X = B (side CblasLeft) or X op(A) = B (CblasRight), B m x n
+// overwritten by X, in the given layout.
+inline void blas_trsm(CBLAS_ORDER o, CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t, CBLAS_DIAG d, int m, int n,
+                      const float* a, int lda, float* b, int ldb) {
+    cblas_strsm(o, s, u, t, d, m, n, 1.0f, a, lda, b, ldb);
+}
+inline void blas_trsm(CBLAS_ORDER o, CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t, CBLAS_DIAG d, int m, int n,
+                      const double* a, int lda, double* b, int ldb) {
+    cblas_dtrsm(o, s, u, t, d, m, n, 1.0, a, lda, b, ldb);
+}
+inline void blas_trsm(CBLAS_ORDER o, CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t, CBLAS_DIAG d, int m, int n,
+                      const std::complex<float>* a, int lda, std::complex<float>* b, int ldb) {
+    const std::complex<float> one(1.0f);
+    cblas_ctrsm(o, s, u, t, d, m, n, &one, a, lda, b, ldb);
+}
+inline void blas_trsm(CBLAS_ORDER o, CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t, CBLAS_DIAG d, int m, int n,
+                      const std::complex<double>* a, int lda, std::complex<double>* b, int ldb) {
+    const std::complex<double> one(1.0);
+    cblas_ztrsm(o, s, u, t, d, m, n, &one, a, lda, b, ldb);
+}
 
 }  // namespace ct

@@ -11,10 +11,10 @@
 namespace ct {
 namespace {
 
+// float32/float64 and (Note [Complex linalg] in linalg_decomp.cpp) complex64/complex128
 void check_float(const char* op, const Tensor& t) {
-    if (!is_floating(t.dtype()))
-        fail(CT_ERR_DTYPE, op, ": Expected a floating point tensor (float32 or float64) as input, got ",
-             dtype_name(t.dtype()));
+    if (!is_floating(t.dtype()) && !is_complex(t.dtype()))
+        fail(CT_ERR_DTYPE, op, ": Expected a floating point or complex tensor as input, got ", dtype_name(t.dtype()));
 }
 
 void check_matrix(const char* op, const Tensor& a) {
@@ -31,7 +31,7 @@ Shape with_dims(Shape s, int64_t last) {
 // torch's tolerance rule of pinv and matrix_rank: atol and rtol < 0 mean "not given"; with neither given
 // rtol = eps * max(m, n); with only atol given rtol = 0. Returns tol [..., 1] = max(atol, rtol * s_max).
 Tensor singular_tolerance(const Tensor& s, const Tensor& a, double atol, double rtol) {
-    const double eps = a.dtype() == DType::Float32 ? std::numeric_limits<float>::epsilon()
+    const double eps = real_dtype(a.dtype()) == DType::Float32 ? std::numeric_limits<float>::epsilon()
                                                    : std::numeric_limits<double>::epsilon();
     if (rtol < 0) rtol = atol > 0 ? 0.0 : eps * (double)std::max(a.size(-1), a.size(-2));
     Tensor smax = s.size(-1) == 0 ? zeros(with_dims(s.sizes(), 1), s.dtype(), s.device())
@@ -55,8 +55,9 @@ Tensor linalg_matrix_power(const Tensor& a, int64_t n) {
                                   [](BackwardCtx& c) { return zeros_like(c.grads[0]); });
         return add(z, eye(a.size(-1), a.size(-1), a.dtype(), a.device()));
     }
-    if (n < 0 && !is_floating(a.dtype()))
-        fail(CT_ERR_DTYPE, op, ": negative powers need a floating point A (its inverse), got ", dtype_name(a.dtype()));
+    if (n < 0 && !is_floating(a.dtype()) && !is_complex(a.dtype()))
+        fail(CT_ERR_DTYPE, op, ": negative powers need a floating point or complex A (its inverse), got ",
+             dtype_name(a.dtype()));
     Tensor base = n < 0 ? linalg_inv(a) : a, result;
     uint64_t k = n < 0 ? (uint64_t)(-(n + 1)) + 1 : (uint64_t)n;  // |n| without overflow at INT64_MIN
     while (true) {  // binary powering: result = base^k
@@ -94,6 +95,7 @@ Tensor linalg_vector_norm(const Tensor& x, double ord, const IntList& dims, bool
     const char* op = "linalg.vector_norm";
     check_float(op, x);
     if (std::isnan(ord)) fail(CT_ERR_INVALID_ARGUMENT, op, ": ord must be a number, got nan");
+    if (is_complex(x.dtype())) return linalg_vector_norm(abs(x), ord, dims, keepdim);  // the norm of |x|, as torch
     if (ord >= 0 || std::isinf(ord)) return norm(x, ord, dims, keepdim);
     // a negative finite order: (sum |x|^ord)^(1/ord), as torch (a zero element gives 0)
     return pow_scalar(sum(pow_scalar(abs(x), ord), dims, keepdim), 1.0 / ord);
@@ -108,7 +110,7 @@ Tensor linalg_matrix_norm(const Tensor& x, const std::string& ord, int64_t dim0,
     check_matrix(op, x);
     const int64_t d0 = wrap_dim(dim0, x.dim(), op), d1 = wrap_dim(dim1, x.dim(), op);
     if (d0 == d1) fail(CT_ERR_INVALID_ARGUMENT, op, ": dims must be different, got (", dim0, ", ", dim1, ")");
-    if (ord == "fro") return norm(x, 2.0, {d0, d1}, keepdim);
+    if (ord == "fro") return norm(is_complex(x.dtype()) ? abs(x) : x, 2.0, {d0, d1}, keepdim);
     auto restore = [&](Tensor r) {  // r has x's dims without d0, d1 (in order): put them back as size 1
         if (keepdim) r = unsqueeze(unsqueeze(r, std::min(d0, d1)), std::max(d0, d1));
         return r;
@@ -137,7 +139,7 @@ Tensor linalg_matrix_norm(const Tensor& x, const std::string& ord, int64_t dim0,
     if (x.size(pick_dim) == 0)
         fail(CT_ERR_INDEX, op, ": the ", ord, "-norm of an empty matrix (shape ", shape_str(x.sizes()),
              ") is not defined");
-    Tensor sums = sum(abs(x), {sum_dim}, true);
+    Tensor sums = sum(abs(x), {sum_dim}, true);  // |x| is real for complex x too
     Tensor r = largest ? max_dim(sums, pick_dim, true).first : min_dim(sums, pick_dim, true).first;
     return keepdim ? r : squeeze(squeeze(r, std::max(d0, d1)), std::min(d0, d1));
 }
@@ -152,7 +154,7 @@ Tensor linalg_pinv(const Tensor& a, double atol, double rtol) {
     Tensor tol = singular_tolerance(s, a, atol, rtol), keep = gt(s, tol);
     // 1/s where kept, else 0; the unkept branch reads 1, never 1/0 (Note [Masked branches] in activations.cpp)
     Tensor sinv = where(keep, reciprocal(where(keep, s, ones_like(s))), zeros_like(s));
-    return matmul(mul(mT(vh), unsqueeze(sinv, -2)), mT(u));
+    return matmul(mul(mH(vh), unsqueeze(sinv, -2)), mH(u));
 }
 
 Tensor linalg_matrix_rank(const Tensor& a, double atol, double rtol) {

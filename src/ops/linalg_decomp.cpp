@@ -17,6 +17,10 @@ namespace ct {
 //   eigh: gA = sym(V (diag(gL) + (V^T gV) / E) V^T), E_ij = L_j - L_i off the diagonal (distinct eigenvalues),
 //         sym(X) = (X + X^T) / 2 as torch (only symmetric perturbations exist)
 //   svd: torch's svd_backward (distinct nonzero singular values; full_matrices uses the first k vectors)
+// Complex A (Note [Complex linalg]): the same formulas with ^T read as ^H (mH), torch's conjugate convention, plus
+// torch's complex-only terms: det's and slogdet's scales are g conj(det) and g_abs - i Im(conj(g_sign) sign); eigh
+// projects V^H gV on the skew-Hermitian matrices, (X - X^H) / 2, before dividing by E (for real A this equals the
+// symmetric part above); svd adds diag(skew(U^H gU)) / (2 S) to the diagonal (the phase of the vectors).
 // Every output a backward receives is defined (the engine fills zeros), so the "gU undefined" shortcuts of torch
 // become the separate svdvals/eigvalsh nodes, which never divide by eigenvalue gaps.
 
@@ -26,13 +30,14 @@ Tensor eye_like(const Tensor& a, int64_t n) { return eye(n, n, a.dtype(), a.devi
 // v [..., n] -> diag(v) [..., n, n]
 Tensor diag_embed(const Tensor& v) { return mul(unsqueeze(v, -1), eye_like(v, v.size(-1))); }
 
-// complex_ok: the op has a complex kernel (linalg.solve); the others refuse complex A as any non-float dtype.
-void check_linalg_input(const char* op, const Tensor& a, bool square, bool complex_ok = false) {
+// Note [Complex linalg]: every op here takes complex64/complex128 A (CPU only, as every complex tensor) through the
+// complex LAPACK traits of cpu/lapack.h; the real-valued results (slogdet's logabsdet, eigh's eigenvalues, the
+// singular values) are of A's real dtype, as torch's.
+void check_linalg_input(const char* op, const Tensor& a, bool square) {
     if (a.dim() < 2)
         fail(CT_ERR_SHAPE, op, ": The input tensor A must have at least 2 dimensions, got shape ", shape_str(a.sizes()));
-    if (!is_floating(a.dtype()) && !(complex_ok && is_complex(a.dtype())))
-        fail(CT_ERR_DTYPE, op, ": Expected a floating point tensor (float32 or float64) as input, got ",
-             dtype_name(a.dtype()));
+    if (!is_floating(a.dtype()) && !is_complex(a.dtype()))
+        fail(CT_ERR_DTYPE, op, ": Expected a floating point or complex tensor as input, got ", dtype_name(a.dtype()));
     if (square && a.size(-1) != a.size(-2))
         fail(CT_ERR_SHAPE, op, ": A must be batches of square matrices, but they are ", a.size(-2), " by ", a.size(-1),
              " matrices");
@@ -70,24 +75,25 @@ Tensor inv_op(const Tensor& a) {
     }
     if (!requires_grad(a)) return out;
     auto node = make_node("LinalgInvBackward", {a}, [](BackwardCtx& c) -> TensorList {
-        Tensor xt = mT(c.saved(0));
-        return {neg(matmul(xt, matmul(c.grads[0], xt)))};
+        Tensor xh = mH(c.saved(0));
+        return {neg(matmul(xh, matmul(c.grads[0], xh)))};
     });
     set_history(out, node);
     node->save_output(out);
     return out;
 }
 
-// A^-T g for g [..., n, n] or scaled: the shared part of det's and slogdet's backward.
+// scale A^-H (scale of A's batch shape): the shared part of det's and slogdet's backward.
 Tensor inv_transpose_times(const Tensor& a, const Tensor& scale) {
-    return mul(unsqueeze(unsqueeze(scale, -1), -1), mT(inv_op(a)));
+    return mul(unsqueeze(unsqueeze(scale, -1), -1), mH(inv_op(a)));
 }
 
 std::tuple<Tensor, Tensor, Tensor> svd_op(const Tensor& a, bool full);
 
-// det's gradient g * cof(A), cof(A) = det(A) A^-T. Note [Singular det]: where some det(A) is 0 the cofactor matrix
-// still exists; it is taken from the SVD A = U S Vh for every batch element then: cof(A) = det(U) det(Vh) U
-// diag(c) Vh with c_i the product of the singular values other than s_i (prefix times suffix products, no division).
+// det's gradient g * conj(cof(A)), cof(A) = det(A) A^-T. Note [Singular det]: where some det(A) is 0 the cofactor
+// matrix still exists; it is taken from the SVD A = U S Vh for every batch element then: conj(cof(A)) =
+// conj(det(U) det(Vh)) U diag(c) Vh with c_i the product of the singular values other than s_i (prefix times
+// suffix products, no division).
 Tensor det_backward(const Tensor& a, const Tensor& g, const Tensor& det) {
     const int64_t n = a.size(-1);
     bool singular = false;
@@ -95,13 +101,13 @@ Tensor det_backward(const Tensor& a, const Tensor& g, const Tensor& det) {
         NoGradGuard no_grad;
         singular = item(any(eq(det, wrapped_scalar(0.0, false)), {}, false)) != 0;
     }
-    if (!singular) return inv_transpose_times(a, mul(g, det));
+    if (!singular) return inv_transpose_times(a, mul(g, conj(det)));
     auto [u, s, vh] = svd_op(a, false);
     auto excl_cumprod = [n](const Tensor& v) {  // [1, v_0, v_0 v_1, ...] along the last dim
         return cumprod(cat({ones_like(narrow(v, -1, 0, 1)), narrow(v, -1, 0, n - 1)}, -1), -1);
     };
     Tensor c = mul(excl_cumprod(s), flip(excl_cumprod(flip(s, {-1})), {-1}));
-    Tensor sign = mul(linalg_det(u), linalg_det(vh));
+    Tensor sign = conj(mul(linalg_det(u), linalg_det(vh)));
     return mul(unsqueeze(unsqueeze(mul(g, sign), -1), -1), matmul(mul(u, unsqueeze(c, -2)), vh));
 }
 
@@ -132,10 +138,10 @@ Tensor triangular_op(const Tensor& a, const Tensor& b, bool upper, bool left, bo
     if (!any_requires_grad({a, b})) return out;
     auto node = make_node("LinalgSolveTriangularBackward", {a, b}, [upper, left, unit](BackwardCtx& c) -> TensorList {
         Tensor a = c.saved(0), x = c.saved(1);
-        Tensor gb = triangular_op(mT(a), c.grads[0], !upper, left, unit);
+        Tensor gb = triangular_op(mH(a), c.grads[0], !upper, left, unit);
         Tensor ga;
         if (c.needs(0)) {
-            ga = neg(left ? matmul(gb, mT(x)) : matmul(mT(x), gb));
+            ga = neg(left ? matmul(gb, mH(x)) : matmul(mH(x), gb));
             ga = upper ? triu(ga, unit ? 1 : 0) : tril(ga, unit ? -1 : 0);
         }
         return {ga, c.needs(1) ? gb : Tensor()};
@@ -155,9 +161,9 @@ Tensor cholesky_op(const Tensor& a) {
     if (!requires_grad(a)) return out;
     auto node = make_node("LinalgCholeskyBackward", {a}, [](BackwardCtx& c) -> TensorList {
         Tensor l = c.saved(0);
-        Tensor phi = tril(matmul(mT(l), c.grads[0]), 0);
-        phi = mul_scalar(add(phi, mT(tril(phi, -1))), 0.5);
-        Tensor ga = triangular_op(mT(l), phi, true, true, false);
+        Tensor phi = tril(matmul(mH(l), c.grads[0]), 0);
+        phi = mul_scalar(add(phi, mH(tril(phi, -1))), 0.5);
+        Tensor ga = triangular_op(mH(l), phi, true, true, false);
         return {triangular_op(l, ga, false, false, false)};
     });
     set_history(out, node);
@@ -165,14 +171,18 @@ Tensor cholesky_op(const Tensor& a) {
     return out;
 }
 
-// copyltu(M) = tril(M) + tril(M, -1)^T
-Tensor copyltu(const Tensor& m) { return add(tril(m, 0), mT(tril(m, -1))); }
+// copyltu(M) = tril(M) + tril(M, -1)^T; for complex M the Hermitian tril(M, -1) + tril(M, -1)^H + Re(diag(M))
+Tensor copyltu(const Tensor& m) {
+    if (!is_complex(m.dtype())) return add(tril(m, 0), mT(tril(m, -1)));
+    Tensor low = tril(m, -1);
+    return add(add(low, mH(low)), diag_embed(real(diagonal(m, 0, -2, -1))));
+}
 
 // qr's backward for m >= n (R square): (gQ + Q copyltu(R gR^T - gQ^T Q)) R^-T.
 Tensor qr_back_tall(const Tensor& q, const Tensor& r, const Tensor& gq, const Tensor& gr) {
-    Tensor m = sub(matmul(r, mT(gr)), matmul(mT(gq), q));
+    Tensor m = sub(matmul(r, mH(gr)), matmul(mH(gq), q));
     Tensor b = add(gq, matmul(q, copyltu(m)));
-    return triangular_op(mT(r), b, false, false, false);  // b R^-T: X R^T = b with R^T lower
+    return triangular_op(mH(r), b, false, false, false);  // b R^-H: X R^H = b with R^H lower
 }
 
 Tensor qr_backward(const Tensor& a, const Tensor& q, const Tensor& r, const Tensor& gq, const Tensor& gr,
@@ -187,7 +197,7 @@ Tensor qr_backward(const Tensor& a, const Tensor& q, const Tensor& r, const Tens
     if (m >= n) return qr_back_tall(q, r, gq, gr);
     // m < n: A = [X | Y], R = [U | D] with U m x m; X = Q U is the square case, Y = Q D
     Tensor y = narrow(a, -1, m, n - m), u = narrow(r, -1, 0, m), gu = narrow(gr, -1, 0, m), gd = narrow(gr, -1, m, n - m);
-    Tensor gx = qr_back_tall(q, u, add(gq, matmul(y, mT(gd))), gu);
+    Tensor gx = qr_back_tall(q, u, add(gq, matmul(y, mH(gd))), gu);
     return cat({gx, matmul(q, gd)}, -1);
 }
 
@@ -221,9 +231,10 @@ std::pair<Tensor, Tensor> eigh_op(const Tensor& a, bool upper) {
         Tensor l = c.saved(0), v = c.saved(1);
         Tensor i = eye_like(l, l.size(-1));
         Tensor e = add(sub(unsqueeze(l, -2), unsqueeze(l, -1)), i);  // L_j - L_i, 1 on the diagonal
-        Tensor inner = add(mul(div(matmul(mT(v), c.grads[1]), e), sub(ones_like(i), i)), diag_embed(c.grads[0]));
-        Tensor ga = matmul(v, matmul(inner, mT(v)));
-        return {mul_scalar(add(ga, mT(ga)), 0.5)};  // torch's gradient is the symmetric part
+        Tensor vhgv = matmul(mH(v), c.grads[1]);
+        vhgv = mul_scalar(sub(vhgv, mH(vhgv)), 0.5);  // torch's projection on the skew-Hermitian matrices
+        Tensor inner = add(mul(div(vhgv, e), sub(ones_like(i), i)), diag_embed(c.grads[0]));
+        return {matmul(v, matmul(inner, mH(v)))};
     });
     set_history(lv.first, node, 0);
     set_history(lv.second, node, 1);
@@ -243,7 +254,7 @@ Tensor eigvalsh_op(const Tensor& a, bool upper) {
     if (!grad) return lv.first;
     auto node = make_node("LinalgEigvalshBackward", {a}, [](BackwardCtx& c) -> TensorList {
         Tensor v = c.saved(0);
-        return {matmul(mul(v, unsqueeze(c.grads[0], -2)), mT(v))};
+        return {matmul(mul(v, unsqueeze(c.grads[0], -2)), mH(v))};
     });
     node->save(lv.second);
     set_history(lv.first, node);
@@ -254,22 +265,24 @@ Tensor eigvalsh_op(const Tensor& a, bool upper) {
 Tensor svd_backward(const Tensor& gu, const Tensor& gs, const Tensor& gvh, const Tensor& u, const Tensor& s,
                     const Tensor& vh) {
     const int64_t m = u.size(-2), n = vh.size(-1);
-    auto skew = [](const Tensor& x) { return sub(x, mT(x)); };
-    Tensor uhgu = skew(matmul(mT(u), gu)), vhgv = skew(matmul(vh, mT(gvh)));
+    auto skew = [](const Tensor& x) { return sub(x, mH(x)); };
+    Tensor uhgu = skew(matmul(mH(u), gu)), vhgv = skew(matmul(vh, mH(gvh)));
     Tensor s2 = mul(s, s), i = eye_like(s, s.size(-1));
     Tensor e = add(sub(unsqueeze(s2, -2), unsqueeze(s2, -1)), i);  // S_j^2 - S_i^2, 1 on the diagonal
     Tensor ga = div(add(mul(uhgu, unsqueeze(s, -2)), mul(unsqueeze(s, -1), vhgv)), e);
     ga = add(ga, diag_embed(gs));
+    if (is_complex(u.dtype()))  // the phase term: diag(skew(U^H gU)) / (2 S)
+        ga = add(ga, diag_embed(div(diagonal(uhgu, 0, -2, -1), mul_scalar(s, 2.0))));
     if (m > n) {
         ga = matmul(u, ga);
         Tensor gusinv = div(gu, unsqueeze(s, -2));
-        ga = add(ga, sub(gusinv, matmul(u, matmul(mT(u), gusinv))));
+        ga = add(ga, sub(gusinv, matmul(u, matmul(mH(u), gusinv))));
         return matmul(ga, vh);
     }
     if (m < n) {
         ga = matmul(ga, vh);
         Tensor sinvgvh = div(gvh, unsqueeze(s, -1));
-        ga = add(ga, sub(sinvgvh, matmul(matmul(sinvgvh, mT(vh)), vh)));
+        ga = add(ga, sub(sinvgvh, matmul(matmul(sinvgvh, mH(vh)), vh)));
         return matmul(u, ga);
     }
     return matmul(u, matmul(ga, vh));
@@ -336,14 +349,17 @@ std::pair<Tensor, Tensor> linalg_slogdet(const Tensor& a) {
         sign = std::get<0>(r), logabs = std::get<1>(r);
     }
     if (!requires_grad(a)) return {sign, logabs};
-    // sign is an output of the node too (as in torch, it requires grad), with a zero gradient: it is piecewise
-    // constant
+    // sign is an output of the node too (as in torch, it requires grad); for real A its gradient is zero (piecewise
+    // constant), for complex A it is the unit det / |det| with the phase term of Note [Linalg gradients]
     auto node = make_node("LinalgSlogdetBackward", {a}, [](BackwardCtx& c) -> TensorList {
-        return {inv_transpose_times(c.saved(0), c.grads[1])};
+        Tensor scale = c.grads[1];  // complex: g_abs - i Im(conj(g_sign) sign)
+        if (is_complex(c.saved(1).dtype())) scale = make_complex(scale, neg(imag(mul(conj(c.grads[0]), c.saved(1)))));
+        return {inv_transpose_times(c.saved(0), scale)};
     });
     node->save(a);
     set_history(sign, node, 0);
     set_history(logabs, node, 1);
+    node->save_output(sign);
     return {sign, logabs};
 }
 
@@ -351,7 +367,7 @@ Tensor linalg_solve(const Tensor& a, const Tensor& b) {
     // Note [Half compute]
     if (auto h = half_dtype_of(a, b)) return round_results(linalg_solve(as_float32(a), as_float32(b)), *h);
     const char* op = "linalg.solve";
-    check_linalg_input(op, a, true, /*complex_ok=*/true);
+    check_linalg_input(op, a, true);
     check_pair(op, a, b);
     if (b.dim() == 0) fail(CT_ERR_SHAPE, op, ": B must have at least 1 dimension, got a 0-d tensor");
     // torch's rule: B is a (batch of) vector(s) when it is 1-D or has A's shape without its last dim
@@ -371,7 +387,7 @@ Tensor linalg_cholesky(const Tensor& a, bool upper) {
     if (auto h = half_dtype_of(a)) return round_results(linalg_cholesky(as_float32(a), upper), *h);
     check_linalg_input("linalg.cholesky", a, true);
     Tensor l = cholesky_op(a);
-    return upper ? mT(l) : l;
+    return upper ? mH(l) : l;  // U = L^H (A = U^H U)
 }
 
 Tensor linalg_solve_triangular(const Tensor& a, const Tensor& b, bool upper, bool left, bool unitriangular) {

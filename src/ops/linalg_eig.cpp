@@ -1,4 +1,4 @@
-// linalg_eig.cpp - torch.linalg.eig and eigvals of real square matrices with their autograd. The forward is LAPACK
+// linalg_eig.cpp - torch.linalg.eig and eigvals of real or complex square matrices with their autograd. The forward is LAPACK
 // geev (eig_kernel in linalg_kernels.cpp); the outputs are complex, so the backward works in complex arithmetic
 // (torch's conjugate convention) and hands the real input the real part of its gradient, as torch does for a real
 // input with complex outputs. The backward is built from differentiable ops (matmul, complex linalg.solve, ...),
@@ -28,9 +28,11 @@ Tensor real_eye(const Tensor& like, int64_t n) { return eye(n, n, real(like).dty
 void check_eig_input(const char* op, const Tensor& a) {
     if (a.dim() < 2)
         fail(CT_ERR_SHAPE, op, ": The input tensor A must have at least 2 dimensions, got shape ", shape_str(a.sizes()));
-    if (a.dtype() != DType::Float32 && a.dtype() != DType::Float64)
-        fail(CT_ERR_DTYPE, op, ": Expected a real floating point tensor (float32 or float64) as input, got ",
-             dtype_name(a.dtype()), is_complex(a.dtype()) ? " (complex input is not supported yet)" : "");
+    if (!is_floating(a.dtype()) && !is_complex(a.dtype()))
+        fail(CT_ERR_DTYPE, op, ": Expected a floating point or complex tensor as input, got ", dtype_name(a.dtype()));
+    if (is_half(a.dtype()))  // the outputs would be complex32, which ctensor lacks (torch refuses half here too)
+        fail(CT_ERR_DTYPE, op, ": not supported for ", dtype_name(a.dtype()),
+             " (its complex outputs would be complex32); use float32");
     if (a.size(-1) != a.size(-2))
         fail(CT_ERR_SHAPE, op, ": A must be batches of square matrices, but they are ", a.size(-2), " by ", a.size(-1),
              " matrices");
@@ -42,10 +44,13 @@ void check_eig_input(const char* op, const Tensor& a) {
         fail(CT_ERR_INVALID_ARGUMENT, op, ": input tensor should not contain infs or NaNs.");
 }
 
-// The real part of V^-H X V^H (the gradient a real A receives).
-Tensor conjugate_by_v(const Tensor& v, const Tensor& x) { return real(linalg_solve(mH(v), matmul(x, mH(v)))); }
+// V^-H X V^H, as the gradient of A: its real part for a real A (a complex A keeps it whole).
+Tensor conjugate_by_v(const Tensor& v, const Tensor& x, bool real_a) {
+    Tensor g = linalg_solve(mH(v), matmul(x, mH(v)));
+    return real_a ? real(g) : g;
+}
 
-Tensor eig_backward(const Tensor& l, const Tensor& v, const Tensor& gl, const Tensor& gv) {
+Tensor eig_backward(const Tensor& l, const Tensor& v, const Tensor& gl, const Tensor& gv, bool real_a) {
     const int64_t n = l.size(-1);
     Tensor vhgv = matmul(mH(v), gv);
     {
@@ -61,7 +66,7 @@ Tensor eig_backward(const Tensor& l, const Tensor& v, const Tensor& gl, const Te
     Tensor e_conj = add(conj(sub(unsqueeze(l, -2), unsqueeze(l, -1), 1.0)), eye_n, 1.0);  // conj(L_j - L_i), 1 on diag
     Tensor off = mul(div(vhgv, e_conj), sub(ones_like(eye_n), eye_n, 1.0));  // the diagonal becomes gL
     Tensor ga = add(off, mul(unsqueeze(gl, -1), eye_n), 1.0);
-    return conjugate_by_v(v, ga);
+    return conjugate_by_v(v, ga, real_a);
 }
 
 }  // namespace
@@ -74,8 +79,8 @@ std::pair<Tensor, Tensor> linalg_eig(const Tensor& a) {
         std::tie(l, v) = eig_kernel(a, true, kEig);
     }
     if (!requires_grad(a)) return {l, v};
-    auto node = make_node("LinalgEigBackward", {a}, [](BackwardCtx& c) -> TensorList {
-        return {eig_backward(c.saved(0), c.saved(1), c.grads[0], c.grads[1])};
+    auto node = make_node("LinalgEigBackward", {a}, [real_a = !is_complex(a.dtype())](BackwardCtx& c) -> TensorList {
+        return {eig_backward(c.saved(0), c.saved(1), c.grads[0], c.grads[1], real_a)};
     });
     set_history(l, node, 0);
     set_history(v, node, 1);
@@ -93,9 +98,9 @@ Tensor linalg_eigvals(const Tensor& a) {
         std::tie(l, v) = eig_kernel(a, grad, kEigvals);  // the vectors only when the backward needs them
     }
     if (!grad) return l;
-    auto node = make_node("LinalgEigvalsBackward", {a}, [](BackwardCtx& c) -> TensorList {
+    auto node = make_node("LinalgEigvalsBackward", {a}, [real_a = !is_complex(a.dtype())](BackwardCtx& c) -> TensorList {
         Tensor v = c.saved(0), gl = c.grads[0];
-        return {conjugate_by_v(v, mul(unsqueeze(gl, -1), real_eye(v, v.size(-1))))};
+        return {conjugate_by_v(v, mul(unsqueeze(gl, -1), real_eye(v, v.size(-1))), real_a)};
     });
     node->save(v);
     set_history(l, node);

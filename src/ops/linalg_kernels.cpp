@@ -80,7 +80,7 @@ int64_t first_failure(const std::vector<lapack_int>& infos) {
 
 void fill_identity(Tensor& t, int64_t n) {  // t: contiguous [..., n, n]
     cpu_fill(t, 0.0);
-    dispatch_float(t.dtype(), [&](auto tag) {
+    dispatch_float_or_complex(t.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         T* p = t.data<T>();
         for (int64_t b = 0, batch = t.numel() / std::max<int64_t>(n * n, 1); b < batch && n > 0; ++b)
@@ -129,7 +129,7 @@ Tensor inv_kernel(const Tensor& a, const char* op) {
     fill_identity(x, n);
     if (batch == 0 || n == 0) return x;
     std::vector<lapack_int> infos((size_t)batch, 0);
-    dispatch_float(a.dtype(), [&](auto tag) {
+    dispatch_float_or_complex(a.dtype(), [&](auto tag) {  // getrs "T": the plain transpose for complex A too
         using T = typename decltype(tag)::type;
         T *pl = lu.data<T>(), *px = x.data<T>();
         for_each_matrix(batch, 2.0 * n * n * n, [&](int64_t b0, int64_t b1) {
@@ -152,13 +152,15 @@ std::tuple<Tensor, Tensor, Tensor> lu_det_kernel(const Tensor& a) {
     const int64_t batch = batch_count(a), n = a.size(-1);
     lapack_int ln = lapack_dim(n, "linalg.det");
     Shape bs = batch_shape_of(a);
-    Tensor sign = empty_tensor(bs, a.dtype(), a.device()), logabs = empty_tensor(bs, a.dtype(), a.device()),
+    Tensor sign = empty_tensor(bs, a.dtype(), a.device()), logabs = empty_tensor(bs, real_dtype(a.dtype()), a.device()),
            det = empty_tensor(bs, a.dtype(), a.device());
     if (batch == 0) return {sign, logabs, det};
     Tensor lu = fresh_copy(a);  // row-major: the LU of A^T, whose determinant is A's (Note [Layout-free LAPACK])
-    dispatch_float(a.dtype(), [&](auto tag) {
+    dispatch_float_or_complex(a.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
-        T *pl = lu.data<T>(), *ps = sign.data<T>(), *pla = logabs.data<T>(), *pd = det.data<T>();
+        using R = typename Lapack<T>::Real;
+        T *pl = lu.data<T>(), *ps = sign.data<T>(), *pd = det.data<T>();
+        R* pla = logabs.data<R>();
         for_each_matrix(batch, 2.0 / 3.0 * n * n * n, [&](int64_t b0, int64_t b1) {
             std::vector<lapack_int> ipiv((size_t)std::max<int64_t>(n, 1));
             for (int64_t b = b0; b < b1; ++b) {
@@ -166,13 +168,18 @@ std::tuple<Tensor, Tensor, Tensor> lu_det_kernel(const Tensor& a) {
                 lapack_int info = 0;
                 if (n > 0) Lapack<T>::getrf(&ln, &ln, m, &ln, ipiv.data(), &info);
                 // det = prod(diag U) * (-1)^(row swaps); a zero pivot (info > 0) is a zero diagonal element
-                T d = T(1), s = T(1), la = T(0);
+                T d = T(1), s = T(1);
+                R la = R(0);
                 for (int64_t i = 0; i < n; ++i) {
                     T u = m[i * n + i];
                     if (ipiv[i] != i + 1) d = -d, s = -s;
                     d *= u;
-                    s *= u > 0 ? T(1) : u < 0 ? T(-1) : u;  // NaN stays NaN, 0 gives sign 0
-                    la += std::log(std::abs(u));
+                    const R au = std::abs(u);
+                    if constexpr (std::is_same<T, R>::value)
+                        s *= u > 0 ? T(1) : u < 0 ? T(-1) : u;  // NaN stays NaN, 0 gives sign 0
+                    else
+                        s *= au == R(0) ? T(0) : u / au;  // complex: the unit u / |u| (0 for 0, NaN for NaN)
+                    la += std::log(au);
                 }
                 pd[b] = d;
                 ps[b] = s;
@@ -183,14 +190,14 @@ std::tuple<Tensor, Tensor, Tensor> lu_det_kernel(const Tensor& a) {
     return {sign, logabs, det};
 }
 
-Tensor solve_kernel(const Tensor& a, const Tensor& b, const char* op) {
-    if (!a.device().is_cpu()) return cuda_solve_kernel(a, b, op);
+// solve with A's own LU on column-major copies (getrs "N"): the fallback of solve_kernel when the layout-free LU
+// hits a zero pivot, so that the error names the batch element and pivot of A's LU (torch's), not of A^T's.
+static Tensor solve_colmajor(const Tensor& a, const Tensor& b, const char* op) {
     const int64_t batch = batch_count(a), n = a.size(-1), k = b.size(-1);
     lapack_int ln = lapack_dim(n, op), lk = lapack_dim(k, op);
     Tensor lu = colmajor(a), x = colmajor(b);
-    if (batch == 0 || n == 0) return from_colmajor(x);
     std::vector<lapack_int> infos((size_t)batch, 0);
-    dispatch_float_or_complex(a.dtype(), [&](auto tag) {  // complex: linalg.solve of complex matrices
+    dispatch_float_or_complex(a.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         T *pl = lu.data<T>(), *px = x.data<T>();
         for_each_matrix(batch, 2.0 / 3.0 * n * n * n + 2.0 * n * n * k, [&](int64_t b0, int64_t b1) {
@@ -204,9 +211,41 @@ Tensor solve_kernel(const Tensor& a, const Tensor& b, const char* op) {
         });
     });
     int64_t bad = first_failure(infos);
-    if (bad >= 0)
-        fail_singular(op, a, bad, infos[bad], "solve");
+    if (bad >= 0) fail_singular(op, a, bad, infos[bad], "solve");
     return from_colmajor(x);
+}
+
+// Note [Layout-free solve]: the row-major buffers of A [n, n] and B [n, k] are A^T and B^T column-major, and the
+// row-major X is Y = X^T column-major (k x n, ld k). getrf of A's buffer gives A^T = P L U, and A X = B is
+// Y A^T = B^T, so Y = B^T U^-1 L^-1 P^T: two right-side trsm on Y (starting as B's row-major copy) and the column
+// swaps of P^T (ipiv applied last to first). No transposed copy of A, B or X; the same flops as getrs. A zero
+// pivot of A^T's LU sends the whole call to solve_colmajor, whose LU is A's: same error, same pivot as before.
+Tensor solve_kernel(const Tensor& a, const Tensor& b, const char* op) {
+    if (!a.device().is_cpu()) return cuda_solve_kernel(a, b, op);
+    const int64_t batch = batch_count(a), n = a.size(-1), k = b.size(-1);
+    lapack_int ln = lapack_dim(n, op);
+    lapack_dim(k, op);
+    Tensor lu = fresh_copy(a), x = fresh_copy(b);  // A^T and Y = B^T, column-major
+    if (batch == 0 || n == 0) return x;
+    std::vector<lapack_int> infos((size_t)batch, 0);
+    dispatch_float_or_complex(a.dtype(), [&](auto tag) {  // complex: linalg.solve of complex matrices
+        using T = typename decltype(tag)::type;
+        T *pl = lu.data<T>(), *px = x.data<T>();
+        for_each_matrix(batch, 2.0 / 3.0 * n * n * n + 2.0 * n * n * k, [&](int64_t b0, int64_t b1) {
+            std::vector<lapack_int> ipiv((size_t)n);
+            for (int64_t i = b0; i < b1; ++i) {
+                T *f = pl + i * n * n, *y = px + i * n * k;
+                Lapack<T>::getrf(&ln, &ln, f, &ln, ipiv.data(), &infos[i]);
+                if (infos[i] != 0 || k == 0) continue;  // k == 0: the LU still checks A (as torch)
+                blas_trsm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, (int)k, ln, f, ln, y, (int)k);
+                blas_trsm(CblasColMajor, CblasRight, CblasLower, CblasNoTrans, CblasUnit, (int)k, ln, f, ln, y, (int)k);
+                for (int64_t j = n - 1; j >= 0; --j)  // Y P^T: column j of Y is row j of X (k contiguous values)
+                    if (ipiv[j] - 1 != j) std::swap_ranges(y + j * k, y + (j + 1) * k, y + (ipiv[j] - 1) * k);
+            }
+        });
+    });
+    if (first_failure(infos) >= 0) return solve_colmajor(a, b, op);
+    return x;
 }
 
 Tensor cholesky_kernel(const Tensor& a, const char* op) {
@@ -216,13 +255,13 @@ Tensor cholesky_kernel(const Tensor& a, const char* op) {
     Tensor l = fresh_copy(a);  // row-major: its upper triangle column-major is A's lower (Note [Layout-free LAPACK])
     if (batch == 0 || n == 0) return l;
     std::vector<lapack_int> infos((size_t)batch, 0);
-    dispatch_float(a.dtype(), [&](auto tag) {
+    dispatch_float_or_complex(a.dtype(), [&](auto tag) {  // Hermitian A: the buffer is conj(A) = conj(L) L^T
         using T = typename decltype(tag)::type;
         T* pl = l.data<T>();
         for_each_matrix(batch, 1.0 / 3.0 * n * n * n, [&](int64_t b0, int64_t b1) {
             for (int64_t b = b0; b < b1; ++b) {
                 T* m = pl + b * n * n;
-                Lapack<T>::potrf("U", &ln, m, &ln, &infos[b]);  // A = U^T U, U^T = L row-major
+                Lapack<T>::potrf("U", &ln, m, &ln, &infos[b]);  // A^T = U^H U, U^T = L row-major
                 for (int64_t i = 0; i < n; ++i)  // row i's entries right of the diagonal: L's strict upper part
                     for (int64_t j = i + 1; j < n; ++j) m[i * n + j] = T(0);
             }
@@ -241,7 +280,7 @@ Tensor triangular_solve_kernel(const Tensor& a, const Tensor& b, bool upper, boo
     lapack_dim(n, op), lapack_dim(rows, op), lapack_dim(cols, op);
     Tensor ra = fresh_copy(a), x = fresh_copy(b);  // row-major: cblas takes the layout
     if (x.numel() == 0) return x;
-    dispatch_float(a.dtype(), [&](auto tag) {
+    dispatch_float_or_complex(a.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T* pa = ra.data<T>();
         T* px = x.data<T>();
@@ -252,10 +291,7 @@ Tensor triangular_solve_kernel(const Tensor& a, const Tensor& b, bool upper, boo
                 auto tr = trans ? CblasTrans : CblasNoTrans;
                 auto diag = unit ? CblasUnit : CblasNonUnit;
                 int m = (int)rows, nn = (int)cols, lda = (int)std::max<int64_t>(n, 1), ldb = (int)std::max<int64_t>(cols, 1);
-                if constexpr (std::is_same<T, float>::value)
-                    cblas_strsm(CblasRowMajor, side, uplo, tr, diag, m, nn, 1.0f, pa + i * n * n, lda, px + i * rows * cols, ldb);
-                else
-                    cblas_dtrsm(CblasRowMajor, side, uplo, tr, diag, m, nn, 1.0, pa + i * n * n, lda, px + i * rows * cols, ldb);
+                blas_trsm(CblasRowMajor, side, uplo, tr, diag, m, nn, pa + i * n * n, lda, px + i * rows * cols, ldb);
             }
         });
     });
@@ -275,7 +311,7 @@ std::pair<Tensor, Tensor> qr_kernel(const Tensor& a, QrMode mode) {
     cpu_fill(r, 0.0);
     if (mode != QrMode::ROnly) fill_identity(q, m == qcols ? m : 0);  // m x 0 or m x m when k == 0
     if (batch == 0 || k == 0) return {mode == QrMode::ROnly ? q : from_colmajor(q), from_colmajor(r)};
-    dispatch_float(a.dtype(), [&](auto tag) {
+    dispatch_float_or_complex(a.dtype(), [&](auto tag) {  // complex: geqrf, ungqr
         using T = typename decltype(tag)::type;
         T *pf = f.data<T>(), *pr = r.data<T>();
         T* pq = mode == QrMode::ROnly ? nullptr : q.data<T>();
@@ -283,7 +319,7 @@ std::pair<Tensor, Tensor> qr_kernel(const Tensor& a, QrMode mode) {
         T query = 0, query2 = 0;
         Lapack<T>::geqrf(&lm, &ln, pf, &lm, nullptr, &query, &lwork, &info);
         if (pq) Lapack<T>::orgqr(&lm, &lq, &lk, pq, &lm, nullptr, &query2, &lwork, &info);
-        const int64_t work_size = std::max<int64_t>((int64_t)std::max(query, query2), 1);
+        const int64_t work_size = std::max<int64_t>((int64_t)std::max(std::real(query), std::real(query2)), 1);
         for_each_matrix(batch, 2.0 * m * n * k, [&](int64_t b0, int64_t b1) {
             std::vector<T> tau((size_t)k), work((size_t)work_size);
             lapack_int lw = (lapack_int)work_size, inf = 0;
@@ -308,25 +344,30 @@ std::pair<Tensor, Tensor> eigh_kernel(const Tensor& a, bool upper, bool vectors,
     if (!a.device().is_cpu()) return cuda_eigh_kernel(a, upper, vectors, op);
     const int64_t batch = batch_count(a), n = a.size(-1);
     lapack_int ln = lapack_dim(n, op);
-    Tensor v = colmajor(a), w = empty_tensor(with_tail(batch_shape_of(a), {n}), a.dtype(), a.device());
+    Tensor v = colmajor(a), w = empty_tensor(with_tail(batch_shape_of(a), {n}), real_dtype(a.dtype()), a.device());
     if (batch == 0 || n == 0) return {w, vectors ? from_colmajor(v) : Tensor()};
     std::vector<lapack_int> infos((size_t)batch, 0);
     const char* jobz = vectors ? "V" : "N";
     const char* uplo = upper ? "U" : "L";
-    dispatch_float(a.dtype(), [&](auto tag) {
+    dispatch_float_or_complex(a.dtype(), [&](auto tag) {  // complex: heevd of Hermitian A, real eigenvalues
         using T = typename decltype(tag)::type;
-        T *pv = v.data<T>(), *pw = w.data<T>();
-        lapack_int lwork = -1, liwork = -1, info = 0, iquery = 0;
+        using R = typename Lapack<T>::Real;
+        T* pv = v.data<T>();
+        R* pw = w.data<R>();
+        lapack_int lwork = -1, lrwork = -1, liwork = -1, info = 0, iquery = 0;
         T query = 0;
-        Lapack<T>::syevd(jobz, uplo, &ln, pv, &ln, pw, &query, &lwork, &iquery, &liwork, &info);
-        const lapack_int work_size = std::max<lapack_int>((lapack_int)query, 1), iwork_size = std::max(iquery, 1);
+        R rquery = 0;
+        Lapack<T>::syevd(jobz, uplo, &ln, pv, &ln, pw, &query, &lwork, &rquery, &lrwork, &iquery, &liwork, &info);
+        const lapack_int work_size = std::max<lapack_int>((lapack_int)std::real(query), 1),
+                         rwork_size = std::max<lapack_int>((lapack_int)rquery, 1), iwork_size = std::max(iquery, 1);
         for_each_matrix(batch, 9.0 * n * n * n, [&](int64_t b0, int64_t b1) {
             std::vector<T> work((size_t)work_size);
+            std::vector<R> rwork((size_t)rwork_size);
             std::vector<lapack_int> iwork((size_t)iwork_size);
-            lapack_int lw = work_size, liw = iwork_size;
+            lapack_int lw = work_size, lrw = rwork_size, liw = iwork_size;
             for (int64_t b = b0; b < b1; ++b)
-                Lapack<T>::syevd(jobz, uplo, &ln, pv + b * n * n, &ln, pw + b * n, work.data(), &lw, iwork.data(), &liw,
-                                 &infos[b]);
+                Lapack<T>::syevd(jobz, uplo, &ln, pv + b * n * n, &ln, pw + b * n, work.data(), &lw, rwork.data(), &lrw,
+                                 iwork.data(), &liw, &infos[b]);
         });
     });
     int64_t bad = first_failure(infos);
@@ -335,44 +376,58 @@ std::pair<Tensor, Tensor> eigh_kernel(const Tensor& a, bool upper, bool vectors,
     return {w, vectors ? from_colmajor(v) : Tensor()};
 }
 
+// Note [Layout-free SVD]: A's row-major buffer is A^T column-major (n x m), and gesdd of A^T = U' S V'^H gives
+// A = conj(V') S U'^T, so U = conj(V') and Vh = U'^T (same S). Read back row-major: gesdd's V'^H buffer (column-major
+// k' x m, ld k') is U^T column-major, i.e. U row-major [m, k']; its U' buffer (column-major n x k') is Vh row-major
+// [k', n]. No conjugation and no transposed copy in or out; only the sign/phase choice of the vectors is LAPACK's
+// for A^T (the SVD fixes them only up to that).
 std::tuple<Tensor, Tensor, Tensor> svd_kernel(const Tensor& a, bool full, bool vectors, const char* op) {
     if (!a.device().is_cpu()) return cuda_svd_kernel(a, full, vectors, op);
     const int64_t batch = batch_count(a), m = a.size(-2), n = a.size(-1), k = std::min(m, n);
-    lapack_int lm = lapack_dim(m, op), ln = lapack_dim(n, op);
+    lapack_int lm = lapack_dim(n, op), ln = lapack_dim(m, op);  // gesdd's m x n problem is A^T (n x m)
     const int64_t ucols = full ? m : k, vrows = full ? n : k;
     Shape bs = batch_shape_of(a);
-    Tensor f = colmajor(a), s = empty_tensor(with_tail(bs, {k}), a.dtype(), a.device()), u, vt;
-    if (vectors) {  // column-major buffers; the identity where k == 0 (LAPACK returns early then)
-        u = empty_tensor(with_tail(bs, {ucols, m}), a.dtype(), a.device());
-        vt = empty_tensor(with_tail(bs, {n, vrows}), a.dtype(), a.device());
+    Tensor f = fresh_copy(a), s = empty_tensor(with_tail(bs, {k}), real_dtype(a.dtype()), a.device()), u, vt;
+    if (vectors) {  // U [m, ucols] is gesdd's V'^H, Vh [vrows, n] its U'; the identity where k == 0
+        u = empty_tensor(with_tail(bs, {m, ucols}), a.dtype(), a.device());
+        vt = empty_tensor(with_tail(bs, {vrows, n}), a.dtype(), a.device());
         fill_identity(u, ucols == m ? m : 0);
         fill_identity(vt, vrows == n ? n : 0);
     }
-    auto result = [&] {
-        return std::make_tuple(vectors ? from_colmajor(u) : Tensor(), s, vectors ? from_colmajor(vt) : Tensor());
-    };
+    auto result = [&] { return std::make_tuple(vectors ? u : Tensor(), s, vectors ? vt : Tensor()); };
     if (batch == 0 || k == 0) return result();
     std::vector<lapack_int> infos((size_t)batch, 0);
     const char* jobz = !vectors ? "N" : full ? "A" : "S";
-    dispatch_float(a.dtype(), [&](auto tag) {
+    // complex gesdd's rwork: LAPACK's bound for jobz "N" (7 k) and for the vectors (the larger of its two forms);
+    // none for the real types
+    const int64_t mx = std::max(m, n),
+                  rwork_size = !is_complex(a.dtype()) ? 0
+                               : vectors             ? std::max(5 * k * k + 5 * k, 2 * mx * k + 2 * k * k + k)
+                                                     : 7 * k;
+    dispatch_float_or_complex(a.dtype(), [&](auto tag) {  // complex: gesdd c/z, real singular values
         using T = typename decltype(tag)::type;
-        T *pf = f.data<T>(), *ps = s.data<T>();
-        T* pu = vectors ? u.data<T>() : nullptr;
-        T* pv = vectors ? vt.data<T>() : nullptr;
-        lapack_int ldvt = (lapack_int)std::max<int64_t>(vrows, 1), lwork = -1, info = 0;
+        using R = typename Lapack<T>::Real;
+        T* pf = f.data<T>();
+        R* ps = s.data<R>();
+        T* pu = vectors ? vt.data<T>() : nullptr;  // gesdd's U' (n x vrows, ld n)
+        T* pv = vectors ? u.data<T>() : nullptr;   // gesdd's V'^H (ucols x m, ld ucols)
+        lapack_int ldvt = (lapack_int)std::max<int64_t>(ucols, 1), lwork = -1, info = 0;
         std::vector<lapack_int> iwork0((size_t)(8 * k));
         T query = 0, dummy = 0;
+        std::vector<R> rwork0((size_t)rwork_size);
         Lapack<T>::gesdd(jobz, &lm, &ln, pf, &lm, ps, pu ? pu : &dummy, &lm, pv ? pv : &dummy, &ldvt, &query, &lwork,
-                         iwork0.data(), &info);
-        const lapack_int work_size = std::max<lapack_int>((lapack_int)query, 1);
+                         rwork0.data(), iwork0.data(), &info);
+        const lapack_int work_size = std::max<lapack_int>((lapack_int)std::real(query), 1);
         for_each_matrix(batch, 6.0 * m * n * k, [&](int64_t b0, int64_t b1) {
             std::vector<T> work((size_t)work_size);
+            std::vector<R> rwork((size_t)rwork_size);
             std::vector<lapack_int> iwork((size_t)(8 * k));
             lapack_int lw = work_size;
             T d1 = 0, d2 = 0;
             for (int64_t b = b0; b < b1; ++b)
-                Lapack<T>::gesdd(jobz, &lm, &ln, pf + b * m * n, &lm, ps + b * k, pu ? pu + b * m * ucols : &d1, &lm,
-                                 pv ? pv + b * vrows * n : &d2, &ldvt, work.data(), &lw, iwork.data(), &infos[b]);
+                Lapack<T>::gesdd(jobz, &lm, &ln, pf + b * m * n, &lm, ps + b * k, pu ? pu + b * vrows * n : &d1, &lm,
+                                 pv ? pv + b * m * ucols : &d2, &ldvt, work.data(), &lw, rwork.data(), iwork.data(),
+                                 &infos[b]);
         });
     });
     int64_t bad = first_failure(infos);
@@ -470,30 +525,46 @@ void geev_to_complex(int64_t n, const T* wr, const T* wi, const T* vr, std::comp
 std::pair<Tensor, Tensor> eig_kernel(const Tensor& a, bool vectors, const char* op) {
     const int64_t batch = batch_count(a), n = a.size(-1);
     lapack_int ln = lapack_dim(n, op);
-    const DType cd = a.dtype() == DType::Float64 ? DType::Complex128 : DType::Complex64;
+    const DType cd = complex_dtype_of(a.dtype());
     Tensor l = empty_tensor(with_tail(batch_shape_of(a), {n}), cd, a.device());
     Tensor v = vectors ? empty_tensor(a.sizes(), cd, a.device()) : Tensor();
     if (batch == 0 || n == 0) return {l, v};
     Tensor f = colmajor(a);
     std::vector<lapack_int> infos((size_t)batch, 0);
-    dispatch_float(a.dtype(), [&](auto tag) {
+    dispatch_float_or_complex(a.dtype(), [&](auto tag) {  // complex A: cgeev/zgeev, complex output directly
         using T = typename decltype(tag)::type;
-        using C = std::complex<T>;
+        using R = typename Lapack<T>::Real;
+        using C = std::complex<R>;
+        constexpr bool cplx = !std::is_same<T, R>::value;
         T* pf = f.data<T>();
         C* pl = l.data<C>();
         C* pv = vectors ? v.data<C>() : nullptr;
         lapack_int lwork = -1, info = 0;
         T query = 0;
-        std::vector<T> qr((size_t)n), qi((size_t)n), qv(vectors ? (size_t)(n * n) : 1);  // the query reads no values
-        Lapack<T>::geev(&ln, pf, &ln, qr.data(), qi.data(), qv.data(), &ln, vectors, &query, &lwork, &info);
-        lwork = std::max<lapack_int>((lapack_int)query, 1);
+        // the query reads no values
+        std::vector<T> qr((size_t)n), qi((size_t)n), qv(vectors ? (size_t)(n * n) : 1);
+        std::vector<R> qrw((size_t)(2 * n));
+        if constexpr (cplx)
+            Lapack<T>::geev(&ln, pf, &ln, qr.data(), qv.data(), &ln, vectors, &query, &lwork, qrw.data(), &info);
+        else
+            Lapack<T>::geev(&ln, pf, &ln, qr.data(), qi.data(), qv.data(), &ln, vectors, &query, &lwork, &info);
+        lwork = std::max<lapack_int>((lapack_int)std::real(query), 1);
         for_each_matrix(batch, 10.0 * n * n * n, [&](int64_t b0, int64_t b1) {
             std::vector<T> work((size_t)lwork), wr((size_t)n), wi((size_t)n), vr(vectors ? (size_t)(n * n) : 0);
+            std::vector<R> rwork(cplx ? (size_t)(2 * n) : 0);
             for (int64_t b = b0; b < b1; ++b) {
-                Lapack<T>::geev(&ln, pf + b * n * n, &ln, wr.data(), wi.data(), vr.data(), &ln, vectors, work.data(),
-                                &lwork, &infos[b]);
-                if (infos[b] == 0) geev_to_complex(n, wr.data(), wi.data(), vectors ? vr.data() : nullptr,
-                                                   pl + b * n, pv ? pv + b * n * n : nullptr);
+                if constexpr (cplx) {
+                    Lapack<T>::geev(&ln, pf + b * n * n, &ln, pl + b * n, vr.data(), &ln, vectors, work.data(), &lwork,
+                                    rwork.data(), &infos[b]);
+                    if (infos[b] == 0 && pv)  // column-major VR into row-major V
+                        for (int64_t i = 0; i < n; ++i)
+                            for (int64_t j = 0; j < n; ++j) pv[b * n * n + i * n + j] = vr[j * n + i];
+                } else {
+                    Lapack<T>::geev(&ln, pf + b * n * n, &ln, wr.data(), wi.data(), vr.data(), &ln, vectors,
+                                    work.data(), &lwork, &infos[b]);
+                    if (infos[b] == 0) geev_to_complex(n, wr.data(), wi.data(), vectors ? vr.data() : nullptr,
+                                                       pl + b * n, pv ? pv + b * n * n : nullptr);
+                }
             }
         });
     });

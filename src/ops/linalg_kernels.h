@@ -1,6 +1,7 @@
 // linalg_kernels.h - the LAPACK-backed CPU kernels of torch.linalg (linalg_kernels.cpp): plain computations on
-// float32/float64 CPU tensors of shape [..., m, n] (any strides), batched over the leading dims, with no
-// autograd. Callers (linalg_ops.cpp) have checked dtype, device and shapes; failures of the factorisation
+// float32/float64 and complex64/complex128 CPU tensors of shape [..., m, n] (any strides), batched over the leading
+// dims, with no autograd (lstsq: real only). Real-valued results of complex input (logabsdet, eigh's eigenvalues,
+// singular values) are of its real dtype; "^T" below reads "^H" for complex A. Callers (linalg_ops.cpp) have checked dtype, device and shapes; failures of the factorisation
 // (a singular or non-positive-definite matrix) are thrown here, naming op and the batch element. CUDA tensors
 // go to the cuSOLVER kernels of linalg_device.cpp (same contract, same messages).
 #pragma once

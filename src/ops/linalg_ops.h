@@ -1,5 +1,6 @@
 // linalg_ops.h - torch.linalg's ops in C++ (linalg_decomp.cpp: LAPACK-backed with autograd; linalg_composite.cpp:
-// composed of other ops). Matrices are the last two dims of [..., m, n], batched over the rest; float32/float64.
+// composed of other ops). Matrices are the last two dims of [..., m, n], batched over the rest; float32/float64 and
+// complex64/complex128 (Note [Complex linalg] in linalg_decomp.cpp; lstsq real only).
 #pragma once
 #include <optional>
 #include <string>

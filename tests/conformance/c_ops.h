@@ -799,6 +799,11 @@ std::map<std::string, Op> op_table() {
     t["linalg_eigvalsh"] = [upper](const Inputs& x, const Json& a, Outs& o) {
         return ct_linalg_eigvalsh(x[0].h, upper(a), out_slot(o));
     };
+    t["linalg_eig"] = [](const Inputs& x, const Json&, Outs& o) {
+        ct_tensor* l = out_slot(o);
+        return ct_linalg_eig(x[0].h, l, out_slot(o));
+    };
+    t["linalg_eigvals"] = [](const Inputs& x, const Json&, Outs& o) { return ct_linalg_eigvals(x[0].h, out_slot(o)); };
     t["linalg_svd"] = [flag](const Inputs& x, const Json& a, Outs& o) {
         ct_tensor* u = out_slot(o);
         ct_tensor* s = out_slot(o);

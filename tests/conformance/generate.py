@@ -1283,22 +1283,25 @@ class Float64Runs:
         return getattr(self.inner, name)
 
     def run(self, cid, op, fn, inputs, args=None, differentiable=True, note=None, grad_inputs=None):
-        f32 = "/float32/" in cid
+        f32 = "/float32/" in cid or "/complex64/" in cid
         self.inner.run(cid, op, in_float64(fn, "float32" if f32 else "float64"), inputs, args, differentiable,
                        note or (LINALG_F32_NOTE if f32 else None), grad_inputs)
 
 
 def in_float64(fn, dtype):
-    """fn computed in float64 and its floating outputs cast back (LINALG_F32_NOTE) when dtype is float32."""
+    """fn computed in float64 (complex128) and its outputs cast back (LINALG_F32_NOTE) when dtype is float32 (the
+    single-precision inputs: float32 and complex64)."""
     if dtype != "float32":
         return fn
+    up = {torch.float32: torch.float64, torch.complex64: torch.complex128}
+    down = {torch.float64: torch.float32, torch.complex128: torch.complex64}
 
     def back(o):
         if isinstance(o, tuple):
             return type(o)(*map(back, o)) if hasattr(o, "_fields") else tuple(map(back, o))
-        return o.float() if o.dtype == torch.float64 else o
+        return o.to(down[o.dtype]) if o.dtype in down else o
 
-    return lambda *xs: back(fn(*[x.double() if isinstance(x, torch.Tensor) and x.dtype == torch.float32 else x
+    return lambda *xs: back(fn(*[x.to(up[x.dtype]) if isinstance(x, torch.Tensor) and x.dtype in up else x
                                  for x in xs]))
 
 
@@ -1388,6 +1391,84 @@ def linalg(c):
             "CT_ERR_DTYPE")
     c.error("linalg_solve_triangular/error/shapes", "linalg_solve_triangular", [torch.eye(2), torch.ones(3, 1)],
             "CT_ERR_SHAPE", {"upper": True, "left": True, "unitriangular": False})
+    linalg_eig_cases(c)
+
+
+EIG_VECTORS_NOTE = ("eigenvectors are unique only up to a complex phase per vector (LAPACK geev's choice): V is checked "
+                    "by dtype and shape only; A V = V diag(L) is in the bindings' tests")
+
+
+def linalg_eig_cases(c):
+    """linalg.eig / eigvals of real and complex input (issues 14/15): the eigenvalues (complex, in geev's order, which
+    torch and ctensor share) with their gradients, which do not depend on the eigenvectors' phase; eig's V by dtype
+    and shape only (EIG_VECTORS_NOTE). c is linalg()'s Float64Runs."""
+    L = torch.linalg
+    for dtype in FLOATS + COMPLEXES:
+        rng = Rng(len(c.cases))
+        rot = torch.tensor([[0.0, -2.0, 0.5], [2.0, 0.0, 0.0], [0.0, 0.0, 1.0]], dtype=ALL_DTYPES[dtype])  # +-2i, 1
+        for name, x in (("3x3", rng.tensor([3, 3], dtype)), ("batch", rng.tensor([2, 3, 3], dtype)), ("pair", rot)):
+            c.run(f"linalg_eigvals/{dtype}/{name}", "linalg_eigvals", L.eigvals, [x])
+            c.run(f"linalg_eig/{dtype}/{name}", "linalg_eig", L.eig, [x], note=EIG_VECTORS_NOTE)
+            v = c.cases[-1]["expect"]["outputs"][1]
+            c.cases[-1]["expect"]["outputs"][1] = {"dtype": v["dtype"], "shape": v["shape"], "properties": {}}
+        c.run(f"linalg_eigvals/{dtype}/empty", "linalg_eigvals", L.eigvals, [torch.zeros([2, 0, 0], dtype=ALL_DTYPES[dtype])])
+    c.error("linalg_eig/error/not_square", "linalg_eig", [torch.zeros(2, 3)], "CT_ERR_SHAPE")
+    c.error("linalg_eigvals/error/dtype", "linalg_eigvals", [torch.tensor([[1, 0], [0, 1]])], "CT_ERR_DTYPE")
+    linalg_complex_cases(c)
+
+
+def linalg_complex_cases(c):
+    """The LAPACK-backed ops on complex64/complex128 (issue 15): values and torch 1.13's complex gradients of inv,
+    det, slogdet (complex sign, real logabsdet), solve, matrix_power, cholesky, solve_triangular, qr, eigvalsh/eigh
+    (real eigenvalues; eigh's V by dtype and shape, EIG_VECTORS_NOTE), svdvals (real), pinv and the nuclear norm.
+    c is linalg()'s Float64Runs."""
+    L = torch.linalg
+    for dtype in COMPLEXES:
+        rng = Rng(len(c.cases))
+        eye = torch.eye(3, dtype=ALL_DTYPES[dtype])
+
+        def wc(shape):
+            return rng.tensor(shape, dtype) + 3 * eye
+
+        def hpd(shape):
+            x = rng.tensor(shape, dtype)
+            return x @ x.mH + eye
+
+        a, b = wc([2, 3, 3]), rng.tensor([2, 3, 2], dtype)
+        c.run(f"linalg_inv/{dtype}/batch", "linalg_inv", L.inv, [a])
+        c.run(f"linalg_det/{dtype}/batch", "linalg_det", L.det, [a])
+        c.run(f"linalg_slogdet/{dtype}/batch", "linalg_slogdet", L.slogdet, [a])
+        c.run(f"linalg_solve/{dtype}/matrix", "linalg_solve", L.solve, [a, b])
+        c.run(f"linalg_solve/{dtype}/vector", "linalg_solve", L.solve, [wc([3, 3]), rng.tensor([3], dtype)])
+        c.run(f"linalg_matrix_power/{dtype}/-2", "linalg_matrix_power", lambda t: L.matrix_power(t, -2), [a], {"n": -2})
+        for upper in (False, True):
+            c.run(f"linalg_cholesky/{dtype}/batch/upper{int(upper)}", "linalg_cholesky",
+                  lambda t, u=upper: L.cholesky(t, upper=u), [hpd([2, 3, 3])], {"upper": upper})
+            for left in (False, True):
+                rhs = rng.tensor([2, 3, 2] if left else [2, 2, 3], dtype)
+                c.run(f"linalg_solve_triangular/{dtype}/u{int(upper)}l{int(left)}d0", "linalg_solve_triangular",
+                      lambda x, y, u=upper, l=left: L.solve_triangular(x, y, upper=u, left=l), [wc([3, 3]), rhs],
+                      {"upper": upper, "left": left, "unitriangular": False})
+        for shape in ([2, 4, 3], [2, 3, 4]):
+            x = rng.tensor(shape, dtype)
+            sid = "x".join(map(str, shape))
+            c.run(f"linalg_qr/{dtype}/{sid}/reduced", "linalg_qr", lambda t: L.qr(t, mode="reduced"), [x],
+                  {"mode": "reduced"})
+            c.run(f"linalg_svdvals/{dtype}/{sid}", "linalg_svdvals", L.svdvals, [x])
+            c.run(f"linalg_pinv/{dtype}/{sid}", "linalg_pinv", L.pinv, [x], {"atol": None, "rtol": None})
+            c.run(f"linalg_matrix_norm/{dtype}/{sid}/nuc", "linalg_matrix_norm", lambda t: L.matrix_norm(t, "nuc"), [x],
+                  {"ord": "nuc", "dims": [-2, -1], "keepdim": False})
+        for uplo in ("L", "U"):
+            h = rng.tensor([2, 3, 3], dtype)  # not Hermitian: only the UPLO triangle is read (its diagonal's real part)
+            c.run(f"linalg_eigvalsh/{dtype}/batch/{uplo}", "linalg_eigvalsh", lambda t, u=uplo: L.eigvalsh(t, UPLO=u),
+                  [h], {"UPLO": uplo})
+            c.run(f"linalg_eigh/{dtype}/batch/{uplo}", "linalg_eigh", lambda t, u=uplo: L.eigh(t, UPLO=u), [h],
+                  {"UPLO": uplo}, note=EIG_VECTORS_NOTE)
+            v = c.cases[-1]["expect"]["outputs"][1]
+            c.cases[-1]["expect"]["outputs"][1] = {"dtype": v["dtype"], "shape": v["shape"], "properties": {}}
+    c.error("linalg_solve_triangular/error/complex_real", "linalg_solve_triangular",
+            [torch.eye(2, dtype=torch.complex64), torch.ones(2, 1)], "CT_ERR_DTYPE",
+            {"upper": True, "left": True, "unitriangular": False})
 
 
 def linalg_composites(c, wc):

@@ -393,6 +393,9 @@ merge!(OPS, Dict{String,Function}(
         (E = eigen(Symmetric(x, a["UPLO"] == "L" ? :U : :L)); (E.values, transpose(E.vectors))),
     "linalg_eigvalsh" => (x, a) -> ndims(x) != 2 || size(x, 1) != size(x, 2) ? C.linalg_eigvalsh(x; uplo = a["UPLO"][1]) :
         eigvals(Symmetric(x, a["UPLO"] == "L" ? :U : :L)),
+    # eig/eigvals on the ctensor matrices (eigenvalues in geev's order for A as the C ABI sees it)
+    "linalg_eig" => (x, a) -> C.linalg_eig(x),
+    "linalg_eigvals" => (x, a) -> C.linalg_eigvals(x),
     "linalg_svd" => (x, a) -> ndims(x) != 2 ? C.linalg_svd(x; full_matrices = a["full_matrices"]) :
         (F = svd(x; full = a["full_matrices"]); (F.Vt, F.S, F.U)),
     "linalg_svdvals" => (x, a) -> ndims(x) == 2 ? svdvals(x) : C.linalg_svdvals(x),

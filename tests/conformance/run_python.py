@@ -330,6 +330,8 @@ def op_table():
         "linalg_qr": lambda xs, a: tuple(ct.linalg.qr(xs[0], mode=a["mode"])),
         "linalg_eigh": lambda xs, a: tuple(ct.linalg.eigh(xs[0], UPLO=a["UPLO"])),
         "linalg_eigvalsh": lambda xs, a: ct.linalg.eigvalsh(xs[0], UPLO=a["UPLO"]),
+        "linalg_eig": lambda xs, a: tuple(ct.linalg.eig(xs[0])),
+        "linalg_eigvals": lambda xs, a: ct.linalg.eigvals(xs[0]),
         "linalg_svd": lambda xs, a: tuple(ct.linalg.svd(xs[0], full_matrices=a["full_matrices"])),
         "linalg_svdvals": lambda xs, a: ct.linalg.svdvals(xs[0]),
         "linalg_matrix_power": lambda xs, a: ct.linalg.matrix_power(xs[0], a["n"]),

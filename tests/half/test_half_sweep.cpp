@@ -123,7 +123,9 @@ std::string close(ct_tensor got, ct_tensor want, ct_dtype from, ct_dtype half, b
 // Ops that refuse float16/bfloat16 by design, with CT_ERR_DTYPE: complex, polar and view_as_complex would make
 // complex32, which ctensor lacks (torch refuses them for half too); nextafter's result is the neighbour in the
 // storage type itself, which a float32 computation rounded back does not give.
-const std::set<std::string> kRefusesHalf = {"complex", "polar", "view_as_complex", "nextafter"};
+// linalg_eig/eigvals: their outputs are complex, so complex32 too.
+const std::set<std::string> kRefusesHalf = {"complex", "polar", "view_as_complex", "nextafter", "linalg_eig",
+                                            "linalg_eigvals"};
 
 // The problem of case c in dtype half ("" when none, "skip" when the case does not apply).
 std::string sweep_case(const Json& c, const std::map<std::string, Op>& table, ct_dtype half) {

@@ -1,5 +1,6 @@
 """ctensor.linalg: torch.linalg's names over the C ABI's ct_linalg_* (LAPACK on the CPU; CUDA tensors raise
-NotImplementedError). Matrices are the last two dims, batched over the leading ones; float32/float64 only.
+NotImplementedError). Matrices are the last two dims, batched over the leading ones; float32/float64 and
+complex64/complex128 (lstsq: real only), with torch's real dtypes for real-valued results of complex input.
 Decompositions return named tuples with torch's field names. ctensor.det/inverse/logdet/slogdet/pinverse/
 matrix_power and the Tensor methods of those names are torch's aliases."""
 import collections
@@ -69,7 +70,7 @@ def eigvalsh(A, UPLO="L"):
 
 
 def eig(A):
-    """Complex eigenvalues and unit-norm eigenvectors (columns) of real square A (LAPACK geev, as torch's CPU)."""
+    """Complex eigenvalues and unit-norm eigenvectors (columns) of real or complex square A (LAPACK geev, as torch's CPU)."""
     return eig_ret(*_C.linalg_eig(A))
 
 

@@ -84,8 +84,8 @@ def test_eig_bad_input():
         ct.linalg.eigvals(ct.ones(3))
     with pytest.raises(TypeError, match="linalg.eig.*int64"):
         ct.linalg.eig(ct.ones(2, 2, dtype=ct.int64))
-    with pytest.raises(TypeError, match="complex input is not supported"):
-        ct.linalg.eig(ct.ones(2, 2, dtype=ct.complex64))
+    with pytest.raises(TypeError, match="linalg.eigvals.*bool"):
+        ct.linalg.eigvals(ct.ones(2, 2, dtype=ct.bool))
     with pytest.raises(ValueError, match="should not contain infs or NaNs"):
         ct.linalg.eig(ct.tensor([[1.0, float("nan")], [0.0, 1.0]]))
     with pytest.raises(ValueError, match="should not contain infs or NaNs"):

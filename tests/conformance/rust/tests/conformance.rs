@@ -1069,6 +1069,8 @@ fn linalg_ops() -> HashMap<&'static str, Op> {
     );
     t.insert("linalg_eigh", Box::new(move |x, a| pair(x[0].linalg_eigh(uplo(a)))));
     t.insert("linalg_eigvalsh", Box::new(move |x, a| one(x[0].linalg_eigvalsh(uplo(a)))));
+    t.insert("linalg_eig", Box::new(|x, _| pair(x[0].linalg_eig())));
+    t.insert("linalg_eigvals", Box::new(|x, _| one(x[0].linalg_eigvals())));
     t.insert("linalg_svd", Box::new(|x, a| x[0].linalg_svd(flag(a, "full_matrices")).map(|(u, s, vh)| vec![u, s, vh])));
     t.insert("linalg_svdvals", Box::new(|x, _| one(x[0].linalg_svdvals())));
     t.insert("linalg_matrix_power", Box::new(|x, a| one(x[0].linalg_matrix_power(a["n"].as_i64().unwrap()))));

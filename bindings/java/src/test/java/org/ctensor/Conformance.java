@@ -629,6 +629,11 @@ public final class Conformance {
             return new Tensor[] {r.eigenvalues, r.eigenvectors};
         });
         t.put("linalg_eigvalsh", (x, a) -> one(Linalg.eigvalsh((Tensor) x[0], a.get("UPLO").getAsString().equals("U"))));
+        t.put("linalg_eig", (x, a) -> {
+            Linalg.Eigh r = Linalg.eig((Tensor) x[0]);
+            return new Tensor[] {r.eigenvalues, r.eigenvectors};
+        });
+        t.put("linalg_eigvals", (x, a) -> one(Linalg.eigvals((Tensor) x[0])));
         t.put("linalg_svd", (x, a) -> {
             Linalg.SVD r = Linalg.svd((Tensor) x[0], a.get("full_matrices").getAsBoolean());
             return new Tensor[] {r.u, r.s, r.vh};
