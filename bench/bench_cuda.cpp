@@ -280,6 +280,49 @@ void bench_linalg(int64_t n, int64_t batch, int iters) {
     }
 }
 
+// One LSTM layer (issue 14, Note [RNN on the device]): T steps over a batch of B, input and hidden size H, float32;
+// ms per forward + backward on the CPU and on CUDA (the fused layer: per-step cuBLAS gemm + one gate kernel).
+void bench_lstm(int64_t T, int64_t B, int64_t H, int iters) {
+    std::printf("LSTM layer, %lld steps, batch %lld, input = hidden = %lld, float32 (ms per forward + backward)\n",
+                (long long)T, (long long)B, (long long)H);
+    double ms[2] = {0, 0};
+    const ct_device devices[2] = {ct_cpu(), ct_cuda(0)};
+    for (int i = 0; i < 2; ++i) {
+        const ct_device d = devices[i];
+        ct_generator gen = nullptr;
+        check(ct_generator_new(3, &gen), "generator");
+        const int64_t xs[3] = {T, B, H}, wi[2] = {4 * H, H}, bs[1] = {4 * H};
+        ct_tensor x = nullptr, w[4] = {};
+        check(ct_randn(xs, 3, CT_FLOAT32, d, gen, &x), "randn");
+        check(ct_randn(wi, 2, CT_FLOAT32, d, gen, &w[0]), "randn");
+        check(ct_randn(wi, 2, CT_FLOAT32, d, gen, &w[1]), "randn");
+        check(ct_randn(bs, 1, CT_FLOAT32, d, gen, &w[2]), "randn");
+        check(ct_randn(bs, 1, CT_FLOAT32, d, gen, &w[3]), "randn");
+        for (ct_tensor t : w) check(ct_tensor_set_requires_grad(t, 1), "requires_grad");
+        auto step = [&]() {
+            ct_tensor out = nullptr, hy = nullptr, cy = nullptr, s = nullptr;
+            ct_status st = ct_rnn(CT_RNN_LSTM, x, nullptr, nullptr, w, 4, 1, 1, 0.0, 1, 0, 0, 0, nullptr, 0, nullptr,
+                                  &out, &hy, &cy);
+            if (st == CT_OK) st = ct_sum(out, nullptr, 0, 0, &s);
+            if (st == CT_OK) st = ct_backward(s, nullptr, 0, 0);
+            for (ct_tensor t : {out, hy, cy, s}) ct_tensor_release(t);
+            return st;
+        };
+        if (step() != CT_OK) {
+            std::printf("  %-34s skipped: %s\n", i ? "cuda" : "cpu", ct_last_error());
+        } else {
+            auto sync = i ? std::function<void()>(sync_ct) : std::function<void()>([] {});
+            ms[i] = 1e3 * time_per_call(std::max(1, iters / (i ? 1 : 4)), [&] { check(step(), "lstm step"); }, sync);
+        }
+        for (ct_tensor t : w) ct_tensor_release(t);
+        ct_tensor_release(x);
+        ct_generator_release(gen);
+        if (ms[i] == 0) return;
+    }
+    std::printf("  %-34s %8.2f ms\n", "cpu", ms[0]);
+    std::printf("  %-34s %8.2f ms  (%.1fx the cpu)\n", "cuda", ms[1], ms[0] / ms[1]);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -300,6 +343,7 @@ int main(int argc, char** argv) {
     bench_mlp(256, iters);
     bench_half(n, m, iters);
     bench_linalg(256, 16, iters);
+    bench_lstm(64, 64, 512, iters);
     int64_t allocated = 0, reserved = 0, peak = 0;
     check(ct_cuda_memory_stats(0, &allocated, &reserved, &peak), "memory_stats");
     std::printf("ctensor allocator: allocated %lld, reserved %lld, peak %lld bytes\n", (long long)allocated,

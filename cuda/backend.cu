@@ -156,6 +156,8 @@ const ct_cuda_backend kTable = {
     &kernel_dtype_supported,
     // ---- dense linear algebra on cuSOLVER (issue 14) ----
     &linalg,
+    // ---- recurrent layers on CUDA (issue 14) ----
+    &rnn_step,
 };
 
 }  // namespace

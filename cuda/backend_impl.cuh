@@ -100,6 +100,8 @@ int32_t col2im_nd(int32_t device, int32_t dtype, const ct_cuda_conv_nd* geom, in
 
 // dense linear algebra (issue 14), implemented in solver.cu.
 int32_t linalg(int32_t device, const ct_cuda_linalg_args* args);
+// recurrent layers on CUDA (issue 14), implemented in rnn.cu.
+int32_t rnn_step(int32_t device, const ct_cuda_rnn_step_args* args);
 
 // Runs body (returning a status) and turns any C++ exception into a status: nothing crosses the C table.
 template <typename Body> int32_t guarded(Body&& body) noexcept {

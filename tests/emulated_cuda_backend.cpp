@@ -14,6 +14,7 @@
 #include "cuda/conv.cuh"
 #include "cuda/conv_nd.cuh"
 #include "cuda/optim.cuh"
+#include "cuda/rnn.cuh"
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -118,9 +119,12 @@ int32_t empty_cache_entry() {
 }
 int32_t synchronize_entry(int32_t device) { return check_device(device); }
 
+std::atomic<int64_t> g_host_reads{0};  // device-to-host memcpy calls (test hook ct_emulated_cuda_host_reads)
+
 int32_t memcpy_entry(void* dst, int32_t dst_device, const void* src, int32_t src_device, size_t n) {
     if (dst_device != CT_CUDA_HOST) if (int32_t st = check_device(dst_device)) return st;
     if (src_device != CT_CUDA_HOST) if (int32_t st = check_device(src_device)) return st;
+    if (dst_device == CT_CUDA_HOST && src_device != CT_CUDA_HOST) ++g_host_reads;
     if (n) std::memcpy(dst, src, n);
     return CT_OK;
 }
@@ -294,6 +298,12 @@ int32_t linalg_entry(int32_t device, const ct_cuda_linalg_args* args) {
     return st == CT_OK ? st : set_error(st, error);
 }
 
+// ---- recurrent layers on CUDA (issue 14) ----
+int32_t rnn_step_entry(int32_t device, const ct_cuda_rnn_step_args* args) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_rnn_step(kLaunch, nullptr, args), "rnn_step");
+}
+
 const ct_cuda_backend kTable = {
     sizeof(ct_cuda_backend), CT_CUDA_BACKEND_VERSION, &init, &last_error, &malloc_entry, &free_entry,
     &stats_entry, &empty_cache_entry, &synchronize_entry, &memcpy_entry, &copy_entry, &fill_entry,
@@ -313,6 +323,8 @@ const ct_cuda_backend kTable = {
     &kernel_dtype_supported,
     // ---- dense linear algebra on cuSOLVER (issue 14) ----
     &linalg_entry,
+    // ---- recurrent layers on CUDA (issue 14) ----
+    &rnn_step_entry,
 };
 
 }  // namespace
@@ -320,6 +332,9 @@ const ct_cuda_backend kTable = {
 extern "C" __attribute__((visibility("default"))) const ct_cuda_backend* ct_cuda_backend_entry_v1(uint32_t version) {
     return version == CT_CUDA_BACKEND_VERSION ? &kTable : nullptr;
 }
+
+// Test hook: device-to-host memcpy calls so far (tests/test_cuda_rnn.cpp shows an op takes no host round trip).
+extern "C" __attribute__((visibility("default"))) int64_t ct_emulated_cuda_host_reads(void) { return g_host_reads.load(); }
 
 // ---- Emulated NCCL (ct_nccl_backend_entry_v1): emulated device memory is host memory, so a device communicator
 // is a communicator of the host backend split off the group's own (collective, like ncclCommInitRank), and its

@@ -89,8 +89,8 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "convolution", "conv_transpose", "conv1d", "conv3d", "conv_transpose1d", "conv_transpose2d",
         "conv_transpose3d", "max_pool_nd", "avg_pool_nd", "adaptive_avg_pool_nd", "adaptive_max_pool_nd", "unfold",
         "fold", "pixel_shuffle", "pixel_unshuffle",
-        // recurrent nets: the fused layer runs on a host copy, results copied back (Note [RNN on the host] in
-        // ops/rnn_layer.cpp)
+        // recurrent nets: the fused layer runs on the device, per-step cuBLAS gemms and cuda/rnn.cuh gate kernels
+        // (Note [RNN on the device] in ops/rnn_layer.cpp)
         "rnn", "rnn_cell",
         // ---- the toolbox (issue 14) ----
         // indexed writes through the scatter kernels (index_put's index tensors are linearised on the host)

@@ -265,6 +265,46 @@ typedef struct ct_cuda_linalg_args {
     int32_t* info; /* host memory [batch] */
 } ct_cuda_linalg_args;
 
+/* ---- recurrent layers on CUDA (issue 14) ---- */
+/* Operations of the rnn_step entry: the gate math of one step of a fused recurrent layer-direction
+   (ops/rnn_layer.cpp Note [RNN on the device], core/rnn_math.h). Append-only. */
+enum ct_cuda_rnn_op { CT_CUDA_RNN_STEP_FORWARD = 0, CT_CUDA_RNN_STEP_BACKWARD, CT_CUDA_NUM_RNN_OPS };
+/* Arguments of one rnn_step call over `rows` batch rows of hidden size H with G gates per unit (mode: RNN_RELU 0,
+   RNN_TANH 1 with G = 1, LSTM 2 with G = 4 (i f g o), GRU 3 with G = 3 (r z n)). Every operand is contiguous
+   row-major, its pointer at the step's first row; [rows, GH] means G * H per row. Pointers a mode does not use
+   may be NULL.
+   Forward: gates [rows, GH] holds x @ w_ih^T and receives the activations; hw [rows, GH] = h @ w_hh^T; bias [GH]
+   joins b_ih + b_hh (for GRU's n gate b_in only) and bhn [H] is GRU's b_hn, both NULL without biases; h [rows, H]
+   the previous hidden state (GRU); c [rows, H] the cell state, updated in place (LSTM); cell [rows, H] receives
+   tanh(c') (LSTM); hn [rows, H] receives W_hn h + b_hn (GRU); h_out [rows, H] receives the new hidden state.
+   Backward: gates, cell, c_prev [rows, H] (the cell state entering the step), hn and h_prev [rows, H] (GRU) as
+   saved by the forward; dh [rows, H] the gradient of the new hidden state (before any projection); dc [rows, H]
+   the new cell state's gradient, replaced by the previous one's (LSTM); dg [rows, GH] receives the gradients of
+   the gate pre-activations (x side); dgh [rows, GH] those of the h side (GRU: n's is dn * r); dh_out [rows, H]
+   receives dh's direct part z * dh (GRU; may be dh itself). */
+typedef struct ct_cuda_rnn_step_args {
+    int32_t op;    /* ct_cuda_rnn_op */
+    int32_t mode;  /* RNN_RELU 0, RNN_TANH 1, LSTM 2, GRU 3 */
+    int32_t dtype; /* CT_FLOAT32 or CT_FLOAT64 */
+    int64_t rows, H;
+    void* gates;
+    const void* hw;
+    const void* bias;
+    const void* bhn;
+    const void* h;
+    void* c;
+    void* cell;
+    void* hn;
+    void* h_out;
+    const void* c_prev;
+    const void* h_prev;
+    const void* dh;
+    void* dc;
+    void* dg;
+    void* dgh;
+    void* dh_out;
+} ct_cuda_rnn_step_args;
+
 typedef struct ct_cuda_backend {
     uint32_t struct_size; /* sizeof(ct_cuda_backend) as the backend was built */
     uint32_t version;     /* CT_CUDA_BACKEND_VERSION */
@@ -389,6 +429,10 @@ typedef struct ct_cuda_backend {
     /* One ct_cuda_linalg_op over args->batch matrices (cuSOLVER / cuBLAS on the device's stream); returns once
        args->info is written. A failed factorisation is not an error here: it is reported through info. */
     int32_t (*linalg)(int32_t device, const ct_cuda_linalg_args* args);
+
+    /* ---- recurrent layers on CUDA (issue 14) ---- */
+    /* One ct_cuda_rnn_op over args->rows rows (one kernel on the device's stream, float32/float64). */
+    int32_t (*rnn_step)(int32_t device, const ct_cuda_rnn_step_args* args);
 } ct_cuda_backend;
 
 /* The one symbol the backend exports: the table for the requested version, or NULL if unsupported. */

@@ -49,6 +49,16 @@ if [[ "$log" == *"[  SKIPPED ]"* ]]; then
 fi
 CTENSOR_LIB_DIR="$(cd "$BUILD" && pwd)" bash bindings/python/run_tests.sh test_cuda_linalg.py -rs
 
+step "recurrent layers on the device: CudaGpu.Rnn* against the CPU (no skips), then test_rnn.py's CUDA case"
+log="$("$BUILD/tests/ctensor_tests" --gtest_filter='CudaGpu.Rnn*' 2>&1)" || { echo "$log"; exit 1; }
+echo "$log" | tail -n 3
+if [[ "$log" == *"[  SKIPPED ]"* ]]; then
+  echo "$log"
+  echo "the CUDA RNN tests were skipped on a machine with a GPU" >&2
+  exit 1
+fi
+CTENSOR_LIB_DIR="$(cd "$BUILD" && pwd)" bash bindings/python/run_tests.sh test_rnn.py -k cuda -rs
+
 step "tensors of more than 2^31 elements on the device (no skips)"
 log="$("$BUILD/tests/ctensor_tests" --gtest_filter='*BigTensors.*/cuda' 2>&1)" || { echo "$log"; exit 1; }
 echo "$log" | grep -E '^\[ big|PASSED|FAILED' || true
