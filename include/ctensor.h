@@ -1415,6 +1415,17 @@ CT_API ct_status ct_i0(ct_tensor x, ct_tensor* out);
  * tensors keep their dtype, float16 / bfloat16 -> complex64 (torch's complex32 does not exist here). */
 CT_API ct_status ct_wrapped_scalar_complex(double real, double imag, ct_tensor* out);
 
+/* ---- type promotion rules (issue 15) ---- */
+/* dtype = the dtype two tensors of dtypes a and b promote to (torch.promote_types: float16 + bfloat16 -> float32,
+ * int8 + uint8 -> int16, ...). */
+CT_API ct_status ct_promote_types(ct_dtype a, ct_dtype b, ct_dtype* dtype);
+/* castable = 1 when a value of dtype from may be stored in dtype to by an op's result or an in-place op
+ * (torch.can_cast: no cast to a lower category, bool < integer < floating < complex), else 0. */
+CT_API ct_status ct_can_cast(ct_dtype from, ct_dtype to, int32_t* castable);
+/* dtype = the dtype of an elementwise op of a and b (torch.result_type): a 0-d tensor or a wrapped scalar
+ * (ct_wrapped_scalar*) promotes only when it is of a higher category. */
+CT_API ct_status ct_result_type(ct_tensor a, ct_tensor b, ct_dtype* dtype);
+
 #ifdef __cplusplus
 }
 #endif

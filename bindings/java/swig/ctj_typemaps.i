@@ -78,6 +78,7 @@ CTJ_OUT_SCALAR(int32_t, size)
 CTJ_OUT_SCALAR(int32_t, done)
 CTJ_OUT_SCALAR(int32_t, enabled)  /* ct_autocast_is_enabled (issue 15) */
 CTJ_OUT_SCALAR(int32_t, policy)   /* ct_autocast_policy (issue 15) */
+CTJ_OUT_SCALAR(int32_t, castable) /* ct_can_cast (issue 15) */
 
 /* double outs travel as their bits; the Java method converts them back */
 %typemap(in, numinputs=0) double* value (double temp = 0), double* lr (double temp = 0) %{ $1 = &temp; %}

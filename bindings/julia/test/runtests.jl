@@ -42,6 +42,7 @@ include("test_dist.jl")
 include("test_amp.jl")
 include("test_unary_math.jl")
 include("test_binary_math.jl")
+include("test_promotion.jl")
 @testset "no handles left at exit" begin
     @test gcfull() == START_HANDLES
 end

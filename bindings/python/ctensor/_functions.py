@@ -356,10 +356,16 @@ def _returning_self(fn):
 
 
 def _via_copy(fn):
-    """In-place version of an out-of-place op: computes, then copies into self (self keeps its dtype)."""
+    """In-place version of an out-of-place op: computes, then copies into self (self keeps its dtype). As in torch,
+    a result of a higher category than self's dtype (a float result for an integer self) is a TypeError, not a
+    silent cast (ct_can_cast)."""
 
     def method(self, *args, **kwargs):
-        _C.copy_(self, fn(self, *args, **kwargs))
+        result = fn(self, *args, **kwargs)
+        if not _C.can_cast(result.dtype.code, self.dtype.code):
+            raise TypeError("%s_: result type %s can't be cast to the desired output type %s"
+                            % (getattr(fn, "__name__", "op"), result.dtype.name, self.dtype.name))
+        _C.copy_(self, result)
         return self
 
     method.__name__ = getattr(fn, "__name__", "op") + "_"

@@ -133,5 +133,7 @@ int init_amp(PyObject* m);
 /* complex64 / complex128 (issue 15): complex, real, imag, views, conj, angle, polar, full_complex (complex.c). */
 int init_complex(PyObject* m);
 int init_binary_math(PyObject* m);
+/* torch's type promotion queries: promote_types, can_cast, result_type (promotion.c). */
+int init_promotion(PyObject* m);
 
 #endif

@@ -428,4 +428,7 @@
 #pragma weak ct_addcmul
 #pragma weak ct_addcdiv
 #pragma weak ct_wrapped_scalar_complex
+#pragma weak ct_promote_types
+#pragma weak ct_can_cast
+#pragma weak ct_result_type
 #endif

@@ -1333,3 +1333,10 @@ extern "C" {
 extern "C" {
     pub fn ct_wrapped_scalar_complex(real: f64, imag: f64, out: *mut ct_tensor) -> ct_status;
 }
+
+// ---- type promotion rules (issue 15) ----
+extern "C" {
+    pub fn ct_promote_types(a: ct_dtype, b: ct_dtype, dtype: *mut ct_dtype) -> ct_status;
+    pub fn ct_can_cast(from: ct_dtype, to: ct_dtype, castable: *mut i32) -> ct_status;
+    pub fn ct_result_type(a: ct_tensor, b: ct_tensor, dtype: *mut ct_dtype) -> ct_status;
+}

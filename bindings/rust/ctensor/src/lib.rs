@@ -69,6 +69,7 @@ pub mod rnn;
 pub mod safetensors;
 mod sorting;
 mod tensor;
+mod promotion;
 mod toolbox;
 mod toolbox_stats;
 mod types;

@@ -467,6 +467,15 @@ public final class Tensor extends TensorCore {
         return own(CT.log_softmax(handle(), dim), this);
     }
 
+    /** The dtype of an elementwise op of this and other (torch.result_type): a 0-d tensor only promotes when it is
+     *  of a higher category. */
+    public DType resultType(Tensor other) {
+        DType d = DType.of((int) CT.result_type(handle(), other.handle()));
+        Reference.reachabilityFence(this);
+        Reference.reachabilityFence(other);
+        return d;
+    }
+
     private Tensor withScalar(double value, LongBinaryOperator op) {
         long s = CT.wrapped_scalar(value, 0);
         try {
