@@ -10,6 +10,7 @@
 #include "cuda/index.cuh"
 #include "cuda/nn_rows.cuh"
 #include "cuda/reduce.cuh"
+#include "cuda/scan.cuh"
 #include "cuda/unary.cuh"
 #include "cuda/conv.cuh"
 #include "cuda/conv_nd.cuh"
@@ -294,6 +295,12 @@ int32_t linalg_entry(int32_t device, const ct_cuda_linalg_args* args) {
     return st == CT_OK ? st : set_error(st, error);
 }
 
+// ---- more reductions (issue 14) ----
+int32_t logcumsumexp_entry(int32_t device, void* data, int32_t dtype, int64_t outer, int64_t n, int64_t inner) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_logcumsumexp(kLaunch, nullptr, data, dtype, outer, n, inner), "logcumsumexp");
+}
+
 const ct_cuda_backend kTable = {
     sizeof(ct_cuda_backend), CT_CUDA_BACKEND_VERSION, &init, &last_error, &malloc_entry, &free_entry,
     &stats_entry, &empty_cache_entry, &synchronize_entry, &memcpy_entry, &copy_entry, &fill_entry,
@@ -313,6 +320,8 @@ const ct_cuda_backend kTable = {
     &kernel_dtype_supported,
     // ---- dense linear algebra on cuSOLVER (issue 14) ----
     &linalg_entry,
+    // ---- more reductions (issue 14) ----
+    &logcumsumexp_entry,
 };
 
 }  // namespace

@@ -389,6 +389,11 @@ typedef struct ct_cuda_backend {
     /* One ct_cuda_linalg_op over args->batch matrices (cuSOLVER / cuBLAS on the device's stream); returns once
        args->info is written. A failed factorisation is not an error here: it is reported through info. */
     int32_t (*linalg)(int32_t device, const ct_cuda_linalg_args* args);
+
+    /* ---- more reductions (issue 14) ---- */
+    /* In-place inclusive log-cumulative-sum-exp of contiguous data viewed as [outer, n, inner] along n. dtype
+       float32 (accumulates in double) or float64. */
+    int32_t (*logcumsumexp)(int32_t device, void* data, int32_t dtype, int64_t outer, int64_t n, int64_t inner);
 } ct_cuda_backend;
 
 /* The one symbol the backend exports: the table for the requested version, or NULL if unsupported. */
