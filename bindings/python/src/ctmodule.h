@@ -133,5 +133,7 @@ int init_amp(PyObject* m);
 /* complex64 / complex128 (issue 15): complex, real, imag, views, conj, angle, polar, full_complex (complex.c). */
 int init_complex(PyObject* m);
 int init_binary_math(PyObject* m);
+/* aminmax, var_mean / std_mean, tensordot (issue 14, ops_more_reduce.c). */
+int init_more_reduce(PyObject* m);
 
 #endif

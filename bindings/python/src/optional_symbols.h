@@ -428,4 +428,12 @@
 #pragma weak ct_addcmul
 #pragma weak ct_addcdiv
 #pragma weak ct_wrapped_scalar_complex
+/* more reductions and products (issue 14) */
+#pragma weak ct_logcumsumexp
+#pragma weak ct_aminmax
+#pragma weak ct_var_mean
+#pragma weak ct_std_mean
+#pragma weak ct_kron
+#pragma weak ct_tensordot
+#pragma weak ct_inner
 #endif
