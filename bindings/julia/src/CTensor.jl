@@ -36,6 +36,7 @@ include("dist.jl")
 include("amp.jl")
 include("unary_math.jl")
 include("binary_math.jl")
+include("more_ops.jl")
 
 export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, to, dtype, device, live_handles,
        set_cpu_memory_limit!, cpu_memory_stats, save_safetensors, load_safetensors,
@@ -55,6 +56,7 @@ export autocast, is_autocast_enabled, GradScaler, unscale!, update!, get_scale
 export erf, erfc, erfinv, lgamma, digamma, logit, sgn, isposinf, isneginf, positive, i0
 export logaddexp, logaddexp2, xlogy, fmax, fmin, heaviside, nextafter, logical_and, logical_or, logical_xor,
        addcmul, addcdiv
+export logcumsumexp, aminmax, var_mean, std_mean, tensordot, inner
 
 function __init__()
     LibCT.load!()
