@@ -100,7 +100,7 @@ TEST(MoreOps, LogcumsumexpErrors) {
     CT_EXPECT_ERR(ct_logcumsumexp(make({1, 2}, {2}, CT_BOOL).get(), 0, out.out()), CT_ERR_DTYPE, "logcumsumexp");
     CT_EXPECT_ERR(ct_logcumsumexp(make({1, 2}, {2}).get(), 1, out.out()), CT_ERR_INDEX, "logcumsumexp");
     CT_EXPECT_ERR(ct_logcumsumexp(make({1}, {}).get(), 1, out.out()), CT_ERR_INDEX, "logcumsumexp");
-    CT_EXPECT_ERR(ct_logcumsumexp(nullptr, 0, out.out()), CT_ERR_INVALID_ARGUMENT, "logcumsumexp");
+    CT_EXPECT_ERR(ct_logcumsumexp(nullptr, 0, out.out()), CT_ERR_INVALID_HANDLE, "logcumsumexp");
     CT_EXPECT_ERR(ct_logcumsumexp(make({1}, {1}).get(), 0, nullptr), CT_ERR_INVALID_ARGUMENT, "logcumsumexp");
     H z;
     ok(ct_complex(make({1, 2}, {2}).get(), make({0, 1}, {2}).get(), z.out()));
@@ -175,7 +175,7 @@ TEST(MoreOps, AminmaxErrorsAndNoGradient) {
     CT_EXPECT_ERR(ct_aminmax(make({}, {0, 3}).get(), 0, 1, 0, lo.out(), hi.out()), CT_ERR_INDEX, "aminmax");
     CT_EXPECT_ERR(ct_aminmax(make({1}, {1}).get(), 2, 1, 0, lo.out(), hi.out()), CT_ERR_INDEX, "aminmax");
     CT_EXPECT_ERR(ct_aminmax(make({1}, {1}).get(), 0, 0, 0, nullptr, hi.out()), CT_ERR_INVALID_ARGUMENT, "aminmax");
-    CT_EXPECT_ERR(ct_aminmax(nullptr, 0, 0, 0, lo.out(), hi.out()), CT_ERR_INVALID_ARGUMENT, "aminmax");
+    CT_EXPECT_ERR(ct_aminmax(nullptr, 0, 0, 0, lo.out(), hi.out()), CT_ERR_INVALID_HANDLE, "aminmax");
     EXPECT_EQ(lo.get(), nullptr);  // out-params untouched on failure
     H z;
     ok(ct_complex(make({1}, {1}).get(), make({0}, {1}).get(), z.out()));
@@ -206,7 +206,7 @@ TEST(MoreOps, VarMeanStdMean) {
             }
         }
         auto vm = stat_mean(false, x, {1}, 1, false);  // closed form: rows (1, 2, 4) and (8, 16, 32)
-        EXPECT_TRUE(same(vm.first, {7.0 / 3, 112.0 / 3}));
+        EXPECT_TRUE(same(vm.first, {7.0 / 3, 448.0 / 3}));
         EXPECT_TRUE(same(vm.second, {7.0 / 3, 56.0 / 3}));
         auto one = stat_mean(true, make({3}, {}), {}, 1, false);  // one element, correction 1: NaN as torch
         EXPECT_TRUE(std::isnan(scalar(one.first)));
@@ -251,7 +251,7 @@ TEST(MoreOps, Kron) {
         EXPECT_EQ(shape(binary(ct_kron, make({1, 2, 3, 4, 5, 6}, {2, 3}), make({1, 2}, {2}))), (Shape{2, 6}));
         EXPECT_TRUE(same(binary(ct_kron, make({2}, {}), make({1, 2}, {2})), {2, 4}));
         EXPECT_EQ(shape(binary(ct_kron, make({2}, {}), make({3}, {}))), Shape{});
-        EXPECT_EQ(shape(binary(ct_kron, make({}, {2, 0}), make({}, {3, 4}))), (Shape{6, 0}));
+        EXPECT_EQ(shape(binary(ct_kron, make({}, {2, 0}), make(std::vector<double>(12, 1.0), {3, 4}))), (Shape{6, 0}));
         EXPECT_EQ(dtype(binary(ct_kron, make({1}, {1}, CT_INT64), make({1}, {1}, CT_FLOAT32))), CT_FLOAT32);
         EXPECT_TRUE(gradcheck([](const std::vector<H>& in) { return binary(ct_kron, in[0], in[1]); },
                               {randt({2, 3}, 31), randt({2}, 32)}));
@@ -286,9 +286,9 @@ TEST(MoreOps, TensordotAndInner) {
         EXPECT_TRUE(same(tdot(a, b, {-1, -2}, {0, 1}), e, 1e-12));
         EXPECT_EQ(shape(tdot(a, b, {}, {})), (Shape{2, 3, 4, 4, 3, 5}));  // dims = 0: the outer product
         EXPECT_EQ(shape(tdot(a, b, {-1}, {0})), (Shape{2, 3, 3, 5}));
-        // a size-1 contracted dim is summed out of the other side (torch)
+        // a size-1 contracted dim: b's dim 0 is summed out first (torch), (1, 2) x ([1, 3, 5] + [2, 4, 6])
         H a1 = make({1, 2}, {2, 1}), b1 = make({1, 2, 3, 4, 5, 6}, {3, 2});
-        EXPECT_TRUE(same(tdot(a1, b1, {1}, {0}), {1 * 6, 1 * 15, 2 * 6, 2 * 15}));
+        EXPECT_TRUE(same(tdot(a1, b1, {1}, {0}), {9, 12, 18, 24}));
         EXPECT_EQ(shape(tdot(make({}, {2, 0}), make({}, {0, 3}), {1}, {0})), (Shape{2, 3}));
         EXPECT_TRUE(same(tdot(make({}, {2, 0}), make({}, {0, 3}), {1}, {0}), std::vector<double>(6, 0.0)));
         EXPECT_TRUE(same(tdot(make({2}, {}), make({3}, {}), {}, {}), {6}));
@@ -322,6 +322,6 @@ TEST(MoreOps, TensordotAndInner) {
                   "tensordot");
     CT_EXPECT_ERR(ct_inner(a.get(), a.get(), nullptr), CT_ERR_INVALID_ARGUMENT, "inner");
     CT_EXPECT_ERR(ct_inner(a.get(), b.get(), out.out()), CT_ERR_SHAPE, "inner");
-    CT_EXPECT_ERR(ct_kron(a.get(), nullptr, out.out()), CT_ERR_INVALID_ARGUMENT, "kron");
+    CT_EXPECT_ERR(ct_kron(a.get(), nullptr, out.out()), CT_ERR_INVALID_HANDLE, "kron");
     EXPECT_EQ(out.get(), nullptr);
 }
