@@ -325,3 +325,18 @@ TEST(MoreOps, TensordotAndInner) {
     CT_EXPECT_ERR(ct_kron(a.get(), nullptr, out.out()), CT_ERR_INVALID_HANDLE, "kron");
     EXPECT_EQ(out.get(), nullptr);
 }
+
+// Inputs with a zero size whose result sizes multiply past int64 ([2^40, 0] x [0, 2^40] over the zero dims):
+// CT_ERR_SHAPE, not a wrapped size; an empty result of fine sizes is a real result.
+TEST(MoreOps, TensordotHugeResult) {
+    H a, b, out;
+    int64_t sa[2] = {int64_t(1) << 40, 0}, sb[2] = {0, int64_t(1) << 40}, da = 1, db = 0;
+    ok(ct_empty(sa, 2, CT_FLOAT32, ct_cpu(), a.out()));
+    ok(ct_empty(sb, 2, CT_FLOAT32, ct_cpu(), b.out()));
+    CT_EXPECT_ERR(ct_tensordot(a.get(), b.get(), &da, 1, &db, 1, out.out()), CT_ERR_SHAPE, "tensordot");
+    CT_EXPECT_ERR(ct_inner(a.get(), a.get(), out.out()), CT_ERR_SHAPE, "tensordot");
+    int64_t se[2] = {0, 0};
+    H e;
+    ok(ct_empty(se, 2, CT_FLOAT32, ct_cpu(), e.out()));
+    CT_EXPECT_OK(ct_tensordot(a.get(), e.get(), &da, 1, &db, 1, out.out()));  // an empty [2^40, 0] result
+}
