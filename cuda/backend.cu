@@ -158,6 +158,8 @@ const ct_cuda_backend kTable = {
     &linalg,
     // ---- recurrent layers on CUDA (issue 14) ----
     &rnn_step,
+    // ---- more reductions (issue 14) ----
+    &logcumsumexp,
 };
 
 }  // namespace

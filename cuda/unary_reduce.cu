@@ -2,6 +2,7 @@
 // device's stream and launch configuration, run the launchers of unary.cuh / reduce.cuh, report launch errors.
 #include "cuda/backend_impl.cuh"
 #include "cuda/reduce.cuh"
+#include "cuda/scan.cuh"
 #include "cuda/unary.cuh"
 
 namespace ct {
@@ -59,6 +60,14 @@ int32_t cumsum(int32_t device, void* data, int32_t dtype, int64_t outer, int64_t
     return on_device(device, &dummy, "cumsum", [&](DeviceContext& ctx) {
         return finish_launch(launch_cumsum(ctx.launch, ctx.stream, data, dtype, outer, n, inner, reverse), "cumsum",
                              request(0, dtype));
+    });
+}
+
+int32_t logcumsumexp(int32_t device, void* data, int32_t dtype, int64_t outer, int64_t n, int64_t inner) {
+    int64_t dummy = 0;
+    return on_device(device, &dummy, "logcumsumexp", [&](DeviceContext& ctx) {
+        return finish_launch(launch_logcumsumexp(ctx.launch, ctx.stream, data, dtype, outer, n, inner),
+                             "logcumsumexp", request(0, dtype));
     });
 }
 

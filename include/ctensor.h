@@ -1415,6 +1415,31 @@ CT_API ct_status ct_i0(ct_tensor x, ct_tensor* out);
  * tensors keep their dtype, float16 / bfloat16 -> complex64 (torch's complex32 does not exist here). */
 CT_API ct_status ct_wrapped_scalar_complex(double real, double imag, ct_tensor* out);
 
+/* ---- more reductions and products (issue 14) ---- */
+/* out = log(cumsum(exp(x))) along dim, computed stably (float32/float64; float16/bfloat16 in float32; complex,
+ * integer and bool x are CT_ERR_DTYPE as torch 1.13's CPU); differentiable (torch's formula, twice and more). */
+CT_API ct_status ct_logcumsumexp(ct_tensor x, int64_t dim, ct_tensor* out);
+/* *min, *max = the smallest and largest element of x in one pass, over all elements (has_dim 0) or along dim
+ * (keepdim as ct_max_dim); NaN propagates; an empty reduced slice is CT_ERR_INDEX; complex is CT_ERR_DTYPE. No
+ * gradient (torch 1.13 has no derivative for aminmax). */
+CT_API ct_status ct_aminmax(ct_tensor x, int64_t dim, int32_t has_dim, int32_t keepdim, ct_tensor* min,
+                            ct_tensor* max);
+/* *var, *mean = ct_var and ct_mean of x over dims (NULL/0 = all) with the same correction and keepdim; gradients
+ * flow through both results. Floating x only (CT_ERR_DTYPE otherwise). */
+CT_API ct_status ct_var_mean(ct_tensor x, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim,
+                             ct_tensor* var, ct_tensor* mean);
+/* *std, *mean = ct_std and ct_mean of x over dims (NULL/0 = all), as ct_var_mean. */
+CT_API ct_status ct_std_mean(ct_tensor x, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim,
+                             ct_tensor* std, ct_tensor* mean);
+/* out = the Kronecker product of a and b (the shorter shape padded with leading 1s; dtype promoted as ct_mul). */
+CT_API ct_status ct_kron(ct_tensor a, ct_tensor b, ct_tensor* out);
+/* out = sum over the paired dims dims_a[i] of a and dims_b[i] of b of a * b: a's other dims then b's (torch's
+ * tensordot; its int form n is dims_a = [-n .. -1], dims_b = [0 .. n-1]). Paired sizes must match or one be 1. */
+CT_API ct_status ct_tensordot(ct_tensor a, ct_tensor b, const int64_t* dims_a, int32_t ndims_a, const int64_t* dims_b,
+                              int32_t ndims_b, ct_tensor* out);
+/* out = the inner product over the last dims of a and b (a * b when either is 0-d). */
+CT_API ct_status ct_inner(ct_tensor a, ct_tensor b, ct_tensor* out);
+
 /* ---- type promotion rules (issue 15) ---- */
 /* dtype = the dtype two tensors of dtypes a and b promote to (torch.promote_types: float16 + bfloat16 -> float32,
  * int8 + uint8 -> int16, ...). */

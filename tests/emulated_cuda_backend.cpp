@@ -10,6 +10,7 @@
 #include "cuda/index.cuh"
 #include "cuda/nn_rows.cuh"
 #include "cuda/reduce.cuh"
+#include "cuda/scan.cuh"
 #include "cuda/unary.cuh"
 #include "cuda/conv.cuh"
 #include "cuda/conv_nd.cuh"
@@ -304,6 +305,12 @@ int32_t rnn_step_entry(int32_t device, const ct_cuda_rnn_step_args* args) {
     return finish(launch_rnn_step(kLaunch, nullptr, args), "rnn_step");
 }
 
+// ---- more reductions (issue 14) ----
+int32_t logcumsumexp_entry(int32_t device, void* data, int32_t dtype, int64_t outer, int64_t n, int64_t inner) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_logcumsumexp(kLaunch, nullptr, data, dtype, outer, n, inner), "logcumsumexp");
+}
+
 const ct_cuda_backend kTable = {
     sizeof(ct_cuda_backend), CT_CUDA_BACKEND_VERSION, &init, &last_error, &malloc_entry, &free_entry,
     &stats_entry, &empty_cache_entry, &synchronize_entry, &memcpy_entry, &copy_entry, &fill_entry,
@@ -325,6 +332,8 @@ const ct_cuda_backend kTable = {
     &linalg_entry,
     // ---- recurrent layers on CUDA (issue 14) ----
     &rnn_step_entry,
+    // ---- more reductions (issue 14) ----
+    &logcumsumexp_entry,
 };
 
 }  // namespace

@@ -126,6 +126,10 @@ const std::unordered_set<std::string_view>& cuda_capable_ops() {
         "linalg.cross", "linalg.vector_norm", "linalg.matrix_norm", "linalg.pinv", "linalg.matrix_rank",
         // lstsq: the gels driver only (QR, matmul and trsm on the device), as torch
         "linalg.lstsq",
+        // ---- more reductions and products (issue 14) ----
+        // logcumsumexp (backend entry logcumsumexp), aminmax (the MIN and MAX reductions); var_mean, std_mean, kron,
+        // tensordot, inner: composites of the CUDA ops above
+        "logcumsumexp", "aminmax", "var_mean", "std_mean", "kron", "tensordot", "inner",
     };
     return ops;
 }

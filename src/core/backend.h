@@ -433,6 +433,10 @@ typedef struct ct_cuda_backend {
     /* ---- recurrent layers on CUDA (issue 14) ---- */
     /* One ct_cuda_rnn_op over args->rows rows (one kernel on the device's stream, float32/float64). */
     int32_t (*rnn_step)(int32_t device, const ct_cuda_rnn_step_args* args);
+    /* ---- more reductions (issue 14) ---- */
+    /* In-place inclusive log-cumulative-sum-exp of contiguous data viewed as [outer, n, inner] along n. dtype
+       float32 (accumulates in double) or float64. */
+    int32_t (*logcumsumexp)(int32_t device, void* data, int32_t dtype, int64_t outer, int64_t n, int64_t inner);
 } ct_cuda_backend;
 
 /* The one symbol the backend exports: the table for the requested version, or NULL if unsupported. */

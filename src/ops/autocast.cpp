@@ -115,6 +115,10 @@ const PolicyRow kPolicy[] = {
     {"cat", Prom, Prom},
     {"stack", Prom, Prom},
     {"index_copy", Prom, Prom},
+    // more products (issue 14): torch 1.13 composes inner (both devices) and tensordot (CPU) from mm, so they run
+    // in the lower precision; its CUDA list promotes tensordot. logcumsumexp, var_mean, std_mean, kron pass.
+    {"tensordot", Low, Prom},
+    {"inner", Low, Low},
 };
 
 const std::unordered_map<std::string_view, const PolicyRow*>& policy_index() {

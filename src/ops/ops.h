@@ -342,4 +342,18 @@ void check_bool_bytes(const char* op, const Tensor& t);
 // Normalises a dim list against ndim (empty = all dims); throws on repeats / out of range.
 std::vector<bool> reduce_mask(const char* op, const IntList& dims, int64_t ndim);
 
+// ---- more reductions and products (issue 14: logcumsumexp.cpp, reduce_minmax.cpp, reduce_stats.cpp,
+// products.cpp) ----
+// log(cumsum(exp(x))) along dim, stable (one log-add-exp per step); floating x only (half computes in float32).
+Tensor logcumsumexp(const Tensor& x, int64_t dim);
+// (min, max) over all elements (dim empty) or along *dim, in one pass; no gradient (torch 1.13 has none).
+std::pair<Tensor, Tensor> aminmax(const Tensor& x, std::optional<int64_t> dim, bool keepdim);
+// (var, mean) and (std, mean): the var/std and mean ops themselves, so gradients flow through both outputs.
+std::pair<Tensor, Tensor> var_mean(const Tensor& x, const IntList& dims, double correction, bool keepdim);
+std::pair<Tensor, Tensor> std_mean(const Tensor& x, const IntList& dims, double correction, bool keepdim);
+// Kronecker product, tensordot over dim lists and inner product: composites of reshape/permute/mul/matmul.
+Tensor kron(const Tensor& a, const Tensor& b);
+Tensor tensordot(const Tensor& a, const Tensor& b, const IntList& dims_a, const IntList& dims_b);
+Tensor inner(const Tensor& a, const Tensor& b);
+
 }  // namespace ct

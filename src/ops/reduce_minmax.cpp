@@ -1,4 +1,5 @@
-// reduce_minmax.cpp - max/min (over all dims, or along a dim with int64 indices), argmax/argmin, all/any.
+// reduce_minmax.cpp - max/min (over all dims, or along a dim with int64 indices), argmax/argmin, all/any, and
+// aminmax (both extremes in one pass, issue 14).
 // NaN propagates like PyTorch: a slice holding a NaN gives NaN and the index of its first NaN.
 #include <cmath>
 #include <limits>
@@ -53,6 +54,47 @@ template <typename T, bool IsMax> struct Extreme {
         else
             for (int l = 0; l < kLanes; ++l) step(acc, lane[l], 0);
         for (; i < n; ++i) step(acc, p[i], 0);
+    }
+};
+
+// Both extremes in one pass over the input: the Extreme reducers side by side, one lane loop feeding both.
+template <typename T> struct MinMax {
+    struct Acc {
+        T lo, hi;
+    };
+    Extreme<T, false> mn;
+    Extreme<T, true> mx;
+    Acc init() const { return {mn.init(), mx.init()}; }
+    void step(Acc& a, T v, int64_t) const {
+        mn.step(a.lo, v, 0);
+        mx.step(a.hi, v, 0);
+    }
+    void merge(Acc& a, const Acc& b) const {
+        mn.merge(a.lo, b.lo);
+        mx.merge(a.hi, b.hi);
+    }
+    // As Extreme::run: a slice holding NaN or inf (flagged by the v * 0 lanes) takes the exact step loop.
+    void run(Acc& a, const T* p, int64_t n, int64_t) const {
+        constexpr int kLanes = 16;
+        if (is_nan(a.lo)) return;
+        T lo[kLanes], hi[kLanes], chk[kLanes] = {};
+        for (int l = 0; l < kLanes; ++l) lo[l] = a.lo, hi[l] = a.hi;
+        int64_t i = 0;
+        for (; i + kLanes <= n; i += kLanes) {
+#pragma omp simd
+            for (int l = 0; l < kLanes; ++l) {
+                T v = p[i + l];
+                lo[l] = beats<false>(v, lo[l]) ? v : lo[l];
+                hi[l] = beats<true>(v, hi[l]) ? v : hi[l];
+                if constexpr (std::is_floating_point<T>::value) chk[l] += v * T(0);
+            }
+        }
+        bool special = false;
+        for (int l = 0; l < kLanes; ++l) special |= is_nan(chk[l]);
+        if (special) i = 0;
+        else
+            for (int l = 0; l < kLanes; ++l) merge(a, Acc{lo[l], hi[l]});
+        for (; i < n; ++i) step(a, p[i], 0);
     }
 };
 
@@ -236,7 +278,47 @@ template <bool IsMax> Tensor arg_all(const char* op, const Tensor& x) {
     return idx;
 }
 
+// aminmax over the dims of mask: one CPU pass (MinMax); CUDA runs its MIN and MAX reductions (two passes).
+std::pair<Tensor, Tensor> minmax_reduce(const Tensor& x, const std::vector<bool>& mask, bool keepdim) {
+    Shape os = reduced_shape(x.sizes(), mask, keepdim);
+    Tensor lo = empty_tensor(os, x.dtype(), x.device()), hi = empty_tensor(os, x.dtype(), x.device());
+    if (!x.device().is_cpu()) {
+        cuda_reduce("aminmax", CT_CUDA_REDUCE_MIN, x, mask, lo, Tensor());
+        cuda_reduce("aminmax", CT_CUDA_REDUCE_MAX, x, mask, hi, Tensor());
+        return {lo, hi};
+    }
+    dispatch_all(x.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T *pl = lo.data<T>(), *ph = hi.data<T>();
+        reduce_apply<T>(x, mask, MinMax<T>{}, [&](int64_t oi, const typename MinMax<T>::Acc& a) {
+            pl[oi] = a.lo;
+            ph[oi] = a.hi;
+        });
+    });
+    return {lo, hi};
+}
+
 }  // namespace
+
+// No gradient: torch 1.13 has no derivative for aminmax (its backward raises), so the results carry no history.
+std::pair<Tensor, Tensor> aminmax(const Tensor& x, std::optional<int64_t> dim, bool keepdim) {
+    if (is_half(x.dtype())) {  // Note [Half compute]: exact, a selection
+        auto r = aminmax(half_to_float32(x), dim, keepdim);
+        return {round_to_half(r.first, x.dtype()), round_to_half(r.second, x.dtype())};
+    }
+    if (is_complex(x.dtype()))
+        fail(CT_ERR_DTYPE, "aminmax: not implemented for ", dtype_name(x.dtype()), " (complex numbers are not ordered)");
+    std::vector<bool> mask(x.dim(), true);
+    if (dim) {
+        int64_t d = check_reduce_dim("aminmax", x, *dim);
+        if (x.dim() > 0) mask.assign(x.dim(), false), mask[d] = true;
+    } else {
+        check_nonempty("aminmax", x);
+    }
+    auto r = minmax_reduce(x, mask, keepdim);
+    if (dim && keepdim && x.dim() == 0) return {reshape(r.first, {1}), reshape(r.second, {1})};  // as torch 1.13
+    return r;
+}
 
 // Note [Half compute]: a half value is nonzero exactly when its float32 copy is.
 Tensor all(const Tensor& x, const IntList& dims, bool keepdim) {

@@ -1,4 +1,5 @@
-// reduce_stats.cpp - var and std (with correction), logsumexp (stable, one pass) and p-norms, with backward.
+// reduce_stats.cpp - var and std (with correction), logsumexp (stable, one pass) and p-norms, with backward;
+// var_mean / std_mean (issue 14) are the var / std and mean ops side by side (one implementation each).
 // All require floating input (like PyTorch's var/std/norm; logsumexp here too) and accumulate in double.
 #include <cmath>
 #include "cpu/reduce_kernel.h"
@@ -288,6 +289,17 @@ Tensor norm(const Tensor& x, double p, const IntList& dims, bool keepdim) {
                             [p, rd](const Tensor& g, const Tensor& x, const Tensor& outk) {
                                 return norm_grad(p, g, x, outk, rd);
                             });
+}
+
+// torch's var_mean / std_mean: the dtype check names the op (mean alone would accept integers).
+std::pair<Tensor, Tensor> var_mean(const Tensor& x, const IntList& dims, double correction, bool keepdim) {
+    check_floating("var_mean", x);
+    return {var(x, dims, correction, keepdim), mean(x, dims, keepdim)};
+}
+
+std::pair<Tensor, Tensor> std_mean(const Tensor& x, const IntList& dims, double correction, bool keepdim) {
+    check_floating("std_mean", x);
+    return {std_(x, dims, correction, keepdim), mean(x, dims, keepdim)};
 }
 
 }  // namespace ct

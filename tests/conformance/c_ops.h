@@ -1011,6 +1011,29 @@ std::map<std::string, Op> op_table() {
             st = view_op(a["view"].get<std::string>())(base, a["view_args"], view);
             return st != CT_OK ? st : write(view[0].h, x, a);
         };
+    // more reductions and products (issue 14)
+    t["logcumsumexp"] = [](const Inputs& x, const Json& a, Outs& o) {
+        return ct_logcumsumexp(x[0].h, a["dim"].get<int64_t>(), out_slot(o));
+    };
+    t["aminmax"] = [](const Inputs& x, const Json& a, Outs& o) {
+        bool has = !a["dim"].is_null();
+        ct_tensor* lo = out_slot(o);
+        return ct_aminmax(x[0].h, has ? a["dim"].get<int64_t>() : 0, has, a["keepdim"].get<bool>(), lo, out_slot(o));
+    };
+    using StatMean = ct_status (*)(ct_tensor, const int64_t*, int32_t, double, int32_t, ct_tensor*, ct_tensor*);
+    for (auto& [name, fn] : std::vector<std::pair<const char*, StatMean>>{{"var_mean", ct_var_mean}, {"std_mean", ct_std_mean}})
+        t[name] = [fn = fn](const Inputs& x, const Json& a, Outs& o) {
+            std::vector<int64_t> d = dims_of(a);
+            ct_tensor* s = out_slot(o);
+            return fn(x[0].h, d.data(), (int32_t)d.size(), a["correction"].get<double>(), a["keepdim"].get<bool>(), s,
+                      out_slot(o));
+        };
+    t["kron"] = [](const Inputs& x, const Json&, Outs& o) { return ct_kron(x[0].h, x[1].h, out_slot(o)); };
+    t["inner"] = [](const Inputs& x, const Json&, Outs& o) { return ct_inner(x[0].h, x[1].h, out_slot(o)); };
+    t["tensordot"] = [](const Inputs& x, const Json& a, Outs& o) {
+        std::vector<int64_t> da = a["dims_a"].get<std::vector<int64_t>>(), db = a["dims_b"].get<std::vector<int64_t>>();
+        return ct_tensordot(x[0].h, x[1].h, da.data(), (int32_t)da.size(), db.data(), (int32_t)db.size(), out_slot(o));
+    };
     return t;
 }
 

@@ -2273,12 +2273,63 @@ def complex_cases(c):
         c.run(f"ne/{dtype}/complex_scalar", "ne", torch.ne, [x, 1 + 0j], differentiable=False)
 
 
+def more_ops(c):
+    """The last reductions and products (issue 14): logcumsumexp, aminmax, var_mean / std_mean (gradients of the
+    first output, as every case), kron, tensordot (dim lists; the int form is each binding's own) and inner."""
+    for dtype in FLOATS:
+        for shape, dim in (([5], 0), ([3, 4], 1), ([3, 4], -2), ([2, 3, 4], 1)):
+            x = Rng(len(c.cases)).tensor(shape, dtype, -3.0, 3.0)
+            c.run(f"logcumsumexp/{dtype}/{shape}/{dim}", "logcumsumexp", lambda t, d=dim: torch.logcumsumexp(t, d), [x],
+                  {"dim": dim})
+    x = torch.tensor([float("-inf"), -1000.0, 0.0, 1000.0, float("inf")], dtype=torch.float64)
+    c.run("logcumsumexp/extremes", "logcumsumexp", lambda t: torch.logcumsumexp(t, 0), [x], {"dim": 0},
+          differentiable=False)
+    c.error("logcumsumexp/error/int64", "logcumsumexp", [torch.tensor([1, 2])], "CT_ERR_DTYPE", {"dim": 0})
+    c.error("logcumsumexp/error/dim", "logcumsumexp", [torch.zeros(2, 3)], "CT_ERR_INDEX", {"dim": 2})
+    for dtype in ("float32", "float64", "int64"):
+        x = Rng(len(c.cases)).tensor([3, 5], dtype)
+        for dim, keepdim in ((None, False), (0, False), (1, True), (-1, False)):
+            c.run(f"aminmax/{dtype}/{dim}/{keepdim}", "aminmax",
+                  lambda t, d=dim, k=keepdim: tuple(torch.aminmax(t, dim=d, keepdim=k)), [x],
+                  {"dim": dim, "keepdim": keepdim}, differentiable=False)
+    c.error("aminmax/error/empty", "aminmax", [torch.zeros(0)], "CT_ERR_INDEX", {"dim": None, "keepdim": False})
+    for op, fn in (("var_mean", torch.var_mean), ("std_mean", torch.std_mean)):
+        for dtype in FLOATS:
+            for dims in ([1], [0, 2], None):
+                for correction in (0, 1):
+                    for keepdim in (False, True):
+                        if dims is None and keepdim:
+                            continue
+                        x = Rng(len(c.cases)).tensor([2, 3, 4], dtype)
+                        d = dims if dims is not None else [0, 1, 2]
+                        c.run(f"{op}/{dtype}/{dims}/c{correction}/keepdim{int(keepdim)}", op,
+                              lambda t, fn=fn, d=d, cc=correction, k=keepdim: tuple(fn(t, d, unbiased=bool(cc), keepdim=k)),
+                              [x], {"dims": dims, "correction": correction, "keepdim": keepdim})
+        c.error(f"{op}/error/int64", op, [torch.tensor([1, 2])], "CT_ERR_DTYPE",
+                {"dims": None, "correction": 1, "keepdim": False})
+    for dtype in FLOATS + ("int64",):
+        rng = Rng(len(c.cases))
+        for sa, sb in (([2, 3], [2, 2]), ([2, 2], [3]), ([], [3])):
+            c.run(f"kron/{dtype}/{sa}_{sb}", "kron", torch.kron, [rng.tensor(sa, dtype), rng.tensor(sb, dtype)])
+        a, b = rng.tensor([2, 3, 4], dtype), rng.tensor([4, 3, 5], dtype)
+        for da, db in (([1, 2], [1, 0]), ([2], [0]), ([], []), ([-2], [-2])):
+            c.run(f"tensordot/{dtype}/{da}_{db}", "tensordot", lambda u, v, da=da, db=db: torch.tensordot(u, v, (da, db)),
+                  [a, b], {"dims_a": da, "dims_b": db})
+        for sa, sb in (([2, 3], [4, 3]), ([3], [3]), ([], [2, 3])):
+            c.run(f"inner/{dtype}/{sa}_{sb}", "inner", torch.inner, [rng.tensor(sa, dtype), rng.tensor(sb, dtype)])
+    c.error("tensordot/error/size", "tensordot", [torch.zeros(2, 3), torch.zeros(2, 3)], "CT_ERR_SHAPE",
+            {"dims_a": [1], "dims_b": [0]})
+    c.error("tensordot/error/lengths", "tensordot", [torch.zeros(2, 3), torch.zeros(3, 2)], "CT_ERR_SHAPE",
+            {"dims_a": [1], "dims_b": [0, 1]})
+    c.error("inner/error/last_dim", "inner", [torch.zeros(2, 3), torch.zeros(3, 2)], "CT_ERR_SHAPE")
+
+
 GROUPS = {"unary": unary, "binary": binary, "reduction": reductions, "views": views, "linalg_nn": linalg_nn,
           "indexing": indexing, "ordering": ordering, "nn": nn_ops, "creation": creation, "random": random_ops,
           "activations": activations, "losses": losses, "linalg": linalg, "attention": attention,
           "conv_nd": conv_nd, "recurrent": recurrent, "toolbox": toolbox, "embeddings": embeddings,
           "resample": resample,
-          "norms": norms, "half": half_cases, "complex": complex_cases}
+          "norms": norms, "half": half_cases, "complex": complex_cases, "more_ops": more_ops}
 
 
 def main():

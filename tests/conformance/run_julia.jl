@@ -61,6 +61,13 @@ function extreme(f, x, a)  # findmax/findmin: values and 1-based positions along
     v, i = f(x; dims = d)
     get(a, "keepdim", false) ? (v, i) : (dropdims(v; dims = d), dropdims(i; dims = d))
 end
+function reduced_pair(f, x, a)  # var_mean / std_mean: reduced() for both results
+    n, keep = ndims(x), get(a, "keepdim", false)
+    d = jdims(get(a, "dims", nothing), n)
+    d isa Colon && keep && (d = Tuple(1:n))
+    r = f(x, d)
+    d isa Colon || keep ? r : map(t -> dropdims(t; dims = d), r)
+end
 one_dim(f, x, a) = (d = jdim(a["dim"], ndims(x)); r = f(x, d); get(a, "keepdim", false) ? r : dropdims(r; dims = d))
 
 const OPS = Dict{String,Function}(
@@ -465,6 +472,15 @@ merge!(OPS, Dict{String,Function}(
     "bitwise_right_shift" => (x, y, a) -> x .>> y, "gcd" => (x, y, a) -> gcd.(x, y), "lcm" => (x, y, a) -> lcm.(x, y),
     "addcmul" => (x, t1, t2, a) -> C.addcmul(x, t1, t2; value = a["value"]),
     "addcdiv" => (x, t1, t2, a) -> C.addcdiv(x, t1, t2; value = a["value"]),
+    # more reductions and products (issue 14)
+    "logcumsumexp" => (x, a) -> C.logcumsumexp(x; dims = jdim(a["dim"], ndims(x))),
+    "aminmax" => (x, a) -> (d = get(a, "dim", nothing);
+                            C.aminmax(x; dims = d === nothing ? nothing : jdim(d, ndims(x)), keepdims = a["keepdim"])),
+    "var_mean" => (x, a) -> reduced_pair((t, d) -> C.var_mean(t; dims = d, corrected = a["correction"] == 1), x, a),
+    "std_mean" => (x, a) -> reduced_pair((t, d) -> C.std_mean(t; dims = d, corrected = a["correction"] == 1), x, a),
+    "kron" => (x, y, a) -> kron(x, y), "inner" => (x, y, a) -> C.inner(x, y),
+    "tensordot" => (x, y, a) -> C.tensordot(x, y, [jdim(d, ndims(x)) for d in a["dims_a"]],
+                                            [jdim(d, ndims(y)) for d in a["dims_b"]]),
 ))
 const POSITION_OUTPUTS = Set(["sort", "topk", "kthvalue", "max_pool2d_ex", "adaptive_max_pool2d", "unique",
                               "max_pool_nd", "adaptive_max_pool_nd", "cummax", "cummin", "median_dim",

@@ -198,6 +198,13 @@ def op_table():
         "repeat_interleave": lambda xs, a: ct.repeat_interleave(xs[0], xs[1] if a["repeats"] is None else a["repeats"],
                                                                 a["dim"]),
         "meshgrid": lambda xs, a: tuple(ct.meshgrid(*xs, indexing=a["indexing"])),
+        # more reductions and products (issue 14)
+        "logcumsumexp": lambda xs, a: ct.logcumsumexp(xs[0], a["dim"]),
+        "aminmax": lambda xs, a: tuple(ct.aminmax(xs[0], dim=a["dim"], keepdim=a["keepdim"])),
+        "var_mean": lambda xs, a: ct.var_mean(xs[0], a["dims"], correction=a["correction"], keepdim=a["keepdim"]),
+        "std_mean": lambda xs, a: ct.std_mean(xs[0], a["dims"], correction=a["correction"], keepdim=a["keepdim"]),
+        "kron": plain(ct.kron), "inner": plain(ct.inner),
+        "tensordot": lambda xs, a: ct.tensordot(xs[0], xs[1], (a["dims_a"], a["dims_b"])),
         "linalg_lstsq_ex": lambda xs, a: tuple(ct.linalg.lstsq(xs[0], xs[1], a["rcond"], driver=a["driver"])),
         # convolution, pooling, losses, embedding, einsum, split/chunk, unique
         "conv2d": lambda xs, a: F.conv2d(xs[0], xs[1], xs[2] if len(xs) > 2 else None, a["stride"], a["padding"],

@@ -107,6 +107,8 @@ void amp_ops(Input& in, Pool& p, uint8_t which);
 void complex_ops(Input& in, Pool& p, uint8_t which);
 // The unary math ops of issue 14 (fuzz_unary_math.cpp) on pool tensor a (ok: a is valid), from elementwise.
 void unary_math_ops(Input& in, Pool& p, ct_tensor a, bool ok);
+// issue 14's last reductions and products (fuzz_more_ops.cpp), reached from toolbox_ops.
+void more_ops(Input& in, Pool& p, uint8_t which);
 // Frees the blobs handed to ct_tensor_from_blob; aborts when a deleter did not run exactly once.
 void finish_blobs();
 

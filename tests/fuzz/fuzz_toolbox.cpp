@@ -7,6 +7,7 @@ namespace fz {
 
 void toolbox_ops(Input& in, Pool& p, uint8_t which) {
     if (which >= 232) return complex_ops(in, p, which);  // fuzz_complex.cpp
+    if (which >= 216) return more_ops(in, p, which);     // fuzz_more_ops.cpp
     if (which % 16 >= 12) return toolbox_stats_ops(in, p, which);  // fuzz_toolbox_stats.cpp
     // one validity flag per handle: a call must fail exactly when a handle it uses is NULL, released or wrong-kind
     bool okx = true, oki = true, oks = true;

@@ -360,3 +360,12 @@ CTJ_DLPACK(struct DLManagedTensorVersioned)
 %typemap(jstype) jobject hook "org.ctensor.internal.NativeHook"
 %typemap(jtype) jobject buffer "java.nio.Buffer"
 %typemap(jstype) jobject buffer "java.nio.Buffer"
+
+/* ---- more reductions and products (issue 14): ct_aminmax, ct_var_mean / ct_std_mean, ct_tensordot ---- */
+CTJ_OPT_OUT(ct_tensor, min, CTJ_FROM_TENSOR)
+CTJ_OPT_OUT(ct_tensor, max, CTJ_FROM_TENSOR)
+CTJ_OPT_OUT(ct_tensor, var, CTJ_FROM_TENSOR)
+CTJ_OPT_OUT(ct_tensor, std, CTJ_FROM_TENSOR)
+CTJ_OPT_OUT(ct_tensor, mean, CTJ_FROM_TENSOR)
+CTJ_LONGS_IN(int64_t, dims_a, ndims_a, CTJ_AS_INT64)
+CTJ_LONGS_IN(int64_t, dims_b, ndims_b, CTJ_AS_INT64)

@@ -37,6 +37,7 @@ include("amp.jl")
 include("unary_math.jl")
 include("binary_math.jl")
 include("promotion.jl")
+include("more_ops.jl")
 
 export Tensor, CTensorError, ErrorKind, tensor, release!, @ctscope, cpu, cuda, to, dtype, device, live_handles,
        set_cpu_memory_limit!, cpu_memory_stats, save_safetensors, load_safetensors,
@@ -57,6 +58,7 @@ export erf, erfc, erfinv, lgamma, digamma, logit, sgn, isposinf, isneginf, posit
 export logaddexp, logaddexp2, xlogy, fmax, fmin, heaviside, nextafter, logical_and, logical_or, logical_xor,
        addcmul, addcdiv
 export promote_types, can_cast, result_type
+export logcumsumexp, aminmax, var_mean, std_mean, tensordot, inner
 
 function __init__()
     LibCT.load!()

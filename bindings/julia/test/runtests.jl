@@ -43,6 +43,7 @@ include("test_amp.jl")
 include("test_unary_math.jl")
 include("test_binary_math.jl")
 include("test_promotion.jl")
+include("test_more_ops.jl")
 @testset "no handles left at exit" begin
     @test gcfull() == START_HANDLES
 end

@@ -30,6 +30,7 @@ from ._complex import *  # noqa: F401,F403
 from ._unary_math import *  # noqa: F401,F403
 from ._binary_math import *  # noqa: F401,F403
 from ._promotion import *  # noqa: F401,F403
+from ._more_ops import *  # noqa: F401,F403
 from ._functions import (all, any, max, min, pow, round, sum)  # noqa: F401  (shadow builtins on purpose)
 from . import _indexing  # noqa: F401  (installs Tensor.__getitem__/__setitem__)
 from . import autograd

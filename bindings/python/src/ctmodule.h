@@ -135,5 +135,7 @@ int init_complex(PyObject* m);
 int init_binary_math(PyObject* m);
 /* torch's type promotion queries: promote_types, can_cast, result_type (promotion.c). */
 int init_promotion(PyObject* m);
+/* aminmax, var_mean / std_mean, tensordot (issue 14, ops_more_reduce.c). */
+int init_more_reduce(PyObject* m);
 
 #endif

@@ -19,10 +19,11 @@
     X(mul) X(div) X(pow) X(maximum) X(minimum) X(atan2) X(remainder) X(floor_divide) X(eq) X(ne) X(lt) X(le) X(gt) X(ge)  \
     X(logical_and) X(logical_or) X(logical_xor) X(matmul) X(dot) X(outer) X(prelu)                         \
     X(logaddexp) X(logaddexp2) X(hypot) X(xlogy) X(copysign) X(fmax) X(fmin) X(heaviside) X(nextafter)      \
-    X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(bitwise_left_shift) X(bitwise_right_shift) X(gcd) X(lcm)
+    X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(bitwise_left_shift) X(bitwise_right_shift) X(gcd) X(lcm)     \
+    X(kron) X(inner)
 
 #define REDUCE_OPS(X) X(sum) X(mean) X(prod) X(logsumexp) X(all) X(any)
-#define DIM_OPS(X) X(cumsum) X(softmax) X(log_softmax) X(squeeze) X(unsqueeze) X(softmin) X(glu)
+#define DIM_OPS(X) X(cumsum) X(softmax) X(log_softmax) X(squeeze) X(unsqueeze) X(softmin) X(glu) X(logcumsumexp)
 #define SHAPE_OPS(X) X(reshape) X(view) X(permute) X(expand)
 
 typedef ct_status (*unary_fn)(ct_tensor, ct_tensor*);

@@ -201,7 +201,7 @@ static PyMethodDef toolbox_functions[] = {
 
 int init_toolbox(PyObject* m) {
     if (add_functions(m, toolbox_functions) < 0 || init_toolbox_stats(m) < 0 || init_complex(m) < 0 ||
-        init_binary_math(m) < 0 || init_promotion(m) < 0)
+        init_binary_math(m) < 0 || init_promotion(m) < 0 || init_more_reduce(m) < 0)
         return -1;
     static const struct {
         const char* name;

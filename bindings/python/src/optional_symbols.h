@@ -431,4 +431,12 @@
 #pragma weak ct_promote_types
 #pragma weak ct_can_cast
 #pragma weak ct_result_type
+/* more reductions and products (issue 14) */
+#pragma weak ct_logcumsumexp
+#pragma weak ct_aminmax
+#pragma weak ct_var_mean
+#pragma weak ct_std_mean
+#pragma weak ct_kron
+#pragma weak ct_tensordot
+#pragma weak ct_inner
 #endif

@@ -1340,3 +1340,14 @@ extern "C" {
     pub fn ct_can_cast(from: ct_dtype, to: ct_dtype, castable: *mut i32) -> ct_status;
     pub fn ct_result_type(a: ct_tensor, b: ct_tensor, dtype: *mut ct_dtype) -> ct_status;
 }
+
+// ---- more reductions and products (issue 14) ----
+extern "C" {
+    pub fn ct_logcumsumexp(x: ct_tensor, dim: i64, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_aminmax(x: ct_tensor, dim: i64, has_dim: i32, keepdim: i32, min: *mut ct_tensor, max: *mut ct_tensor) -> ct_status;
+    pub fn ct_var_mean(x: ct_tensor, dims: *const i64, ndims: i32, correction: f64, keepdim: i32, var: *mut ct_tensor, mean: *mut ct_tensor) -> ct_status;
+    pub fn ct_std_mean(x: ct_tensor, dims: *const i64, ndims: i32, correction: f64, keepdim: i32, std: *mut ct_tensor, mean: *mut ct_tensor) -> ct_status;
+    pub fn ct_kron(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_tensordot(a: ct_tensor, b: ct_tensor, dims_a: *const i64, ndims_a: i32, dims_b: *const i64, ndims_b: i32, out: *mut ct_tensor) -> ct_status;
+    pub fn ct_inner(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
+}

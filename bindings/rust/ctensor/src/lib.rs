@@ -54,6 +54,7 @@ mod resample;
 mod error;
 mod hooks;
 mod losses;
+mod more_ops;
 mod module_hooks;
 mod linalg;
 pub mod nn;

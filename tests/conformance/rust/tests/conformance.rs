@@ -456,6 +456,14 @@ fn op_table() -> HashMap<&'static str, Op> {
     t.insert("median", Box::new(|x, _| one(x[0].median())));
     t.insert("nanmedian", Box::new(|x, _| one(x[0].nanmedian())));
     t.insert("nanmedian_dim", Box::new(|x, a| pair(x[0].nanmedian_dim(dim(a), flag(a, "keepdim")))));
+    // more reductions and products (issue 14)
+    t.insert("logcumsumexp", Box::new(|x, a| one(x[0].logcumsumexp(dim(a)))));
+    t.insert("aminmax", Box::new(|x, a| pair(x[0].aminmax(a["dim"].as_i64(), keepdim(a)))));
+    t.insert("var_mean", Box::new(|x, a| pair(x[0].var_mean(&dims(a), a["correction"].as_f64().unwrap(), keepdim(a)))));
+    t.insert("std_mean", Box::new(|x, a| pair(x[0].std_mean(&dims(a), a["correction"].as_f64().unwrap(), keepdim(a)))));
+    t.insert("kron", Box::new(|x, _| one(x[0].kron(&x[1]))));
+    t.insert("inner", Box::new(|x, _| one(x[0].inner(&x[1]))));
+    t.insert("tensordot", Box::new(|x, a| one(x[0].tensordot(&x[1], &ints(a, "dims_a"), &ints(a, "dims_b")))));
     t.insert(
         "nanquantile",
         Box::new(|x, a| {

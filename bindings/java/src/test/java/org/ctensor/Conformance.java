@@ -444,6 +444,14 @@ public final class Conformance {
         t.put("median", (x, a) -> one(ToolboxStats.median((Tensor) x[0])));
         t.put("nanmedian", (x, a) -> one(ToolboxStats.nanmedian((Tensor) x[0])));
         t.put("nanmedian_dim", (x, a) -> pair(ToolboxStats.nanmedian((Tensor) x[0], dim(a), bool(a, "keepdim"))));
+        // more reductions and products (issue 14)
+        t.put("logcumsumexp", (x, a) -> one(MoreOps.logcumsumexp((Tensor) x[0], dim(a))));
+        t.put("aminmax", (x, a) -> MoreOps.aminmax((Tensor) x[0], a.get("dim").isJsonNull() ? null : a.get("dim").getAsLong(), keepdim(a)));
+        t.put("var_mean", (x, a) -> MoreOps.varMean((Tensor) x[0], longs(a.get("dims")), a.get("correction").getAsDouble(), keepdim(a)));
+        t.put("std_mean", (x, a) -> MoreOps.stdMean((Tensor) x[0], longs(a.get("dims")), a.get("correction").getAsDouble(), keepdim(a)));
+        t.put("kron", (x, a) -> one(MoreOps.kron((Tensor) x[0], (Tensor) x[1])));
+        t.put("inner", (x, a) -> one(MoreOps.inner((Tensor) x[0], (Tensor) x[1])));
+        t.put("tensordot", (x, a) -> one(MoreOps.tensordot((Tensor) x[0], (Tensor) x[1], longs(a.get("dims_a")), longs(a.get("dims_b")))));
         t.put("nanquantile", (x, a) -> one(ToolboxStats.nanquantile((Tensor) x[0], a.get("q").getAsDouble(),
                 a.get("dim").isJsonNull() ? null : a.get("dim").getAsLong(), bool(a, "keepdim"),
                 ToolboxStats.Interpolation.valueOf(a.get("interpolation").getAsString().toUpperCase(java.util.Locale.ROOT)))));

@@ -33,7 +33,7 @@ class CoverageTest {
         Class<?>[] api = {Tensor.class, TensorCore.class, TensorFactories.class, Function.class, Autograd.class, org.ctensor.nn.Functional.class,
                 Linalg.class, org.ctensor.nn.ConvNd.class, org.ctensor.nn.Recurrent.class, Toolbox.class,
                 org.ctensor.nn.Embeddings.class, org.ctensor.nn.Resample.class, org.ctensor.nn.Norms.class, ToolboxStats.class,
-                Complex.class, GradScaler.class, UnaryMath.class};
+                Complex.class, GradScaler.class, UnaryMath.class, MoreOps.class};
         for (Class<?> c : api)
             for (Method m : c.getDeclaredMethods()) {
                 Op op = m.getAnnotation(Op.class);
