@@ -156,6 +156,8 @@ const ct_cuda_backend kTable = {
     &kernel_dtype_supported,
     // ---- dense linear algebra on cuSOLVER (issue 14) ----
     &linalg,
+    // ---- native float16/bfloat16 kernels (issue 15, cudanative) ----
+    &reduce_to,
 };
 
 }  // namespace
