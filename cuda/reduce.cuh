@@ -357,16 +357,18 @@ inline int32_t launch_reduce(LaunchConfig c, cudaStream_t s, const ct_cuda_reduc
 
 // ---- cumsum: one thread per (outer, inner) column, serial along n ----
 
-template <typename T, typename Acc>
-__global__ void cumsum_kernel(T* data, int64_t outer, int64_t n, int64_t inner, bool reverse) {
+// Storage S: a half element is loaded as float and each prefix sum rounded once (through float, as the float32
+// scan followed by a cast: the fallback's result bit for bit).
+template <typename S, typename Acc>
+__global__ void cumsum_kernel(S* data, int64_t outer, int64_t n, int64_t inner, bool reverse) {
     for (int64_t col = first_index(); col < outer * inner; col += index_step()) {
         int64_t o = col / inner, j = col - o * inner;
-        T* base = data + o * n * inner + j;
+        S* base = data + o * n * inner + j;
         Acc acc = Acc(0);
         for (int64_t k = 0; k < n; ++k) {
-            T* p = base + (reverse ? n - 1 - k : k) * inner;
-            acc += (Acc)*p;
-            *p = (T)acc;
+            S* p = base + (reverse ? n - 1 - k : k) * inner;
+            acc += (Acc)load(*p);
+            *p = put<S>((compute_t<S>)acc);
         }
     }
 }
@@ -386,6 +388,12 @@ inline int32_t launch_cumsum(LaunchConfig c, cudaStream_t s, void* data, int32_t
     } else if (dtype == CT_INT64) {
         auto* k = &cumsum_kernel<int64_t, int64_t>;
         CT_LAUNCH(k, blocks_for(cols, c), c.threads, s, static_cast<int64_t*>(data), outer, n, inner, rev);
+    } else if (dtype == CT_FLOAT16) {
+        auto* k = &cumsum_kernel<half_t, double>;
+        CT_LAUNCH(k, blocks_for(cols, c), c.threads, s, static_cast<half_t*>(data), outer, n, inner, rev);
+    } else if (dtype == CT_BFLOAT16) {
+        auto* k = &cumsum_kernel<bfloat16_t, double>;
+        CT_LAUNCH(k, blocks_for(cols, c), c.threads, s, static_cast<bfloat16_t*>(data), outer, n, inner, rev);
     } else {
         return CT_ERR_DTYPE;
     }

@@ -230,3 +230,32 @@ TEST(CudaGpu, HalfSoftmaxTakesNoFloat32Copy) {
         EXPECT_EQ(after[1] - before[1], 0) << name_of(dt);
     }
 }
+
+// cumsum: the in-place half scan (each prefix rounded once) equals the fallback bit for bit, gradient included (the
+// backward is the reversed scan of the half gradient), with no float32 copy.
+TEST(CudaGpu, HalfCumsumNativeEqualsFallback) {
+    REQUIRE_CUDA();
+    auto cumsum_on = [](int64_t dim) {
+        return Op([dim](const H& x) {
+            H o;
+            ok(ct_cumsum(x.get(), dim, o.out()));
+            return o;
+        });
+    };
+    for (ct_dtype dt : kHalves) {
+        SCOPED_TRACE(name_of(dt));
+        H x = sample({9, 301}, dt, 8, -2.0, 2.0);
+        for (int64_t dim : {1, 0, -1}) {
+            native_equals_fallback("cumsum", cumsum_on(dim), x);
+            native_equals_fallback("cumsum transposed", cumsum_on(dim), x, transposed);
+        }
+        native_equals_fallback("cumsum 0-d", cumsum_on(0), make({3.25}, {}, dt));
+        compare_on_cuda("cumsum vs cpu", [&](const std::vector<H>& in) { return cumsum_on(1)(in[0]); }, {x}, {true},
+                        {every_other_column}, dt == CT_FLOAT16 ? 5e-2 : 2e-1);
+        int64_t before[2], after[2];
+        if (!emulated_counters(before)) continue;
+        H y = cumsum_on(1)(on(x, ct_cuda(0)));
+        emulated_counters(after);
+        EXPECT_EQ(after[1] - before[1], 0);
+    }
+}
