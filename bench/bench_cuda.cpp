@@ -1,7 +1,8 @@
 // bench_cuda.cpp - GPU benchmark: ctensor's elementwise ops in GB/s against a device-to-device cudaMemcpy
 // (the bandwidth ceiling), ctensor's matmul in TFLOP/s against calling cuBLAS directly, and one MLP training
 // step (forward, cross entropy, backward, Adam) on CUDA against the same step on the CPU; then float16 / bfloat16
-// against float32 (issue 15): ct_add in GB/s and ct_matmul (cuBLAS GemmEx, float32 accumulation) in TFLOP/s;
+// against float32 (issue 15): ct_add in GB/s and ct_matmul (cuBLAS GemmEx, float32 accumulation) in TFLOP/s,
+// reductions and softmax native against the float32-copy fallback;
 // last torch.linalg's solve / svd / eigh on cuSOLVER against LAPACK on the CPU (batch 16 of 256 x 256).
 // Usage: bench_cuda [elements (default 2^26)] [matmul size (default 4096)] [iterations (default 20)]
 #include <cublas_v2.h>
@@ -230,6 +231,57 @@ void bench_half(int64_t n, int64_t m, int iters) {
     }
 }
 
+// Native half reductions and softmax (issue 15, Note [Native half on CUDA]): per op, ms per call on a
+// [n / 1024, 1024] tensor for float32, and for float16 / bfloat16 both natively and through the old fallback
+// spelled out (float32 copy, float32 op, result rounded back), with GB/s of the input read.
+void bench_half_rows(int64_t n, int iters) {
+    std::printf("half reductions / softmax on [%lld, 1024] (ms per call; GB/s of input read)\n", (long long)(n / 1024));
+    using Op = std::function<ct_status(ct_tensor, ct_tensor*)>;
+    const int64_t dim1[] = {1};
+    const std::pair<const char*, Op> ops[] = {
+        {"sum(dim=1)", [&](ct_tensor x, ct_tensor* o) { return ct_sum(x, dim1, 1, 0, o); }},
+        {"sum()", [](ct_tensor x, ct_tensor* o) { return ct_sum(x, nullptr, 0, 0, o); }},
+        {"mean()", [](ct_tensor x, ct_tensor* o) { return ct_mean(x, nullptr, 0, 0, o); }},
+        {"var(dim=1)", [&](ct_tensor x, ct_tensor* o) { return ct_var(x, dim1, 1, 1.0, 0, o); }},
+        {"norm(2)", [](ct_tensor x, ct_tensor* o) { return ct_norm(x, 2.0, nullptr, 0, 0, o); }},
+        {"argmax(dim=1)", [](ct_tensor x, ct_tensor* o) { return ct_argmax(x, 1, 0, o); }},
+        {"softmax(dim=1)", [](ct_tensor x, ct_tensor* o) { return ct_softmax(x, 1, o); }},
+        {"log_softmax(dim=0)", [](ct_tensor x, ct_tensor* o) { return ct_log_softmax(x, 0, o); }},
+    };
+    auto run = [](const Op& op, ct_tensor x) {
+        ct_tensor o = nullptr;
+        check(op(x, &o), "op");
+        ct_tensor_release(o);
+    };
+    auto fallback = [](const Op& op, ct_tensor x, ct_dtype dt) {  // the path the native kernels replace
+        ct_tensor xf = nullptr, o = nullptr, r = nullptr;
+        check(ct_to_dtype(x, CT_FLOAT32, &xf), "to float32");
+        check(op(xf, &o), "op");
+        ct_dtype od = CT_FLOAT32;
+        check(ct_tensor_dtype(o, &od), "dtype");
+        if (od == CT_FLOAT32) check(ct_to_dtype(o, dt, &r), "round");
+        ct_tensor_release(xf), ct_tensor_release(o), ct_tensor_release(r);
+    };
+    for (const auto& op : ops) {
+        ct_tensor x32 = nullptr;
+        const int64_t shape[2] = {n / 1024, 1024};
+        check(ct_randn(shape, 2, CT_FLOAT32, ct_cuda(0), nullptr, &x32), "randn");
+        const double base = time_per_call(iters, [&] { run(op.second, x32); }, sync_ct);
+        std::printf("  %-20s float32 %8.3f ms (%6.1f GB/s)", op.first, 1e3 * base, 4.0 * n / base / 1e9);
+        for (ct_dtype dt : {CT_FLOAT16, CT_BFLOAT16}) {
+            ct_tensor x = nullptr;
+            check(ct_to_dtype(x32, dt, &x), "to half");
+            const double t = time_per_call(iters, [&] { run(op.second, x); }, sync_ct);
+            const double f = time_per_call(iters, [&] { fallback(op.second, x, dt); }, sync_ct);
+            std::printf("  %s native %8.3f ms (%6.1f GB/s, %4.2fx fallback's time)", ct_dtype_name(dt), 1e3 * t,
+                        2.0 * n / t / 1e9, t / f);
+            ct_tensor_release(x);
+        }
+        std::printf("\n");
+        ct_tensor_release(x32);
+    }
+}
+
 // torch.linalg on cuSOLVER (issue 14): solve, svd and eigh of a batch of n x n matrices on the CPU (LAPACK) and
 // on CUDA, ms per call and the ratio. The matrices are randn + n I (well conditioned; eigh reads one triangle).
 void bench_linalg(int64_t n, int64_t batch, int iters) {
@@ -342,6 +394,7 @@ int main(int argc, char** argv) {
     bench_matmul(m, iters);
     bench_mlp(256, iters);
     bench_half(n, m, iters);
+    bench_half_rows(n, iters);
     bench_linalg(256, 16, iters);
     bench_lstm(64, 64, 512, iters);
     int64_t allocated = 0, reserved = 0, peak = 0;

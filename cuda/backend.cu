@@ -160,6 +160,8 @@ const ct_cuda_backend kTable = {
     &rnn_step,
     // ---- more reductions (issue 14) ----
     &logcumsumexp,
+    // ---- native float16/bfloat16 kernels (issue 15, cudanative) ----
+    &reduce_to,
 };
 
 }  // namespace

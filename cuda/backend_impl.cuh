@@ -82,6 +82,8 @@ int32_t reduce(int32_t device, int32_t op, const ct_cuda_reduce_layout* layout, 
 int32_t cumsum(int32_t device, void* data, int32_t dtype, int64_t outer, int64_t n, int64_t inner, int32_t reverse);
 // logcumsumexp (issue 14): unary_reduce.cu, kernel in scan.cuh
 int32_t logcumsumexp(int32_t device, void* data, int32_t dtype, int64_t outer, int64_t n, int64_t inner);
+int32_t reduce_to(int32_t device, int32_t op, const ct_cuda_reduce_layout* layout, void* out, int32_t out_dtype,
+                  void* out_index, const void* x, int32_t dtype, double p0);
 
 // conv, pooling, optimizers (cuda-conv) entries, implemented in conv.cu.
 int32_t adam(int32_t device, int32_t dtype, int64_t n, void* w, const void* g, void* m, void* v,

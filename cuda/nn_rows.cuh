@@ -5,6 +5,7 @@
 #pragma once
 #include "core/dtype.h"
 #include "core/loss_math.h"
+#include "cuda/half_types.cuh"
 #include "cuda/launch.cuh"
 #include "ctensor.h"
 
@@ -41,38 +42,46 @@ __device__ inline RowAt row_at(int64_t r, int64_t n, int64_t inner) {
     return RowAt{(r / inner) * n * inner + r % inner, inner};
 }
 
-template <typename T, bool Log>
-__global__ void softmax_kernel(int64_t rows, int64_t n, int64_t inner, const T* x, T* y) {
+// Storage type S (float16/bfloat16 included: loaded as float, computed in float, rounded once on store, Note
+// [CUDA half kernels]); T = compute_t<S>. For a half S the output equals the float32 kernel's on the float32
+// values, rounded: the op-level fallback's result, bit for bit.
+template <typename S, bool Log>
+__global__ void softmax_kernel(int64_t rows, int64_t n, int64_t inner, const S* x, S* y) {
+    using T = compute_t<S>;
     for (int64_t r = first_row(); r < rows; r += row_step()) {
         const RowAt R = row_at(r, n, inner);
         T mx = -INFINITY;
-        for (int64_t j = lane(); j < n; j += kRowLanes) mx = math::Maximum{}(mx, x[R.base + j * R.step]);
+        for (int64_t j = lane(); j < n; j += kRowLanes) mx = math::Maximum{}(mx, load(x[R.base + j * R.step]));
         mx = lanes_max(mx);
         double s = 0;  // the CPU also sums the exponentials in double
-        for (int64_t j = lane(); j < n; j += kRowLanes) s += (double)std::exp(x[R.base + j * R.step] - mx);
+        for (int64_t j = lane(); j < n; j += kRowLanes) s += (double)std::exp(load(x[R.base + j * R.step]) - mx);
         s = lanes_sum(s);
         const T ls = (T)std::log(s), inv = (T)(1.0 / s);  // (x - max) - log(s), as on the CPU
         for (int64_t j = lane(); j < n; j += kRowLanes) {
             const int64_t i = R.base + j * R.step;
-            y[i] = Log ? (x[i] - mx) - ls : std::exp(x[i] - mx) * inv;
+            const T xi = load(x[i]);
+            y[i] = store<S>(Log ? (xi - mx) - ls : std::exp(xi - mx) * inv);
         }
     }
 }
 
-// softmax: gx = y * (g - sum(g * y)); log_softmax: gx = g - exp(y) * sum(g).
-template <typename T, bool Log>
-__global__ void softmax_backward_kernel(int64_t rows, int64_t n, int64_t inner, const T* g, const T* y, T* gx) {
+// softmax: gx = y * (g - sum(g * y)); log_softmax: gx = g - exp(y) * sum(g). Storage S as softmax_kernel (a half
+// y is the rounded forward output, as torch saves it).
+template <typename S, bool Log>
+__global__ void softmax_backward_kernel(int64_t rows, int64_t n, int64_t inner, const S* g, const S* y, S* gx) {
+    using T = compute_t<S>;
     for (int64_t r = first_row(); r < rows; r += row_step()) {
         const RowAt R = row_at(r, n, inner);
         double acc = 0;
         for (int64_t j = lane(); j < n; j += kRowLanes) {
             const int64_t i = R.base + j * R.step;
-            acc += Log ? (double)g[i] : (double)g[i] * (double)y[i];
+            acc += Log ? (double)load(g[i]) : (double)load(g[i]) * (double)load(y[i]);
         }
         const T s = (T)lanes_sum(acc);
         for (int64_t j = lane(); j < n; j += kRowLanes) {
             const int64_t i = R.base + j * R.step;
-            gx[i] = Log ? g[i] - std::exp(y[i]) * s : y[i] * (g[i] - s);
+            const T gi = load(g[i]), yi = load(y[i]);
+            gx[i] = store<S>(Log ? gi - std::exp(yi) * s : yi * (gi - s));
         }
     }
 }
@@ -142,11 +151,19 @@ template <typename Body> bool dispatch_floating(int32_t dtype, Body body) {
     return true;
 }
 
+// dispatch_floating plus the half storage types (the entries that take them natively).
+template <typename Body> bool dispatch_floating_half(int32_t dtype, Body body) {
+    if (dtype == CT_FLOAT16) body(half_t());
+    else if (dtype == CT_BFLOAT16) body(bfloat16_t());
+    else return dispatch_floating(dtype, body);
+    return true;
+}
+
 inline int32_t launch_softmax(LaunchConfig c, cudaStream_t s, int32_t dtype, bool log_, int64_t outer, int64_t n,
                               int64_t inner, const void* x, void* y) {
     if (outer < 0 || n < 0 || inner < 0) return CT_ERR_INVALID_ARGUMENT;
     const int64_t rows = outer * inner;
-    bool ok = dispatch_floating(dtype, [&](auto tag) {
+    bool ok = dispatch_floating_half(dtype, [&](auto tag) {
         using T = decltype(tag);
         if (rows == 0 || n == 0) return;
         auto* k = log_ ? &softmax_kernel<T, true> : &softmax_kernel<T, false>;
@@ -159,7 +176,7 @@ inline int32_t launch_softmax_backward(LaunchConfig c, cudaStream_t s, int32_t d
                                        int64_t n, int64_t inner, const void* g, const void* y, void* gx) {
     if (outer < 0 || n < 0 || inner < 0) return CT_ERR_INVALID_ARGUMENT;
     const int64_t rows = outer * inner;
-    bool ok = dispatch_floating(dtype, [&](auto tag) {
+    bool ok = dispatch_floating_half(dtype, [&](auto tag) {
         using T = decltype(tag);
         if (rows == 0 || n == 0) return;
         auto* k = log_ ? &softmax_backward_kernel<T, true> : &softmax_backward_kernel<T, false>;

@@ -8,41 +8,51 @@
 #include <type_traits>
 #include "core/dtype.h"
 #include "ctensor.h"
+#include "cuda/half_types.cuh"
 #include "cuda/launch.cuh"
 
 namespace ct {
 namespace cuda {
 
-// ---- device reducers: Acc init(); step(acc, v, ridx); merge(acc, other); store(acc, output index) ----
+// ---- device reducers: Acc init(); step(acc, s, ridx); merge(acc, other); store(acc, output index) ----
+// Reducers read storage type S (load(): float for float16/bfloat16, Note [CUDA half kernels]) and write O
+// through put<O>: a half output is rounded once from the float result, exactly what the float32 kernel followed
+// by a cast to half gives (the op-level fallback, Note [Half compute]), so native and fallback agree bit for bit.
 
 template <typename T> __device__ inline bool nan_of(T v) {
     if constexpr (std::is_floating_point<T>::value) return v != v;
     else return false;
 }
-// Accumulator of sum/prod: double for floats, int64 for integers and bool (the CPU's rule).
-template <typename T> using AccOf = std::conditional_t<std::is_floating_point<T>::value, double, int64_t>;
-template <typename T> using SumOut = std::conditional_t<std::is_floating_point<T>::value, T, int64_t>;
+// v (an accumulator or compute value) written as O: half types through float, rounded once.
+template <typename O, typename V> __device__ inline O put(V v) {
+    if constexpr (IsKernelHalf<O>::value) return float_to_half<O>((float)v);
+    else return (O)v;
+}
+// Accumulator of sum/prod: double for floats (half included), int64 for integers and bool (the CPU's rule).
+template <typename S> using AccOf = std::conditional_t<std::is_floating_point<compute_t<S>>::value, double, int64_t>;
+// The default output of sum/prod: floats keep their dtype, the rest gives int64.
+template <typename S> using SumOut = std::conditional_t<std::is_floating_point<compute_t<S>>::value, S, int64_t>;
 
-template <typename T> struct SumReducer {
-    using Acc = AccOf<T>;
-    SumOut<T>* out;
+template <typename S, typename O> struct SumReducer {
+    using Acc = AccOf<S>;
+    O* out;
     __device__ Acc init() const { return Acc(0); }
-    __device__ void step(Acc& a, T v, int64_t) const { a += (Acc)v; }
+    __device__ void step(Acc& a, S v, int64_t) const { a += (Acc)load(v); }
     __device__ void merge(Acc& a, const Acc& b) const { a += b; }
-    __device__ void store(const Acc& a, int64_t oi) const { out[oi] = (SumOut<T>)a; }
+    __device__ void store(const Acc& a, int64_t oi) const { out[oi] = put<O>(a); }
 };
 
-template <typename T> struct ProdReducer {
-    using Acc = AccOf<T>;
-    SumOut<T>* out;
+template <typename S, typename O> struct ProdReducer {
+    using Acc = AccOf<S>;
+    O* out;
     __device__ static Acc times(Acc a, Acc b) {  // integers wrap around (unsigned: no signed overflow)
         if constexpr (std::is_integral<Acc>::value) return (Acc)((uint64_t)a * (uint64_t)b);
         else return a * b;
     }
     __device__ Acc init() const { return Acc(1); }
-    __device__ void step(Acc& a, T v, int64_t) const { a = times(a, (Acc)v); }
+    __device__ void step(Acc& a, S v, int64_t) const { a = times(a, (Acc)load(v)); }
     __device__ void merge(Acc& a, const Acc& b) const { a = times(a, b); }
-    __device__ void store(const Acc& a, int64_t oi) const { out[oi] = (SumOut<T>)a; }
+    __device__ void store(const Acc& a, int64_t oi) const { out[oi] = put<O>(a); }
 };
 
 // The first extreme and its index; NaN wins (the first NaN). i < 0: nothing seen yet.
@@ -50,9 +60,10 @@ template <typename T> struct ValIdx {
     T v;
     int64_t i;
 };
-template <typename T, bool IsMax> struct ArgReducer {
-    using Acc = ValIdx<T>;
-    T* values;         // may be null
+template <typename S, bool IsMax> struct ArgReducer {
+    using V = compute_t<S>;
+    using Acc = ValIdx<V>;
+    S* values;         // may be null
     int64_t* indices;  // may be null
     // true when b should replace a (independent of which was seen first).
     __device__ static bool better(const Acc& a, const Acc& b) {
@@ -63,25 +74,25 @@ template <typename T, bool IsMax> struct ArgReducer {
         if (a.v == b.v) return b.i < a.i;
         return IsMax ? b.v > a.v : b.v < a.v;
     }
-    __device__ Acc init() const { return Acc{T(0), -1}; }
-    __device__ void step(Acc& a, T v, int64_t ridx) const {
-        Acc b{v, ridx};
+    __device__ Acc init() const { return Acc{V(0), -1}; }
+    __device__ void step(Acc& a, S v, int64_t ridx) const {
+        Acc b{load(v), ridx};
         if (better(a, b)) a = b;
     }
     __device__ void merge(Acc& a, const Acc& b) const {
         if (better(a, b)) a = b;
     }
     __device__ void store(const Acc& a, int64_t oi) const {
-        if (values) values[oi] = a.v;
+        if (values) values[oi] = put<S>(a.v);  // exact: a.v is a loaded element
         if (indices) indices[oi] = a.i;
     }
 };
 
-template <typename T, bool IsAll> struct TruthReducer {
+template <typename S, bool IsAll> struct TruthReducer {
     using Acc = int32_t;
     bool* out;
     __device__ Acc init() const { return IsAll ? 1 : 0; }
-    __device__ void step(Acc& a, T v, int64_t) const { merge(a, (Acc)(v != T(0))); }
+    __device__ void step(Acc& a, S v, int64_t) const { merge(a, (Acc)(load(v) != compute_t<S>(0))); }
     __device__ void merge(Acc& a, const Acc& b) const { a = IsAll ? (a & b) : (a | b); }
     __device__ void store(const Acc& a, int64_t oi) const { out[oi] = a != 0; }
 };
@@ -90,14 +101,14 @@ template <typename T, bool IsAll> struct TruthReducer {
 struct Moments {
     double n, mean, m2;
 };
-template <typename T> struct VarReducer {
+template <typename S, typename O> struct VarReducer {
     using Acc = Moments;
-    T* out;
+    O* out;
     double correction;
     bool take_sqrt;
     __device__ Acc init() const { return Acc{0, 0, 0}; }
-    __device__ void step(Acc& a, T tv, int64_t) const {
-        double v = (double)tv;
+    __device__ void step(Acc& a, S tv, int64_t) const {
+        double v = (double)load(tv);
         a.n += 1;
         double d = v - a.mean;
         a.mean += d / a.n;
@@ -117,7 +128,7 @@ template <typename T> struct VarReducer {
     __device__ void store(const Acc& a, int64_t oi) const {
         double dof = a.n - correction;
         double v = a.m2 / (dof > 0 ? dof : 0.0);  // 0/0 = NaN for too few elements, like the CPU
-        out[oi] = (T)(take_sqrt ? std::sqrt(v) : v);
+        out[oi] = put<O>((compute_t<S>)(take_sqrt ? std::sqrt(v) : v));
     }
 };
 
@@ -126,12 +137,12 @@ struct LseAcc {
     double m, s;
     int32_t nan, pos_inf;
 };
-template <typename T> struct LseReducer {
+template <typename S, typename O> struct LseReducer {
     using Acc = LseAcc;
-    T* out;
+    O* out;
     __device__ Acc init() const { return Acc{-INFINITY, 0, 0, 0}; }
-    __device__ void step(Acc& a, T tv, int64_t) const {
-        double v = (double)tv;
+    __device__ void step(Acc& a, S tv, int64_t) const {
+        double v = (double)load(tv);
         if (v != v) a.nan = 1;
         else if (v == INFINITY) a.pos_inf = 1;
         else if (v == -INFINITY) return;
@@ -148,18 +159,18 @@ template <typename T> struct LseReducer {
     }
     __device__ void store(const Acc& a, int64_t oi) const {
         double r = a.nan ? NAN : (a.pos_inf ? INFINITY : (a.s == 0 ? -INFINITY : a.m + std::log(a.s)));
-        out[oi] = (T)r;
+        out[oi] = put<O>((compute_t<S>)r);
     }
 };
 
 enum NormKind : int32_t { kNormZero, kNormOne, kNormTwo, kNormInf, kNormNegInf, kNormGeneral };
-template <typename T> struct NormReducer {
+template <typename S, typename O> struct NormReducer {
     using Acc = double;
-    T* out;
+    O* out;
     double p;
     int32_t kind;
     __device__ Acc init() const { return kind == kNormNegInf ? INFINITY : 0.0; }
-    __device__ void step(Acc& a, T tv, int64_t) const { fold(a, std::fabs((double)tv)); }
+    __device__ void step(Acc& a, S tv, int64_t) const { fold(a, std::fabs((double)load(tv))); }
     __device__ void fold(Acc& a, double v) const {
         switch (kind) {
         case kNormZero: a += v != 0; break;
@@ -176,7 +187,7 @@ template <typename T> struct NormReducer {
     }
     __device__ void store(const Acc& a, int64_t oi) const {
         double r = kind == kNormTwo ? std::sqrt(a) : (kind == kNormGeneral ? std::pow(a, 1.0 / p) : a);
-        out[oi] = (T)r;
+        out[oi] = put<O>((compute_t<S>)r);
     }
 };
 
@@ -273,54 +284,91 @@ inline int32_t norm_kind(double p) {
     return kNormGeneral;
 }
 
-// Reduces x into out (and out_index for MAX/MIN); dtypes as documented in ct_cuda_reduce_op.
-inline int32_t launch_reduce(LaunchConfig c, cudaStream_t s, const ct_cuda_reduce_layout& L, int32_t op, void* out,
-                             void* out_index, const void* x, int32_t dtype, double p0) {
+// The dtype of out for reduction op of x's dtype (the rule of ct_cuda_reduce_op).
+inline int32_t reduce_out_dtype(int32_t op, int32_t dtype) {
+    if (op == CT_CUDA_REDUCE_ALL || op == CT_CUDA_REDUCE_ANY) return CT_BOOL;
+    if ((op == CT_CUDA_REDUCE_SUM || op == CT_CUDA_REDUCE_PROD) && !is_floating((DType)dtype)) return CT_INT64;
+    return dtype;
+}
+
+// Reduces x into out (and out_index for MAX/MIN). out_dtype is reduce_out_dtype(op, dtype), or CT_FLOAT32 for
+// a float16/bfloat16 x and an op with a float result (SUM, PROD, VAR, STD, LOGSUMEXP, NORM): the float result
+// before its rounding to half (backend.h, reduce_to).
+inline int32_t launch_reduce_to(LaunchConfig c, cudaStream_t s, const ct_cuda_reduce_layout& L, int32_t op, void* out,
+                                int32_t out_dtype, void* out_index, const void* x, int32_t dtype, double p0) {
     if (op < 0 || op >= CT_CUDA_NUM_REDUCE_OPS || L.kept_ndim < 0 || L.kept_ndim > CT_CUDA_MAX_DIMS ||
         L.reduced_ndim < 0 || L.reduced_ndim > CT_CUDA_MAX_DIMS)
         return CT_ERR_INVALID_ARGUMENT;
     bool arg = op == CT_CUDA_REDUCE_MAX || op == CT_CUDA_REDUCE_MIN;
     if (arg ? (!out && !out_index) : !out) return CT_ERR_INVALID_ARGUMENT;
-    if (!dtype_valid(dtype) || (reduce_float_only(op) && !is_floating((DType)dtype))) return CT_ERR_DTYPE;
+    if (!dtype_valid(dtype) || is_complex((DType)dtype) || (reduce_float_only(op) && !is_floating((DType)dtype)))
+        return CT_ERR_DTYPE;
+    const bool to_float = out_dtype == CT_FLOAT32 && is_half((DType)dtype) && !arg && op != CT_CUDA_REDUCE_ALL &&
+                          op != CT_CUDA_REDUCE_ANY;
+    if (!to_float && out_dtype != reduce_out_dtype(op, dtype)) return CT_ERR_DTYPE;
     int64_t n_out = reduce_numel(L.kept_sizes, L.kept_ndim), n_red = reduce_numel(L.reduced_sizes, L.reduced_ndim);
     if (n_out == 0) return CT_OK;
     if (arg && n_red == 0) return CT_ERR_INVALID_ARGUMENT;  // max/min of nothing: the core refuses it first
-    dispatch_all((DType)dtype, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        auto run = [&](auto r) { launch_reducer<T>(c, s, L, n_out, n_red, x, r); };
-        T* vals = static_cast<T*>(out);
+    dispatch_kernel((DType)dtype, [&](auto tag) {
+        using S = typename decltype(tag)::type;
+        auto run = [&](auto r) { launch_reducer<S>(c, s, L, n_out, n_red, x, r); };
+        // the float-result ops with output O (S itself, or float for a half S when to_float)
+        auto run_float = [&](auto otag) {
+            using O = typename decltype(otag)::type;
+            if constexpr (std::is_floating_point<compute_t<S>>::value) {
+                O* o = static_cast<O*>(out);
+                switch (op) {
+                case CT_CUDA_REDUCE_SUM: run(SumReducer<S, O>{o}); break;
+                case CT_CUDA_REDUCE_PROD: run(ProdReducer<S, O>{o}); break;
+                case CT_CUDA_REDUCE_VAR:
+                case CT_CUDA_REDUCE_STD: run(VarReducer<S, O>{o, p0, op == CT_CUDA_REDUCE_STD}); break;
+                case CT_CUDA_REDUCE_LOGSUMEXP: run(LseReducer<S, O>{o}); break;
+                default: run(NormReducer<S, O>{o, p0, norm_kind(p0)});
+                }
+            }
+        };
+        S* vals = static_cast<S*>(out);
         int64_t* idx = static_cast<int64_t*>(out_index);
         switch (op) {
-        case CT_CUDA_REDUCE_SUM: run(SumReducer<T>{static_cast<SumOut<T>*>(out)}); break;
-        case CT_CUDA_REDUCE_PROD: run(ProdReducer<T>{static_cast<SumOut<T>*>(out)}); break;
-        case CT_CUDA_REDUCE_MAX: run(ArgReducer<T, true>{vals, idx}); break;
-        case CT_CUDA_REDUCE_MIN: run(ArgReducer<T, false>{vals, idx}); break;
-        case CT_CUDA_REDUCE_ALL: run(TruthReducer<T, true>{static_cast<bool*>(out)}); break;
-        case CT_CUDA_REDUCE_ANY: run(TruthReducer<T, false>{static_cast<bool*>(out)}); break;
+        case CT_CUDA_REDUCE_MAX: run(ArgReducer<S, true>{vals, idx}); break;
+        case CT_CUDA_REDUCE_MIN: run(ArgReducer<S, false>{vals, idx}); break;
+        case CT_CUDA_REDUCE_ALL: run(TruthReducer<S, true>{static_cast<bool*>(out)}); break;
+        case CT_CUDA_REDUCE_ANY: run(TruthReducer<S, false>{static_cast<bool*>(out)}); break;
         default:
-            if constexpr (std::is_floating_point<T>::value) {
-                if (op == CT_CUDA_REDUCE_VAR || op == CT_CUDA_REDUCE_STD)
-                    run(VarReducer<T>{vals, p0, op == CT_CUDA_REDUCE_STD});
-                else if (op == CT_CUDA_REDUCE_LOGSUMEXP) run(LseReducer<T>{vals});
-                else run(NormReducer<T>{vals, p0, norm_kind(p0)});
+            if constexpr (!std::is_floating_point<compute_t<S>>::value) {  // integer sum/prod: int64 out
+                if (op == CT_CUDA_REDUCE_SUM) run(SumReducer<S, int64_t>{static_cast<int64_t*>(out)});
+                else run(ProdReducer<S, int64_t>{static_cast<int64_t*>(out)});
+            } else if (to_float) {
+                run_float(TypeTag<float>{});
+            } else {
+                run_float(TypeTag<S>{});
             }
         }
     });
     return CT_OK;
 }
 
+// Reduces x into out (and out_index for MAX/MIN) with out of dtype reduce_out_dtype(op, dtype).
+inline int32_t launch_reduce(LaunchConfig c, cudaStream_t s, const ct_cuda_reduce_layout& L, int32_t op, void* out,
+                             void* out_index, const void* x, int32_t dtype, double p0) {
+    return launch_reduce_to(c, s, L, op, out, dtype_valid(dtype) ? reduce_out_dtype(op, dtype) : dtype, out_index, x,
+                            dtype, p0);
+}
+
 // ---- cumsum: one thread per (outer, inner) column, serial along n ----
 
-template <typename T, typename Acc>
-__global__ void cumsum_kernel(T* data, int64_t outer, int64_t n, int64_t inner, bool reverse) {
+// Storage S: a half element is loaded as float and each prefix sum rounded once (through float, as the float32
+// scan followed by a cast: the fallback's result bit for bit).
+template <typename S, typename Acc>
+__global__ void cumsum_kernel(S* data, int64_t outer, int64_t n, int64_t inner, bool reverse) {
     for (int64_t col = first_index(); col < outer * inner; col += index_step()) {
         int64_t o = col / inner, j = col - o * inner;
-        T* base = data + o * n * inner + j;
+        S* base = data + o * n * inner + j;
         Acc acc = Acc(0);
         for (int64_t k = 0; k < n; ++k) {
-            T* p = base + (reverse ? n - 1 - k : k) * inner;
-            acc += (Acc)*p;
-            *p = (T)acc;
+            S* p = base + (reverse ? n - 1 - k : k) * inner;
+            acc += (Acc)load(*p);
+            *p = put<S>((compute_t<S>)acc);
         }
     }
 }
@@ -340,6 +388,12 @@ inline int32_t launch_cumsum(LaunchConfig c, cudaStream_t s, void* data, int32_t
     } else if (dtype == CT_INT64) {
         auto* k = &cumsum_kernel<int64_t, int64_t>;
         CT_LAUNCH(k, blocks_for(cols, c), c.threads, s, static_cast<int64_t*>(data), outer, n, inner, rev);
+    } else if (dtype == CT_FLOAT16) {
+        auto* k = &cumsum_kernel<half_t, double>;
+        CT_LAUNCH(k, blocks_for(cols, c), c.threads, s, static_cast<half_t*>(data), outer, n, inner, rev);
+    } else if (dtype == CT_BFLOAT16) {
+        auto* k = &cumsum_kernel<bfloat16_t, double>;
+        CT_LAUNCH(k, blocks_for(cols, c), c.threads, s, static_cast<bfloat16_t*>(data), outer, n, inner, rev);
     } else {
         return CT_ERR_DTYPE;
     }

@@ -55,6 +55,15 @@ int32_t reduce(int32_t device, int32_t op, const ct_cuda_reduce_layout* L, void*
     });
 }
 
+int32_t reduce_to(int32_t device, int32_t op, const ct_cuda_reduce_layout* L, void* out, int32_t out_dtype,
+                  void* out_index, const void* x, int32_t dtype, double p0) {
+    return on_device(device, L, "reduce_to", [&](DeviceContext& ctx) {
+        return finish_launch(
+            launch_reduce_to(ctx.launch, ctx.stream, *L, op, out, out_dtype, out_index, x, dtype, p0), "reduce_to",
+            request(op, dtype) + " to dtype " + std::to_string(out_dtype));
+    });
+}
+
 int32_t cumsum(int32_t device, void* data, int32_t dtype, int64_t outer, int64_t n, int64_t inner, int32_t reverse) {
     int64_t dummy = 0;
     return on_device(device, &dummy, "cumsum", [&](DeviceContext& ctx) {

@@ -102,8 +102,13 @@ int32_t init(int32_t* count) {
 
 const char* last_error() { return t_error.c_str(); }
 
+// What the half tests count (ct_emulated_cuda_counters below): device allocations requested by the core, and
+// copies from float16/bfloat16 to float32 (the widening copy of the op-level fallback, Note [Half compute]).
+std::atomic<int64_t> g_mallocs{0}, g_half_widenings{0};
+
 int32_t malloc_entry(int32_t device, size_t n, void** p) {
     if (int32_t st = check_device(device)) return st;
+    ++g_mallocs;
     std::string error;
     int32_t st = allocator().allocate(device, n, p, &error);
     return st == CT_OK ? st : set_error(st, error);
@@ -134,6 +139,7 @@ int32_t finish(int32_t st, const char* what) { return st == CT_OK ? st : set_err
 
 int32_t copy_entry(int32_t device, const ct_cuda_layout* L, void* dst, int32_t dd, const void* src, int32_t sd) {
     if (int32_t st = check_device(device)) return st;
+    if (dd == CT_FLOAT32 && (sd == CT_FLOAT16 || sd == CT_BFLOAT16)) ++g_half_widenings;
     return finish(launch_copy(kLaunch, nullptr, *L, dst, dd, src, sd), "copy");
 }
 int32_t fill_entry(int32_t device, const ct_cuda_layout* L, void* dst, int32_t dtype, double value) {
@@ -161,6 +167,11 @@ int32_t reduce_entry(int32_t device, int32_t op, const ct_cuda_reduce_layout* L,
                      const void* x, int32_t dtype, double p0) {
     if (int32_t st = check_device(device)) return st;
     return finish(launch_reduce(kLaunch, nullptr, *L, op, out, out_index, x, dtype, p0), "reduce");
+}
+int32_t reduce_to_entry(int32_t device, int32_t op, const ct_cuda_reduce_layout* L, void* out, int32_t out_dtype,
+                        void* out_index, const void* x, int32_t dtype, double p0) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_reduce_to(kLaunch, nullptr, *L, op, out, out_dtype, out_index, x, dtype, p0), "reduce_to");
 }
 int32_t cumsum_entry(int32_t device, void* data, int32_t dtype, int64_t outer, int64_t n, int64_t inner, int32_t rev) {
     if (int32_t st = check_device(device)) return st;
@@ -334,6 +345,8 @@ const ct_cuda_backend kTable = {
     &rnn_step_entry,
     // ---- more reductions (issue 14) ----
     &logcumsumexp_entry,
+    // ---- native float16/bfloat16 kernels (issue 15, cudanative) ----
+    &reduce_to_entry,
 };
 
 }  // namespace
@@ -344,6 +357,12 @@ extern "C" __attribute__((visibility("default"))) const ct_cuda_backend* ct_cuda
 
 // Test hook: device-to-host memcpy calls so far (tests/test_cuda_rnn.cpp shows an op takes no host round trip).
 extern "C" __attribute__((visibility("default"))) int64_t ct_emulated_cuda_host_reads(void) { return g_host_reads.load(); }
+// Test hook of the emulated backend only (tests/test_cuda_half.cpp finds it with dlsym): counts[0] = device
+// allocations, counts[1] = half -> float32 copies, both since the process started.
+extern "C" __attribute__((visibility("default"))) void ct_emulated_cuda_counters(int64_t counts[2]) {
+    counts[0] = g_mallocs.load();
+    counts[1] = g_half_widenings.load();
+}
 
 // ---- Emulated NCCL (ct_nccl_backend_entry_v1): emulated device memory is host memory, so a device communicator
 // is a communicator of the host backend split off the group's own (collective, like ncclCommInitRank), and its

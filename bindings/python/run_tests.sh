@@ -35,7 +35,7 @@ if [ -z "$EMULATED" ]; then
 fi
 if [ -n "$EMULATED" ] && [ -z "${CTENSOR_CUDA_BACKEND:-}" ]; then
     # the test files whose CUDA tests run again on the emulated backend
-    EMULATED_TESTS="test_cuda.py test_nn_extras.py test_ddp.py test_attention.py test_conv_nd.py test_pool_nd.py test_fold.py test_rnn.py test_embedding_bag.py test_nn_more.py test_interpolate.py test_norms.py test_cuda_half.py test_cuda_linalg.py"
+    EMULATED_TESTS="test_cuda.py test_nn_extras.py test_ddp.py test_attention.py test_conv_nd.py test_pool_nd.py test_fold.py test_rnn.py test_embedding_bag.py test_nn_more.py test_interpolate.py test_norms.py test_cuda_half.py test_cuda_half_native.py test_cuda_linalg.py"
     echo "== the CUDA tests of $EMULATED_TESTS again on the emulated CUDA backend: $EMULATED"
     CTENSOR_CUDA_BACKEND="$EMULATED" CTENSOR_EMULATED_CUDA_MEMORY=${CTENSOR_EMULATED_CUDA_MEMORY:-268435456} \
         "$VENV/bin/python" -m pytest -q -rfEs $EMULATED_TESTS -k cuda

@@ -379,7 +379,8 @@ typedef struct ct_cuda_backend {
     int32_t (*reduce)(int32_t device, int32_t op, const ct_cuda_reduce_layout* layout, void* out, void* out_index,
                       const void* x, int32_t dtype, double p0);
     /* In-place inclusive cumulative sum of contiguous data viewed as [outer, n, inner] along n (reversed when
-       reverse != 0). dtype float32 (accumulates in double), float64 or int64. */
+       reverse != 0). dtype float32 (accumulates in double), float64 or int64; float16/bfloat16 (issue 15:
+       accumulates in double, each prefix rounded once through float). */
     int32_t (*cumsum)(int32_t device, void* data, int32_t dtype, int64_t outer, int64_t n, int64_t inner,
                       int32_t reverse);
 
@@ -420,9 +421,11 @@ typedef struct ct_cuda_backend {
     /* ---- float16/bfloat16 on CUDA (issue 15) ---- */
     /* 1 when tensors of dtype (ct_dtype) may live on this backend's devices, else 0. A backend answering 1 for
        CT_FLOAT16 / CT_BFLOAT16 takes them in copy (every direction), fill, binary, unary, where, index,
-       masked_fill (load as float, compute in float, round to nearest even on store) and gemm (float32
-       accumulation); the other entries keep their float32/float64 contract (the core computes those ops on
-       float32 copies, ops/half_compute.h). */
+       masked_fill (load as float, compute in float, round to nearest even on store), gemm (float32
+       accumulation) softmax / softmax_backward (rows in float, double sums), cumsum and the native half block at the end
+       of the table (reduce, reduce_to);
+       the other entries keep their float32/float64 contract (the core computes those ops on float32 copies,
+       ops/half_compute.h). */
     int32_t (*dtype_supported)(int32_t dtype);
 
     /* ---- dense linear algebra on cuSOLVER (issue 14) ---- */
@@ -437,6 +440,12 @@ typedef struct ct_cuda_backend {
     /* In-place inclusive log-cumulative-sum-exp of contiguous data viewed as [outer, n, inner] along n. dtype
        float32 (accumulates in double) or float64. */
     int32_t (*logcumsumexp)(int32_t device, void* data, int32_t dtype, int64_t outer, int64_t n, int64_t inner);
+    /* ---- native float16/bfloat16 kernels (issue 15, cudanative) ---- */
+    /* reduce with out's dtype named: reduce's rule, or CT_FLOAT32 for a float16/bfloat16 x and an op with a float
+       result (SUM, PROD, VAR, STD, LOGSUMEXP, NORM): the float result before its rounding to half. reduce itself
+       takes float16/bfloat16 x too (half out; MAX/MIN values exact), loaded as float, accumulated in double. */
+    int32_t (*reduce_to)(int32_t device, int32_t op, const ct_cuda_reduce_layout* layout, void* out,
+                         int32_t out_dtype, void* out_index, const void* x, int32_t dtype, double p0);
 } ct_cuda_backend;
 
 /* The one symbol the backend exports: the table for the requested version, or NULL if unsupported. */

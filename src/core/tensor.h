@@ -75,8 +75,8 @@ class Tensor {
 
 // Note [Half on CUDA]: float16 and bfloat16 tensors live on CUDA devices when the loaded backend's
 // dtype_supported says so (both backends built from this tree do). Elementwise ops, casts, fills, where,
-// masked_fill, gather/scatter and matmul run native half kernels there (cuda/half_types.cuh Note [CUDA half
-// kernels]); the other ops compute on float32 copies and round back (Note [Half compute]), as on the CPU.
+// masked_fill, gather/scatter, matmul, reductions, softmax run native half kernels there (Notes [CUDA half kernels],
+// [Native half on CUDA]); the other ops compute on float32 copies and round back (Note [Half compute]), as on the CPU.
 // Complex tensors are refused on a CUDA device with CT_ERR_NOT_SUPPORTED naming op, dtype and device wherever one
 // would be made (allocation, wrapping of foreign memory), as is half on a backend that does not take it.
 void check_dtype_on_device(const char* op, DType dtype, Device device);

@@ -183,9 +183,11 @@ void cuda_reduce(const char* op, int32_t code, const Tensor& x0, const std::vect
     }
     int32_t dev = x.device().index;
     const ct_cuda_backend& be = cuda_device_backend(op, dev);
-    cuda_check(op, be.reduce(dev, code, &L, out.defined() ? out.device_data() : nullptr,
-                             out_index.defined() ? out_index.device_data() : nullptr, x.device_data(),
-                             (int32_t)x.dtype(), p0));
+    // out's dtype names the result rule (a half x may reduce to float32, Note [Native half on CUDA])
+    cuda_check(op, be.reduce_to(dev, code, &L, out.defined() ? out.device_data() : nullptr,
+                                (int32_t)(out.defined() ? out.dtype() : x.dtype()),
+                                out_index.defined() ? out_index.device_data() : nullptr, x.device_data(),
+                                (int32_t)x.dtype(), p0));
 }
 
 void cuda_cumsum(const Tensor& data, int64_t outer, int64_t n, int64_t inner, bool reverse) {

@@ -140,7 +140,8 @@ template <typename F> void cuda_unary_functor(const char* op, const F& f, const 
 }
 // out = cond ? a : b on the CUDA device of out; cond bool, a/b of out's dtype, all of out's shape.
 void cuda_where(const Tensor& out, const Tensor& cond, const Tensor& a, const Tensor& b);
-// Reduces x over mask (ct_cuda_reduce_op code) into contiguous out and/or out_index (undefined = not wanted).
+// Reduces x over mask (ct_cuda_reduce_op code) into contiguous out and/or out_index (undefined = not wanted);
+// out has the op's result dtype, or float32 for a half x (Note [Native half on CUDA] in ops/half_compute.h).
 void cuda_reduce(const char* op, int32_t code, const Tensor& x, const std::vector<bool>& mask, const Tensor& out,
                  const Tensor& out_index, double p0 = 0);
 // In-place cumulative sum of contiguous data viewed as [outer, n, inner] along n.

@@ -20,6 +20,17 @@ namespace ct {
 
 // x as float32 (a differentiable cast); x itself when it is not half.
 inline Tensor half_to_float32(const Tensor& x) { return is_half(x.dtype()) ? to_dtype(x, DType::Float32) : x; }
+
+// Note [Native half on CUDA]: on a CUDA device the op families that have native half kernels (reductions so far;
+// docs/cuda.md lists them) read x's float16/bfloat16 storage directly instead of a float32 copy: the kernel loads
+// as float, accumulates as the float32 kernel does and rounds once (cuda/reduce.cuh), so the forward equals the
+// fallback bit for bit. Where the fallback's backward works on float32 values (x, an unrounded output), the native
+// op keeps the float32 result (written by the kernel, output-sized), rounds it with a differentiable cast, and its
+// backward makes the float32 copy of x only when it runs and rounds the gradient to x's dtype: the same values as
+// the fallback, with the copy moved from every forward to the backward. The CPU keeps the fallback.
+inline bool native_half(const Tensor& x) { return x.defined() && is_half(x.dtype()) && !x.device().is_cpu(); }
+// x as float32 when the op must take the fallback for it (half on the CPU); x itself otherwise.
+inline Tensor float32_unless_native(const Tensor& x) { return native_half(x) ? x : half_to_float32(x); }
 // A floating result r rounded to the half dtype d (integer and bool results, e.g. indices, stay as they are).
 inline Tensor round_to_half(const Tensor& r, DType d) { return is_floating(r.dtype()) ? to_dtype(r, d) : r; }
 

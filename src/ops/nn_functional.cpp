@@ -266,7 +266,10 @@ template <bool Log> Tensor softmax_backward_kernel(const Tensor& g, const Tensor
 
 template <bool Log> Tensor softmax_impl(const Tensor& x, int64_t dim, const char* op) {
     check_floating(op, x);
-    if (is_half(x.dtype())) return round_to_half(softmax_impl<Log>(half_to_float32(x), dim, op), x.dtype());  // Note [Half compute]
+    // Note [Half compute] on the CPU; on CUDA the row kernels take half natively (Note [Native half on CUDA]:
+    // forward bit-equal to the fallback; the backward reads the saved half output, as torch's)
+    if (is_half(x.dtype()) && !native_half(x))
+        return round_to_half(softmax_impl<Log>(half_to_float32(x), dim, op), x.dtype());
     int64_t d = wrap_dim(dim, std::max<int64_t>(x.dim(), 1), op);
     Tensor y = softmax_kernel<Log>(x, d);
     if (!requires_grad(x)) return y;

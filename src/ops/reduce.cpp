@@ -41,10 +41,11 @@ DType sum_dtype(DType d) { return is_floating(d) || is_complex(d) ? d : DType::I
 
 // Runs Reducer<T, Acc> over x: float32 accumulates in double, float64 in double, integers in int64.
 // CUDA tensors run the backend's reduction cuda_code (same dtype rule).
+// float_out: a half CUDA x reduces to float32 (Note [Native half on CUDA]; the caller rounds), else to half.
 template <template <typename, typename> class Reducer>
 Tensor accumulate_kernel(const char* op, int32_t cuda_code, const Tensor& x, const std::vector<bool>& mask,
-                         bool keepdim) {
-    DType od = sum_dtype(x.dtype());
+                         bool keepdim, bool float_out = false) {
+    DType od = native_half(x) && float_out ? DType::Float32 : sum_dtype(x.dtype());
     Tensor out = empty_tensor(reduced_shape(x.sizes(), mask, keepdim), od, x.device());
     if (!x.device().is_cpu()) {
         cuda_reduce(op, cuda_code, x, mask, out, Tensor());
@@ -140,39 +141,54 @@ template <typename Reduce> Tensor complex_reduce(const char* op, const Tensor& x
 }
 }  // namespace
 
-Tensor sum(const Tensor& x, const IntList& dims, bool keepdim) {
-    if (is_complex(x.dtype())) return complex_reduce("sum", x, dims, keepdim, sum);
-    if (is_half(x.dtype())) return round_to_half(sum(half_to_float32(x), dims, keepdim), x.dtype());  // Note [Half compute]
+namespace {
+// sum over dims; a half CUDA x gives its sum rounded once to half, or with float_out its float32 sum (Note
+// [Native half on CUDA]), whose gradient is rounded to x's dtype (exact: expanded values of a half gradient).
+Tensor sum_kernel_op(const Tensor& x, const IntList& dims, bool keepdim, bool float_out = false) {
     std::vector<bool> mask = reduce_mask("sum", dims, x.dim());
-    Tensor out = accumulate_kernel<Summer>("sum", CT_CUDA_REDUCE_SUM, x, mask, keepdim);
+    Tensor out = accumulate_kernel<Summer>("sum", CT_CUDA_REDUCE_SUM, x, mask, keepdim, float_out);
     if (!requires_grad(x)) return out;
     Shape in_shape = x.sizes();
-    auto node = make_node("SumBackward", {x}, [in_shape, mask, keepdim](BackwardCtx& c) {
+    DType xd = x.dtype();
+    auto node = make_node("SumBackward", {x}, [in_shape, mask, keepdim, xd](BackwardCtx& c) {
         Tensor g = c.grads[0];
         if (!keepdim) g = reshape(g, reduced_shape(in_shape, mask, true));
-        return TensorList{expand(g, in_shape)};
+        Tensor gx = expand(g, in_shape);
+        return TensorList{is_half(xd) ? round_to_half(gx, xd) : gx};
     });
     set_history(out, node);
     return out;
 }
+}  // namespace
 
-Tensor prod(const Tensor& x, const IntList& dims, bool keepdim) {
-    if (is_half(x.dtype())) return round_to_half(prod(half_to_float32(x), dims, keepdim), x.dtype());  // Note [Half compute]
+Tensor sum(const Tensor& x, const IntList& dims, bool keepdim) {
+    if (is_complex(x.dtype())) return complex_reduce("sum", x, dims, keepdim, sum);
+    if (is_half(x.dtype()) && !native_half(x))  // Note [Half compute]; CUDA: Note [Native half on CUDA]
+        return round_to_half(sum_kernel_op(half_to_float32(x), dims, keepdim), x.dtype());
+    return sum_kernel_op(x, dims, keepdim);
+}
+
+Tensor prod(const Tensor& x0, const IntList& dims, bool keepdim) {
+    // Note [Half compute]; a half CUDA x reads its own storage (Note [Native half on CUDA])
+    const Tensor x = float32_unless_native(x0);
     std::vector<bool> mask = reduce_mask("prod", dims, x.dim());
-    Tensor out = accumulate_kernel<Multiplier>("prod", CT_CUDA_REDUCE_PROD, x, mask, keepdim);
-    if (!requires_grad(x)) return out;
-    Shape ks = reduced_shape(x.sizes(), mask, true);
-    IntList rdims = mask_dims(mask);
-    auto node = make_node("ProdBackward", {x}, [ks, rdims](BackwardCtx& c) {
-        Tensor gk = reshape(c.grads[0], ks), outk = reshape(c.saved(1), ks);
-        if (is_complex(gk.dtype()))  // Note [Complex gradients]: g * conj(d prod / d x)
-            return TensorList{conj(prod_grad(c.saved(0), conj(gk), outk, rdims))};
-        return TensorList{prod_grad(c.saved(0), gk, outk, rdims)};
-    });
-    node->save(x);
-    set_history(out, node);
-    node->save_output(out);  // after set_history, so it is saved without its grad_fn (Note [Saved outputs])
-    return out;
+    Tensor out = accumulate_kernel<Multiplier>("prod", CT_CUDA_REDUCE_PROD, x, mask, keepdim, true);
+    if (requires_grad(x)) {
+        Shape ks = reduced_shape(x.sizes(), mask, true);
+        IntList rdims = mask_dims(mask);
+        auto node = make_node("ProdBackward", {x}, [ks, rdims](BackwardCtx& c) {
+            Tensor gk = reshape(c.grads[0], ks), outk = reshape(c.saved(1), ks), xs = c.saved(0);
+            if (is_complex(gk.dtype()))  // Note [Complex gradients]: g * conj(d prod / d x)
+                return TensorList{conj(prod_grad(xs, conj(gk), outk, rdims))};
+            if (is_half(xs.dtype()))  // float32 math on a copy made now, rounded (Note [Native half on CUDA])
+                return TensorList{round_to_half(prod_grad(half_to_float32(xs), gk, outk, rdims), xs.dtype())};
+            return TensorList{prod_grad(xs, gk, outk, rdims)};
+        });
+        node->save(x);
+        set_history(out, node);
+        node->save_output(out);  // after set_history, so it is saved without its grad_fn (Note [Saved outputs])
+    }
+    return is_half(x0.dtype()) ? round_to_half(out, x0.dtype()) : out;
 }
 
 Tensor mean(const Tensor& x, const IntList& dims, bool keepdim) {
@@ -180,12 +196,17 @@ Tensor mean(const Tensor& x, const IntList& dims, bool keepdim) {
     if (!is_floating(x.dtype()))
         fail(CT_ERR_DTYPE, "mean: expected a floating tensor (float32 or float64), got ", dtype_name(x.dtype()),
              "; convert with to_dtype first");
-    if (is_half(x.dtype())) return round_to_half(mean(half_to_float32(x), dims, keepdim), x.dtype());  // Note [Half compute]
     std::vector<bool> mask = reduce_mask("mean", dims, x.dim());
     int64_t n = 1;
     for (int64_t d = 0; d < x.dim(); ++d)
         if (mask[d]) n *= x.sizes()[d];
-    return mul_scalar(sum(x, dims, keepdim), n == 0 ? NAN : 1.0 / (double)n);
+    const double scale = n == 0 ? NAN : 1.0 / (double)n;
+    if (is_half(x.dtype())) {  // the float32 sum scaled in float32, rounded once (Notes [Half compute], [Native
+                               // half on CUDA])
+        Tensor s = sum_kernel_op(float32_unless_native(x), dims, keepdim, true);
+        return round_to_half(mul_scalar(s, scale), x.dtype());
+    }
+    return mul_scalar(sum(x, dims, keepdim), scale);
 }
 
 Tensor sum_to(const Tensor& g, const Shape& shape) {

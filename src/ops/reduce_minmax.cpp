@@ -198,11 +198,13 @@ template <bool IsMax> Tensor extreme_all(const char* op, const Tensor& x) {
     }
     if (!requires_grad(x)) return out;
     // The gradient is split evenly among the elements equal to the result (as PyTorch's amax).
+    // A half gradient is split in float32 and rounded once (the fallback's values, Note [Native half on CUDA]).
     auto node = make_node(IsMax ? "MaxBackward" : "MinBackward", {x}, [](BackwardCtx& c) {
-        Tensor x = c.saved(0), out = c.saved(1);
+        Tensor x = c.saved(0), out = c.saved(1), g = half_to_float32(c.grads[0]);
         Tensor m = hits(x, out);
-        Tensor count = to_dtype(sum(m, {}, false), c.grads[0].dtype());
-        return TensorList{where(m, div(c.grads[0], count), wrapped_scalar(0.0, false))};
+        Tensor count = to_dtype(sum(m, {}, false), g.dtype());
+        Tensor gx = where(m, div(g, count), wrapped_scalar(0.0, false));
+        return TensorList{is_half(c.grads[0].dtype()) ? round_to_half(gx, c.grads[0].dtype()) : gx};
     });
     node->save(x);
     node->save(detach(out));
@@ -320,46 +322,49 @@ std::pair<Tensor, Tensor> aminmax(const Tensor& x, std::optional<int64_t> dim, b
     return r;
 }
 
-// Note [Half compute]: a half value is nonzero exactly when its float32 copy is.
+// Note [Half compute]: a half value is nonzero exactly when its float32 copy is; a half CUDA x is read natively
+// (Note [Native half on CUDA]).
 Tensor all(const Tensor& x, const IntList& dims, bool keepdim) {
     if (is_complex(x.dtype())) return all(complex_truth(x), dims, keepdim);
-    return truth_reduce<true>("all", as_float32(x), dims, keepdim);
+    return truth_reduce<true>("all", float32_unless_native(x), dims, keepdim);
 }
 Tensor any(const Tensor& x, const IntList& dims, bool keepdim) {
     if (is_complex(x.dtype())) return any(complex_truth(x), dims, keepdim);
-    return truth_reduce<false>("any", as_float32(x), dims, keepdim);
+    return truth_reduce<false>("any", float32_unless_native(x), dims, keepdim);
 }
 
-// Note [Half compute]: the extremes of a half tensor are those of its float32 copy (exact: a selection).
+// Note [Half compute]: the extremes of a half tensor are those of its float32 copy (exact: a selection); on CUDA
+// the kernel selects from the half storage itself (Note [Native half on CUDA]).
 namespace {
 std::pair<Tensor, Tensor> half_pair(std::pair<Tensor, Tensor> r, DType d) { return {round_to_half(r.first, d), r.second}; }
+bool half_fallback(const Tensor& x) { return is_half(x.dtype()) && !native_half(x); }
 }  // namespace
 
 Tensor max_all(const Tensor& x) {
-    if (is_half(x.dtype())) return round_to_half(max_all(half_to_float32(x)), x.dtype());
+    if (half_fallback(x)) return round_to_half(max_all(half_to_float32(x)), x.dtype());
     return extreme_all<true>("max", x);
 }
 Tensor min_all(const Tensor& x) {
-    if (is_half(x.dtype())) return round_to_half(min_all(half_to_float32(x)), x.dtype());
+    if (half_fallback(x)) return round_to_half(min_all(half_to_float32(x)), x.dtype());
     return extreme_all<false>("min", x);
 }
 
 std::pair<Tensor, Tensor> max_dim(const Tensor& x, int64_t dim, bool keepdim) {
-    if (is_half(x.dtype())) return half_pair(max_dim(half_to_float32(x), dim, keepdim), x.dtype());
+    if (half_fallback(x)) return half_pair(max_dim(half_to_float32(x), dim, keepdim), x.dtype());
     return extreme_dim_op<true>(x, dim, keepdim);
 }
 std::pair<Tensor, Tensor> min_dim(const Tensor& x, int64_t dim, bool keepdim) {
-    if (is_half(x.dtype())) return half_pair(min_dim(half_to_float32(x), dim, keepdim), x.dtype());
+    if (half_fallback(x)) return half_pair(min_dim(half_to_float32(x), dim, keepdim), x.dtype());
     return extreme_dim_op<false>(x, dim, keepdim);
 }
 
 Tensor argmax(const Tensor& x, int64_t dim, bool keepdim) {
-    return extreme_dim<true>("argmax", half_to_float32(x), dim, keepdim, false).second;
+    return extreme_dim<true>("argmax", float32_unless_native(x), dim, keepdim, false).second;
 }
 Tensor argmin(const Tensor& x, int64_t dim, bool keepdim) {
-    return extreme_dim<false>("argmin", half_to_float32(x), dim, keepdim, false).second;
+    return extreme_dim<false>("argmin", float32_unless_native(x), dim, keepdim, false).second;
 }
-Tensor argmax_all(const Tensor& x) { return arg_all<true>("argmax", half_to_float32(x)); }
-Tensor argmin_all(const Tensor& x) { return arg_all<false>("argmin", half_to_float32(x)); }
+Tensor argmax_all(const Tensor& x) { return arg_all<true>("argmax", float32_unless_native(x)); }
+Tensor argmin_all(const Tensor& x) { return arg_all<false>("argmin", float32_unless_native(x)); }
 
 }  // namespace ct

@@ -170,9 +170,10 @@ ReduceSetup setup(const char* op, const Tensor& x, const IntList& dims, bool kee
 
 // Runs reducer Red<T> (float result in x's dtype) built by make(TypeTag<T>); on CUDA the backend's reduction
 // cuda_code with parameter p0.
+// A half CUDA x gives the float32 result (Note [Native half on CUDA]; the caller rounds).
 template <typename Make>
 Tensor float_reduce(const char* op, int32_t cuda_code, double p0, const Tensor& x, const ReduceSetup& s, Make make) {
-    Tensor out = empty_tensor(s.out_shape, x.dtype(), x.device());
+    Tensor out = empty_tensor(s.out_shape, native_half(x) ? DType::Float32 : x.dtype(), x.device());
     if (!x.device().is_cpu()) {
         cuda_reduce(op, cuda_code, x, s.mask, out, Tensor(), p0);
         return out;
@@ -184,18 +185,26 @@ Tensor float_reduce(const char* op, int32_t cuda_code, double p0, const Tensor& 
     return out;
 }
 
-// Records a one-input reduction node that saves x and the output; back(g_keep, x, out_keep) gives dx.
+// Records a one-input reduction node that saves x and the output; back(g_keep, x, out_keep) gives dx. A half x
+// (native on CUDA, with a float32 out) runs back on a float32 copy of x made in the backward and rounds dx
+// (Note [Native half on CUDA]); the result is out rounded to x's dtype then.
 template <typename Back>
 Tensor record_reduction(Tensor out, const char* name, const Tensor& x, const Shape& keep_shape, Back back) {
-    if (!requires_grad(x)) return out;
-    auto node = make_node(name, {x}, [keep_shape, back](BackwardCtx& c) {
-        return TensorList{back(reshape(c.grads[0], keep_shape), c.saved(0), reshape(c.saved(1), keep_shape))};
-    });
-    node->save(x);
-    set_history(out, node);
-    node->save_output(out);  // after set_history, so it is saved without its grad_fn (Note [Saved outputs])
-    return out;
+    if (requires_grad(x)) {
+        auto node = make_node(name, {x}, [keep_shape, back](BackwardCtx& c) {
+            Tensor xs = c.saved(0);
+            Tensor gx = back(reshape(c.grads[0], keep_shape), half_to_float32(xs), reshape(c.saved(1), keep_shape));
+            return TensorList{is_half(xs.dtype()) ? round_to_half(gx, xs.dtype()) : gx};
+        });
+        node->save(x);
+        set_history(out, node);
+        node->save_output(out);  // after set_history, so it is saved without its grad_fn (Note [Saved outputs])
+    }
+    return is_half(x.dtype()) ? round_to_half(out, x.dtype()) : out;
 }
+
+// Note [Half compute] on the CPU; a half CUDA x runs the native kernel (Note [Native half on CUDA]).
+bool half_fallback(const Tensor& x) { return is_half(x.dtype()) && !native_half(x); }
 
 Tensor scalar_like(double v) { return wrapped_scalar(v, false); }
 Tensor abs_of(const Tensor& x) { return where(lt(x, scalar_like(0)), neg(x), x); }
@@ -248,17 +257,17 @@ Tensor norm_grad(double p, const Tensor& g, const Tensor& x, const Tensor& outk,
 }  // namespace
 
 Tensor var(const Tensor& x, const IntList& dims, double correction, bool keepdim) {
-    if (is_half(x.dtype())) return round_to_half(var(half_to_float32(x), dims, correction, keepdim), x.dtype());  // Note [Half compute]
+    if (half_fallback(x)) return round_to_half(var(half_to_float32(x), dims, correction, keepdim), x.dtype());  // Note [Half compute]
     return var_or_std("var", x, dims, correction, keepdim, false);
 }
 
 Tensor std_(const Tensor& x, const IntList& dims, double correction, bool keepdim) {
-    if (is_half(x.dtype())) return round_to_half(std_(half_to_float32(x), dims, correction, keepdim), x.dtype());
+    if (half_fallback(x)) return round_to_half(std_(half_to_float32(x), dims, correction, keepdim), x.dtype());
     return var_or_std("std", x, dims, correction, keepdim, true);
 }
 
 Tensor logsumexp(const Tensor& x, const IntList& dims, bool keepdim) {
-    if (is_half(x.dtype())) return round_to_half(logsumexp(half_to_float32(x), dims, keepdim), x.dtype());  // Note [Half compute]
+    if (half_fallback(x)) return round_to_half(logsumexp(half_to_float32(x), dims, keepdim), x.dtype());  // Note [Half compute]
     ReduceSetup s = setup("logsumexp", x, dims, keepdim);
     Tensor out = float_reduce("logsumexp", CT_CUDA_REDUCE_LOGSUMEXP, 0.0, x, s,
                               [](auto tag) { return LseReducer<typename decltype(tag)::type>{}; });
@@ -270,7 +279,7 @@ Tensor logsumexp(const Tensor& x, const IntList& dims, bool keepdim) {
 }
 
 Tensor norm(const Tensor& x, double p, const IntList& dims, bool keepdim) {
-    if (is_half(x.dtype())) return round_to_half(norm(half_to_float32(x), p, dims, keepdim), x.dtype());  // Note [Half compute]
+    if (half_fallback(x)) return round_to_half(norm(half_to_float32(x), p, dims, keepdim), x.dtype());  // Note [Half compute]
     ReduceSetup s = setup("norm", x, dims, keepdim);
     if (std::isnan(p) || (p < 0 && p != -INFINITY))
         fail(CT_ERR_INVALID_ARGUMENT, "norm: p must be >= 0, INFINITY or -INFINITY, got ", p);

@@ -58,7 +58,8 @@ Tensor cumsum_impl(const Tensor& x, int64_t d, bool reverse) {
 }  // namespace
 
 Tensor cumsum(const Tensor& x, int64_t dim) {
-    if (is_half(x.dtype())) return round_to_half(cumsum(half_to_float32(x), dim), x.dtype());  // Note [Half compute]
+    if (is_half(x.dtype()) && !native_half(x))  // Note [Half compute]; CUDA scans half natively (Note [Native
+        return round_to_half(cumsum(half_to_float32(x), dim), x.dtype());  // half on CUDA])
     const int64_t d = wrap_dim(dim, x.dim(), "cumsum");
     if (is_complex(x.dtype()) && x.dim() > 0)  // the same scan of the (real, imag) pairs: Note [Complex gradients]
         return view_as_complex(contiguous(cumsum(view_as_real(x), d)));
