@@ -4,12 +4,12 @@
 // the forward and in the gradient, and (2) the same op on CPU half tensors (compare_on_cuda, half tolerance). On the
 // emulated backend the test also proves that the fallback's widening copies are gone (its counters, found with
 // dlsym). Runs in the GPU section (ctest ctensor_tests_emulated_cuda); skipped without a device.
-#include <dlfcn.h>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include "cuda_compare.h"
+#include "emulated_hooks.h"
 
 using namespace ctt;
 
@@ -104,11 +104,7 @@ std::vector<std::pair<const char*, Op>> reduction_ops() {
 
 // The emulated backend's counters (allocations, half -> float32 copies), or false on another backend.
 bool emulated_counters(int64_t counts[2]) {
-    const char* path = std::getenv("CTENSOR_CUDA_BACKEND");
-    void* lib = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : nullptr;
-    if (!lib) return false;
-    auto fn = reinterpret_cast<void (*)(int64_t*)>(dlsym(lib, "ct_emulated_cuda_counters"));
-    dlclose(lib);
+    auto fn = emulated_hook<void (*)(int64_t*)>("ct_emulated_cuda_counters");
     if (!fn) return false;
     fn(counts);
     return true;

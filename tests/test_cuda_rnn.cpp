@@ -3,9 +3,9 @@
 // input_size 0 and an empty batch; outputs and the gradients of every input, float64 tightly and float32. On the
 // emulated backend (ctest ctensor_tests_emulated_cuda) the layer's gate kernels are cuda/rnn.cuh compiled as host
 // C++, and CudaRnn.NoHostRoundTrip counts the backend's device-to-host copies through its test hook.
-#include <dlfcn.h>
 #include <cstdlib>
 #include "cuda_compare.h"
+#include "emulated_hooks.h"
 
 using namespace ctt;
 
@@ -150,11 +150,7 @@ TEST(CudaGpu, RnnCellsMatchCpu) {
 
 // The emulated backend's count of device-to-host memcpy calls (its test hook), or -1 on another backend.
 int64_t host_reads() {
-    const char* path = std::getenv("CTENSOR_CUDA_BACKEND");
-    void* lib = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : nullptr;
-    if (!lib) return -1;
-    auto fn = reinterpret_cast<int64_t (*)()>(dlsym(lib, "ct_emulated_cuda_host_reads"));
-    dlclose(lib);  // drops only the reference NOLOAD took
+    auto fn = emulated_hook<int64_t (*)()>("ct_emulated_cuda_host_reads");
     return fn ? fn() : -1;
 }
 

@@ -1,6 +1,8 @@
 // capi_promotion.cpp - C API: torch's type promotion rules as queries (promote_types, can_cast, result_type), the
-// same functions the ops use (core/dtype.h, ops/checks.cpp), so a binding never keeps its own copy of the rules.
+// same functions the ops use (core/dtype.h, core/dtype_cast.h, ops/checks.cpp), so a binding never keeps its own
+// copy of the rules.
 #include "capi/capi_common.h"
+#include "core/dtype_cast.h"
 #include "ops/ops.h"
 
 using namespace ct;
@@ -19,7 +21,7 @@ ct_status ct_can_cast(ct_dtype from, ct_dtype to, int32_t* castable) {
     return guard([&] {
         const char* op = "can_cast";
         check_out(castable, op);
-        *castable = dtype_category(dtype_arg(from, op)) <= dtype_category(dtype_arg(to, op)) ? 1 : 0;
+        *castable = can_cast(dtype_arg(from, op), dtype_arg(to, op)) ? 1 : 0;
     });
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include "autograd/grad_mode.h"
+#include "core/dtype_cast.h"
 #include "ops/device_ops.h"
 #include "ops/elementwise.h"
 #include "ops/index_write.h"
@@ -74,10 +75,9 @@ void commit_history(Tensor& dst, const std::shared_ptr<Node>& node, uint32_t out
     set_history(base, copy_slices);
 }
 
-// Throws unless the op's result type can be stored in dst: a higher category (bool < integer < float)
-// cannot be cast down (PyTorch's can_cast); within a category any cast is allowed.
+// Throws unless the op's result type can be stored in dst (PyTorch's can_cast, core/dtype_cast.h).
 void check_result_dtype(const char* op, const Tensor& dst, DType result) {
-    if (dtype_category(result) > dtype_category(dst.dtype()))
+    if (!can_cast(result, dst.dtype()))
         fail(CT_ERR_DTYPE, op, ": result type ", dtype_name(result), " cannot be cast to the destination dtype ",
              dtype_name(dst.dtype()));
 }
