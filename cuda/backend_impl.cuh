@@ -7,6 +7,8 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 #include "core/backend.h"
 #include "ctensor.h"
 #include "cuda/launch.cuh"
@@ -44,6 +46,26 @@ int32_t alloc(int32_t device, size_t nbytes, void** ptr);
 void release(int32_t device, void* ptr, size_t nbytes);
 int32_t memory_stats(int32_t device, int64_t stats[3]);
 int32_t empty_cache();
+
+// Scratch blocks from the caching allocator for the kernels of one call, given back when the call returns: the
+// device's one stream orders every later user of a block after the kernels enqueued here.
+struct ScratchBlocks {
+    int32_t device = 0;
+    std::vector<std::pair<void*, size_t>> blocks;
+    explicit ScratchBlocks(int32_t d) : device(d) {}
+    ScratchBlocks(const ScratchBlocks&) = delete;
+    ScratchBlocks& operator=(const ScratchBlocks&) = delete;
+    // A block of n bytes, or nullptr when the device has no room (the caller then takes a path without scratch).
+    void* take(size_t n) {
+        void* p = nullptr;
+        if (alloc(device, n, &p) != CT_OK) return nullptr;
+        blocks.emplace_back(p, n);
+        return p;
+    }
+    ~ScratchBlocks() {
+        for (auto& b : blocks) release(device, b.first, b.second);
+    }
+};
 
 // Table entries implemented in elementwise.cu and blas.cu (signatures as in ct_cuda_backend).
 int32_t copy(int32_t device, const ct_cuda_layout* layout, void* dst, int32_t dst_dtype, const void* src,

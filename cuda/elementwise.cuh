@@ -3,6 +3,8 @@
 // the CPU (tests/test_cuda_kernels.cpp); the scalar math is core/scalar_math.h, shared with the CPU kernels.
 // float16 / bfloat16 operands are loaded as float and rounded on store (Note [CUDA half kernels]).
 #pragma once
+#include <algorithm>
+#include <cstdint>
 #include "core/dtype.h"
 #include "core/scalar_math.h"
 #include "cuda/half_types.cuh"
@@ -30,6 +32,38 @@ __global__ void binary_kernel(ct_cuda_layout L, int64_t n, R* out, const T* a, c
         Offsets<3> o = offsets_of<3>(L, i);
         out[o.at[0]] = store<R>(f(load(a[o.at[1]]), load(b[o.at[2]])));
     }
+}
+
+// Note [Vectorized contiguous kernels]. When every operand of an elementwise op is one contiguous run (a 1-d layout
+// of unit strides) and 16-byte aligned, a thread moves kVecBytes of the widest operand per step: a float16 add
+// reads two 16-byte vectors of 8 halves and writes one, instead of 2-byte accesses that leave the memory system
+// half used. The elements past the last whole vector are done one at a time; anything else takes the strided kernel.
+constexpr int kVecBytes = 16;
+template <typename T, int V> struct alignas(sizeof(T) * V) VecOf {
+    T v[V];
+};
+template <typename... P> inline bool vec_aligned(const P*... p) {
+    return ((reinterpret_cast<uintptr_t>(p) % kVecBytes == 0) && ...);
+}
+inline bool unit_run(const ct_cuda_layout& L) {
+    if (L.ndim != 1) return false;
+    for (int32_t k = 0; k < L.nargs; ++k)
+        if (L.strides[k][0] != 1) return false;
+    return true;
+}
+
+// binary_kernel over one contiguous run, V elements per vector (V = kVecBytes / the widest element).
+template <int V, typename R, typename T, typename F>
+__global__ void binary_vec_kernel(int64_t n, R* out, const T* a, const T* b, F f) {
+    const int64_t nv = n / V;
+    for (int64_t j = first_index(); j < nv; j += index_step()) {
+        VecOf<T, V> va = reinterpret_cast<const VecOf<T, V>*>(a)[j], vb = reinterpret_cast<const VecOf<T, V>*>(b)[j];
+        VecOf<R, V> vo;
+#pragma unroll
+        for (int k = 0; k < V; ++k) vo.v[k] = store<R>(f(load(va.v[k]), load(vb.v[k])));
+        reinterpret_cast<VecOf<R, V>*>(out)[j] = vo;
+    }
+    for (int64_t i = nv * V + first_index(); i < n; i += index_step()) out[i] = store<R>(f(load(a[i]), load(b[i])));
 }
 
 // Converts the fill value like the CPU does (Note [Float to integer]).
@@ -80,6 +114,13 @@ void launch_binary_functor(LaunchConfig c, cudaStream_t s, const ct_cuda_layout&
                            const void* a, const void* b, F f) {
     using C = compute_t<T>;
     using R = result_storage_t<T, decltype(f(C(), C()))>;
+    constexpr int V = kVecBytes / (int)std::max(sizeof(T), sizeof(R));
+    if (unit_run(L) && vec_aligned(static_cast<const R*>(out), static_cast<const T*>(a), static_cast<const T*>(b))) {
+        auto* vec = &binary_vec_kernel<V, R, T, F>;  // Note [Vectorized contiguous kernels]
+        CT_LAUNCH(vec, blocks_for((n + V - 1) / V, c), c.threads, s, n, static_cast<R*>(out), static_cast<const T*>(a),
+                  static_cast<const T*>(b), f);
+        return;
+    }
     auto* kernel = &binary_kernel<R, T, F>;
     CT_LAUNCH(kernel, blocks_for(n, c), c.threads, s, L, n, static_cast<R*>(out), static_cast<const T*>(a),
               static_cast<const T*>(b), f);

@@ -1,10 +1,12 @@
 // reduce.cuh - reductions of one strided input over a set of dims (ct_cuda_reduce_layout), and cumsum.
-// The per-element math is in the device reducers below, shared by two kernels: one thread per output (a
-// grid-stride loop, the only variant under cuda/emulation.h and the native choice for many short slices) and,
-// under nvcc, one block per output with a shared-memory tree merge (few long slices). Reducers' merge() is
+// The per-element math is in the device reducers below, shared by the kernels of one plan (Note [CUDA reduction
+// plan]): one thread per output for many short slices, else each slice split into parts whose partial accumulators
+// merge passes fold. The same kernels run natively and under cuda/emulation.h. Reducers' merge() is
 // order-independent (max/min break ties by the smaller index), so any split of a slice gives the same result.
 #pragma once
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <type_traits>
 #include "core/dtype.h"
 #include "ctensor.h"
@@ -199,15 +201,16 @@ inline int64_t reduce_numel(const int64_t* sizes, int32_t ndim) {
     return n;
 }
 
-// Offset (in elements) of row-major index i of the index space (sizes, strides).
+// Offset (in elements) of row-major index i of the index space (sizes, strides); the outermost dim needs no division.
 __device__ inline int64_t offset_in(const int64_t* sizes, const int64_t* strides, int32_t ndim, int64_t i) {
+    if (ndim <= 0) return 0;
     int64_t off = 0;
-    for (int32_t d = ndim - 1; d >= 0; --d) {
+    for (int32_t d = ndim - 1; d > 0; --d) {
         int64_t q = i / sizes[d];
         off += (i - q * sizes[d]) * strides[d];
         i = q;
     }
-    return off;
+    return off + i * strides[0];
 }
 
 // One thread per output: the whole slice in ridx order, the innermost reduced dim as a strided run.
@@ -226,48 +229,122 @@ __global__ void reduce_thread_kernel(ct_cuda_reduce_layout L, int64_t n_out, int
     }
 }
 
-#if !defined(CT_CUDA_EMULATION)
-constexpr int kReduceBlock = 256;
-// One block per output (grid-stride over outputs): threads fold interleaved elements, then a tree merge in
-// shared memory. Needs __syncthreads, so it exists only under nvcc.
-template <typename T, typename R>
-__global__ void reduce_block_kernel(ct_cuda_reduce_layout L, int64_t n_out, int64_t n_red, const T* x, R r) {
-    using Acc = typename R::Acc;
-    __shared__ double raw[kReduceBlock * ((sizeof(Acc) + sizeof(double) - 1) / sizeof(double))];
-    Acc* part = reinterpret_cast<Acc*>(raw);
-    const unsigned tid = threadIdx.x;
-    for (int64_t oi = blockIdx.x; oi < n_out; oi += gridDim.x) {
-        const T* base = x + offset_in(L.kept_sizes, L.kept_strides, L.kept_ndim, oi);
-        Acc acc = r.init();
-        for (int64_t i = tid; i < n_red; i += blockDim.x)
-            r.step(acc, base[offset_in(L.reduced_sizes, L.reduced_strides, L.reduced_ndim, i)], i);
-        part[tid] = acc;
-        __syncthreads();
-        for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-            if (tid < s) r.merge(part[tid], part[tid + s]);
-            __syncthreads();
+// Note [CUDA reduction plan]. A reduction first merges dims that are contiguous with the next one (the kept dims
+// and the reduced dims separately; row-major order, hence output and ridx numbering, is unchanged). Then each
+// output's slice is folded in P parts: a thread folds elements part, part + P, part + 2P, ... of one slice into a
+// partial accumulator, and merge passes fold each output's P partials kMergeFanIn at a time until one is left,
+// which is stored. Which thread takes which (output, part): rows (t = output * P + part) when the slice's innermost
+// reduced dim is the unit-stride one, so a warp reads consecutive elements of one slice; columns
+// (t = part * n_out + output) when the outputs are the unit-stride dim (reducing dim 0 of a matrix), so a warp reads
+// consecutive outputs. P grows until about kPlanThreads threads run (one output, a full sum, needs them all: a block
+// per output left one multiprocessor working) but a thread still folds kPlanMinPerThread elements; P = 1 is one
+// thread per output and no scratch. P depends on the shapes and strides only, never on the device, so a result is
+// the same on every GPU and on the emulated backend (which runs this same plan). Reducers' merge is
+// order-independent (ties broken by index), so any P gives the same value up to reassociation of double sums.
+constexpr int64_t kPlanThreads = int64_t(1) << 18;      // in flight at once: enough to fill an H100/H200's memory system
+constexpr int64_t kPlanMinPerThread = 16;               // a partial costs a write and a read: fold at least this many
+constexpr int64_t kPlanRowParts = 32;                   // rows: a warp on one slice reads 128 consecutive bytes of float
+constexpr int64_t kPlanScratchBytes = int64_t(32) << 20;  // partials of one pass at most
+constexpr int64_t kMergeFanIn = 64;
+
+// Drops size-1 dims and merges dim d into d - 1 where stride[d - 1] == size[d] * stride[d].
+inline void merge_contiguous_dims(int64_t* sizes, int64_t* strides, int32_t& ndim) {
+    int32_t w = 0;
+    for (int32_t d = 0; d < ndim; ++d) {
+        if (sizes[d] == 1) continue;
+        if (w > 0 && strides[w - 1] == sizes[d] * strides[d]) {
+            sizes[w - 1] *= sizes[d];
+            strides[w - 1] = strides[d];
+        } else {
+            sizes[w] = sizes[d];
+            strides[w] = strides[d];
+            ++w;
         }
-        if (tid == 0) r.store(part[0], oi);
-        __syncthreads();  // part is reused by the next output
+    }
+    ndim = w;
+}
+
+struct ReducePlan {
+    int64_t parts;  // P: 1 is one thread per output
+    bool columns;   // thread t takes (t % n_out, t / n_out), else (t / P, t % P)
+};
+inline ReducePlan plan_reduce(const ct_cuda_reduce_layout& L, int64_t n_out, int64_t n_red, size_t acc_bytes) {
+    const bool red_unit = L.reduced_ndim > 0 && L.reduced_strides[L.reduced_ndim - 1] == 1;
+    const bool out_unit = L.kept_ndim > 0 && L.kept_strides[L.kept_ndim - 1] == 1;
+    ReducePlan plan{std::min(std::max<int64_t>(kPlanThreads / n_out, 1), n_red / kPlanMinPerThread),
+                    out_unit && !red_unit};
+    // rows of long slices: a warp per slice even when the outputs alone fill the device (coalesced reads)
+    if (!plan.columns && red_unit && n_red >= kPlanRowParts * kPlanMinPerThread)
+        plan.parts = std::max(plan.parts, kPlanRowParts);
+    plan.parts = std::min<int64_t>(plan.parts, kPlanScratchBytes / (int64_t)acc_bytes / n_out);
+    if (plan.parts < 2) plan.parts = 1;
+    return plan;
+}
+
+// Pass 1 of a plan with P > 1: thread t folds its part of its output's slice into partial[output * P + part].
+template <typename T, typename R>
+__global__ void reduce_parts_kernel(ct_cuda_reduce_layout L, int64_t n_out, int64_t n_red, int64_t parts,
+                                    bool columns, const T* x, R r, typename R::Acc* partial) {
+    for (int64_t t = first_index(); t < n_out * parts; t += index_step()) {
+        const int64_t oi = columns ? t % n_out : t / parts, part = columns ? t / n_out : t % parts;
+        const T* base = x + offset_in(L.kept_sizes, L.kept_strides, L.kept_ndim, oi);
+        typename R::Acc acc = r.init();
+        for (int64_t i = part; i < n_red; i += parts)
+            r.step(acc, base[offset_in(L.reduced_sizes, L.reduced_strides, L.reduced_ndim, i)], i);
+        partial[oi * parts + part] = acc;
     }
 }
-#endif
+
+// A merge pass: thread t = output * p_out + q folds partials q, q + p_out, ... (of p_in) of its output into next[t],
+// or, on the last pass (next null, p_out 1), stores the output.
+template <typename R>
+__global__ void reduce_merge_kernel(int64_t n_out, int64_t p_in, int64_t p_out, const typename R::Acc* partial,
+                                    typename R::Acc* next, R r) {
+    for (int64_t t = first_index(); t < n_out * p_out; t += index_step()) {
+        const int64_t oi = t / p_out, q = t - oi * p_out;
+        typename R::Acc acc = partial[oi * p_in + q];
+        for (int64_t j = q + p_out; j < p_in; j += p_out) r.merge(acc, partial[oi * p_in + j]);
+        if (next) next[t] = acc;
+        else r.store(acc, oi);
+    }
+}
+
+// Scratch device memory for a launcher's passes: take(bytes) gives a block valid for the work it enqueues on its
+// stream (nullptr: none free; the launcher then takes a path without scratch).
+using TakeScratch = std::function<void*(size_t)>;
 
 template <typename T, typename R>
-void launch_reducer(LaunchConfig c, cudaStream_t s, const ct_cuda_reduce_layout& L, int64_t n_out, int64_t n_red,
-                    const void* x, R r) {
+void launch_reducer(LaunchConfig c, cudaStream_t s, const ct_cuda_reduce_layout& layout, int64_t n_out,
+                    int64_t n_red, const void* x, R r, const TakeScratch& take) {
+    using Acc = typename R::Acc;
     const T* px = static_cast<const T*>(x);
-#if !defined(CT_CUDA_EMULATION)
-    // Few long slices: a block each. Many slices (or short ones): a thread each, coalesced over kept dims.
-    if (n_red >= 1024 && n_out < 4096) {
-        auto* kernel = &reduce_block_kernel<T, R>;
-        unsigned blocks = (unsigned)std::min<int64_t>(n_out, (int64_t)c.max_blocks);
-        CT_LAUNCH(kernel, blocks, kReduceBlock, s, L, n_out, n_red, px, r);
+    ct_cuda_reduce_layout L = layout;
+    merge_contiguous_dims(L.kept_sizes, L.kept_strides, L.kept_ndim);
+    merge_contiguous_dims(L.reduced_sizes, L.reduced_strides, L.reduced_ndim);
+    ReducePlan plan = plan_reduce(L, n_out, n_red, sizeof(Acc));
+    Acc *a = nullptr, *b = nullptr;
+    if (plan.parts > 1) {
+        const int64_t second = (plan.parts + kMergeFanIn - 1) / kMergeFanIn;
+        a = static_cast<Acc*>(take((size_t)(n_out * plan.parts) * sizeof(Acc)));
+        b = second > 1 && a ? static_cast<Acc*>(take((size_t)(n_out * second) * sizeof(Acc))) : nullptr;
+        if (!a || (second > 1 && !b)) plan.parts = 1;
+    }
+    if (plan.parts == 1) {
+        auto* kernel = &reduce_thread_kernel<T, R>;
+        CT_LAUNCH(kernel, blocks_for(n_out, c), c.threads, s, L, n_out, n_red, px, r);
         return;
     }
-#endif
-    auto* kernel = &reduce_thread_kernel<T, R>;
-    CT_LAUNCH(kernel, blocks_for(n_out, c), c.threads, s, L, n_out, n_red, px, r);
+    auto* parts_kernel = &reduce_parts_kernel<T, R>;
+    CT_LAUNCH(parts_kernel, blocks_for(n_out * plan.parts, c), c.threads, s, L, n_out, n_red, plan.parts,
+              plan.columns, px, r, a);
+    auto* merge_kernel = &reduce_merge_kernel<R>;
+    for (int64_t p_in = plan.parts; p_in > 1;) {
+        const int64_t p_out = (p_in + kMergeFanIn - 1) / kMergeFanIn;
+        CT_LAUNCH(merge_kernel, blocks_for(n_out * p_out, c), c.threads, s, n_out, p_in, p_out, a,
+                  p_out > 1 ? b : nullptr, r);
+        std::swap(a, b);
+        p_in = p_out;
+    }
 }
 
 inline bool reduce_float_only(int32_t op) {
@@ -295,7 +372,8 @@ inline int32_t reduce_out_dtype(int32_t op, int32_t dtype) {
 // a float16/bfloat16 x and an op with a float result (SUM, PROD, VAR, STD, LOGSUMEXP, NORM): the float result
 // before its rounding to half (backend.h, reduce_to).
 inline int32_t launch_reduce_to(LaunchConfig c, cudaStream_t s, const ct_cuda_reduce_layout& L, int32_t op, void* out,
-                                int32_t out_dtype, void* out_index, const void* x, int32_t dtype, double p0) {
+                                int32_t out_dtype, void* out_index, const void* x, int32_t dtype, double p0,
+                                const TakeScratch& take) {
     if (op < 0 || op >= CT_CUDA_NUM_REDUCE_OPS || L.kept_ndim < 0 || L.kept_ndim > CT_CUDA_MAX_DIMS ||
         L.reduced_ndim < 0 || L.reduced_ndim > CT_CUDA_MAX_DIMS)
         return CT_ERR_INVALID_ARGUMENT;
@@ -311,7 +389,7 @@ inline int32_t launch_reduce_to(LaunchConfig c, cudaStream_t s, const ct_cuda_re
     if (arg && n_red == 0) return CT_ERR_INVALID_ARGUMENT;  // max/min of nothing: the core refuses it first
     dispatch_kernel((DType)dtype, [&](auto tag) {
         using S = typename decltype(tag)::type;
-        auto run = [&](auto r) { launch_reducer<S>(c, s, L, n_out, n_red, x, r); };
+        auto run = [&](auto r) { launch_reducer<S>(c, s, L, n_out, n_red, x, r, take); };
         // the float-result ops with output O (S itself, or float for a half S when to_float)
         auto run_float = [&](auto otag) {
             using O = typename decltype(otag)::type;
@@ -350,9 +428,9 @@ inline int32_t launch_reduce_to(LaunchConfig c, cudaStream_t s, const ct_cuda_re
 
 // Reduces x into out (and out_index for MAX/MIN) with out of dtype reduce_out_dtype(op, dtype).
 inline int32_t launch_reduce(LaunchConfig c, cudaStream_t s, const ct_cuda_reduce_layout& L, int32_t op, void* out,
-                             void* out_index, const void* x, int32_t dtype, double p0) {
+                             void* out_index, const void* x, int32_t dtype, double p0, const TakeScratch& take) {
     return launch_reduce_to(c, s, L, op, out, dtype_valid(dtype) ? reduce_out_dtype(op, dtype) : dtype, out_index, x,
-                            dtype, p0);
+                            dtype, p0, take);
 }
 
 // ---- cumsum: one thread per (outer, inner) column, serial along n ----

@@ -50,17 +50,21 @@ int32_t where(int32_t device, const ct_cuda_layout4* L, void* out, const void* c
 int32_t reduce(int32_t device, int32_t op, const ct_cuda_reduce_layout* L, void* out, void* out_index, const void* x,
                int32_t dtype, double p0) {
     return on_device(device, L, "reduce", [&](DeviceContext& ctx) {
-        return finish_launch(launch_reduce(ctx.launch, ctx.stream, *L, op, out, out_index, x, dtype, p0), "reduce",
-                             request(op, dtype));
+        ScratchBlocks scratch(ctx.index);
+        auto take = [&](size_t n) { return scratch.take(n); };
+        return finish_launch(launch_reduce(ctx.launch, ctx.stream, *L, op, out, out_index, x, dtype, p0, take),
+                             "reduce", request(op, dtype));
     });
 }
 
 int32_t reduce_to(int32_t device, int32_t op, const ct_cuda_reduce_layout* L, void* out, int32_t out_dtype,
                   void* out_index, const void* x, int32_t dtype, double p0) {
     return on_device(device, L, "reduce_to", [&](DeviceContext& ctx) {
+        ScratchBlocks scratch(ctx.index);
+        auto take = [&](size_t n) { return scratch.take(n); };
         return finish_launch(
-            launch_reduce_to(ctx.launch, ctx.stream, *L, op, out, out_dtype, out_index, x, dtype, p0), "reduce_to",
-            request(op, dtype) + " to dtype " + std::to_string(out_dtype));
+            launch_reduce_to(ctx.launch, ctx.stream, *L, op, out, out_dtype, out_index, x, dtype, p0, take),
+            "reduce_to", request(op, dtype) + " to dtype " + std::to_string(out_dtype));
     });
 }
 

@@ -16,6 +16,10 @@ inline std::string cuda_unavailable_reason() {
         if (!why_.empty()) GTEST_SKIP() << "no CUDA device: " << why_;          \
     } while (0)
 
+// The highest CUDA device index: tests that place a tensor off device 0 use it (0 on a one-GPU machine; the emulated
+// backend has two devices).
+inline int32_t last_cuda_device() { return ct_cuda_device_count() > 1 ? ct_cuda_device_count() - 1 : 0; }
+
 inline H on(const H& t, ct_device d) {
     H out;
     ok(ct_to_device(t.get(), d, out.out()));

@@ -21,6 +21,8 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 int32_t emulated_linalg(const ct_cuda_linalg_args* args, std::string* error);  // emulated_cuda_linalg.cpp
 
@@ -114,6 +116,23 @@ int32_t malloc_entry(int32_t device, size_t n, void** p) {
     return st == CT_OK ? st : set_error(st, error);
 }
 void free_entry(int32_t device, void* p, size_t n) { allocator().release(device, p, n); }
+
+// Scratch blocks for one call's kernels from the same allocator (the real backend's ScratchBlocks), so the emulated
+// device's memory limit applies to them too; they run synchronously here, so they are given back on return.
+struct Scratch {
+    int32_t device;
+    std::vector<std::pair<void*, size_t>> blocks;
+    void* take(size_t n) {
+        void* p = nullptr;
+        std::string error;
+        if (allocator().allocate(device, n, &p, &error) != CT_OK) return nullptr;
+        blocks.emplace_back(p, n);
+        return p;
+    }
+    ~Scratch() {
+        for (auto& b : blocks) allocator().release(device, b.first, b.second);
+    }
+};
 int32_t stats_entry(int32_t device, int64_t stats[3]) {
     if (int32_t st = check_device(device)) return st;
     allocator().stats(device, stats);
@@ -166,12 +185,18 @@ int32_t where_entry(int32_t device, const ct_cuda_layout4* L, void* out, const v
 int32_t reduce_entry(int32_t device, int32_t op, const ct_cuda_reduce_layout* L, void* out, void* out_index,
                      const void* x, int32_t dtype, double p0) {
     if (int32_t st = check_device(device)) return st;
-    return finish(launch_reduce(kLaunch, nullptr, *L, op, out, out_index, x, dtype, p0), "reduce");
+    Scratch scratch{device, {}};
+    return finish(launch_reduce(kLaunch, nullptr, *L, op, out, out_index, x, dtype, p0,
+                                [&](size_t n) { return scratch.take(n); }),
+                  "reduce");
 }
 int32_t reduce_to_entry(int32_t device, int32_t op, const ct_cuda_reduce_layout* L, void* out, int32_t out_dtype,
                         void* out_index, const void* x, int32_t dtype, double p0) {
     if (int32_t st = check_device(device)) return st;
-    return finish(launch_reduce_to(kLaunch, nullptr, *L, op, out, out_dtype, out_index, x, dtype, p0), "reduce_to");
+    Scratch scratch{device, {}};
+    return finish(launch_reduce_to(kLaunch, nullptr, *L, op, out, out_dtype, out_index, x, dtype, p0,
+                                   [&](size_t n) { return scratch.take(n); }),
+                  "reduce_to");
 }
 int32_t cumsum_entry(int32_t device, void* data, int32_t dtype, int64_t outer, int64_t n, int64_t inner, int32_t rev) {
     if (int32_t st = check_device(device)) return st;

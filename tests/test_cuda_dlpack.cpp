@@ -54,19 +54,20 @@ void* data_ptr(const H& t) {
 
 TEST(CudaGpu, DlpackExportDescribesDeviceMemory) {
     REQUIRE_CUDA();
-    H base = on(make(rand_values(12, 1), {3, 4}), ct_cuda(1)), t = transposed(base);
+    const int32_t dev = last_cuda_device();  // device 1 where there are two: the id must travel, not default to 0
+    H base = on(make(rand_values(12, 1), {3, 4}), ct_cuda(dev)), t = transposed(base);
     DLManagedTensor* m = nullptr;
     CT_ASSERT_OK(ct_to_dlpack(t.get(), &m));
     EXPECT_EQ(m->dl_tensor.device.device_type, kDLCUDA);
-    EXPECT_EQ(m->dl_tensor.device.device_id, 1);
+    EXPECT_EQ(m->dl_tensor.device.device_id, dev);
     EXPECT_EQ(m->dl_tensor.data, data_ptr(t));
     EXPECT_EQ(m->dl_tensor.ndim, 2);
     EXPECT_EQ(Shape(m->dl_tensor.shape, m->dl_tensor.shape + 2), (Shape{4, 3}));
     EXPECT_EQ(Shape(m->dl_tensor.strides, m->dl_tensor.strides + 2), (Shape{1, 4}));
-    H back;  // our own export comes back on the same storage, on cuda:1
+    H back;  // our own export comes back on the same storage, on the same device
     CT_ASSERT_OK(ct_from_dlpack(m, back.out()));
     EXPECT_EQ(device_of(back).type, CT_DEVICE_CUDA);
-    EXPECT_EQ(device_of(back).index, 1);
+    EXPECT_EQ(device_of(back).index, dev);
     int32_t shares = 0;
     CT_ASSERT_OK(ct_tensor_shares_storage(back.get(), base.get(), &shares));
     EXPECT_EQ(shares, 1);
@@ -83,16 +84,17 @@ TEST(CudaGpu, DlpackExportDescribesDeviceMemory) {
 TEST(CudaGpu, DlpackImportIsZeroCopyAndDeletesOnce) {
     REQUIRE_CUDA();
     g_cuda_deletes = 0;
-    H mem = on(make(rand_values(6, 2), {6}), ct_cuda(1));
+    const int32_t dev = last_cuda_device();
+    H mem = on(make(rand_values(6, 2), {6}), ct_cuda(dev));
     H imported, sum, view;
-    CT_ASSERT_OK(ct_from_dlpack_versioned(foreign_cuda(mem, {3, 2}, {1, 3}, 1), imported.out()));
+    CT_ASSERT_OK(ct_from_dlpack_versioned(foreign_cuda(mem, {3, 2}, {1, 3}, dev), imported.out()));
     EXPECT_EQ(device_of(imported).type, CT_DEVICE_CUDA);
-    EXPECT_EQ(device_of(imported).index, 1);
+    EXPECT_EQ(device_of(imported).index, dev);
     EXPECT_EQ(data_ptr(imported), data_ptr(mem));
     std::vector<double> mv = values(mem), want = {mv[0], mv[3], mv[1], mv[4], mv[2], mv[5]};
     EXPECT_EQ(values(imported), want);
     CT_ASSERT_OK(ct_add(imported.get(), imported.get(), 1.0, sum.out()));
-    EXPECT_EQ(device_of(sum).index, 1);
+    EXPECT_EQ(device_of(sum).index, dev);
     for (double& w : want) w *= 2;
     EXPECT_EQ(values(sum), want);
     CT_ASSERT_OK(ct_fill_(imported.get(), 3.0));

@@ -64,7 +64,7 @@ TEST(CudaGpu, HalfTensorsLiveOnCuda) {
         }
         // a moved tensor keeps its bits (65504 is float16's largest finite, 1/3 rounds)
         H c = make({65504.0, -1.0 / 3, 0.0, 1e-8, -2.5, 3.0}, {2, 3}, dt), back;
-        H g = on(c, ct_cuda(1));
+        H g = on(c, ct_cuda(last_cuda_device()));
         CT_ASSERT_OK(ct_to_device(g.get(), ct_cpu(), back.out()));
         EXPECT_EQ(values(back), values(c));
     }
@@ -350,11 +350,12 @@ TEST(CudaGpu, HalfDlpackRoundTripsOnCuda) {
                                                      {CT_BFLOAT16, DLDataType{kDLBfloat, 16, 1}}};
     for (auto& k : kinds) {
         SCOPED_TRACE(name_of(k.first));
-        H t = on(sample({3, 4}, k.first, 1), ct_cuda(1));
+        const int32_t dev = last_cuda_device();
+        H t = on(sample({3, 4}, k.first, 1), ct_cuda(dev));
         DLManagedTensor* m = nullptr;
         CT_ASSERT_OK(ct_to_dlpack(t.get(), &m));
         EXPECT_EQ(m->dl_tensor.device.device_type, kDLCUDA);
-        EXPECT_EQ(m->dl_tensor.device.device_id, 1);
+        EXPECT_EQ(m->dl_tensor.device.device_id, dev);
         EXPECT_EQ(m->dl_tensor.dtype.code, k.second.code);
         EXPECT_EQ(m->dl_tensor.dtype.bits, k.second.bits);
         H back;

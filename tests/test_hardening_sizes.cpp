@@ -453,6 +453,13 @@ TEST(HardeningSizes, CallerStringsAreQuotedAsValidUtf8) {
 // An empty tensor may have a huge dim ([2^40, 0]): ops on it must cost nothing, never loop over that dim.
 TEST(HardeningSizes, EmptyInputsWithAHugeDimCostNothing) {
     HandleCheck hc;
+    // The refusals below of 2^40-element results must not depend on the kernel's overcommit policy: where malloc
+    // grants 4 TiB of address space (vm.overcommit_memory=1, as on the GPU machines), zero-filling it is an OOM
+    // kill. The memory limit refuses them the same way everywhere.
+    CT_ASSERT_OK(ct_set_cpu_memory_limit(int64_t(1) << 32));
+    struct Unlimit {
+        ~Unlimit() { ct_set_cpu_memory_limit(-1); }
+    } unlimit;
     const Shape wide{k40, 0}, tall{0, k40};
     for (const Shape& s : {wide, tall}) {
         SCOPED_TRACE(::testing::Message() << "shape [" << s[0] << ", " << s[1] << "]");
