@@ -42,7 +42,7 @@ constexpr int kVecBytes = 16;
 template <typename T, int V> struct alignas(sizeof(T) * V) VecOf {
     T v[V];
 };
-template <typename... P> inline bool vec_aligned(const P*... p) {
+template <typename... P> inline bool vec_aligned(P*... p) {
     return ((reinterpret_cast<uintptr_t>(p) % kVecBytes == 0) && ...);
 }
 inline bool unit_run(const ct_cuda_layout& L) {
@@ -52,18 +52,44 @@ inline bool unit_run(const ct_cuda_layout& L) {
     return true;
 }
 
-// binary_kernel over one contiguous run, V elements per vector (V = kVecBytes / the widest element).
-template <int V, typename R, typename T, typename F>
-__global__ void binary_vec_kernel(int64_t n, R* out, const T* a, const T* b, F f) {
+// out[i] = f(in[i]...) over one contiguous run, V elements per vector (V = kVecBytes / the widest element); f maps
+// storage elements to an R (StoreOf, ConvertTo).
+template <int V, typename R, typename F, typename... T>
+CT_EMULATION_NO_SLP __device__ inline void map_one_vec(VecOf<R, V>& out, const F& f, const VecOf<T, V>&... in) {
+#pragma unroll
+    for (int k = 0; k < V; ++k) out.v[k] = f(in.v[k]...);
+}
+template <int V, typename R, typename F, typename... T>
+CT_EMULATION_NO_SLP __global__ void map_vec_kernel(int64_t n, R* out, F f, const T*... in) {
     const int64_t nv = n / V;
     for (int64_t j = first_index(); j < nv; j += index_step()) {
-        VecOf<T, V> va = reinterpret_cast<const VecOf<T, V>*>(a)[j], vb = reinterpret_cast<const VecOf<T, V>*>(b)[j];
         VecOf<R, V> vo;
-#pragma unroll
-        for (int k = 0; k < V; ++k) vo.v[k] = store<R>(f(load(va.v[k]), load(vb.v[k])));
+        map_one_vec<V>(vo, f, reinterpret_cast<const VecOf<T, V>*>(in)[j]...);
         reinterpret_cast<VecOf<R, V>*>(out)[j] = vo;
     }
-    for (int64_t i = nv * V + first_index(); i < n; i += index_step()) out[i] = store<R>(f(load(a[i]), load(b[i])));
+    for (int64_t i = nv * V + first_index(); i < n; i += index_step()) out[i] = f(in[i]...);
+}
+// A compute-type functor applied to storage elements, its result stored as R (half types rounded once).
+template <typename R, typename F> struct StoreOf {
+    F f;
+    template <typename... S> __device__ R operator()(S... s) const { return store<R>(f(load(s)...)); }
+};
+// A storage element converted to R (the copy kernel's conversion).
+template <typename R> struct ConvertTo {
+    template <typename S> __device__ R operator()(S s) const {
+        return store<R>(math::convert<compute_t<R>>(load(s)));  // Note [Float to integer]
+    }
+};
+// Launches map_vec_kernel when L is one contiguous run and every pointer is kVecBytes-aligned; false otherwise
+// (the caller then launches its strided kernel).
+template <typename R, typename F, typename... T>
+bool launch_map_vec(LaunchConfig c, cudaStream_t s, const ct_cuda_layout& L, int64_t n, R* out, F f,
+                    const T*... in) {
+    if (!unit_run(L) || !vec_aligned(out, in...)) return false;
+    constexpr int V = kVecBytes / (int)std::max({sizeof(R), sizeof(T)...});
+    auto* vec = &map_vec_kernel<V, R, F, T...>;  // Note [Vectorized contiguous kernels]
+    CT_LAUNCH(vec, blocks_for((n + V - 1) / V, c), c.threads, s, n, out, f, in...);
+    return true;
 }
 
 // Converts the fill value like the CPU does (Note [Float to integer]).
@@ -84,6 +110,7 @@ inline int32_t launch_copy(LaunchConfig c, cudaStream_t s, const ct_cuda_layout&
         using R = typename decltype(rt)::type;
         dispatch_kernel((DType)src_dtype, [&](auto st) {
             using T = typename decltype(st)::type;
+            if (launch_map_vec(c, s, L, n, static_cast<R*>(dst), ConvertTo<R>{}, static_cast<const T*>(src))) return;
             auto* kernel = &copy_kernel<R, T>;
             CT_LAUNCH(kernel, blocks_for(n, c), c.threads, s, L, n, static_cast<R*>(dst), static_cast<const T*>(src));
         });
@@ -114,13 +141,9 @@ void launch_binary_functor(LaunchConfig c, cudaStream_t s, const ct_cuda_layout&
                            const void* a, const void* b, F f) {
     using C = compute_t<T>;
     using R = result_storage_t<T, decltype(f(C(), C()))>;
-    constexpr int V = kVecBytes / (int)std::max(sizeof(T), sizeof(R));
-    if (unit_run(L) && vec_aligned(static_cast<const R*>(out), static_cast<const T*>(a), static_cast<const T*>(b))) {
-        auto* vec = &binary_vec_kernel<V, R, T, F>;  // Note [Vectorized contiguous kernels]
-        CT_LAUNCH(vec, blocks_for((n + V - 1) / V, c), c.threads, s, n, static_cast<R*>(out), static_cast<const T*>(a),
-                  static_cast<const T*>(b), f);
+    if (launch_map_vec(c, s, L, n, static_cast<R*>(out), StoreOf<R, F>{f}, static_cast<const T*>(a),
+                       static_cast<const T*>(b)))
         return;
-    }
     auto* kernel = &binary_kernel<R, T, F>;
     CT_LAUNCH(kernel, blocks_for(n, c), c.threads, s, L, n, static_cast<R*>(out), static_cast<const T*>(a),
               static_cast<const T*>(b), f);

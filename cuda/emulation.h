@@ -8,6 +8,9 @@
 #include <cstdint>
 
 #define CT_CUDA_EMULATION 1
+// GCC 12 at -O3 crashes (internal compiler error in extract_insn) SLP-vectorizing the vector kernels' unrolled
+// element loops (cuda/elementwise.cuh map_vec_kernel) for some functors: they are compiled without it here.
+#define CT_EMULATION_NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
 #define __global__
 #define __device__
 #define __host__

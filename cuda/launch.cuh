@@ -6,6 +6,7 @@
 #if defined(__CUDACC__) && !defined(CT_CUDA_EMULATION)
 #include <cuda_runtime.h>
 #define CT_LAUNCH(kernel, grid, block, stream, ...) kernel<<<(grid), (block), 0, (stream)>>>(__VA_ARGS__)
+#define CT_EMULATION_NO_SLP
 #else
 #include "cuda/emulation.h"
 #endif
@@ -39,6 +40,13 @@ template <typename Layout> inline int64_t layout_numel(const Layout& L) {
 __device__ inline int64_t first_index() { return (int64_t)blockIdx.x * blockDim.x + threadIdx.x; }
 __device__ inline int64_t index_step() { return (int64_t)gridDim.x * blockDim.x; }
 
+// i / size for an index i >= 0 and a size > 0: in 32 bits when both fit (a 64-bit division is several times the
+// instructions of a 32-bit one on the GPU, and multi-dim layouts divide once per dim per element).
+__device__ inline int64_t divide_index(int64_t i, int64_t size) {
+    if ((((uint64_t)i | (uint64_t)size) >> 32) == 0) return (int64_t)((uint32_t)i / (uint32_t)size);
+    return i / size;
+}
+
 // Element offsets of the first N operands of L for the row-major linear index i.
 template <int N> struct Offsets {
     int64_t at[N];
@@ -51,7 +59,7 @@ template <int N, typename Layout> __device__ inline Offsets<N> offsets_of(const 
         return o;
     }
     for (int d = L.ndim - 1; d >= 0; --d) {
-        int64_t q = i / L.sizes[d];
+        int64_t q = divide_index(i, L.sizes[d]);
         int64_t r = i - q * L.sizes[d];
         i = q;
         for (int k = 0; k < N; ++k) o.at[k] += r * L.strides[k][d];

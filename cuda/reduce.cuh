@@ -206,7 +206,7 @@ __device__ inline int64_t offset_in(const int64_t* sizes, const int64_t* strides
     if (ndim <= 0) return 0;
     int64_t off = 0;
     for (int32_t d = ndim - 1; d > 0; --d) {
-        int64_t q = i / sizes[d];
+        int64_t q = divide_index(i, sizes[d]);
         off += (i - q * sizes[d]) * strides[d];
         i = q;
     }

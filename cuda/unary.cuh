@@ -33,6 +33,7 @@ template <typename T, typename F>
 void launch_unary_functor(LaunchConfig c, cudaStream_t s, const ct_cuda_layout& L, int64_t n, void* out,
                           const void* x, F f) {
     using R = result_storage_t<T, decltype(f(compute_t<T>()))>;
+    if (launch_map_vec(c, s, L, n, static_cast<R*>(out), StoreOf<R, F>{f}, static_cast<const T*>(x))) return;
     auto* kernel = &unary_kernel<R, T, F>;
     CT_LAUNCH(kernel, blocks_for(n, c), c.threads, s, L, n, static_cast<R*>(out), static_cast<const T*>(x), f);
 }

@@ -140,10 +140,12 @@ void check_binary(const BinaryCase& c, const H& a, const H& b, ct_dtype dt) {
     EXPECT_TRUE(same_values(out, want));
 }
 
-// (a, b) pairs: contiguous odd-sized, broadcast, transposed vs sliced, scalar vs matrix, 0-d, empty.
+// (a, b) pairs: contiguous odd-sized (Note [Vectorized contiguous kernels]), misaligned, broadcast, transposed vs sliced, scalar vs matrix, 0-d, empty.
 std::vector<std::pair<H, H>> binary_inputs(ct_dtype dt) {
     std::vector<std::pair<H, H>> r;
-    r.emplace_back(values_for({1031}, dt, 1), values_for({1031}, dt, 2));
+    r.emplace_back(values_for({1031}, dt, 1), values_for({1031}, dt, 2));  // vectors and a tail
+    // contiguous but one element past an aligned start: not vector-aligned, the strided kernel runs
+    r.emplace_back(slice(values_for({1032}, dt, 13), 0, 1, 1032, 1), values_for({1031}, dt, 14));
     r.emplace_back(values_for({3, 1, 5}, dt, 3), values_for({4, 1}, dt, 4));
     r.emplace_back(transpose(values_for({5, 6}, dt, 5), 0, 1), slice(values_for({6, 10}, dt, 6), 1, 1, 10, 2));
     r.emplace_back(values_for({}, dt, 7), transpose(values_for({3, 2, 7}, dt, 8), 0, 2));
