@@ -238,7 +238,7 @@ __global__ void reduce_thread_kernel(ct_cuda_reduce_layout L, int64_t n_out, int
 // (t = part * n_out + output) when the outputs are the unit-stride dim (reducing dim 0 of a matrix), so a warp reads
 // consecutive outputs. P grows until about kPlanThreads threads run (one output, a full sum, needs them all: a block
 // per output left one multiprocessor working) but a thread still folds kPlanMinPerThread elements; P = 1 is one
-// thread per output and no scratch. P depends on the shapes and strides only, never on the device, so a result is
+// thread per output and no scratch, and the choice for inputs under kPlanSmall elements (one launch). P depends on the shapes and strides only, never on the device, so a result is
 // the same on every GPU and on the emulated backend (which runs this same plan). Reducers' merge is
 // order-independent (ties broken by index), so any P gives the same value up to reassociation of double sums.
 constexpr int64_t kPlanThreads = int64_t(1) << 18;      // in flight at once: enough to fill an H100/H200's memory system
@@ -246,6 +246,7 @@ constexpr int64_t kPlanMinPerThread = 16;               // a partial costs a wri
 constexpr int64_t kPlanRowParts = 32;                   // rows: a warp on one slice reads 128 consecutive bytes of float
 constexpr int64_t kPlanScratchBytes = int64_t(32) << 20;  // partials of one pass at most
 constexpr int64_t kMergeFanIn = 64;
+constexpr int64_t kPlanSmall = int64_t(1) << 16;  // fewer input elements: one launch (a merge launch costs more)
 
 // Drops size-1 dims and merges dim d into d - 1 where stride[d - 1] == size[d] * stride[d].
 inline void merge_contiguous_dims(int64_t* sizes, int64_t* strides, int32_t& ndim) {
@@ -273,6 +274,7 @@ inline ReducePlan plan_reduce(const ct_cuda_reduce_layout& L, int64_t n_out, int
     const bool out_unit = L.kept_ndim > 0 && L.kept_strides[L.kept_ndim - 1] == 1;
     ReducePlan plan{std::min(std::max<int64_t>(kPlanThreads / n_out, 1), n_red / kPlanMinPerThread),
                     out_unit && !red_unit};
+    if (n_out * n_red < kPlanSmall) return ReducePlan{1, plan.columns};  // n_out * n_red: x's elements, no overflow
     // rows of long slices: a warp per slice even when the outputs alone fill the device (coalesced reads)
     if (!plan.columns && red_unit && n_red >= kPlanRowParts * kPlanMinPerThread)
         plan.parts = std::max(plan.parts, kPlanRowParts);

@@ -96,15 +96,15 @@ TEST(CudaKernelsOps, StridedReductionMatchesALoop) {
 // Note [CUDA reduction plan]: long slices are folded in parts whose partials merge passes combine, in rows mode
 // (reduced dim unit-stride), columns mode (outputs unit-stride) and for one output (a full sum). Every plan must give
 // the plain loop's sums and the first index of each maximum (ties repeat the maximum), with scratch and without it
-// (no scratch: one thread per output).
+// (no scratch: one thread per output); a small input runs in one launch.
 TEST(CudaKernelsOps, SplitReductionPlansMatchALoop) {
     struct Case {
         const char* name;
         int64_t rows, cols;
         bool reduce_rows;  // reduce dim 0 (columns mode) or dim 1 (rows mode)
     };
-    const Case cases[] = {{"full sum", 1, 10007, false}, {"rows", 7, 1000, false}, {"columns", 3001, 5, true},
-                          {"one long column", 20000, 1, true}};
+    const Case cases[] = {{"full sum", 1, 70001, false}, {"rows", 7, 10000, false}, {"columns", 30001, 5, true},
+                          {"one long column", 70000, 1, true}, {"small: one launch", 50, 1000, false}};
     for (const Case& c : cases) {
         SCOPED_TRACE(c.name);
         std::vector<double> buf((size_t)(c.rows * c.cols));
@@ -116,7 +116,8 @@ TEST(CudaKernelsOps, SplitReductionPlansMatchALoop) {
         R.reduced_sizes[0] = c.reduce_rows ? c.rows : c.cols;
         R.reduced_strides[0] = c.reduce_rows ? c.cols : 1;
         const int64_t n_out = R.kept_sizes[0], n_red = R.reduced_sizes[0];
-        EXPECT_GT(plan_reduce(R, n_out, n_red, sizeof(double)).parts, 1);
+        const bool small = n_out * n_red < kPlanSmall;
+        EXPECT_EQ(plan_reduce(R, n_out, n_red, sizeof(double)).parts > 1, !small);
         EXPECT_EQ(plan_reduce(R, n_out, n_red, sizeof(double)).columns, c.reduce_rows && c.cols > 1);
         for (bool with_scratch : {true, false}) {
             SCOPED_TRACE(with_scratch ? "parts" : "one thread per output");
@@ -128,7 +129,7 @@ TEST(CudaKernelsOps, SplitReductionPlansMatchALoop) {
             int64_t before = ct::emu::launches;
             ASSERT_EQ(launch_reduce(kTiny, nullptr, R, CT_CUDA_REDUCE_SUM, sums.data(), nullptr, buf.data(), CT_FLOAT64,
                                     0, t), CT_OK);
-            EXPECT_EQ(ct::emu::launches - before > 1, with_scratch);  // a parts pass, then merge passes
+            EXPECT_EQ(ct::emu::launches - before > 1, with_scratch && !small);  // a parts pass, then merge passes
             ASSERT_EQ(launch_reduce(kTiny, nullptr, R, CT_CUDA_REDUCE_MAX, maxima.data(), where.data(), buf.data(),
                                     CT_FLOAT64, 0, t), CT_OK);
             for (int64_t o = 0; o < n_out; ++o) {
