@@ -7,8 +7,8 @@
 // [Complex linalg] in linalg_decomp.cpp).
 #include <limits>
 #include "autograd/grad_mode.h"
-#include "ops/half_compute.h"
 #include "ops/complex_ops.h"
+#include "ops/half_compute.h"
 #include "ops/linalg_kernels.h"
 #include "ops/ops.h"
 
