@@ -1201,11 +1201,12 @@ enum {
     CT_LSTSQ_GELSD = 2, /* SVD, divide and conquer: any rank, gives singular values */
     CT_LSTSQ_GELSS = 3  /* SVD: any rank, gives singular values */
 };
-/* torch.linalg.lstsq(A, B, rcond, driver) on CPU float32/float64: A [..., m, n], B [..., m, k] (or [..., m] when it
- * has one dim less than A), batch dims broadcast. solution [..., n, k] (the minimum-norm least-squares solution;
- * differentiable as pinv(A) @ B); residuals [..., k] (squared, only when m > n, the driver is not gelsy and A has
- * full rank, else [0]); rank int64 [...] ([0] for gels); singular_values [..., min(m, n)] (gelsd/gelss, else [0]).
- * rcond < 0: eps(dtype) * max(m, n). Any out-pointer but solution may be NULL. */
+/* torch.linalg.lstsq(A, B, rcond, driver) on CPU float32/float64/complex64/complex128 (A and B of one dtype): A
+ * [..., m, n], B [..., m, k] (or [..., m] when it has one dim less than A), batch dims broadcast. solution [..., n, k]
+ * (the minimum-norm least-squares solution; differentiable as pinv(A) @ B); residuals [..., k] (squared, of the real
+ * dtype, only when m > n, the driver is not gelsy and A has full rank, else [0]); rank int64 [...] ([0] for gels);
+ * singular_values [..., min(m, n)] (real dtype; gelsd/gelss, else [0]). rcond < 0: eps(real dtype) * max(m, n).
+ * Any out-pointer but solution may be NULL. */
 CT_API ct_status ct_linalg_lstsq_ex(ct_tensor a, ct_tensor b, double rcond, int32_t driver, ct_tensor* solution,
                                     ct_tensor* residuals, ct_tensor* rank, ct_tensor* singular_values);
 

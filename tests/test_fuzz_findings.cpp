@@ -465,3 +465,17 @@ TEST(FuzzFindings, DiffOfAnEmptyTensorWithAHugeDimIsImmediate) {
     EXPECT_EQ(ctt::shape(out), (Shape{0, (int64_t(1) << 40) - 3}));
     EXPECT_EQ(dtype(out), CT_FLOAT32);
 }
+
+// fuzz_ops (budget run, complex cumsum): an empty complex64 tensor [0, 2^62] has the contiguous stride 2^62 on its
+// zero-size dim; view_as_real (which complex cumsum runs through) doubled it past int64 (UBSan: signed
+// overflow). Such a stride addresses nothing and is now replaced by an even one; cumsum then fails cleanly.
+TEST(FuzzFindings, ViewAsRealOfAnEmptyComplexTensorWithAHugeStride) {
+    const int64_t shape[2] = {0, int64_t(1) << 62};
+    H x, r, c;
+    ok(ct_empty(shape, 2, CT_COMPLEX64, ct_cpu(), x.out()));
+    ok(ct_view_as_real(x.get(), r.out()));
+    EXPECT_EQ(ctt::shape(r), (Shape{0, int64_t(1) << 62, 2}));
+    EXPECT_EQ(dtype(r), CT_FLOAT32);
+    // complex cumsum works on the float32 view, whose [0, 2^62, 2] sizes multiply past int64: a clean error
+    CT_EXPECT_ERR(ct_cumsum(x.get(), 1, c.out()), CT_ERR_SHAPE, "too many elements");
+}

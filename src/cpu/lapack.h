@@ -100,7 +100,19 @@ void zgetrs_(const char* trans, const lapack_int* n, const lapack_int* nrhs, con
                    R* rwork, lapack_int* iwork, lapack_int* info);                                                 \
     void p##geev_(const char* jobvl, const char* jobvr, const lapack_int* n, C* a, const lapack_int* lda, C* w,     \
                   C* vl, const lapack_int* ldvl, C* vr, const lapack_int* ldvr, C* work, const lapack_int* lwork,  \
-                  R* rwork, lapack_int* info);
+                  R* rwork, lapack_int* info);                                                                     \
+    void p##gels_(const char* trans, const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, C* a,        \
+                  const lapack_int* lda, C* b, const lapack_int* ldb, C* work, const lapack_int* lwork,            \
+                  lapack_int* info);                                                                               \
+    void p##gelsy_(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, C* a, const lapack_int* lda,   \
+                   C* b, const lapack_int* ldb, lapack_int* jpvt, const R* rcond, lapack_int* rank, C* work,       \
+                   const lapack_int* lwork, R* rwork, lapack_int* info);                                           \
+    void p##gelsd_(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, C* a, const lapack_int* lda,   \
+                   C* b, const lapack_int* ldb, R* s, const R* rcond, lapack_int* rank, C* work,                   \
+                   const lapack_int* lwork, R* rwork, lapack_int* iwork, lapack_int* info);                        \
+    void p##gelss_(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, C* a, const lapack_int* lda,   \
+                   C* b, const lapack_int* ldb, R* s, const R* rcond, lapack_int* rank, C* work,                   \
+                   const lapack_int* lwork, R* rwork, lapack_int* info);
 CT_LAPACK_COMPLEX_DECL(std::complex<float>, float, c)
 CT_LAPACK_COMPLEX_DECL(std::complex<double>, double, z)
 #undef CT_LAPACK_COMPLEX_DECL
@@ -135,6 +147,38 @@ template <typename T> struct Lapack;
             p##geqrf_(m, n, a, lda, tau, work, lwork, info);                                                       \
         }
 
+// The least-squares drivers of torch.linalg.lstsq (gels, gelsy, gelsd, gelss), the same for the real and complex
+// types: R is T's real type (rcond, singular values), RW passes on the rwork argument the complex routines take
+// after lwork (CT_LAPACK_RWORK) or drops it for the real ones (CT_LAPACK_NO_RWORK). rwork sizes: gelsy 2 n, gelss
+// 5 min(m, n), gelsd the value its workspace query leaves in rwork[0] (a real routine leaves it untouched).
+#define CT_LAPACK_RWORK(x) x,
+#define CT_LAPACK_NO_RWORK(x)
+#define CT_LAPACK_LSTSQ(T, R, p, RW)                                                                               \
+        static void gels(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, T* a,                   \
+                         const lapack_int* lda, T* b, const lapack_int* ldb, T* work, const lapack_int* lwork,     \
+                         lapack_int* info) {                                                                       \
+            p##gels_("N", m, n, nrhs, a, lda, b, ldb, work, lwork, info);                                          \
+        }                                                                                                          \
+        static void gelsy(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, T* a,                  \
+                          const lapack_int* lda, T* b, const lapack_int* ldb, lapack_int* jpvt, const R* rcond,    \
+                          lapack_int* rank, T* work, const lapack_int* lwork, R* rwork, lapack_int* info) {        \
+            (void)rwork;                                                                                           \
+            p##gelsy_(m, n, nrhs, a, lda, b, ldb, jpvt, rcond, rank, work, lwork, RW(rwork) info);                 \
+        }                                                                                                          \
+        static void gelsd(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, T* a,                  \
+                          const lapack_int* lda, T* b, const lapack_int* ldb, R* s, const R* rcond,                \
+                          lapack_int* rank, T* work, const lapack_int* lwork, R* rwork, lapack_int* iwork,         \
+                          lapack_int* info) {                                                                      \
+            (void)rwork;                                                                                           \
+            p##gelsd_(m, n, nrhs, a, lda, b, ldb, s, rcond, rank, work, lwork, RW(rwork) iwork, info);             \
+        }                                                                                                          \
+        static void gelss(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, T* a,                  \
+                          const lapack_int* lda, T* b, const lapack_int* ldb, R* s, const R* rcond,                \
+                          lapack_int* rank, T* work, const lapack_int* lwork, R* rwork, lapack_int* info) {        \
+            (void)rwork;                                                                                           \
+            p##gelss_(m, n, nrhs, a, lda, b, ldb, s, rcond, rank, work, lwork, RW(rwork) info);                    \
+        }
+
 #define CT_LAPACK_TRAITS(T, p)                                                                                     \
     template <> struct Lapack<T> {                                                                                 \
         using Real = T;                                                                                            \
@@ -163,39 +207,19 @@ template <typename T> struct Lapack;
                           const lapack_int* lwork, T*, lapack_int* iwork, lapack_int* info) {                      \
             p##gesdd_(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, iwork, info);                          \
         }                                                                                                          \
-        /* the least-squares drivers (torch.linalg.lstsq's gels, gelsy, gelsd, gelss) */                           \
-        static void gels(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, T* a,                   \
-                         const lapack_int* lda, T* b, const lapack_int* ldb, T* work, const lapack_int* lwork,     \
-                         lapack_int* info) {                                                                       \
-            p##gels_("N", m, n, nrhs, a, lda, b, ldb, work, lwork, info);                                          \
-        }                                                                                                          \
-        static void gelsy(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, T* a,                  \
-                          const lapack_int* lda, T* b, const lapack_int* ldb, lapack_int* jpvt, const T* rcond,    \
-                          lapack_int* rank, T* work, const lapack_int* lwork, lapack_int* info) {                  \
-            p##gelsy_(m, n, nrhs, a, lda, b, ldb, jpvt, rcond, rank, work, lwork, info);                           \
-        }                                                                                                          \
-        static void gelsd(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, T* a,                  \
-                          const lapack_int* lda, T* b, const lapack_int* ldb, T* s, const T* rcond,                \
-                          lapack_int* rank, T* work, const lapack_int* lwork, lapack_int* iwork,                   \
-                          lapack_int* info) {                                                                      \
-            p##gelsd_(m, n, nrhs, a, lda, b, ldb, s, rcond, rank, work, lwork, iwork, info);                       \
-        }                                                                                                          \
-        static void gelss(const lapack_int* m, const lapack_int* n, const lapack_int* nrhs, T* a,                  \
-                          const lapack_int* lda, T* b, const lapack_int* ldb, T* s, const T* rcond,                \
-                          lapack_int* rank, T* work, const lapack_int* lwork, lapack_int* info) {                  \
-            p##gelss_(m, n, nrhs, a, lda, b, ldb, s, rcond, rank, work, lwork, info);                              \
-        }                                                                                                          \
+        CT_LAPACK_LSTSQ(T, T, p, CT_LAPACK_NO_RWORK)                                                               \
     };
 CT_LAPACK_TRAITS(float, s)
 CT_LAPACK_TRAITS(double, d)
 #undef CT_LAPACK_TRAITS
-// Lapack<std::complex<R>>: the routines of the complex linalg ops (no least-squares drivers).
+// Lapack<std::complex<R>>: the routines of the complex linalg ops.
 #define CT_LAPACK_COMPLEX_TRAITS(R, p)                                                                             \
     template <> struct Lapack<std::complex<R>> {                                                                   \
         using T = std::complex<R>;                                                                                 \
         using Real = R;                                                                                            \
         CT_LAPACK_LU(T, p)                                                                                         \
         CT_LAPACK_COMMON(T, p)                                                                                     \
+        CT_LAPACK_LSTSQ(T, R, p, CT_LAPACK_RWORK)                                                                  \
         static void orgqr(const lapack_int* m, const lapack_int* n, const lapack_int* k, T* a,                     \
                           const lapack_int* lda, const T* tau, T* work, const lapack_int* lwork,                   \
                           lapack_int* info) {                                                                      \
@@ -224,6 +248,9 @@ CT_LAPACK_COMPLEX_TRAITS(float, c)
 CT_LAPACK_COMPLEX_TRAITS(double, z)
 #undef CT_LAPACK_COMPLEX_TRAITS
 #undef CT_LAPACK_COMMON
+#undef CT_LAPACK_LSTSQ
+#undef CT_LAPACK_RWORK
+#undef CT_LAPACK_NO_RWORK
 #undef CT_LAPACK_LU
 
 // BLAS trsm for the four LAPACK types (cblas): op(A) X = B (side CblasLeft) or X op(A) = B (CblasRight), B m x n

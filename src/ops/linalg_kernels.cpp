@@ -455,42 +455,51 @@ std::tuple<Tensor, Tensor, Tensor> lstsq_kernel(const Tensor& a, const Tensor& b
     }
     Tensor f = colmajor(a), buf = colmajor(padded);  // buf: column-major ldb x kk per batch element
     Tensor rank = zeros(bs, DType::Int64, a.device());
-    Tensor sv = empty_tensor(with_tail(bs, {mn}), a.dtype(), a.device());
+    Tensor sv = empty_tensor(with_tail(bs, {mn}), real_dtype(a.dtype()), a.device());
     if (batch == 0 || mn == 0) return {narrow(from_colmajor(buf), -1, 0, k), rank, sv};
     std::vector<lapack_int> infos((size_t)batch, 0), ranks((size_t)batch, 0);
-    dispatch_float(a.dtype(), [&](auto tag) {
+    dispatch_float_or_complex(a.dtype(), [&](auto tag) {  // complex: c/z drivers, real rcond and singular values
         using T = typename decltype(tag)::type;
-        T *pf = f.data<T>(), *pb = buf.data<T>(), *ps = sv.data<T>();
-        const T rc = (T)rcond;
+        using R = typename Lapack<T>::Real;
+        T *pf = f.data<T>(), *pb = buf.data<T>();
+        R* ps = sv.data<R>();
+        const R rc = (R)rcond;
         // one driver call on matrix (fa, fb); lw = -1 is LAPACK's workspace query (no matrix is read)
-        auto solve = [&](T* fa, T* fb, T* s, lapack_int* jpvt, lapack_int* rank, T* work, lapack_int lw,
+        auto solve = [&](T* fa, T* fb, R* s, lapack_int* jpvt, lapack_int* rank, T* work, lapack_int lw, R* rwork,
                          lapack_int* iwork, lapack_int* inf) {
             switch (driver) {
             case LstsqDriver::Gels: Lapack<T>::gels(&lm, &ln, &lk, fa, &lm, fb, &lb, work, &lw, inf); break;
             case LstsqDriver::Gelsy:
-                Lapack<T>::gelsy(&lm, &ln, &lk, fa, &lm, fb, &lb, jpvt, &rc, rank, work, &lw, inf);
+                Lapack<T>::gelsy(&lm, &ln, &lk, fa, &lm, fb, &lb, jpvt, &rc, rank, work, &lw, rwork, inf);
                 break;
             case LstsqDriver::Gelsd:
-                Lapack<T>::gelsd(&lm, &ln, &lk, fa, &lm, fb, &lb, s, &rc, rank, work, &lw, iwork, inf);
+                Lapack<T>::gelsd(&lm, &ln, &lk, fa, &lm, fb, &lb, s, &rc, rank, work, &lw, rwork, iwork, inf);
                 break;
             case LstsqDriver::Gelss:
-                Lapack<T>::gelss(&lm, &ln, &lk, fa, &lm, fb, &lb, s, &rc, rank, work, &lw, inf);
+                Lapack<T>::gelss(&lm, &ln, &lk, fa, &lm, fb, &lb, s, &rc, rank, work, &lw, rwork, inf);
                 break;
             }
         };
         lapack_int info = 0, rk = 0, iwork_query = 0;
         T query = 0;
-        solve(pf, pb, ps, nullptr, &rk, &query, -1, &iwork_query, &info);
-        const int64_t work_size = std::max<int64_t>((int64_t)query, 1);
+        R rwork_query = 0;  // complex gelsd's rwork size; the other drivers (and every real one) leave it 0
+        solve(pf, pb, ps, nullptr, &rk, &query, -1, &rwork_query, &iwork_query, &info);
+        const int64_t work_size = std::max<int64_t>((int64_t)std::real(query), 1);
         const int64_t iwork_size = std::max<int64_t>(iwork_query, 1);
+        // complex rwork: gelsy's 2 n, gelss's 5 min(m, n), gelsd's queried size (lapack.h); unused by the real types
+        const int64_t rwork_size =
+            is_complex(a.dtype()) ? std::max<int64_t>({(int64_t)rwork_query, 2 * n, 5 * mn, 1}) : 1;
         for_each_matrix(batch, 2.0 * m * n * std::max(m, n), [&](int64_t b0, int64_t b1) {
             std::vector<T> work((size_t)work_size);
+            std::vector<R> rwork((size_t)rwork_size);
             std::vector<lapack_int> iwork((size_t)iwork_size), jpvt((size_t)n);
             lapack_int lw = (lapack_int)work_size;
             for (int64_t bi = b0; bi < b1; ++bi) {
-                T *fa = pf + bi * m * n, *fb = pb + bi * ldb * kk, *s = ps + bi * mn;
+                T *fa = pf + bi * m * n, *fb = pb + bi * ldb * kk;
+                R* s = ps + bi * mn;
                 std::fill(jpvt.begin(), jpvt.end(), 0);  // gelsy: every column free to pivot
-                solve(fa, fb, s, jpvt.data(), &ranks[(size_t)bi], work.data(), lw, iwork.data(), &infos[(size_t)bi]);
+                solve(fa, fb, s, jpvt.data(), &ranks[(size_t)bi], work.data(), lw, rwork.data(), iwork.data(),
+                      &infos[(size_t)bi]);
             }
         });
     });

@@ -1,9 +1,10 @@
 // linalg_kernels.h - the LAPACK-backed CPU kernels of torch.linalg (linalg_kernels.cpp): plain computations on
 // float32/float64 and complex64/complex128 CPU tensors of shape [..., m, n] (any strides), batched over the leading
-// dims, with no autograd (lstsq: real only). Real-valued results of complex input (logabsdet, eigh's eigenvalues,
-// singular values) are of its real dtype; "^T" below reads "^H" for complex A. Callers (linalg_ops.cpp) have checked dtype, device and shapes; failures of the factorisation
-// (a singular or non-positive-definite matrix) are thrown here, naming op and the batch element. CUDA tensors
-// go to the cuSOLVER kernels of linalg_device.cpp (same contract, same messages).
+// dims, with no autograd. Real-valued results of complex input (logabsdet, eigh's eigenvalues, singular values,
+// lstsq's sv) are of its real dtype; "^T" below reads "^H" for complex A. Callers (linalg_ops.cpp) have checked
+// dtype, device and shapes; failures of the factorisation (a singular or non-positive-definite matrix) are thrown
+// here, naming op and the batch element. CUDA tensors go to the cuSOLVER kernels of linalg_device.cpp (same
+// contract, same messages).
 #pragma once
 #include <tuple>
 #include "ops/linalg_ops.h"
@@ -54,8 +55,8 @@ std::pair<Tensor, Tensor> eig_kernel(const Tensor& a, bool vectors, const char* 
 // The least-squares problem min ||A X - B|| for A [..., m, n] and B [..., m, k] of one batch shape, by driver with
 // rcond: (buf, rank, sv) where buf [..., max(m, n), k] holds X in its first n rows and, for m > n and a full-rank
 // A, the residual components in rows n..m (LAPACK's layout); rank int64 [...] (0 where min(m, n) is 0) and sv
-// [..., min(m, n)] (gelsd/gelss; undefined otherwise). gels of a rank-deficient A and a gelsd/gelss that does not
-// converge are CT_ERR_INVALID_ARGUMENT naming the batch element.
+// [..., min(m, n)] of A's real dtype (gelsd/gelss; undefined otherwise). gels of a rank-deficient A and a
+// gelsd/gelss that does not converge are CT_ERR_INVALID_ARGUMENT naming the batch element.
 std::tuple<Tensor, Tensor, Tensor> lstsq_kernel(const Tensor& a, const Tensor& b, LstsqDriver driver, double rcond);
 
 }  // namespace ct

@@ -1,6 +1,6 @@
 // linalg_ops.h - torch.linalg's ops in C++ (linalg_decomp.cpp: LAPACK-backed with autograd; linalg_composite.cpp:
 // composed of other ops). Matrices are the last two dims of [..., m, n], batched over the rest; float32/float64 and
-// complex64/complex128 (Note [Complex linalg] in linalg_decomp.cpp; lstsq real only).
+// complex64/complex128 (Note [Complex linalg] in linalg_decomp.cpp).
 #pragma once
 #include <optional>
 #include <string>
@@ -42,9 +42,10 @@ Tensor linalg_lstsq(const Tensor& a, const Tensor& b);  // linalg_lstsq_ex's sol
 enum class LstsqDriver : int32_t { Gelsy = 0, Gels = 1, Gelsd = 2, Gelss = 3 };
 struct LstsqResult {
     Tensor solution;         // [..., n, k] ([..., n] for a vector B); differentiable (as pinv(A) @ B)
-    Tensor residuals;        // [..., k] squared residual norms when m > n, driver != gelsy and A full rank; else [0]
+    // [..., k] squared residual norms (A's real dtype) when m > n, driver != gelsy and A full rank; else [0]
+    Tensor residuals;
     Tensor rank;             // int64 [...] (empty [0] for gels)
-    Tensor singular_values;  // [..., min(m, n)] for gelsd/gelss, else [0]
+    Tensor singular_values;  // [..., min(m, n)] (real dtype) for gelsd/gelss, else [0]
 };
 // rcond < 0: torch's default eps(dtype) * max(m, n).
 LstsqResult linalg_lstsq_ex(const Tensor& a, const Tensor& b, double rcond, LstsqDriver driver);

@@ -1,6 +1,7 @@
 // views.cpp - layout-only ops (reshape, transpose, permute, squeeze, expand, narrow, slice, select, diagonal, ...),
 // plus contiguous/clone/detach/to. Views share storage; their backward maps the gradient back to the base shape.
 #include <algorithm>
+#include <cstdint>
 #include "autograd/grad_mode.h"
 #include "ops/device_ops.h"
 #include "ops/ops.h"
@@ -383,7 +384,10 @@ Tensor view_as_real(const Tensor& x) {
     if (!is_complex(x.dtype()))
         fail(CT_ERR_DTYPE, "view_as_real: expected a complex tensor (complex64 or complex128), got ", dtype_name(x.dtype()));
     Shape s = x.sizes(), st = x.strides();
-    for (int64_t& v : st) v *= 2;  // strides in elements of the part dtype; at most 2 * 2^62 / 16 fits
+    // strides in elements of the part dtype. A stride that would double past int64 addresses nothing (storage
+    // bounds keep a stride that steps over an element below 2^62 / 16): its dim has size <= 1 or the tensor is
+    // empty (contiguous [0, 2^62] has stride 2^62), so any even stride serves there.
+    for (int64_t& v : st) v = (v > INT64_MAX / 2 || v < INT64_MIN / 2) ? 2 : v * 2;
     s.push_back(2);
     st.push_back(1);
     Tensor out = make_view(x, s, st, x.offset() * 2);

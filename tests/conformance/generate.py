@@ -1469,6 +1469,25 @@ def linalg_complex_cases(c):
     c.error("linalg_solve_triangular/error/complex_real", "linalg_solve_triangular",
             [torch.eye(2, dtype=torch.complex64), torch.ones(2, 1)], "CT_ERR_DTYPE",
             {"upper": True, "left": True, "unitriangular": False})
+    linalg_complex_lstsq_cases(c)
+
+
+def linalg_complex_lstsq_cases(c):
+    """linalg.lstsq of complex A and B (issues 14/15): gelsd's four outputs (complex solution, real residuals and
+    singular values, int64 rank) of a batch of tall matrices and gels' minimum-norm solution of a wide one, with
+    torch 1.13's complex gradients of the solution; complex A with real B is torch's dtype error. c is linalg()'s
+    Float64Runs."""
+    L = torch.linalg
+    for dtype in COMPLEXES:
+        rng = Rng(len(c.cases))
+        c.run(f"linalg_lstsq_ex/{dtype}/gelsd/2x5x3", "linalg_lstsq_ex",
+              lambda p, q: tuple(L.lstsq(p, q, driver="gelsd")), [rng.tensor([2, 5, 3], dtype),
+                                                                  rng.tensor([2, 5, 2], dtype)],
+              {"rcond": None, "driver": "gelsd"})
+        c.run(f"linalg_lstsq/{dtype}/3x4", "linalg_lstsq", lambda p, q: L.lstsq(p, q, driver="gels").solution,
+              [rng.tensor([3, 4], dtype), rng.tensor([3, 2], dtype)])
+    c.error("linalg_lstsq/error/complex_real", "linalg_lstsq", [torch.eye(3, 2, dtype=torch.complex64),
+                                                               torch.ones(3, 1)], "CT_ERR_DTYPE")
 
 
 def linalg_composites(c, wc):

@@ -60,6 +60,18 @@
         @test d == :gelsy ? length(r.residuals) == 0 : Array(r.residuals)[1] ≈ 1 / 3
         d in (:gelsd, :gelss) && @test Array(r.singular_values) ≈ [sqrt(3), 1]
     end
+    # complex A = (1 + i) A0, B = (1 + 2i) b0: x = x0 (3 + i) / 2, residuals |1 + 2i|^2 / 3 and singular values
+    # |1 + i| [sqrt(3), 1] real
+    ctall, crhs = tensor(ComplexF64[1 0 1; 0 1 1] .* (1 + im)), tensor(ComplexF64[1 2 4] .* (1 + 2im))
+    for d in (:gelsy, :gels, :gelsd, :gelss)
+        r = C.linalg_lstsq_ex(ctall, crhs; driver = d)
+        @test eltype(r.solution) == ComplexF64 && vec(Array(r.solution)) ≈ [4 / 3, 7 / 3] .* (3 + im) / 2
+        @test eltype(r.residuals) == Float64
+        @test d == :gelsy ? length(r.residuals) == 0 : Array(r.residuals)[1] ≈ 5 / 3
+        d in (:gelsd, :gelss) && @test Array(r.singular_values) ≈ [sqrt(6), sqrt(2)]
+    end
+    e = try C.linalg_lstsq_ex(ctall, rhs) catch err; err end
+    @test e isa CTensorError && e.kind == C.ERR_DTYPE && occursin("same dtype", e.message)
     low = tensor([1.0 2.0 3.0; 2.0 4.0 6.0])  # rank 1: pinv(A) b = 17/70 [1, 2]
     r = C.linalg_lstsq_ex(low, tensor([1.0, 2.0, 4.0]))
     @test Array(r.solution) ≈ [17 / 70, 34 / 70]

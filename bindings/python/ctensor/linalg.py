@@ -1,6 +1,6 @@
 """ctensor.linalg: torch.linalg's names over the C ABI's ct_linalg_* (LAPACK on the CPU; CUDA tensors raise
 NotImplementedError). Matrices are the last two dims, batched over the leading ones; float32/float64 and
-complex64/complex128 (lstsq: real only), with torch's real dtypes for real-valued results of complex input.
+complex64/complex128, with torch's real dtypes for real-valued results of complex input.
 Decompositions return named tuples with torch's field names. ctensor.det/inverse/logdet/slogdet/pinverse/
 matrix_power and the Tensor methods of those names are torch's aliases."""
 import collections

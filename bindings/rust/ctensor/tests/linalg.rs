@@ -160,6 +160,31 @@ fn least_squares_drivers() -> ctensor::Result<()> {
 }
 
 #[test]
+fn complex_least_squares() -> ctensor::Result<()> {
+    // A = (1 + i) A0, B = (1 + 2i) b0 for the real problem above: x = x0 (1 + 2i) / (1 + i) = x0 (3 + i) / 2, the
+    // residuals |1 + 2i|^2 / 3 (real), the singular values |1 + i| {sqrt 3, 1} (real)
+    let a0 = Tensor::from_slice(&[1.0f64, 0.0, 0.0, 1.0, 1.0, 1.0], &[3, 2])?;
+    let b0 = Tensor::from_slice(&[1.0f64, 2.0, 4.0], &[3, 1])?;
+    let b2 = Tensor::from_slice(&[2.0f64, 4.0, 8.0], &[3, 1])?;
+    let (a, b) = (Tensor::complex(&a0, &a0)?, Tensor::complex(&b0, &b2)?);
+    for d in [LstsqDriver::Gelsy, LstsqDriver::Gels, LstsqDriver::Gelsd, LstsqDriver::Gelss] {
+        let r = a.linalg_lstsq_ex(&b, None, d)?;
+        assert_eq!(r.solution.dtype(), ctensor::DType::Complex128);
+        close(&vals(&r.solution.view_as_real()?), &[2.0, 2.0 / 3.0, 3.5, 7.0 / 6.0], 1e-12);
+        assert_eq!(r.residuals.dtype(), ctensor::DType::Float64);
+        if d != LstsqDriver::Gelsy {
+            close(&vals(&r.residuals), &[5.0 / 3.0], 1e-12);
+        }
+        if matches!(d, LstsqDriver::Gelsd | LstsqDriver::Gelss) {
+            assert_eq!(r.singular_values.dtype(), ctensor::DType::Float64);
+            close(&vals(&r.singular_values), &[6f64.sqrt(), 2f64.sqrt()], 1e-12);
+        }
+    }
+    assert!(matches!(a.linalg_lstsq_ex(&b0, None, LstsqDriver::Gelsy), Err(Error::DType(m)) if m.contains("same dtype")));
+    Ok(())
+}
+
+#[test]
 fn general_eigenproblem() -> ctensor::Result<()> {
     // a rotation by 90 degrees scaled by 2: eigenvalues +-2i, eigenvectors (i, 1) / sqrt(2) and (-i, 1) / sqrt(2), as LAPACK geev (and torch) give them
     let rot = Tensor::from_slice(&[0.0f64, -2.0, 2.0, 0.0], &[2, 2])?;

@@ -113,6 +113,21 @@ class LinalgTest {
                         assertArrayEquals(new double[] {Math.sqrt(3), 1}, r.singularValues.toDoubleArray(), 1e-12);
                 }
             }
+            // complex A = (1 + i) A0, B = (1 + 2i) b0: x = x0 (3 + i) / 2, real residuals |1 + 2i|^2 / 3 and
+            // singular values |1 + i| {sqrt 3, 1}
+            Tensor ca = Complex.complex(tall, tall), cb = Complex.complex(b, b.mul(2.0));
+            for (Linalg.LstsqDriver d : Linalg.LstsqDriver.values()) {
+                try (Linalg.Lstsq r = Linalg.lstsq(ca, cb, null, d)) {
+                    assertEquals(DType.COMPLEX128, r.solution.dtype());
+                    assertArrayEquals(new double[] {2, 2.0 / 3, 3.5, 7.0 / 6},
+                            Complex.viewAsReal(r.solution).toDoubleArray(), 1e-12);
+                    assertEquals(DType.FLOAT64, r.residuals.dtype());
+                    if (d != Linalg.LstsqDriver.GELSY) assertEquals(5.0 / 3, r.residuals.item(), 1e-12);
+                    if (d == Linalg.LstsqDriver.GELSD || d == Linalg.LstsqDriver.GELSS)
+                        assertArrayEquals(new double[] {Math.sqrt(6), Math.sqrt(2)}, r.singularValues.toDoubleArray(), 1e-12);
+                }
+            }
+            assertThrows(DTypeException.class, () -> Linalg.lstsq(ca, b, null, Linalg.LstsqDriver.GELSY));
             Tensor low = t(new double[] {1, 2, 2, 4, 3, 6}, 3, 2); // rank 1: x = pinv(A) b = 17/70 [1, 2]
             try (Linalg.Lstsq r = Linalg.lstsq(low, t(new double[] {1, 2, 4}, 3), null, Linalg.LstsqDriver.GELSY)) {
                 assertArrayEquals(new long[] {2}, r.solution.shape());
