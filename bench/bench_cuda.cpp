@@ -282,6 +282,74 @@ void bench_half_rows(int64_t n, int iters) {
     }
 }
 
+// Native half layer_norm and Adam step (issue 15, Notes [Native half norms] and [Native half step]): ms per call
+// for float32, and for float16 / bfloat16 natively and through the old fallback spelled out (layer_norm: float32
+// copies of x, weight, bias, the float32 op, the result rounded back; Adam: float32 copies of the parameter, its
+// gradient and both moments, a float32 step, the parameter and moments rounded back: 4 casts + 3 roundings).
+void bench_half_train(int64_t n, int iters) {
+    const int64_t rows = n / 1024, shape[2] = {rows, 1024}, last[1] = {1024}, flat[1] = {n};
+    std::printf("half layer_norm on [%lld, 1024] and Adam step over %lld parameters (ms per call)\n", (long long)rows,
+                (long long)n);
+    auto cast = [](ct_tensor t, ct_dtype dt) {  // a copy in dt without history (a leaf)
+        ct_tensor r = nullptr, d = nullptr;
+        check(ct_to_dtype(t, dt, &r), "cast");
+        check(ct_detach(r, &d), "detach");
+        ct_tensor_release(r);
+        return d;
+    };
+    auto layer_norm = [&](ct_tensor x, ct_tensor w, ct_tensor b) {
+        ct_tensor o = nullptr;
+        check(ct_layer_norm(x, last, 1, w, b, 1e-5, &o), "layer_norm");
+        ct_tensor_release(o);
+    };
+    auto adam_over = [](ct_tensor p, ct_tensor g) {  // an Adam optimizer over p (grad g), stepped once (state made)
+        check(ct_tensor_set_requires_grad(p, 1), "requires_grad");
+        check(ct_tensor_set_grad(p, g), "set_grad");
+        ct_optimizer opt = nullptr;
+        check(ct_optim_adam_new(&p, 1, 1e-3, 0.9, 0.999, 1e-8, 0.0, &opt), "adam");
+        check(ct_optimizer_step(opt), "step");
+        return opt;
+    };
+    ct_tensor x32 = nullptr, w32 = nullptr, b32 = nullptr, p32 = nullptr, g32 = nullptr;
+    check(ct_randn(shape, 2, CT_FLOAT32, ct_cuda(0), nullptr, &x32), "randn");
+    check(ct_randn(last, 1, CT_FLOAT32, ct_cuda(0), nullptr, &w32), "randn");
+    check(ct_randn(last, 1, CT_FLOAT32, ct_cuda(0), nullptr, &b32), "randn");
+    check(ct_randn(flat, 1, CT_FLOAT32, ct_cuda(0), nullptr, &p32), "randn");
+    check(ct_randn(flat, 1, CT_FLOAT32, ct_cuda(0), nullptr, &g32), "randn");
+    ct_optimizer opt32 = adam_over(p32, g32);
+    const double ln32 = time_per_call(iters, [&] { layer_norm(x32, w32, b32); }, sync_ct);
+    const double ad32 = time_per_call(iters, [&] { check(ct_optimizer_step(opt32), "step"); }, sync_ct);
+    std::printf("  float32 layer_norm %8.3f ms, adam %8.3f ms\n", 1e3 * ln32, 1e3 * ad32);
+    for (ct_dtype dt : {CT_FLOAT16, CT_BFLOAT16}) {
+        ct_tensor x = cast(x32, dt), w = cast(w32, dt), b = cast(b32, dt), p = cast(p32, dt), g = cast(g32, dt);
+        ct_tensor m = cast(p32, dt), v = cast(p32, dt), pf = cast(p, CT_FLOAT32), gf = cast(g, CT_FLOAT32);
+        const double ln = time_per_call(iters, [&] { layer_norm(x, w, b); }, sync_ct);
+        const double lnf = time_per_call(iters, [&] {
+            ct_tensor xf = cast(x, CT_FLOAT32), wf = cast(w, CT_FLOAT32), bf = cast(b, CT_FLOAT32), o = nullptr, r;
+            check(ct_layer_norm(xf, last, 1, wf, bf, 1e-5, &o), "layer_norm");
+            r = cast(o, dt);
+            ct_tensor_release(xf), ct_tensor_release(wf), ct_tensor_release(bf), ct_tensor_release(o);
+            ct_tensor_release(r);
+        }, sync_ct);
+        ct_optimizer opt = adam_over(p, g), optf = adam_over(pf, gf);
+        const double ad = time_per_call(iters, [&] { check(ct_optimizer_step(opt), "step"); }, sync_ct);
+        const double adf = time_per_call(iters, [&] {
+            ct_tensor c[4] = {cast(p, CT_FLOAT32), cast(g, CT_FLOAT32), cast(m, CT_FLOAT32), cast(v, CT_FLOAT32)};
+            check(ct_optimizer_step(optf), "step");
+            ct_tensor r[3] = {cast(pf, dt), cast(pf, dt), cast(pf, dt)};
+            for (ct_tensor t : c) ct_tensor_release(t);
+            for (ct_tensor t : r) ct_tensor_release(t);
+        }, sync_ct);
+        std::printf("  %-8s layer_norm native %8.3f ms (%4.2fx fallback's time), adam native %8.3f ms (%4.2fx "
+                    "fallback's time)\n",
+                    ct_dtype_name(dt), 1e3 * ln, ln / lnf, 1e3 * ad, ad / adf);
+        ct_optimizer_release(opt), ct_optimizer_release(optf);
+        for (ct_tensor t : {x, w, b, p, g, m, v, pf, gf}) ct_tensor_release(t);
+    }
+    ct_optimizer_release(opt32);
+    for (ct_tensor t : {x32, w32, b32, p32, g32}) ct_tensor_release(t);
+}
+
 // torch.linalg on cuSOLVER (issue 14): solve, svd and eigh of a batch of n x n matrices on the CPU (LAPACK) and
 // on CUDA, ms per call and the ratio. The matrices are randn + n I (well conditioned; eigh reads one triangle).
 void bench_linalg(int64_t n, int64_t batch, int iters) {
@@ -395,6 +463,7 @@ int main(int argc, char** argv) {
     bench_mlp(256, iters);
     bench_half(n, m, iters);
     bench_half_rows(n, iters);
+    bench_half_train(n, iters);
     bench_linalg(256, 16, iters);
     bench_lstm(64, 64, 512, iters);
     int64_t allocated = 0, reserved = 0, peak = 0;

@@ -162,6 +162,8 @@ const ct_cuda_backend kTable = {
     &logcumsumexp,
     // ---- native float16/bfloat16 kernels (issue 15, cudanative) ----
     &reduce_to,
+    // ---- native float16/bfloat16 kernels (issue 15, cudahalf3) ----
+    &sgd, &norm_apply,
 };
 
 }  // namespace

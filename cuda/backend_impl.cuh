@@ -107,9 +107,14 @@ int32_t logcumsumexp(int32_t device, void* data, int32_t dtype, int64_t outer, i
 int32_t reduce_to(int32_t device, int32_t op, const ct_cuda_reduce_layout* layout, void* out, int32_t out_dtype,
                   void* out_index, const void* x, int32_t dtype, double p0);
 
+// norm_apply (issue 15, cudahalf3), implemented in nn.cu.
+int32_t norm_apply(int32_t device, int32_t dtype, const ct_cuda_norm* geom, const void* x, const float* mean,
+                   const float* rstd, const void* w, const void* b, void* y);
+
 // conv, pooling, optimizers (cuda-conv) entries, implemented in conv.cu.
 int32_t adam(int32_t device, int32_t dtype, int64_t n, void* w, const void* g, void* m, void* v,
              const ct_cuda_adam* coeffs);
+int32_t sgd(int32_t device, int32_t dtype, int64_t n, void* w, const void* g, void* buf, const ct_cuda_sgd* coeffs);
 int32_t im2col(int32_t device, int32_t dtype, const ct_cuda_conv2d* geom, int64_t count, const void* x, void* col,
                const int64_t col_strides[3]);
 int32_t col2im(int32_t device, int32_t dtype, const ct_cuda_conv2d* geom, int64_t count, const void* col, void* x);

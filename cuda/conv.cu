@@ -12,6 +12,11 @@ int32_t adam(int32_t device, int32_t dtype, int64_t n, void* w, const void* g, v
                      [&](DeviceContext& c) { return launch_adam(c.launch, c.stream, dtype, n, w, g, m, v, coeffs); });
 }
 
+int32_t sgd(int32_t device, int32_t dtype, int64_t n, void* w, const void* g, void* buf, const ct_cuda_sgd* coeffs) {
+    return on_device_dtype(device, "sgd", dtype,
+                           [&](DeviceContext& c) { return launch_sgd(c.launch, c.stream, dtype, n, w, g, buf, coeffs); });
+}
+
 int32_t im2col(int32_t device, int32_t dtype, const ct_cuda_conv2d* geom, int64_t count, const void* x, void* col,
                const int64_t col_strides[3]) {
     return on_device_dtype(device, "im2col", dtype, [&](DeviceContext& c) {

@@ -1,9 +1,10 @@
-// nn.cu - table entries of the nn family (cuda-nn): softmax, class losses and elementwise losses. Each entry
+// nn.cu - table entries of the nn family (cuda-nn): softmax, class losses, elementwise losses and norm_apply. Each entry
 // validates, picks the device's stream and launch configuration, runs a launcher of nn_rows.cuh and reports
 // launch errors.
 #include "cuda/backend_impl.cuh"
 #include "cuda/index.cuh"
 #include "cuda/nn_rows.cuh"
+#include "cuda/norm.cuh"
 
 namespace ct {
 namespace cuda {
@@ -11,6 +12,13 @@ int32_t softmax(int32_t device, int32_t dtype, int32_t log_, int64_t outer, int6
                 void* y) {
     return on_device_dtype(device, "softmax", dtype, [&](DeviceContext& c) {
         return launch_softmax(c.launch, c.stream, dtype, log_ != 0, outer, n, inner, x, y);
+    });
+}
+
+int32_t norm_apply(int32_t device, int32_t dtype, const ct_cuda_norm* geom, const void* x, const float* mean,
+                   const float* rstd, const void* w, const void* b, void* y) {
+    return on_device_dtype(device, "norm_apply", dtype, [&](DeviceContext& c) {
+        return launch_norm_apply(c.launch, c.stream, dtype, geom, x, mean, rstd, w, b, y);
     });
 }
 

@@ -9,6 +9,7 @@
 #include "cuda/gemm_args.h"
 #include "cuda/index.cuh"
 #include "cuda/nn_rows.cuh"
+#include "cuda/norm.cuh"
 #include "cuda/reduce.cuh"
 #include "cuda/scan.cuh"
 #include "cuda/unary.cuh"
@@ -292,6 +293,16 @@ int32_t adam_entry(int32_t device, int32_t dtype, int64_t n, void* w, const void
     if (int32_t st = check_device(device)) return st;
     return finish(launch_adam(kLaunch, nullptr, dtype, n, w, g, m, v, coeffs), "adam");
 }
+int32_t norm_apply_entry(int32_t device, int32_t dtype, const ct_cuda_norm* geom, const void* x, const float* mean,
+                         const float* rstd, const void* w, const void* b, void* y) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_norm_apply(kLaunch, nullptr, dtype, geom, x, mean, rstd, w, b, y), "norm_apply");
+}
+int32_t sgd_entry(int32_t device, int32_t dtype, int64_t n, void* w, const void* g, void* buf,
+                  const ct_cuda_sgd* coeffs) {
+    if (int32_t st = check_device(device)) return st;
+    return finish(launch_sgd(kLaunch, nullptr, dtype, n, w, g, buf, coeffs), "sgd");
+}
 int32_t im2col_entry(int32_t device, int32_t dtype, const ct_cuda_conv2d* geom, int64_t count, const void* x,
                      void* col, const int64_t col_strides[3]) {
     if (int32_t st = check_device(device)) return st;
@@ -372,6 +383,8 @@ const ct_cuda_backend kTable = {
     &logcumsumexp_entry,
     // ---- native float16/bfloat16 kernels (issue 15, cudanative) ----
     &reduce_to_entry,
+    // ---- native float16/bfloat16 kernels (issue 15, cudahalf3) ----
+    &sgd_entry, &norm_apply_entry,
 };
 
 }  // namespace

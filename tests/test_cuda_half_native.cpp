@@ -255,3 +255,273 @@ TEST(CudaGpu, HalfCumsumNativeEqualsFallback) {
         EXPECT_EQ(after[1] - before[1], 0);
     }
 }
+
+// ---- optimizer steps (Note [Native half step] in cuda/optim.cuh) ----
+namespace {
+
+struct OptimCase {
+    const char* name;
+    std::function<ct_status(const ct_tensor*, ct_optimizer*)> make;
+    std::vector<const char*> state;
+};
+
+std::vector<OptimCase> optim_cases() {
+    return {
+        {"sgd", [](const ct_tensor* p, ct_optimizer* o) { return ct_optim_sgd_new(p, 2, 0.1, 0.0, 0.0, 0.0, 0, o); },
+         {}},
+        {"sgd momentum dampening decay",
+         [](const ct_tensor* p, ct_optimizer* o) { return ct_optim_sgd_new(p, 2, 0.05, 0.9, 0.1, 0.01, 0, o); },
+         {"momentum_buffer"}},
+        {"sgd nesterov",
+         [](const ct_tensor* p, ct_optimizer* o) { return ct_optim_sgd_new(p, 2, 0.05, 0.8, 0.0, 0.0, 1, o); },
+         {"momentum_buffer"}},
+        {"adam", [](const ct_tensor* p, ct_optimizer* o) { return ct_optim_adam_new(p, 2, 1e-2, 0.9, 0.999, 1e-8, 0.0, o); },
+         {"exp_avg", "exp_avg_sq"}},
+        {"adam l2", [](const ct_tensor* p, ct_optimizer* o) { return ct_optim_adam_new(p, 2, 1e-2, 0.8, 0.99, 1e-6, 0.1, o); },
+         {"exp_avg", "exp_avg_sq"}},
+        {"adamw", [](const ct_tensor* p, ct_optimizer* o) { return ct_optim_adamw_new(p, 2, 1e-2, 0.9, 0.999, 1e-8, 0.05, o); },
+         {"exp_avg", "exp_avg_sq"}},
+    };
+}
+
+// Same values within one rounding to dt at the larger magnitude (a real GPU may contract a * b + c into an FMA,
+// which the CPU does not; the emulated backend runs the CPU's exact float math: bit for bit there).
+::testing::AssertionResult within_one_rounding(const H& got, const H& want, ct_dtype dt) {
+    if (dtype(got) != dtype(want) || shape(got) != shape(want)) return ::testing::AssertionFailure() << "dtype/shape";
+    const double ulp = dt == CT_FLOAT16 ? std::ldexp(1.0, -10) : std::ldexp(1.0, -7);
+    std::vector<double> g = values(got), w = values(want);
+    for (size_t i = 0; i < g.size(); ++i)
+        if (std::fabs(g[i] - w[i]) > ulp * std::max(std::fabs(g[i]), std::fabs(w[i])) + 1e-30)
+            return ::testing::AssertionFailure() << "element " << i << ": " << g[i] << " vs " << w[i];
+    return ::testing::AssertionSuccess();
+}
+
+// Runs three steps of c on two half parameters (one 0-d) on device d, with the gradients grads[step][param];
+// returns the parameters and then each state tensor of each parameter, on the CPU.
+std::vector<H> optim_run(const OptimCase& c, ct_device d, const std::vector<H>& init,
+                         const std::vector<std::vector<H>>& grads) {
+    std::vector<H> p;
+    for (const H& t : init) p.push_back(leaf_on(t, d, true));
+    ct_tensor ps[2] = {p[0].get(), p[1].get()};
+    ct_optimizer opt = nullptr;
+    ok(c.make(ps, &opt));
+    for (const auto& gs : grads) {
+        for (size_t i = 0; i < p.size(); ++i) ok(ct_tensor_set_grad(p[i].get(), on(gs[i], d).get()));
+        ok(ct_optimizer_step(opt));
+    }
+    std::vector<H> out;
+    for (const H& t : p) out.push_back(on(t, ct_cpu()));
+    for (int32_t i = 0; i < 2; ++i)
+        for (const char* s : c.state) {
+            H st;
+            ok(ct_optimizer_get_state(opt, i, s, st.out()));
+            out.push_back(on(st, ct_cpu()));
+        }
+    ct_optimizer_release(opt);
+    return out;
+}
+
+}  // namespace
+
+// A half step on CUDA equals the CPU's half step (float32 copies of parameter, gradient and state, the float32
+// loop, rounded back): bit for bit on the emulated backend, within one rounding on a GPU (FMA contraction).
+TEST(CudaGpu, HalfOptimizerStepsMatchCpu) {
+    REQUIRE_CUDA();
+    int64_t counts[2];
+    const bool emulated = emulated_counters(counts);
+    for (ct_dtype dt : kHalves) {
+        SCOPED_TRACE(name_of(dt));
+        std::vector<H> init = {sample({7, 19}, dt, 21, -2.0, 2.0), make({0.75}, {}, dt)};
+        std::vector<std::vector<H>> grads;
+        for (uint64_t s = 0; s < 3; ++s)
+            grads.push_back({sample({7, 19}, dt, 30 + s, -1.0, 1.0), make({0.5 - 0.25 * (double)s}, {}, dt)});
+        for (const OptimCase& c : optim_cases()) {
+            SCOPED_TRACE(c.name);
+            std::vector<H> got = optim_run(c, ct_cuda(0), init, grads), want = optim_run(c, ct_cpu(), init, grads);
+            ASSERT_EQ(got.size(), want.size());
+            for (size_t i = 0; i < got.size(); ++i) {
+                SCOPED_TRACE(i);
+                EXPECT_EQ(dtype(got[i]), dt);  // the state is stored in the parameter's dtype, as torch does
+                EXPECT_TRUE(emulated ? same_bits(got[i], want[i]) : within_one_rounding(got[i], want[i], dt));
+            }
+        }
+    }
+}
+
+TEST(CudaEmulatedCounters, HalfOptimizerStepsTakeNoFloat32Copy) {
+    REQUIRE_CUDA();
+    int64_t before[2], after[2];
+    if (!emulated_counters(before)) GTEST_SKIP() << "the counters exist on the emulated backend only";
+    for (ct_dtype dt : kHalves)
+        for (const OptimCase& c : optim_cases()) {
+            SCOPED_TRACE(c.name);
+            H p0 = leaf_on(sample({33, 17}, dt, 1), ct_cuda(0), true), p1 = leaf_on(make({1.0}, {}, dt), ct_cuda(0), true);
+            ct_tensor ps[2] = {p0.get(), p1.get()};
+            ct_optimizer opt = nullptr;
+            ok(c.make(ps, &opt));
+            ok(ct_tensor_set_grad(p0.get(), on(sample({33, 17}, dt, 2), ct_cuda(0)).get()));
+            ok(ct_tensor_set_grad(p1.get(), on(make({0.5}, {}, dt), ct_cuda(0)).get()));
+            emulated_counters(before);
+            ok(ct_optimizer_step(opt));  // creates the state
+            ok(ct_optimizer_step(opt));  // reads it
+            emulated_counters(after);
+            EXPECT_EQ(after[1] - before[1], 0) << "a half -> float32 copy was made (the fallback)";
+            ct_optimizer_release(opt);
+        }
+}
+
+// ---- layer_norm / group_norm / batch_norm (Note [Native half norms] in ops/nn_norms.cpp) ----
+namespace {
+
+using NormFn = std::function<H(const H& x, const H& w, const H& b)>;
+
+H to_f32(const H& t) {
+    if (!t.get()) return t;
+    H r;
+    ok(ct_to_dtype(t.get(), CT_FLOAT32, r.out()));
+    return r;
+}
+
+// The forward natively and through the fallback spelled out (float32 copies of x, w, b; the result rounded),
+// bit for bit; then one seeded backward through both, the gradients of x, w and b within grad_tol.
+void norm_native_equals_fallback(const char* what, const NormFn& f, const H& x, const H& w, const H& b,
+                                 double grad_tol) {
+    SCOPED_TRACE(what);
+    auto leaf = [](const H& t) { return t.get() ? leaf_on(t, ct_cuda(0), true) : H(); };
+    H xn = leaf(x), wn = leaf(w), bn = leaf(b), xf = leaf(x), wf = leaf(w), bf = leaf(b);
+    H got = f(xn, wn, bn), want;
+    ok(ct_to_dtype(f(to_f32(xf), to_f32(wf), to_f32(bf)).get(), dtype(x), want.out()));
+    EXPECT_TRUE(same_bits(got, want));
+    H seed = on(make(rand_values(values(got).size(), 7, -1.0, 1.0), shape(got), dtype(got)), ct_cuda(0));
+    ok(ct_backward(got.get(), seed.get(), 0, 0));
+    ok(ct_backward(want.get(), seed.get(), 0, 0));
+    const H* pairs[3][2] = {{&xn, &xf}, {&wn, &wf}, {&bn, &bf}};
+    for (int i = 0; i < 3; ++i) {
+        if (!pairs[i][0]->get()) continue;
+        SCOPED_TRACE("gradient of input " + std::to_string(i));
+        H gn, gf;
+        ok(ct_tensor_grad(pairs[i][0]->get(), gn.out()));
+        ok(ct_tensor_grad(pairs[i][1]->get(), gf.out()));
+        EXPECT_EQ(dtype(gn), dtype(x));
+        EXPECT_TRUE(allclose(gn, values(gf), grad_tol, grad_tol));
+    }
+}
+
+const int64_t kLast1[] = {33}, kLast2[] = {4, 33};
+
+std::vector<std::pair<const char*, NormFn>> norm_ops() {
+    return {
+        {"layer_norm", [](const H& x, const H& w, const H& b) {
+             H o;
+             ok(ct_layer_norm(x.get(), kLast1, 1, w.get(), b.get(), 1e-5, o.out()));
+             return o;
+         }},
+        {"group_norm", [](const H& x, const H& w, const H& b) {
+             H o;
+             ok(ct_group_norm(x.get(), 2, w.get(), b.get(), 1e-5, o.out()));
+             return o;
+         }},
+        {"batch_norm train", [](const H& x, const H& w, const H& b) {
+             H o;
+             ok(ct_batch_norm(x.get(), nullptr, nullptr, w.get(), b.get(), 1, 0.1, 1e-5, o.out()));
+             return o;
+         }},
+    };
+}
+
+}  // namespace
+
+TEST(CudaGpu, HalfNormsNativeEqualFallback) {
+    REQUIRE_CUDA();
+    for (ct_dtype dt : kHalves) {
+        SCOPED_TRACE(name_of(dt));
+        const double tol = dt == CT_FLOAT16 ? 1e-2 : 6e-2;
+        // layer_norm over [.., 33]; group_norm / batch_norm see [3, 4, 11, 3] as [N, C, *]
+        H x = sample({3, 4, 11, 3}, dt, 41, -2.0, 3.0), x_ln = sample({3, 4, 33}, dt, 42, -2.0, 3.0);
+        H w4 = sample({4}, dt, 43, 0.5, 1.5), b4 = sample({4}, dt, 44, -0.5, 0.5);
+        H w33 = sample({33}, dt, 45, 0.5, 1.5), b33 = sample({33}, dt, 46, -0.5, 0.5);
+        for (auto& [name, f] : norm_ops()) {
+            const bool ln = std::strcmp(name, "layer_norm") == 0;
+            const H& in = ln ? x_ln : x;
+            norm_native_equals_fallback(name, f, in, ln ? w33 : w4, ln ? b33 : b4, tol);
+            norm_native_equals_fallback(name, f, in, H(), H(), tol);     // no affine
+            norm_native_equals_fallback(name, f, in, ln ? w33 : w4, H(), tol);  // weight only
+        }
+        norm_native_equals_fallback(
+            "layer_norm 2 dims, transposed input",
+            [](const H& x, const H& w, const H& b) {
+                H o, xt;
+                ok(ct_transpose(x.get(), 0, 1, xt.out()));
+                ok(ct_layer_norm(xt.get(), kLast2, 2, w.get(), b.get(), 1e-5, o.out()));
+                return o;
+            },
+            sample({4, 3, 33}, dt, 47, -1.0, 1.0), sample({4, 33}, dt, 48, 0.5, 1.5), H(), tol);
+        norm_native_equals_fallback("layer_norm of constant rows",
+                                    norm_ops()[0].second, make(std::vector<double>(2 * 33, 1.5), {2, 33}, dt), w33,
+                                    b33, tol);
+    }
+}
+
+// batch_norm with half running statistics: training updates them as the fallback does (bit for bit), evaluation
+// normalises by them (forward bit for bit, gradients within tolerance).
+TEST(CudaGpu, HalfBatchNormRunningStatsNativeEqualFallback) {
+    REQUIRE_CUDA();
+    for (ct_dtype dt : kHalves) {
+        SCOPED_TRACE(name_of(dt));
+        H x = on(sample({5, 3, 7}, dt, 51, -1.0, 2.0), ct_cuda(0));
+        H rm0 = sample({3}, dt, 52, -0.2, 0.2), rv0 = sample({3}, dt, 53, 0.5, 1.5);
+        H rm_n = leaf_on(rm0, ct_cuda(0), false), rv_n = leaf_on(rv0, ct_cuda(0), false);
+        H rm_f = leaf_on(rm0, ct_cuda(0), false), rv_f = leaf_on(rv0, ct_cuda(0), false);
+        H yn, yf, yf32;
+        ok(ct_batch_norm(x.get(), rm_n.get(), rv_n.get(), nullptr, nullptr, 1, 0.3, 1e-5, yn.out()));
+        ok(ct_batch_norm(to_f32(x).get(), rm_f.get(), rv_f.get(), nullptr, nullptr, 1, 0.3, 1e-5, yf32.out()));
+        ok(ct_to_dtype(yf32.get(), dt, yf.out()));
+        EXPECT_TRUE(same_bits(yn, yf));
+        EXPECT_TRUE(same_bits(rm_n, rm_f));
+        EXPECT_TRUE(same_bits(rv_n, rv_f));
+        EXPECT_FALSE(same_bits(rm_n, on(rm0, ct_cuda(0))));  // they were updated
+        norm_native_equals_fallback(
+            "batch_norm eval",
+            [&](const H& x, const H& w, const H& b) {
+                H o;
+                ok(ct_batch_norm(x.get(), rm_n.get(), rv_n.get(), w.get(), b.get(), 0, 0.1, 1e-5, o.out()));
+                return o;
+            },
+            sample({5, 3, 7}, dt, 54, -1.0, 2.0), sample({3}, dt, 55, 0.5, 1.5), sample({3}, dt, 56), 
+            dt == CT_FLOAT16 ? 1e-2 : 6e-2);
+    }
+}
+
+TEST(CudaGpu, HalfNormsNativeMatchCpu) {
+    REQUIRE_CUDA();
+    for (ct_dtype dt : kHalves) {
+        SCOPED_TRACE(name_of(dt));
+        const double tol = dt == CT_FLOAT16 ? 2e-2 : 1.5e-1;
+        H x = sample({3, 4, 11, 3}, dt, 61, -2.0, 3.0), x_ln = sample({3, 4, 33}, dt, 62, -2.0, 3.0);
+        H w4 = sample({4}, dt, 63, 0.5, 1.5), b4 = sample({4}, dt, 64, -0.5, 0.5);
+        H w33 = sample({33}, dt, 65, 0.5, 1.5), b33 = sample({33}, dt, 66, -0.5, 0.5);
+        for (auto& [name, f] : norm_ops()) {
+            const bool ln = std::strcmp(name, "layer_norm") == 0;
+            compare_on_cuda(name, [&](const std::vector<H>& in) { return f(in[0], in[1], in[2]); },
+                            {ln ? x_ln : x, ln ? w33 : w4, ln ? b33 : b4}, {true, true, true}, {}, tol);
+        }
+    }
+}
+
+TEST(CudaEmulatedCounters, HalfNormsTakeNoFloat32Copy) {
+    REQUIRE_CUDA();
+    int64_t before[2], after[2];
+    if (!emulated_counters(before)) GTEST_SKIP() << "the counters exist on the emulated backend only";
+    for (ct_dtype dt : kHalves)
+        for (auto& [name, f] : norm_ops()) {
+            SCOPED_TRACE(name);
+            const bool ln = std::strcmp(name, "layer_norm") == 0;
+            H x = leaf_on(ln ? sample({8, 33}, dt, 1) : sample({4, 4, 9}, dt, 1), ct_cuda(0), true);
+            H w = leaf_on(sample({ln ? 33 : 4}, dt, 2), ct_cuda(0), true);
+            H b = leaf_on(sample({ln ? 33 : 4}, dt, 3), ct_cuda(0), true);
+            emulated_counters(before);
+            H y = f(x, w, b);  // records the backward node: its float32 copies are made only when it runs
+            emulated_counters(after);
+            EXPECT_EQ(after[1] - before[1], 0) << "a half -> float32 copy was made (the fallback)";
+        }
+}

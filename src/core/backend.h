@@ -174,6 +174,19 @@ typedef struct ct_cuda_adam {
     int32_t decoupled; /* AdamW: w *= shrink before the update */
     int32_t l2_decay;  /* Adam with weight decay: g += l2 * w */
 } ct_cuda_adam;
+/* One SGD step (core/optim_math.h sgd_element): lr, weight decay, momentum, keep = 1 - dampening, and its flags. */
+typedef struct ct_cuda_sgd {
+    double lr, wd, mom, keep;
+    int32_t decay;    /* g += wd * w */
+    int32_t momentum; /* keep a momentum buffer */
+    int32_t first;    /* the buffer's first step: buf = d (not read) */
+    int32_t nesterov; /* step along d + mom * buf */
+} ct_cuda_sgd;
+/* Note [Norm geometry] (cpu/norm_kernels.h): x contiguous [N, C, S], rows of groups (or per channel). */
+typedef struct ct_cuda_norm {
+    int64_t N, C, S, groups;
+    int32_t per_channel;
+} ct_cuda_norm;
 /* One conv2d sample: input [C, H, W], weight [O, C/groups, KH, KW], output plane [OH, OW]. */
 typedef struct ct_cuda_conv2d {
     int64_t C, H, W, KH, KW, OH, OW;
@@ -422,8 +435,8 @@ typedef struct ct_cuda_backend {
     /* 1 when tensors of dtype (ct_dtype) may live on this backend's devices, else 0. A backend answering 1 for
        CT_FLOAT16 / CT_BFLOAT16 takes them in copy (every direction), fill, binary, unary, where, index,
        masked_fill (load as float, compute in float, round to nearest even on store), gemm (float32
-       accumulation) softmax / softmax_backward (rows in float, double sums), cumsum and the native half block at the end
-       of the table (reduce, reduce_to);
+       accumulation) softmax / softmax_backward (rows in float, double sums), cumsum, adam and the native half
+       blocks at the end of the table (reduce, reduce_to, sgd, norm_apply);
        the other entries keep their float32/float64 contract (the core computes those ops on float32 copies,
        ops/half_compute.h). */
     int32_t (*dtype_supported)(int32_t dtype);
@@ -446,6 +459,16 @@ typedef struct ct_cuda_backend {
        takes float16/bfloat16 x too (half out; MAX/MIN values exact), loaded as float, accumulated in double. */
     int32_t (*reduce_to)(int32_t device, int32_t op, const ct_cuda_reduce_layout* layout, void* out,
                          int32_t out_dtype, void* out_index, const void* x, int32_t dtype, double p0);
+    /* ---- native float16/bfloat16 kernels (issue 15, cudahalf3) ---- */
+    /* One fused SGD step over n contiguous elements of dtype (float32/float64/float16/bfloat16; half loaded as
+       float, updated in float, rounded once on store): parameter w, gradient g, momentum buffer buf (NULL
+       without momentum). The adam entry takes float16/bfloat16 the same way. */
+    int32_t (*sgd)(int32_t device, int32_t dtype, int64_t n, void* w, const void* g, void* buf,
+                   const ct_cuda_sgd* coeffs);
+    /* y = (x - mean[row]) * rstd[row] * w[c] + b[c] over geom (x, y contiguous of dtype float16/bfloat16, w / b
+       [C] of dtype or NULL for 1 / 0; mean, rstd float32 per row): float ops rounded one by one, y rounded once. */
+    int32_t (*norm_apply)(int32_t device, int32_t dtype, const ct_cuda_norm* geom, const void* x, const float* mean,
+                          const float* rstd, const void* w, const void* b, void* y);
 } ct_cuda_backend;
 
 /* The one symbol the backend exports: the table for the requested version, or NULL if unsupported. */

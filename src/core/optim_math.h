@@ -1,5 +1,6 @@
-// optim_math.h - the per-element update of Adam / AdamW (torch.optim's formulas) as __host__ __device__ code,
-// shared by the CPU loop (ops/optim.cpp) and the CUDA kernel (cuda/optim.cuh), so the math is tested on the CPU.
+// optim_math.h - the per-element updates of SGD and Adam / AdamW (torch.optim's formulas) as __host__ __device__
+// code, shared by the CPU loops (ops/optim.cpp) and the CUDA kernels (cuda/optim.cuh), so the math is tested on the
+// CPU. T is the compute type: float32 for float16/bfloat16 parameters (Note [Half step] in ops/optim.cpp).
 #pragma once
 #include <cmath>
 #include "core/scalar_math.h"
@@ -28,6 +29,24 @@ CT_HD inline void adam_element(T& w, T g, T& m, T& v, const AdamCoeffs<T>& c) {
     v = v * c.b2 + c.w2 * gk * gk;
     const T denom = std::sqrt(v) / c.bias2_sqrt + c.eps;
     w = w - c.step_size * (m / denom);
+}
+
+// Hyper-parameters of one SGD step, converted to T.
+template <typename T> struct SgdCoeffs {
+    T lr, wd, mom, keep;  // keep = 1 - dampening
+};
+
+// One element: Decay adds wd * w to the gradient; Momentum keeps buf (First: the first step copies d into it, no
+// dampening); Nesterov steps along d + mom * buf.
+template <bool Decay, bool Momentum, bool First, bool Nesterov, typename T>
+CT_HD inline void sgd_element(T& w, T g, T& buf, const SgdCoeffs<T>& c) {
+    T d = Decay ? g + c.wd * w : g;
+    if (Momentum) {
+        const T m = First ? d : buf * c.mom + d * c.keep;
+        buf = m;
+        d = Nesterov ? d + c.mom * m : m;
+    }
+    w = w - c.lr * d;
 }
 
 }  // namespace math

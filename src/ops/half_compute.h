@@ -21,8 +21,9 @@ namespace ct {
 // x as float32 (a differentiable cast); x itself when it is not half.
 inline Tensor half_to_float32(const Tensor& x) { return is_half(x.dtype()) ? to_dtype(x, DType::Float32) : x; }
 
-// Note [Native half on CUDA]: on a CUDA device the op families that have native half kernels (reductions so far;
-// docs/cuda.md lists them) read x's float16/bfloat16 storage directly instead of a float32 copy: the kernel loads
+// Note [Native half on CUDA]: on a CUDA device the op families that have native half kernels (reductions,
+// softmax, cumsum, the norms (Note [Native half norms], ops/nn_norms.cpp) and the optimizer steps (Note [Native half
+// step], cuda/optim.cuh); docs/cuda.md lists them) read x's float16/bfloat16 storage directly instead of a float32 copy: the kernel loads
 // as float, accumulates as the float32 kernel does and rounds once (cuda/reduce.cuh), so the forward equals the
 // fallback bit for bit. Where the fallback's backward works on float32 values (x, an unrounded output), the native
 // op keeps the float32 result (written by the kernel, output-sized), rounds it with a differentiable cast, and its

@@ -1,10 +1,13 @@
 // nn_norms.cpp - layer_norm, group_norm and batch_norm (instance_norm is batch_norm over [1, N * C, *], in the
 // bindings). All three are one op over the geometry of Note [Norm geometry]: on the CPU a fused kernel
 // (cpu/norm_kernels.h) with one backward node whose fused kernel gives dx, dweight and dbias; under create_graph
-// (grad mode on during backward) and on CUDA the same formulas are composed of differentiable core ops.
+// (grad mode on during backward) and on CUDA the same formulas are composed of differentiable core ops; float16 /
+// bfloat16 on CUDA run natively (Note [Native half norms]).
 #include <cmath>
 #include "autograd/grad_mode.h"
+#include "core/backend.h"
 #include "cpu/norm_kernels.h"
+#include "ops/device_ops.h"
 #include "ops/half_compute.h"
 #include "ops/nn_common.h"
 
@@ -122,6 +125,60 @@ Tensor fused_forward(const NormCall& k, const Tensor& x, const Tensor& w, const 
     return y;
 }
 
+// Note [Native half norms]: a float16/bfloat16 x on CUDA takes no float32 copy in the forward. The statistics are
+// the native half reductions (cuda_reduce SUM and VAR with a float32 out, Note [Native half on CUDA]) scaled and
+// rsqrt'ed by the same float32 ops as the fallback's mean / var / rsqrt on its float32 copy, so mean and rstd equal
+// the fallback's bit for bit; the backend's norm_apply (cuda/norm.cuh) then runs the fallback's elementwise float
+// ops (sub, mul, mul, add, each rounded) on the half x and rounds y once: the fallback's y bit for bit. The backward
+// node keeps the half x and w and the float32 mean / rstd ([rows]); when it runs it makes the float32 copies and
+// runs composite_backward (differentiable, so create_graph works), rounding dx / dw / db to x's dtype: the same
+// formulas as the fallback's, composed differently, so the gradients agree within float32 roundings of sums (not
+// bit for bit). The running statistics get the float32 batch statistics, as in the fallback.
+Tensor native_half_forward(const NormCall& k, const Tensor& x, const Tensor& w, const Tensor& b, Tensor& bm,
+                           Tensor& bv, const Tensor& em, const Tensor& ers) {
+    const NormGeom& g = k.g;
+    const int32_t dev = x.device().index;
+    Tensor xc = contiguous_nograd(x), m = em, rs = ers;
+    if (k.train) {
+        GradModeGuard no_grad(false);
+        Tensor xs = reshape(detach(xc), stats_shape(g));
+        const std::vector<bool> mask{true, false, true};
+        Tensor s = empty_tensor(Shape{1, g.rows(), 1}, DType::Float32, x.device());
+        Tensor v = empty_tensor(Shape{1, g.rows(), 1}, DType::Float32, x.device());
+        cuda_reduce(k.op, CT_CUDA_REDUCE_SUM, xs, mask, s, Tensor());
+        cuda_reduce(k.op, CT_CUDA_REDUCE_VAR, xs, mask, v, Tensor(), 0.0);
+        m = mul_scalar(s, 1.0 / (double)g.row_size());  // mean's float32 scaling of the sum
+        rs = contiguous(rsqrt(add_scalar(v, k.eps)));
+        bm = reshape(m, Shape{g.rows()});
+        bv = reshape(v, Shape{g.rows()});
+    }
+    Tensor wc = w.defined() ? contiguous_nograd(w) : w, bc = b.defined() ? contiguous_nograd(b) : b;
+    Tensor y = empty_tensor(x.sizes(), x.dtype(), x.device());
+    const ct_cuda_norm geom{g.N, g.C, g.S, g.groups, g.per_channel ? 1 : 0};
+    cuda_check(k.op, cuda_device_backend(k.op, dev).norm_apply(
+                         dev, (int32_t)x.dtype(), &geom, xc.device_data(), static_cast<const float*>(m.device_data()),
+                         static_cast<const float*>(rs.device_data()), wc.defined() ? wc.device_data() : nullptr,
+                         bc.defined() ? bc.device_data() : nullptr, y.device_data()));
+    if (!any_requires_grad({x, w, b})) return y;
+    auto call = std::make_shared<NormCall>(k);
+    auto node = make_node(k.node_name, {x, w, b}, [call, has_w = w.defined()](BackwardCtx& c) -> TensorList {
+        Tensor x = c.saved(0), w = has_w ? c.saved(1) : Tensor(), m = c.saved(2), rs = c.saved(3);
+        const bool nx = c.needs(0), nw = c.node.next_edges.size() > 1 && c.needs(1),
+                   nb = c.node.next_edges.size() > 2 && c.needs(2);
+        TensorList r = composite_backward(*call, to_dtype(c.grads[0], DType::Float32), to_dtype(x, DType::Float32),
+                                          has_w ? to_dtype(w, DType::Float32) : w, m, rs, nx, nw, nb);
+        for (Tensor& t : r)
+            if (t.defined()) t = to_dtype(t, x.dtype());
+        return r;
+    });
+    node->save(x);
+    node->save(w.defined() ? w : m);
+    node->save(m);   // eval mode: the constants composite_stats normalises by (train: recomputed from x)
+    node->save(rs);
+    set_history(y, node);
+    return y;
+}
+
 void check_affine(const NormCall& k, const Tensor& x, const Tensor& t, const char* what) {
     if (!t.defined()) return;
     check_same_device(k.op, x, t);
@@ -146,18 +203,21 @@ Tensor norm_op(const NormCall& k, const Tensor& x, const Tensor& w, const Tensor
             if (t->defined()) y = add(y, mul_scalar(sum(*t, IntList{}, false), 0.0));
         return y;
     }
-    if (is_half(x.dtype())) {
+    if (is_half(x.dtype()) && !native_half(x)) {  // Note [Half compute]; CUDA: Note [Native half norms]
         Tensor r = norm_op(k, half_to_float32(x), w.defined() ? half_to_float32(w) : w,
                            b.defined() ? half_to_float32(b) : b, rm, rv, momentum);
         return round_to_half(r, x.dtype());
     }
     Tensor y, bm, bv, em, ers;
-    if (!k.train) {  // constants: the running mean and 1 / sqrt(running_var + eps) in x's dtype
+    const DType cd = compute_dtype(x.dtype());  // a native half x: float32 statistics
+    if (!k.train) {  // constants: the running mean and 1 / sqrt(running_var + eps) in x's (compute) dtype
         GradModeGuard no_grad(false);
-        em = contiguous(to_dtype(detach(rm), x.dtype()));
-        ers = contiguous(rsqrt(add_scalar(to_dtype(detach(rv), x.dtype()), k.eps)));
+        em = contiguous(to_dtype(detach(rm), cd));
+        ers = contiguous(rsqrt(add_scalar(to_dtype(detach(rv), cd), k.eps)));
     }
-    if (x.device().is_cpu()) {
+    if (native_half(x)) {
+        y = native_half_forward(k, x, w, b, bm, bv, em, ers);
+    } else if (x.device().is_cpu()) {
         y = fused_forward(k, x, w, b, em, ers, bm, bv);
     } else {
         y = composite_forward(k, x, w, b, em, ers);

@@ -11,6 +11,7 @@
 #include "cpu/kernels.h"
 #include "ops/device_ops.h"
 #include "ops/elementwise.h"
+#include "ops/half_compute.h"
 #include "ops/nn_common.h"
 
 namespace ct {
@@ -47,8 +48,7 @@ void Optimizer::step() {
     NoGradGuard no_grad;
     // Note [Step all or nothing]: first everything the updates need is allocated (gradients made contiguous in
     // the parameter's dtype, copies of non-contiguous parameters, missing state); only then is any parameter
-    // written. A step that fails for want of memory leaves every parameter and state as it was. (On CUDA the
-    // composed SGD update still allocates while it writes.)
+    // written. A step that fails for want of memory leaves every parameter and state as it was.
     struct Work {
         size_t i;
         Tensor target, grad;       // contiguous: the parameter itself or its copy
@@ -68,7 +68,9 @@ void Optimizer::step() {
         // Note [Half step]: a float16/bfloat16 parameter is updated as a float32 copy, with its grad and state as
         // float32, and the parameter and state are then rounded back into tensors of its dtype (the state is stored
         // as torch stores it). Every copy is made here, before any parameter is written (Note [Step all or nothing]).
-        const DType cd = compute_dtype(p.dtype());
+        // On CUDA the fused kernels take the half tensors themselves and compute the same (Note [Native half step]
+        // in cuda/optim.cuh): no copies.
+        const DType cd = native_half(p) ? p.dtype() : compute_dtype(p.dtype());
         Work w{i, p.is_contiguous() && cd == p.dtype() ? p : contiguous_nograd(cast_nograd(p, cd)),
                contiguous_nograd(cast_nograd(g, cd)), {}, {}};
         if (cd != p.dtype())
@@ -135,63 +137,55 @@ namespace {
 
 // One fused SGD pass; the flags are template parameters so that each variant is a branch-free loop.
 template <typename T, bool Decay, bool Momentum, bool First, bool Nesterov>
-void sgd_loop(T* w, const T* g, T* buf, int64_t n, T lr, T wd, T mom, T keep) {
+void sgd_loop(T* w, const T* g, T* buf, int64_t n, const math::SgdCoeffs<T>& c) {
     parallel_for(n, kElementwiseGrain, [&](int64_t b, int64_t e) {
         for (int64_t k = b; k < e; ++k) {
-            T d = Decay ? g[k] + wd * w[k] : g[k];
-            if (Momentum) {
-                const T m = First ? d : buf[k] * mom + d * keep;  // the first step copies d (no dampening)
-                buf[k] = m;
-                d = Nesterov ? d + mom * m : m;
-            }
-            w[k] = w[k] - lr * d;
+            T unused = T(0);
+            math::sgd_element<Decay, Momentum, First, Nesterov>(w[k], g[k], Momentum ? buf[k] : unused, c);
         }
     });
 }
 
 template <typename T, bool Decay>
-void sgd_dispatch(bool momentum, bool first, bool nesterov, T* w, const T* g, T* buf, int64_t n, T lr, T wd, T mom,
-                  T keep) {
-    if (!momentum) return sgd_loop<T, Decay, false, false, false>(w, g, buf, n, lr, wd, mom, keep);
-    if (first && nesterov) return sgd_loop<T, Decay, true, true, true>(w, g, buf, n, lr, wd, mom, keep);
-    if (first) return sgd_loop<T, Decay, true, true, false>(w, g, buf, n, lr, wd, mom, keep);
-    if (nesterov) return sgd_loop<T, Decay, true, false, true>(w, g, buf, n, lr, wd, mom, keep);
-    sgd_loop<T, Decay, true, false, false>(w, g, buf, n, lr, wd, mom, keep);
-}
-
-// SGD on a CUDA parameter, composed of the binary kernels (same formulas as sgd_loop; runs under no_grad).
-void sgd_update_cuda(const Tensor& p, const Tensor& g, Tensor& buf, double lr, double wd, double mom, double keep,
-                     bool nesterov) {
-    Tensor d = wd != 0.0 ? add(g, p, wd) : g;
-    if (mom != 0.0) {
-        buf = buf.defined() ? add(mul_scalar(buf, mom), d, keep) : clone(d);  // the first step copies d
-        d = nesterov ? add(d, buf, mom) : buf;
-    }
-    copy_into(p, sub(p, d, lr));
+void sgd_dispatch(bool momentum, bool first, bool nesterov, T* w, const T* g, T* buf, int64_t n,
+                  const math::SgdCoeffs<T>& c) {
+    if (!momentum) return sgd_loop<T, Decay, false, false, false>(w, g, buf, n, c);
+    if (first && nesterov) return sgd_loop<T, Decay, true, true, true>(w, g, buf, n, c);
+    if (first) return sgd_loop<T, Decay, true, true, false>(w, g, buf, n, c);
+    if (nesterov) return sgd_loop<T, Decay, true, false, true>(w, g, buf, n, c);
+    sgd_loop<T, Decay, true, false, false>(w, g, buf, n, c);
 }
 
 }  // namespace
 
 void SGD::allocate_state(size_t i, const Tensor& p, std::vector<Tensor>& fresh) {
-    if (momentum_ != 0.0 && !momentum_buffer_[i].defined() && p.device().is_cpu())
+    if (momentum_ != 0.0 && !momentum_buffer_[i].defined())
         fresh.push_back(empty_tensor(p.sizes(), p.dtype(), p.device()));
 }
 
 void SGD::update(size_t i, const Tensor& p, const Tensor& grad, std::vector<Tensor>&& fresh) {
-    if (!p.device().is_cpu())
-        return sgd_update_cuda(p, grad, momentum_buffer_[i], lr_, weight_decay_, momentum_, 1.0 - dampening_, nesterov_);
     const bool momentum = momentum_ != 0.0, first = !fresh.empty();
-    if (first) momentum_buffer_[i] = std::move(fresh[0]);  // filled by the loop: the first step copies d
+    if (first) momentum_buffer_[i] = std::move(fresh[0]);  // filled by the update: the first step copies d
+    const ct_cuda_sgd a{lr_, weight_decay_, momentum_, 1.0 - dampening_, weight_decay_ != 0.0, momentum, first,
+                        nesterov_};
+    if (!p.device().is_cpu()) {  // one fused kernel per parameter (float16/bfloat16 natively)
+        const int32_t dev = p.device().index;
+        cuda_check(name_, cuda_device_backend(name_, dev).sgd(dev, (int32_t)p.dtype(), p.numel(), p.device_data(),
+                                                              grad.device_data(),
+                                                              momentum ? momentum_buffer_[i].device_data() : nullptr,
+                                                              &a));
+        return;
+    }
     dispatch_float(p.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         T* buf = momentum ? momentum_buffer_[i].data<T>() : nullptr;
-        const T lr = (T)lr_, wd = (T)weight_decay_, mom = (T)momentum_, keep = (T)(1.0 - dampening_);
+        const math::SgdCoeffs<T> c{(T)a.lr, (T)a.wd, (T)a.mom, (T)a.keep};
         T* w = p.data<T>();
         const T* g = grad.data<T>();
-        if (weight_decay_ != 0.0)
-            sgd_dispatch<T, true>(momentum, first, nesterov_, w, g, buf, p.numel(), lr, wd, mom, keep);
+        if (a.decay)
+            sgd_dispatch<T, true>(momentum, first, nesterov_, w, g, buf, p.numel(), c);
         else
-            sgd_dispatch<T, false>(momentum, first, nesterov_, w, g, buf, p.numel(), lr, wd, mom, keep);
+            sgd_dispatch<T, false>(momentum, first, nesterov_, w, g, buf, p.numel(), c);
     });
 }
 
