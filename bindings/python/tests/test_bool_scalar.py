@@ -47,6 +47,7 @@ OPS = (binary("add", lambda a, s: a + s) + binary("sub", lambda a, s: a - s) + b
           ("where_first", lambda a, s: ct.where(a == 0, s, a), lambda a, s: torch.where(a == 0, s, a)),
           ("maximum", lambda a, s: ct.maximum(a, s), lambda a, s: torch.maximum(a, torch.tensor(s))),
           ("minimum", lambda a, s: ct.minimum(a, s), lambda a, s: torch.minimum(a, torch.tensor(s))),
+          ("atan2", lambda a, s: ct.atan2(a, s), lambda a, s: torch.atan2(a, torch.tensor(s))),
           ("logical_and", lambda a, s: ct.logical_and(a, s), lambda a, s: torch.logical_and(a, torch.tensor(s))),
           ("logical_xor", lambda a, s: ct.logical_xor(a, s), lambda a, s: torch.logical_xor(a, torch.tensor(s))),
           ("clamp_min", lambda a, s: ct.clamp(a, min=s), lambda a, s: torch.clamp(a, min=s))])
