@@ -1452,6 +1452,11 @@ CT_API ct_status ct_can_cast(ct_dtype from, ct_dtype to, int32_t* castable);
  * (ct_wrapped_scalar*) promotes only when it is of a higher category. */
 CT_API ct_status ct_result_type(ct_tensor a, ct_tensor b, ct_dtype* dtype);
 
+/* ---- bool wrapped scalar (issue 15) ---- */
+/* A language's bool as a 0-d bool wrapped number (like ct_wrapped_scalar): it promotes as torch's Python bool, so it
+ * never changes a tensor's dtype (bool tensor + true stays bool); value != 0 is true. */
+CT_API ct_status ct_wrapped_scalar_bool(int32_t value, ct_tensor* out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -151,6 +151,13 @@ ct_status ct_wrapped_scalar(double value, int32_t is_integer, ct_tensor* out) {
     });
 }
 
+ct_status ct_wrapped_scalar_bool(int32_t value, ct_tensor* out) {
+    return guard([&] {
+        check_out(out, "wrapped_scalar_bool");
+        *out = new_tensor_handle(wrapped_scalar_bool(value != 0));
+    });
+}
+
 ct_status ct_arange(double start, double end, double step, ct_dtype dtype, ct_device device, ct_tensor* out) {
     return guard([&] {
         check_out(out, "arange");

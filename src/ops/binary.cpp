@@ -41,6 +41,14 @@ void check_nonzero_int_divisor(const char* op, const Tensor& b, DType compute) {
         if (p[i] == 0) fail(CT_ERR_INVALID_ARGUMENT, op, ": integer division by zero");
 }
 
+// torch 1.13 has no bool kernel for these ("pow" / "remainder_cpu" not implemented for 'Bool'): bool ** True and
+// bool % True are refused, not computed as integers.
+void check_not_bool(const char* op, const Tensor& a, const Tensor& b, DType dt) {
+    if (dt == DType::Bool)
+        fail(CT_ERR_DTYPE, op, ": not implemented for bool (", dtype_name(a.dtype()), " and ", dtype_name(b.dtype()),
+             ")");
+}
+
 }  // namespace
 
 Tensor add(const Tensor& a, const Tensor& b, double alpha) {
@@ -96,6 +104,7 @@ Tensor div(const Tensor& a, const Tensor& b) {
 
 Tensor pow(const Tensor& a, const Tensor& b) {
     const DType dt = result_type(a, b);
+    check_not_bool("pow", a, b, dt);
     Tensor out = is_complex(dt) ? complex_binary<void>("pow", a, b, dt, [](auto) { return cmath::Pow{}; })
                                 : binary_kernel<void>("pow", a, b, dt, [](auto) { return math::Pow{}; });
     return record2(out, "PowBackward", a, b, true, true, [](BackwardCtx& c) -> TensorList {
@@ -161,6 +170,7 @@ Tensor atan2(const Tensor& a, const Tensor& b) {
 
 Tensor remainder(const Tensor& a, const Tensor& b) {
     DType dt = result_type(a, b);
+    check_not_bool("remainder", a, b, dt);
     check_nonzero_int_divisor("remainder", b, dt);
     Tensor out = binary_kernel<void>("remainder", a, b, dt, [](auto) { return math::Remainder{}; });
     return record2(out, "RemainderBackward", a, b, true, false, [](BackwardCtx& c) -> TensorList {

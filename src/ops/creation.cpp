@@ -48,6 +48,15 @@ Tensor wrapped_scalar(double value, bool is_integer) {
     return t;
 }
 
+// A language's bool: a 0-d bool wrapped number. Bool is the lowest category, so it never changes a tensor's dtype
+// (bool_t + True stays bool, int8_t * True stays int8), and it takes part in bool-only checks as a bool operand
+// (sub refuses it, as torch 1.13 refuses `t - True`).
+Tensor wrapped_scalar_bool(bool value) {
+    Tensor t = full({}, value ? 1.0 : 0.0, DType::Bool, Device{});
+    t.impl()->wrapped_number = true;
+    return t;
+}
+
 Tensor zeros_like(const Tensor& t) { return zeros(t.sizes(), t.dtype(), t.device()); }
 Tensor ones_like(const Tensor& t) { return ones(t.sizes(), t.dtype(), t.device()); }
 Tensor full_like(const Tensor& t, double value) { return full(t.sizes(), value, t.dtype(), t.device()); }

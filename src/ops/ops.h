@@ -20,6 +20,7 @@ Tensor ones(const Shape& shape, DType dtype, Device device);
 Tensor full(const Shape& shape, double value, DType dtype, Device device);
 Tensor scalar_tensor(double value, DType dtype, Device device);
 Tensor wrapped_scalar(double value, bool is_integer);  // float64/int64 0-d with wrapped_number = true
+Tensor wrapped_scalar_bool(bool value);               // bool 0-d with wrapped_number = true
 Tensor arange(double start, double end, double step, DType dtype, Device device);
 Tensor linspace(double start, double end, int64_t steps, DType dtype, Device device);
 Tensor eye(int64_t n, int64_t m, DType dtype, Device device);

@@ -67,6 +67,10 @@ T make(const Json& j) {
         ok(ct_wrapped_scalar(decode(v), v.is_number_integer() ? 1 : 0, &t.h), "wrapped_scalar");
         return t;
     }
+    if (j.contains("bool_scalar")) {  // a language's bool
+        ok(ct_wrapped_scalar_bool(j["bool_scalar"].get<int32_t>(), &t.h), "wrapped_scalar_bool");
+        return t;
+    }
     if (j.contains("complex_scalar")) {  // a language's complex number
         ok(ct_wrapped_scalar_complex(decode(j["complex_scalar"][0]), decode(j["complex_scalar"][1]), &t.h),
            "wrapped_scalar_complex");
@@ -985,6 +989,7 @@ std::map<std::string, Op> op_table() {
     };
     // input 1 is a wrapped scalar (ct_wrapped_scalar, as {"scalar": v} inputs are made above)
     t["wrapped_scalar"] = [](const Inputs& x, const Json&, Outs& o) { return ct_mul(x[0].h, x[1].h, out_slot(o)); };
+    t["wrapped_scalar_bool"] = [](const Inputs& x, const Json&, Outs& o) { return ct_mul(x[0].h, x[1].h, out_slot(o)); };
     // in-place writes through a view of a clone of input 0; the output is the clone
     using Write = std::function<ct_status(ct_tensor, const Inputs&, const Json&)>;
     const std::vector<std::pair<const char*, Write>> writes = {

@@ -117,7 +117,11 @@ class Cases:
             case["note"] = note
         leaves = []
         for i, x in enumerate(inputs):
-            if isinstance(x, (int, float, bool)):
+            if isinstance(x, bool):  # a language's bool: torch gets the Python bool itself
+                case["inputs"].append({"bool_scalar": int(x)})
+                leaves.append(x)
+                continue
+            if isinstance(x, (int, float)):
                 case["inputs"].append({"scalar": encode(x)})
                 leaves.append(torch.tensor(x))  # a 0-d tensor promotes like a Python scalar (by category only)
                 continue
@@ -159,7 +163,8 @@ class Cases:
         if note:
             case["note"] = note
         for x in inputs:
-            case["inputs"].append({"scalar": encode(x)} if isinstance(x, (int, float, bool)) else
+            case["inputs"].append({"bool_scalar": int(x)} if isinstance(x, bool) else
+                                  {"scalar": encode(x)} if isinstance(x, (int, float)) else
                                   {"complex_scalar": [encode(x.real), encode(x.imag)]} if isinstance(x, complex) else
                                   tensor_json(x))
         self.add(case)
@@ -852,11 +857,40 @@ def creation(c):
         for v in (2.5, 2):
             c.run(f"wrapped_scalar/{dtype}/{v}", "wrapped_scalar", lambda t, v=v: t * v, [x, v],
                   {"is_integer": isinstance(v, int)}, differentiable=False)
+    bool_scalar_cases(c)
     c.error("zeros/error/shape", "zeros", [], "CT_ERR_INVALID_ARGUMENT", {"shape": [2, -1], "dtype": "float32"})
     c.error("arange/error/step", "arange", [], "CT_ERR_INVALID_ARGUMENT",
             {"start": 0.0, "end": 5.0, "step": 0.0, "dtype": "float32"})
     c.error("linspace/error/steps", "linspace", [], "CT_ERR_INVALID_ARGUMENT",
             {"start": 0.0, "end": 1.0, "steps": -1, "dtype": "float32"})
+
+
+def bool_scalar_cases(c):
+    """Issue 15: a language's bool beside a tensor (`bool_scalar`, ct_wrapped_scalar_bool) promotes as torch 1.13's
+    Python bool: it never changes the tensor's dtype (bool + True stays bool), division gives the default float, and
+    subtraction (t - True), bool // True, bool ** True and bitwise ops on floating tensors are refused."""
+    rng = Rng(1516)
+    for dtype in ("bool", "uint8", "int32", "int64", "float16", "float32", "float64", "complex64"):
+        x = rng.tensor([2, 3], dtype, -3.0, 3.0)
+        c.run(f"wrapped_scalar_bool/{dtype}", "wrapped_scalar_bool", lambda t, b: t * b, [x, True], differentiable=False)
+        c.run(f"add/{dtype}/bool_scalar", "add", torch.add, [x, True])
+        c.run(f"mul/bool_scalar/{dtype}/0-d", "mul", torch.mul, [False, x[0, 0].clone()])
+        c.run(f"div/{dtype}/bool_scalar", "div", torch.div, [x, True])
+        c.run(f"eq/{dtype}/bool_scalar", "eq", torch.eq, [x, True], differentiable=False)
+        c.run(f"where/{dtype}/bool_scalar", "where", torch.where, [torch.tensor([True, False, True]), x, True],
+              differentiable=False)
+        c.error(f"sub/{dtype}/bool_scalar", "sub", [x, True], "CT_ERR_DTYPE")
+        if dtype in ("float16", "float32", "float64", "complex64"):
+            c.error(f"bitwise_and/{dtype}/bool_scalar", "bitwise_and", [x, True], "CT_ERR_DTYPE")
+        else:
+            for op in ("bitwise_and", "bitwise_or", "bitwise_xor"):
+                c.run(f"{op}/{dtype}/bool_scalar", op, getattr(torch, op), [x, True], differentiable=False)
+        if dtype != "complex64":
+            c.run(f"maximum/{dtype}/bool_scalar", "maximum", lambda a, b: torch.maximum(a, torch.tensor(b)), [x, True],
+                  differentiable=False)
+    x = torch.tensor([True, False])
+    c.error("floor_divide/bool/bool_scalar", "floor_divide", [x, True], "CT_ERR_DTYPE")
+    c.error("pow/bool/bool_scalar", "pow", [x, True], "CT_ERR_DTYPE")
 
 
 def random_ops(c):

@@ -28,10 +28,11 @@ decode(v::Real) = Float64(v)
 decode(v::AbstractString) = parse(Float64, v)  # "nan", "inf", "-inf" (and numbers of a values list with them)
 
 "A case input: a Tensor of Julia size reverse(shape) over the row-major values (complex: (re, im) pairs
-interleaved), or a Julia number (wrapped scalar; a Complex for a complex_scalar)."
+interleaved), or a Julia number (wrapped scalar; a Complex for a complex_scalar, a Bool for a bool_scalar)."
 function make(j::Dict)
     haskey(j, "scalar") && return j["scalar"] isa AbstractString ? decode(j["scalar"]) : j["scalar"]
     haskey(j, "complex_scalar") && return complex(decode.(j["complex_scalar"])...)
+    haskey(j, "bool_scalar") && return j["bool_scalar"] == 1
     T = ELTYPE[j["dtype"]]
     vals = if T <: Complex
         parts = decode.(j["values"])
@@ -337,7 +338,7 @@ merge!(OPS, Dict{String,Function}(
     "full_like" => (x, a) -> C.full_like(x, a["value"]),
     "to_device" => (x, a) -> to(x, cpu),
     "tensor_from_data" => (x, a) -> x,
-    "wrapped_scalar" => (x, v, a) -> x .* v,
+    "wrapped_scalar" => (x, v, a) -> x .* v, "wrapped_scalar_bool" => (x, v, a) -> x .* v,
     "tensor_from_blob" => (x, a) -> Tensor(Array(x)),  # a Julia Array wrapped without a copy
     # random and uninitialised tensors (run_case seeds the default generator with args["seed"]); randperm is 1:n
     "rand" => a -> C.rand(ELTYPE[a["dtype"]], reverse(a["shape"])...),

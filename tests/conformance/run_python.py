@@ -33,6 +33,8 @@ def decode(v):
 def make(j):
     if "scalar" in j:
         return decode(j["scalar"])
+    if "bool_scalar" in j:  # a Python bool
+        return bool(j["bool_scalar"])
     if "complex_scalar" in j:  # a Python complex number
         return complex(*(decode(v) for v in j["complex_scalar"]))
     values = [decode(v) for v in j["values"]]
@@ -281,6 +283,7 @@ def op_table():
         "to_device": lambda xs, a: xs[0].to(a["device"]),
         "tensor_from_data": lambda xs, a: xs[0],
         "wrapped_scalar": lambda xs, a: xs[0] * xs[1],
+        "wrapped_scalar_bool": lambda xs, a: xs[0] * xs[1],
         "tensor_from_blob": lambda xs, a: ct.from_numpy(xs[0].numpy().copy()),
         # random and uninitialised tensors (run_case seeds the default generator with args["seed"])
         "rand": lambda xs, a: ct.rand(a["shape"], dtype=DTYPES[a["dtype"]]),

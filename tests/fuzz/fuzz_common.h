@@ -109,6 +109,8 @@ void complex_ops(Input& in, Pool& p, uint8_t which);
 void unary_math_ops(Input& in, Pool& p, ct_tensor a, bool ok);
 // issue 14's last reductions and products (fuzz_more_ops.cpp), reached from toolbox_ops.
 void more_ops(Input& in, Pool& p, uint8_t which);
+// ct_wrapped_scalar_bool (issue 15) and the ops against it (fuzz_bool_scalar.cpp), reached from toolbox_ops.
+void bool_scalar_ops(Input& in, Pool& p, uint8_t which);
 // Frees the blobs handed to ct_tensor_from_blob; aborts when a deleter did not run exactly once.
 void finish_blobs();
 

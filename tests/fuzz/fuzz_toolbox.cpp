@@ -6,6 +6,7 @@
 namespace fz {
 
 void toolbox_ops(Input& in, Pool& p, uint8_t which) {
+    if (which >= 250) return bool_scalar_ops(in, p, which);  // fuzz_bool_scalar.cpp
     if (which >= 232) return complex_ops(in, p, which);  // fuzz_complex.cpp
     if (which >= 216) return more_ops(in, p, which);     // fuzz_more_ops.cpp
     if (which % 16 >= 12) return toolbox_stats_ops(in, p, which);  // fuzz_toolbox_stats.cpp

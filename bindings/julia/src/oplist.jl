@@ -3,7 +3,7 @@
 
 const OPS = Dict{String,Any}(
     "empty" => empty, "zeros" => zeros, "ones" => ones, "full" => full, "scalar_tensor" => scalar_tensor,
-    "wrapped_scalar" => wrapped_scalar, "arange" => arange, "linspace" => linspace, "eye" => eye,
+    "wrapped_scalar" => wrapped_scalar, "wrapped_scalar_bool" => wrapped_scalar_bool, "arange" => arange, "linspace" => linspace, "eye" => eye,
     "empty_like" => empty_like, "zeros_like" => zeros_like, "ones_like" => ones_like, "full_like" => full_like,
     "tensor_from_data" => tensor, "tensor_from_blob" => Tensor,
     "rand" => rand, "randn" => randn, "randint" => randint, "bernoulli" => bernoulli, "randperm" => randperm,

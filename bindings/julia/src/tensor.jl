@@ -159,6 +159,9 @@ full(::Type{T}, value::Real, dims::Integer...; device::Device = cpu) where {T} =
 scalar_tensor(value::Real; dtype::Type = Float32, device::Device = cpu) =
     newtensor(o -> LibCT.ct_scalar_tensor(Float64(value), dtype_of(dtype), device, o))
 wrapped_scalar(x::Real) = newtensor(o -> LibCT.ct_wrapped_scalar(Float64(x), Int32(x isa Integer), o))
+# a Bool is torch's Python bool: a 0-d bool wrapped number that never changes a tensor's dtype (mask .+ true stays Bool)
+wrapped_scalar_bool(x::Bool) = newtensor(o -> LibCT.ct_wrapped_scalar_bool(Int32(x), o))
+wrapped_scalar(x::Bool) = wrapped_scalar_bool(x)
 arange(start::Real, stop::Real, step::Real = 1; dtype::Type = Float32, device::Device = cpu) =
     newtensor(o -> LibCT.ct_arange(Float64(start), Float64(stop), Float64(step), dtype_of(dtype), device, o))
 linspace(start::Real, stop::Real, n::Integer; dtype::Type = Float32, device::Device = cpu) =

@@ -23,3 +23,20 @@ using CTensor, Test
     end
     @test_throws ArgumentError CTensor.promote_types(String, Float32)
 end
+
+@testset "a Julia Bool is torch's Python bool" begin
+    # torch 1.13: torch.tensor([True, False]) + True is bool; int8 * True stays int8; t - True is refused
+    mask = Tensor([true, false])
+    r = mask .+ true
+    @test eltype(r) == Bool
+    @test Array(r) == [true, true]
+    @test result_type(mask, true) == Bool
+    @test eltype(CTensor.wrapped_scalar_bool(true)) == Bool
+    for T in (UInt8, Int8, Int32, Int64, Float16, Float32, Float64, ComplexF32)
+        x = Tensor(T[1, 0])
+        @test eltype(x .* true) == T
+        @test result_type(x, false) == T
+        @test Array(x .* false) == T[0, 0]
+        @test_throws CTensorError x .- true
+    end
+end

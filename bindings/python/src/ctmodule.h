@@ -56,7 +56,7 @@ typedef struct {
     PyObject* keep; /* a converted Tensor object kept alive for the call */
 } TArg;
 #define TARG_INIT {NULL, 0, NULL}
-/* Converts o; scalars become ct_wrapped_scalar (complex numbers ct_wrapped_scalar_complex). Returns 1 on success, 0 if o is not convertible (no error
+/* Converts o; scalars become ct_wrapped_scalar (bools ct_wrapped_scalar_bool, complex numbers ct_wrapped_scalar_complex). Returns 1 on success, 0 if o is not convertible (no error
  * set: the caller may return NotImplemented) and -1 on error. */
 int targ_convert(PyObject* o, TArg* a);
 /* Like targ_convert but raises TypeError naming `what` when o is not convertible; returns 0/-1. */

@@ -73,12 +73,22 @@ int targ_convert(PyObject* o, TArg* a) {
         a->h = TENSOR_H(o);
         return 1;
     }
+    if (PyBool_Check(o)) { /* a wrapped bool: never changes a tensor's dtype (bool_t + True stays bool, as torch) */
+        if (!ct_wrapped_scalar_bool) {
+            raise_missing("ct_wrapped_scalar_bool");
+            return -1;
+        }
+        ct_status st = ct_wrapped_scalar_bool(o == Py_True, &a->h);
+        if (st != CT_OK) return raise_status_int(st);
+        a->owned = 1;
+        return 1;
+    }
     double v;
     int is_int;
     int r = is_python_scalar(o, &v, &is_int);
     if (r < 0) return -1;
     if (r > 0) {
-        ct_status st = is_int && !PyBool_Check(o) && (v > 9007199254740992.0 || v < -9007199254740992.0)
+        ct_status st = is_int && (v > 9007199254740992.0 || v < -9007199254740992.0)
                            ? exact_int_tensor(o, &a->h)
                            : ct_wrapped_scalar(v, is_int, &a->h);
         if (st == -1) return -1;

@@ -439,4 +439,6 @@
 #pragma weak ct_kron
 #pragma weak ct_tensordot
 #pragma weak ct_inner
+/* bool wrapped scalar (issue 15) */
+#pragma weak ct_wrapped_scalar_bool
 #endif

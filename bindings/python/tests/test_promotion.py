@@ -33,9 +33,7 @@ def test_result_type_as_torch(a):
     torch = requires_torch()
     ta = values(torch, a, False)
     x = ct.ones((2,), dtype=ct_dtype(a))
-    others = [(2, 2), (2.5, 2.5), (1 + 2j, 1 + 2j)]
-    if a != "bool":  # a Python bool is an integer wrapped scalar here: bool tensor + True is int64 (torch: bool)
-        others.append((True, True))
+    others = [(2, 2), (2.5, 2.5), (1 + 2j, 1 + 2j), (True, True), (False, False)]  # a bool keeps a's dtype
     for b in NAMES:
         for zero_d in (False, True):
             tb = values(torch, b, zero_d)

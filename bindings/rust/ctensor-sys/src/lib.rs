@@ -1351,3 +1351,8 @@ extern "C" {
     pub fn ct_tensordot(a: ct_tensor, b: ct_tensor, dims_a: *const i64, ndims_a: i32, dims_b: *const i64, ndims_b: i32, out: *mut ct_tensor) -> ct_status;
     pub fn ct_inner(a: ct_tensor, b: ct_tensor, out: *mut ct_tensor) -> ct_status;
 }
+
+// ---- bool wrapped scalar (issue 15) ----
+extern "C" {
+    pub fn ct_wrapped_scalar_bool(value: i32, out: *mut ct_tensor) -> ct_status;
+}

@@ -42,6 +42,7 @@ mod attention;
 mod autograd;
 mod binary_math;
 mod bitwise;
+mod bool_scalar;
 mod class_losses;
 mod complex;
 mod complex_scalar;

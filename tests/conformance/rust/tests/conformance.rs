@@ -42,6 +42,10 @@ fn make(j: &Value) -> Outcome<Tensor> {
     if let Some(s) = j.get("scalar") {
         return Ok(Tensor::wrapped_scalar(decode(s), s.is_i64() || s.is_u64())?);
     }
+    if let Some(b) = j.get("bool_scalar") {
+        // a Rust bool beside a tensor: the same wrapped bool its operators make
+        return Ok(Tensor::wrapped_scalar_bool(b.as_i64() == Some(1))?);
+    }
     if let Some(z) = j.get("complex_scalar") {
         // a Rust user's `ctensor::Complex` beside a tensor: the same wrapped complex number its operators make
         return Ok(Tensor::wrapped_scalar_complex(decode(&z[0]), decode(&z[1]))?);
@@ -801,6 +805,7 @@ fn creation_ops() -> HashMap<&'static str, Op> {
     t.insert("to_device", Box::new(|x, _| one(x[0].to_device(ctensor::Device::Cpu))));
     t.insert("tensor_from_data", Box::new(|x, _| Ok(vec![x[0].clone()])));
     t.insert("wrapped_scalar", Box::new(|x, _| one(x[0].mul(&x[1]))));
+    t.insert("wrapped_scalar_bool", Box::new(|x, _| one(x[0].mul(&x[1]))));
     t.insert(
         "tensor_from_blob",
         Box::new(|x, _| {

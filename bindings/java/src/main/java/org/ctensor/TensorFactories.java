@@ -72,6 +72,13 @@ abstract class TensorFactories {
         return Tensor.own(CT.wrapped_scalar(value, isInteger ? 1 : 0));
     }
 
+    /** A language's bool as a 0-d bool wrapped number: promotes like torch's Python bool (never changes a tensor's
+     * dtype, so boolMask.add(wrappedScalarBool(true)) stays BOOL). */
+    @Op("wrapped_scalar_bool")
+    public static Tensor wrappedScalarBool(boolean value) {
+        return Tensor.own(CT.wrapped_scalar_bool(value ? 1 : 0));
+    }
+
     @Op("arange")
     public static Tensor arange(double start, double end, double step, DType dtype, Device device) {
         return Tensor.own(CT.arange(start, end, step, dtype.code, device.encode()));

@@ -92,9 +92,11 @@ public final class Conformance {
         return out;
     }
 
-    /** A case input: a new Tensor, a Double for {"scalar": v}, or a double[] {re, im} for {"complex_scalar": [re, im]}. */
+    /** A case input: a new Tensor, a Double for {"scalar": v}, a Boolean for {"bool_scalar": 0 or 1}, or a double[]
+     * {re, im} for {"complex_scalar": [re, im]}. */
     static Object make(JsonObject j) {
         if (j.has("scalar")) return decode(j.get("scalar"));
+        if (j.has("bool_scalar")) return j.get("bool_scalar").getAsInt() == 1;
         if (j.has("complex_scalar")) {
             JsonArray z = j.getAsJsonArray("complex_scalar");
             return new double[] {decode(z.get(0)), decode(z.get(1))};
@@ -199,6 +201,7 @@ public final class Conformance {
 
     static Tensor tensor(Object x) {
         if (x instanceof double[]) return Complex.wrappedScalar(((double[]) x)[0], ((double[]) x)[1]);
+        if (x instanceof Boolean) return Tensor.wrappedScalarBool((Boolean) x);
         return x instanceof Tensor ? (Tensor) x : Tensor.wrappedScalar((Double) x, false);
     }
 
@@ -685,6 +688,7 @@ public final class Conformance {
         t.put("linalg_solve_triangular", (x, a) -> one(Linalg.solveTriangular((Tensor) x[0], (Tensor) x[1],
                 a.get("upper").getAsBoolean(), a.get("left").getAsBoolean(), a.get("unitriangular").getAsBoolean())));
         t.put("wrapped_scalar", (x, a) -> one(((Tensor) x[0]).mul(Tensor.wrappedScalar((Double) x[1], a.get("is_integer").getAsBoolean()))));
+        t.put("wrapped_scalar_bool", (x, a) -> one(((Tensor) x[0]).mul(Tensor.wrappedScalarBool((Boolean) x[1]))));
         // in-place writes through a view of a clone of input 0; the output is the clone
         Map<String, Write> writes = Map.of(
                 "add_", (v, x, a) -> v.addInPlace((Tensor) x[1], a.get("alpha").getAsDouble()),

@@ -46,4 +46,27 @@ class PromotionTest {
             }
         }
     }
+
+    @Test
+    void wrappedBoolKeepsTheDtypeAsTorch() {
+        // torch 1.13: torch.tensor([True, False]) + True is bool; int8 & True stays int8; t - True is refused
+        try (TensorScope s = new TensorScope()) {
+            Tensor yes = Tensor.wrappedScalarBool(true);
+            assertEquals(DType.BOOL, yes.dtype());
+            Tensor mask = Tensor.fromArray(new boolean[] {true, false}, 2);
+            Tensor sum = mask.add(yes);
+            assertEquals(DType.BOOL, sum.dtype());
+            assertArrayEquals(new boolean[] {true, true}, sum.toBooleanArray());
+            assertEquals(DType.BOOL, mask.resultType(yes));
+            for (DType d : new DType[] {DType.UINT8, DType.INT8, DType.INT32, DType.FLOAT16, DType.FLOAT32, DType.COMPLEX64}) {
+                Tensor x = Tensor.ones(DType.INT32, 2).to(d);
+                assertEquals(d, x.mul(yes).dtype(), d.toString());
+                assertEquals(d, x.resultType(yes), d.toString());
+                assertThrows(DTypeException.class, () -> x.sub(yes));
+            }
+            Tensor i8 = Tensor.ones(DType.INT32, 2).to(DType.INT8).bitwiseAnd(Tensor.wrappedScalarBool(false));
+            assertEquals(DType.INT8, i8.dtype());
+            assertArrayEquals(new double[] {0, 0}, i8.toDoubleArray());
+        }
+    }
 }
