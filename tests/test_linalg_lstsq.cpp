@@ -3,29 +3,11 @@
 // shape rules (vector B, broadcast batch dims, empty sizes), its errors, and the gradient of pinv(A) @ B (central
 // differences and second derivatives for full-rank A; equal to pinv's composite gradient for rank-deficient A).
 #include "ct_test.h"
+#include "lstsq_test_util.h"
 
 using namespace ctt;
 
 namespace {
-
-const int32_t kDrivers[] = {CT_LSTSQ_GELSY, CT_LSTSQ_GELS, CT_LSTSQ_GELSD, CT_LSTSQ_GELSS};
-
-struct Lstsq {
-    H solution, residuals, rank, sv;
-};
-
-Lstsq lstsq(const H& a, const H& b, int32_t driver, double rcond = -1) {
-    Lstsq r;
-    ok(ct_linalg_lstsq_ex(a.get(), b.get(), rcond, driver, r.solution.out(), r.residuals.out(), r.rank.out(),
-                          r.sv.out()));
-    return r;
-}
-
-H mm(const H& a, const H& b) {
-    H r;
-    ok(ct_matmul(a.get(), b.get(), r.out()));
-    return r;
-}
 
 H pinv(const H& a) {
     H r;
@@ -39,7 +21,7 @@ bool has_sv(int32_t d) { return d == CT_LSTSQ_GELSD || d == CT_LSTSQ_GELSS; }
 
 TEST(LinalgLstsq, FullRankTallMatrixEveryDriver) {
     H a = make({1, 0, 0, 1, 1, 1}, {3, 2}), b = make({1, 2, 4}, {3, 1});
-    for (int32_t d : kDrivers) {
+    for (int32_t d : kLstsqDrivers) {
         SCOPED_TRACE(d);
         Lstsq r = lstsq(a, b, d);
         EXPECT_TRUE(allclose(r.solution, {4.0 / 3, 7.0 / 3}, 1e-12));  // the normal equations A^T A x = A^T b
@@ -83,7 +65,7 @@ TEST(LinalgLstsq, RankDeficientGivesTheMinimumNormSolution) {
 TEST(LinalgLstsq, WideMatrixFloat32AndTheOldEntryPoint) {
     H a = randt({2, 4}, 7, false), b = randt({2, 3}, 8, false);
     H want = mm(pinv(a), b);  // full row rank: the minimum-norm exact solution
-    for (int32_t d : kDrivers) {
+    for (int32_t d : kLstsqDrivers) {
         Lstsq r = lstsq(a, b, d);
         EXPECT_TRUE(allclose(r.solution, values(want), 1e-10)) << d;
         EXPECT_EQ(shape(r.residuals), (Shape{0}));  // m < n
@@ -158,7 +140,7 @@ TEST(LinalgLstsq, Errors) {
 }
 
 TEST(LinalgLstsq, Gradients) {
-    for (int32_t d : kDrivers) {
+    for (int32_t d : kLstsqDrivers) {
         auto f = [d](const std::vector<H>& x) { return lstsq(x[0], x[1], d).solution; };
         EXPECT_TRUE(gradcheck(f, {randt({4, 3}, 40), randt({4, 2}, 41)})) << d;
         EXPECT_TRUE(gradcheck(f, {randt({2, 4}, 42), randt({2, 1}, 43)})) << d;

@@ -4,23 +4,11 @@
 // 1.13's mixed-dtype errors, and central-difference gradients with respect to the real and imaginary parts.
 #include <cmath>
 #include "ct_test.h"
+#include "lstsq_test_util.h"
 
 using namespace ctt;
 
 namespace {
-
-const int32_t kDrivers[] = {CT_LSTSQ_GELSY, CT_LSTSQ_GELS, CT_LSTSQ_GELSD, CT_LSTSQ_GELSS};
-
-struct Lstsq {
-    H solution, residuals, rank, sv;
-};
-
-Lstsq lstsq(const H& a, const H& b, int32_t driver, double rcond = -1) {
-    Lstsq r;
-    ok(ct_linalg_lstsq_ex(a.get(), b.get(), rcond, driver, r.solution.out(), r.residuals.out(), r.rank.out(),
-                          r.sv.out()));
-    return r;
-}
 
 H cplx(const H& re, const H& im) {
     H a;
@@ -42,11 +30,6 @@ H as_real(const H& x) {  // [..., 2]: interleaved real and imaginary parts, for 
 H abs_of(const H& x) {
     H r;
     ok(ct_abs(x.get(), r.out()));
-    return r;
-}
-H mm(const H& a, const H& b) {
-    H r;
-    ok(ct_matmul(a.get(), b.get(), r.out()));
     return r;
 }
 H sub(const H& a, const H& b) {
@@ -84,7 +67,7 @@ TEST(LinalgLstsqComplex, ComplexMultipleOfARealProblemEveryDriverAndDtype) {
         const ct_dtype real = dt == CT_COMPLEX128 ? CT_FLOAT64 : CT_FLOAT32;
         const double tol = dt == CT_COMPLEX128 ? 1e-12 : 1e-5;
         H a = to(scale(a0, 1, 1), dt), b = to(scale(b0, 1, 2), dt);
-        for (int32_t d : kDrivers) {
+        for (int32_t d : kLstsqDrivers) {
             SCOPED_TRACE(std::to_string(d) + (dt == CT_COMPLEX64 ? " complex64" : " complex128"));
             Lstsq r = lstsq(a, b, d);
             EXPECT_EQ(dtype(r.solution), dt);
@@ -111,7 +94,7 @@ TEST(LinalgLstsqComplex, NormalEquationsAndPinvTallWideBatched) {
                           Case{{1, 4, 3}, {3, 4, 2}}, Case{{2, 4, 4}, {2, 4, 3}}}) {
         H a = randc(c.a, 7), b = randc(c.b, 8);
         H want = mm(pinv(a), b);  // full rank: X = pinv(A) B, the minimum-norm least-squares solution
-        for (int32_t d : kDrivers) {
+        for (int32_t d : kLstsqDrivers) {
             SCOPED_TRACE(d);
             Lstsq r = lstsq(a, b, d);
             EXPECT_TRUE(allclose(as_real(r.solution), values(as_real(want)), 1e-10));
@@ -181,7 +164,7 @@ TEST(LinalgLstsqComplex, MixedDtypesAreTorchsError) {
 TEST(LinalgLstsqComplex, GradientsThroughRealAndImaginaryParts) {
     // Real losses of X = lstsq(A, B) (|X|, phase-free) as functions of Re A, Im A, Re B, Im B: central differences
     // check the complex backward's conjugations (torch's pinv_backward with ^H).
-    for (int32_t d : kDrivers) {
+    for (int32_t d : kLstsqDrivers) {
         auto f = [d](const std::vector<H>& x) {
             return abs_of(lstsq(cplx(x[0], x[1]), cplx(x[2], x[3]), d).solution);
         };
