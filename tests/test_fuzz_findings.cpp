@@ -479,3 +479,39 @@ TEST(FuzzFindings, ViewAsRealOfAnEmptyComplexTensorWithAHugeStride) {
     // complex cumsum works on the float32 view, whose [0, 2^62, 2] sizes multiply past int64: a clean error
     CT_EXPECT_ERR(ct_cumsum(x.get(), 1, c.out()), CT_ERR_SHAPE, "too many elements");
 }
+
+// fuzz_autograd: y = flip(x) made x's AccumulateGrad; x.requires_grad_(False); x.mul_(y) then gave x a history
+// leading to that node, which held x: x -> grad_fn -> FlipBackward -> AccumulateGrad(x) -> x, a cycle no
+// release broke (x, its graph and its memory leaked). Note [Former leaf cycle]: the node lets go of x when x's
+// last handle goes; a backward that still reaches the node skips x and gives the other leaves their gradients.
+TEST(FuzzFindings, InPlaceHistoryOfAFormerLeafLeavesNoCycle) {
+    int64_t baseline = ct_live_handles();
+    g_blob_deletes = 0;
+    float a[2] = {1.0f, 2.0f}, b[2] = {1.0f, 2.0f};
+    const int64_t dim0 = 0;
+    {
+        H x = tracked_leaf(a, 2), y, s;
+        ok(ct_flip(x.get(), &dim0, 1, y.out()));
+        ok(ct_tensor_set_requires_grad(x.get(), 0));
+        ok(ct_mul_(x.get(), y.get()));  // x = x * flip(x), whose history reaches x's own AccumulateGrad
+        ok(ct_sum(x.get(), nullptr, 0, 0, s.out()));
+    }
+    EXPECT_EQ(g_blob_deletes, 1) << "x was never freed";
+    {
+        H w = make({3, 4}, {2}, CT_FLOAT32, true), s;
+        {
+            H x = tracked_leaf(b, 2), y, t;
+            ok(ct_flip(x.get(), &dim0, 1, y.out()));
+            ok(ct_tensor_set_requires_grad(x.get(), 0));
+            ok(ct_mul_(x.get(), y.get()));  // x = [2, 2]
+            ok(ct_mul(x.get(), w.get(), t.out()));
+            ok(ct_sum(t.get(), nullptr, 0, 0, s.out()));
+        }
+        ok(ct_backward(s.get(), nullptr, 0, 0));  // reaches AccumulateGrad(x) after x's last handle went
+        H g;
+        ok(ct_tensor_grad(w.get(), g.out()));
+        EXPECT_EQ(values(g), (std::vector<double>{2, 2}));
+    }
+    EXPECT_EQ(g_blob_deletes, 2) << "the second x was never freed";
+    EXPECT_EQ(ct_live_handles(), baseline);
+}

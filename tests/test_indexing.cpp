@@ -219,7 +219,11 @@ TEST(Scatter, AlongLastDimStridedAndIntegers) {
         H base = iota({3, 2}), x = transposed(base);  // [[0, 2, 4], [1, 3, 5]]
         H src = make({10, 20, 30, 40}, {2, 2}), idx = ints({2, 0, 1, 1}, {2, 2}), r;
         CT_ASSERT_OK(ct_scatter(x.get(), -1, idx.get(), src.get(), r.out()));
-        EXPECT_TRUE(allclose(r, {20, 2, 10, 1, 40, 5}));  // row 1: index 1 twice, the later write wins
+        // row 1 writes index 1 twice: on the CPU the later write wins; on a GPU either may (as in torch, whose
+        // scatter documents duplicates as nondeterministic there; the emulated backend runs in order)
+        std::vector<double> got = values(r);
+        if (is_cuda(r) && got[4] == 30) got[4] = 40;
+        EXPECT_EQ(got, (std::vector<double>{20, 2, 10, 1, 40, 5}));
         H xi = ints({1, 1, 1}, {3}, CT_INT32), si = ints({5, 6, 7, 8}, {4}, CT_INT32), ii = ints({0, 2, 0, 0}, {4}), ri;
         CT_ASSERT_OK(ct_scatter_add(xi.get(), 0, ii.get(), si.get(), ri.out()));
         EXPECT_EQ(dtype(ri), CT_INT32);

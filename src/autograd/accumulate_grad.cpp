@@ -5,11 +5,18 @@
 
 namespace ct {
 
-AccumulateGrad::AccumulateGrad(std::shared_ptr<TensorImpl> leaf) : leaf_(std::move(leaf)) {
+AccumulateGrad::AccumulateGrad(std::shared_ptr<TensorImpl> leaf) : leaf_(std::move(leaf)), weak_leaf_(leaf_) {
     Tensor t(leaf_);
     outputs.push_back(OutputMeta{t.sizes(), t.dtype(), t.device()});
     retained.resize(1);
 }
+
+std::shared_ptr<TensorImpl> AccumulateGrad::leaf() const {
+    if (auto strong = std::atomic_load(&leaf_)) return strong;
+    return weak_leaf_.lock();
+}
+
+void AccumulateGrad::let_go_of_leaf() noexcept { std::atomic_store(&leaf_, std::shared_ptr<TensorImpl>()); }
 
 namespace {
 
@@ -91,6 +98,14 @@ void accumulate_into_grad(const Tensor& t, const Tensor& g) { commit_grad(prepar
 void last_handle_released(const Tensor& t) noexcept {
     AutogradMeta* meta = t.impl()->autograd.get();
     if (!meta) return;
+    if (meta->grad_fn) {  // Note [Former leaf cycle]
+        std::shared_ptr<Node> acc;
+        {
+            std::lock_guard<std::mutex> lock(meta->mu);
+            acc = meta->grad_accumulator.lock();
+        }
+        if (acc) static_cast<AccumulateGrad&>(*acc).let_go_of_leaf();
+    }
     Tensor old;  // dropped after the lock: this may free the gradient's whole graph
     try {
         std::lock_guard<std::mutex> lock(meta->grad_mu);
@@ -107,7 +122,7 @@ void last_handle_released(const Tensor& t) noexcept {
 }
 
 TensorList AccumulateGrad::apply(TensorList&& grads) {
-    accumulate_into_grad(Tensor(leaf_), grads.at(0));
+    if (auto leaf = this->leaf()) accumulate_into_grad(Tensor(std::move(leaf)), grads.at(0));
     return {};
 }
 

@@ -9,10 +9,26 @@ class AccumulateGrad : public Node {
     explicit AccumulateGrad(std::shared_ptr<TensorImpl> leaf);
     std::string name() const override { return "AccumulateGrad"; }
     TensorList apply(TensorList&& grads) override;
-    const std::shared_ptr<TensorImpl>& leaf() const { return leaf_; }
+    // The tensor whose .grad this node writes; null once it is gone (only after let_go_of_leaf).
+    std::shared_ptr<TensorImpl> leaf() const;
+    // Note [Former leaf cycle]: from now on the node no longer keeps its tensor alive. Thread-safe; never throws.
+    void let_go_of_leaf() noexcept;
   private:
-    std::shared_ptr<TensorImpl> leaf_;  // strong: the graph keeps its leaves alive (no cycle: leaf holds weak)
+    // Strong until let_go_of_leaf: the graph keeps its leaves alive (the leaf holds the node weakly, so this is no
+    // cycle while the leaf is a leaf). Read and reset with std::atomic_load/atomic_store: a backward on another
+    // thread may read it while a release lets go. weak_leaf_ never changes.
+    std::shared_ptr<TensorImpl> leaf_;
+    std::weak_ptr<TensorImpl> weak_leaf_;
 };
+
+// Note [Former leaf cycle]: a leaf x that required grad gets an AccumulateGrad node as soon as an op records it;
+// nodes of later ops hold that node and it holds x. If x's requires_grad is then cleared and an in-place op with an
+// operand that depends on x gives x a history (x.requires_grad_(False); x.mul_(x.flip(0))), x's own grad_fn
+// reaches its own AccumulateGrad: x -> grad_fn -> ... -> AccumulateGrad(x) -> x, a cycle that no release breaks.
+// When the last C handle to such an x goes (x has a grad_fn and its AccumulateGrad still exists), that node lets
+// go of x: x stays alive while anything else holds it (views, saved tensors), and a backward that reaches the node
+// after x is gone skips the accumulation, whose result no one could read. x's own history is kept, so views of x
+// still rebuild theirs from it.
 
 // Note [Grad cycle]: backward with create_graph stores in x.grad a gradient whose graph usually reaches x
 // again (a node saving x, x's AccumulateGrad): x -> grad -> graph -> x, a cycle of strong references that

@@ -136,8 +136,8 @@ void run_backward(const TensorList& roots, const TensorList& grad_roots, bool re
                 if (c.node == node) c.grad = add_grads(c.grad, grads[c.nr]);
             if (accumulator) continue;
         }
-        if (accumulator) {
-            pending.push_back(prepare_grad(Tensor(accumulator->leaf()), grads.at(0)));
+        if (accumulator) {  // a leaf gone meanwhile has no .grad to write (Note [Former leaf cycle])
+            if (auto leaf = accumulator->leaf()) pending.push_back(prepare_grad(Tensor(std::move(leaf)), grads.at(0)));
             continue;
         }
         TensorList input_grads = node->apply(std::move(grads));

@@ -69,7 +69,8 @@ Tensor run_tensor_hooks(TensorHooks& hooks, Tensor g, const OutputMeta& meta, co
 
 TensorHooks* hooks_of(Node* node, size_t i) {
     if (auto* acc = dynamic_cast<AccumulateGrad*>(node)) {
-        auto* meta = acc->leaf()->autograd.get();
+        auto leaf = acc->leaf();  // gone: Note [Former leaf cycle]; its hooks went with it
+        auto* meta = leaf ? leaf->autograd.get() : nullptr;
         return meta ? meta->hooks.get() : nullptr;
     }
     return i < node->pre_hooks.size() ? node->pre_hooks[i].get() : nullptr;

@@ -267,7 +267,8 @@ void DataParallel::prepare(const TensorList& outputs) {
     while (!stack.empty()) {
         std::shared_ptr<Node> n = std::move(stack.back());
         stack.pop_back();
-        if (auto* acc = dynamic_cast<AccumulateGrad*>(n.get())) leaves.insert(acc->leaf().get());
+        if (auto* acc = dynamic_cast<AccumulateGrad*>(n.get()))
+            if (auto leaf = acc->leaf()) leaves.insert(leaf.get());
         for (const Edge& e : n->next_edges)
             if (e.valid() && seen.insert(e.fn.get()).second) stack.push_back(e.fn);
     }

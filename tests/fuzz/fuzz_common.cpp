@@ -96,9 +96,16 @@ std::vector<int64_t> Input::dims(int max_n) {
 
 // ---- Pool ----
 
+// CT_FUZZ_TRACE: besides every checked call, the slots picked and kept (to rebuild a finding as a test).
+static bool tracing() {
+    static const bool trace = std::getenv("CT_FUZZ_TRACE") != nullptr;
+    return trace;
+}
+
 ct_tensor Pool::pick(Input& in, bool* ok) {
     uint8_t b = in.u8() % 36;
     ct_tensor t;
+    if (tracing()) std::fprintf(stderr, "[fuzz]   pick %s%d\n", b < 32 ? "slot " : "special ", b < 32 ? b % kSlots : b);
     if (b < 32) {
         t = slot[b % kSlots];
         if (!t) *ok = false;
@@ -124,11 +131,13 @@ void Pool::keep(Input& in, const char* op, ct_tensor t) {
         return;
     }
     int i = in.u8() % kSlots;
+    if (tracing()) std::fprintf(stderr, "[fuzz]   keep %s result in slot %d\n", op, i);
     drop(i);
     slot[i] = t;
 }
 void Pool::drop(int i) {
     if (!slot[i]) return;
+    if (tracing()) std::fprintf(stderr, "[fuzz]   release slot %d\n", i);
     stale = slot[i];
     ct_tensor_release(slot[i]);
     slot[i] = nullptr;
@@ -177,8 +186,7 @@ int64_t g_calls = 0;
 
 void check_status(const char* op, ct_status st, bool must_fail) {
     ++g_calls;
-    static const bool trace = std::getenv("CT_FUZZ_TRACE") != nullptr;  // prints every checked call
-    if (trace) std::fprintf(stderr, "[fuzz] %s -> %s %s\n", op, ct_status_name(st), st ? ct_last_error() : "");
+    if (tracing()) std::fprintf(stderr, "[fuzz] %s -> %s %s\n", op, ct_status_name(st), st ? ct_last_error() : "");
     if (st == CT_OK) {
         if (must_fail) die(op, "accepted a NULL, released or wrong-kind handle");
         return;
