@@ -6,8 +6,8 @@
 // values to every other and receives theirs) on the communicator's private duplicate, reduced locally once all
 // arrived, in rank order (x0 op (x1 op (...))), so every rank computes the same bits. It serves the agreement of
 // every collective (Note [Agreement] in process_group.h) and small async all-reduces: on the 2-core machine with
-// 2 ranks the 208-byte agreement took 0.9 us this way against 2.1 us through libnbc's MPI_Iallreduce (medians of
-// 2001 interleaved reps; a blocking MPI_Allreduce of 4 KiB took 3.8 us).
+// 2 ranks the 208-byte agreement took 0.9-1.1 us this way against 2.1-2.3 us through libnbc's MPI_Iallreduce
+// (medians of 2001 interleaved reps, a build running beside; a blocking MPI_Allreduce of 4 KiB took 3.7-4.8 us).
 #include <mpi.h>
 #include <time.h>
 #include <cstdio>
