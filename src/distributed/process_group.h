@@ -10,6 +10,8 @@
 // mismatches become MPI's undefined behaviour and blocking collectives lose their timeout. (Folding the descriptor
 // into the data's round trip does not help here: the non-blocking collective that the timeout needs is itself the
 // slow part - an MPI_Iallgather of descriptor + 4 KiB costs as much as the separate agreement + MPI_Allreduce.)
+// On small groups the MPI backend runs the agreement as point-to-point messages (Note [Small all-reduce] in
+// mpi/mpi_backend.cpp), less than half of libnbc's MPI_Iallreduce.
 // Note [Blocking data]: a blocking call (ct_all_reduce, ...) moves its data with the blocking collective
 // (MPI_Allreduce: the tuned algorithms, about twice as fast as libnbc's MPI_Iallreduce here) once the agreement
 // has completed, i.e. once every rank is known to be in the same call, so a rank that is late, absent or
