@@ -5,6 +5,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include "core/dtype.h"
 #include "core/scalar_math.h"
 #include "cuda/half_types.cuh"
@@ -37,7 +38,10 @@ __global__ void binary_kernel(ct_cuda_layout L, int64_t n, R* out, const T* a, c
 // Note [Vectorized contiguous kernels]. When every operand of an elementwise op is one contiguous run (a 1-d layout
 // of unit strides) and 16-byte aligned, a thread moves kVecBytes of the widest operand per step: a float16 add
 // reads two 16-byte vectors of 8 halves and writes one, instead of 2-byte accesses that leave the memory system
-// half used. The elements past the last whole vector are done one at a time; anything else takes the strided kernel.
+// half used. The elements past the last whole vector are done one at a time. Rows of contiguous runs (a 2-d layout
+// whose inner strides are all 1, the inner size and every row stride multiples of V, e.g. a [rows, n] + [n] bias add,
+// where the row operand's row stride is 0) take the same vectors, one index division per vector to find the row.
+// Anything else takes the strided kernel.
 constexpr int kVecBytes = 16;
 template <typename T, int V> struct alignas(sizeof(T) * V) VecOf {
     T v[V];
@@ -69,6 +73,31 @@ CT_EMULATION_NO_SLP __global__ void map_vec_kernel(int64_t n, R* out, F f, const
     }
     for (int64_t i = nv * V + first_index(); i < n; i += index_step()) out[i] = f(in[i]...);
 }
+// The rows form (Note [Vectorized contiguous kernels]): L 2-d, operand k's row r starts at r * L.strides[k][0]
+// (operand 0 is out, then in...); every row holds L.sizes[1] elements, a multiple of V, as is every row stride.
+template <int V, typename R, typename F, typename... T, size_t... K>
+CT_EMULATION_NO_SLP __device__ inline void map_row_vec(const ct_cuda_layout& L, int64_t r, int64_t col, R* out,
+                                                       const F& f, std::index_sequence<K...>, const T*... in) {
+    VecOf<R, V> vo;
+    map_one_vec<V>(vo, f, *reinterpret_cast<const VecOf<T, V>*>(in + r * L.strides[K + 1][0] + col)...);
+    *reinterpret_cast<VecOf<R, V>*>(out + r * L.strides[0][0] + col) = vo;
+}
+template <int V, typename R, typename F, typename... T>
+CT_EMULATION_NO_SLP __global__ void map_vec_rows_kernel(ct_cuda_layout L, R* out, F f, const T*... in) {
+    const int64_t per_row = L.sizes[1] / V, nv = L.sizes[0] * per_row;
+    for (int64_t j = first_index(); j < nv; j += index_step()) {
+        const int64_t r = divide_index(j, per_row);
+        map_row_vec<V>(L, r, (j - r * per_row) * V, out, f, std::index_sequence_for<T...>{}, in...);
+    }
+}
+// Whether L is rows of contiguous runs that V-element vectors tile exactly (map_vec_rows_kernel's precondition).
+inline bool vec_rows(const ct_cuda_layout& L, int V) {
+    if (L.ndim != 2 || L.sizes[1] % V != 0) return false;
+    for (int32_t k = 0; k < L.nargs; ++k)
+        if (L.strides[k][1] != 1 || L.strides[k][0] % V != 0) return false;
+    return true;
+}
+
 // A compute-type functor applied to storage elements, its result stored as R (half types rounded once).
 template <typename R, typename F> struct StoreOf {
     F f;
@@ -80,15 +109,21 @@ template <typename R> struct ConvertTo {
         return store<R>(math::convert<compute_t<R>>(load(s)));  // Note [Float to integer]
     }
 };
-// Launches map_vec_kernel when L is one contiguous run and every pointer is kVecBytes-aligned; false otherwise
-// (the caller then launches its strided kernel).
+// Launches map_vec_kernel when L is one contiguous run, or map_vec_rows_kernel when it is rows of them, and every
+// pointer is kVecBytes-aligned; false otherwise (the caller then launches its strided kernel).
 template <typename R, typename F, typename... T>
 bool launch_map_vec(LaunchConfig c, cudaStream_t s, const ct_cuda_layout& L, int64_t n, R* out, F f,
                     const T*... in) {
-    if (!unit_run(L) || !vec_aligned(out, in...)) return false;
     constexpr int V = kVecBytes / (int)std::max({sizeof(R), sizeof(T)...});
-    auto* vec = &map_vec_kernel<V, R, F, T...>;  // Note [Vectorized contiguous kernels]
-    CT_LAUNCH(vec, blocks_for((n + V - 1) / V, c), c.threads, s, n, out, f, in...);
+    if (!vec_aligned(out, in...)) return false;
+    if (unit_run(L)) {
+        auto* vec = &map_vec_kernel<V, R, F, T...>;  // Note [Vectorized contiguous kernels]
+        CT_LAUNCH(vec, blocks_for((n + V - 1) / V, c), c.threads, s, n, out, f, in...);
+        return true;
+    }
+    if (!vec_rows(L, V)) return false;
+    auto* rows = &map_vec_rows_kernel<V, R, F, T...>;
+    CT_LAUNCH(rows, blocks_for(n / V, c), c.threads, s, L, out, f, in...);
     return true;
 }
 

@@ -140,7 +140,8 @@ void check_binary(const BinaryCase& c, const H& a, const H& b, ct_dtype dt) {
     EXPECT_TRUE(same_values(out, want));
 }
 
-// (a, b) pairs: contiguous odd-sized (Note [Vectorized contiguous kernels]), misaligned, broadcast, transposed vs sliced, scalar vs matrix, 0-d, empty.
+// (a, b) pairs: contiguous odd-sized (Note [Vectorized contiguous kernels]), misaligned, broadcast, transposed vs sliced,
+// scalar vs matrix, 0-d, empty, and rows of contiguous runs.
 std::vector<std::pair<H, H>> binary_inputs(ct_dtype dt) {
     std::vector<std::pair<H, H>> r;
     r.emplace_back(values_for({1031}, dt, 1), values_for({1031}, dt, 2));  // vectors and a tail
@@ -151,6 +152,10 @@ std::vector<std::pair<H, H>> binary_inputs(ct_dtype dt) {
     r.emplace_back(values_for({}, dt, 7), transpose(values_for({3, 2, 7}, dt, 8), 0, 2));
     r.emplace_back(values_for({}, dt, 9), values_for({}, dt, 10));
     r.emplace_back(values_for({0, 3}, dt, 11), values_for({3}, dt, 12));
+    // rows of contiguous runs (the rows form of the note): a bias-like row, rows with gaps, rows some V cannot tile
+    r.emplace_back(values_for({5, 32}, dt, 15), values_for({32}, dt, 16));
+    r.emplace_back(slice(values_for({6, 48}, dt, 17), 1, 0, 32, 1), values_for({6, 32}, dt, 18));
+    r.emplace_back(values_for({3, 20}, dt, 19), values_for({20}, dt, 20));
     return r;
 }
 
