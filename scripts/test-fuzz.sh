@@ -13,12 +13,12 @@ if command -v ccache >/dev/null 2>&1; then
 fi
 
 start=$SECONDS
-# -O1 keeps the instrumented code fast enough while stacks stay readable; only the fuzz targets are built.
+# -O1 keeps the instrumented code fast enough, -g1 (line tables) keeps stacks readable and the build short; only the fuzz targets are built.
 # CTENSOR_FUZZ_FLAGS is always set from the environment (empty by default), so a cached suppression such as
 # -fno-sanitize=... never outlives the session that set it.
 cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
   -DCTENSOR_FUZZ=ON -DCTENSOR_FUZZ_FLAGS="${CTENSOR_FUZZ_FLAGS:-}" -DCTENSOR_WITH_CUDA=OFF -DCTENSOR_BUILD_EXAMPLES=OFF \
-  -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" "${launcher[@]}" >/dev/null
+  -DCMAKE_C_FLAGS_DEBUG="-g1 -O1" -DCMAKE_CXX_FLAGS_DEBUG="-g1 -O1" "${launcher[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
 echo "fuzz: build took $((SECONDS - start)) s"
 

@@ -6,10 +6,10 @@ cd "$(dirname "$0")/.."
 build="${1:-build-sanitize}"
 jobs="$(nproc)"
 
-# -O1 keeps kernels fast enough under ASan while stacks stay readable; _GLIBCXX_ASSERTIONS adds bounds checks
+# -O1 keeps kernels fast enough under ASan, -g1 (line tables) keeps stacks readable and the build short; _GLIBCXX_ASSERTIONS adds bounds checks
 # to std::vector::operator[] and friends (no ABI change).
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCTENSOR_SANITIZE=ON -DCTENSOR_WITH_CUDA=OFF -DCTENSOR_BUILD_EXAMPLES=OFF \
-  -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DCMAKE_CXX_FLAGS_DEBUG="-g -O1 -D_GLIBCXX_ASSERTIONS"
+  -DCMAKE_C_FLAGS_DEBUG="-g1 -O1" -DCMAKE_CXX_FLAGS_DEBUG="-g1 -O1 -D_GLIBCXX_ASSERTIONS"
 cmake --build "$build" -j"$jobs"
 
 supp="$PWD/tests/lsan.supp"
