@@ -25,7 +25,7 @@ java_check() {
     "$here/CheckModel.java" "$1"
 }
 source "$repo/bindings/julia/julia_env.sh"
-julia_check() { "$JULIA" --startup-file=no --project="$repo/bindings/julia" "$here/check_model.jl" "$1"; }
+julia_check() { "$JULIA" --startup-file=no -O0 --project="$repo/bindings/julia" "$here/check_model.jl" "$1"; }
 
 check_everywhere() {
   "$work/check_model" "$1"
