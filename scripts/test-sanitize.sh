@@ -24,4 +24,5 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN
 export LSAN_OPTIONS="suppressions=$supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 # Two OpenMP threads keep the parallel paths exercised on small machines.
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}"
-ctest --test-dir "$build" --output-on-failure
+# Two at a time, as the main ctest (test-all.sh): the suite and its emulated-CUDA rerun take minutes each here.
+ctest --test-dir "$build" --output-on-failure -j"$jobs"
