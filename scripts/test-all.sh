@@ -14,7 +14,7 @@ bash scripts/install-deps.sh all
 # Note [CI time]: CI gives this script 90 minutes on 2 cores and it should stay under 45. The library is compiled
 # four times (this build, ASan+UBSan, TSan, the fuzz build), so compile time is most of it. What keeps it down:
 # the instrumented trees build in the background while this build's tests run on the other core (below);
-# test code compiles at -O0 (tests/CMakeLists.txt); the sanitizer builds at -O1 with line tables only (-g1);
+# test code compiles at -O0 (tests/CMakeLists.txt); the TSan and fuzz builds use line tables only (-g1);
 # and this build compiles the CUDA backend for one virtual architecture (PTX for compute_80, which the driver
 # compiles for any newer GPU at load), which skips ptxas and the second architecture: unary_reduce.cu alone took
 # 818 s for "80;90" (SASS + PTX each) and 179 s for 80-virtual. A machine with a GPU builds for that GPU instead
