@@ -14,7 +14,8 @@ if command -v ccache >/dev/null 2>&1; then
 fi
 
 start=$SECONDS
-# -O1 keeps the instrumented code fast enough, -g1 (line tables) keeps stacks readable and the build short; only the fuzz targets are built.
+# -O1 keeps the instrumented code fast enough, -g1 (line tables) keeps stacks readable and the build short; only
+# the fuzz targets are built.
 # CTENSOR_FUZZ_FLAGS is always set from the environment (empty by default), so a cached suppression such as
 # -fno-sanitize=... never outlives the session that set it.
 cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \

@@ -8,8 +8,8 @@ build="${1:-build-sanitize}"
 jobs="$(nproc)"
 start=$SECONDS
 
-# -O1 keeps kernels fast enough under ASan; full -g (not -g1) because this tree also runs abi_check_baseline (abidiff needs types); _GLIBCXX_ASSERTIONS adds bounds checks
-# to std::vector::operator[] and friends (no ABI change).
+# -O1 keeps kernels fast enough under ASan; full -g (not -g1): this tree also runs abi_check_baseline, and abidiff
+# needs the types. _GLIBCXX_ASSERTIONS adds bounds checks to std::vector::operator[] and friends (no ABI change).
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCTENSOR_SANITIZE=ON -DCTENSOR_WITH_CUDA=OFF -DCTENSOR_BUILD_EXAMPLES=OFF \
   -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DCMAKE_CXX_FLAGS_DEBUG="-g -O1 -D_GLIBCXX_ASSERTIONS"
 cmake --build "$build" -j"$jobs"

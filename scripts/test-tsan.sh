@@ -12,7 +12,8 @@ if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 
-# -O1 and -g1 (line tables: readable reports) keep the build and the instrumented run short; only the targets the tsan tests need are built.
+# -O1 and -g1 (line tables: readable reports) keep the build and the instrumented run short; only the targets the
+# tsan tests need are built.
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCTENSOR_TSAN=ON -DCTENSOR_WITH_CUDA=OFF -DCTENSOR_BUILD_EXAMPLES=OFF \
   -DCMAKE_C_FLAGS_DEBUG="-g1 -O1" -DCMAKE_CXX_FLAGS_DEBUG="-g1 -O1" "${launcher[@]}"
 cmake --build "$build" -j"$jobs" --target stress_threads ctensor_hardening_tests
