@@ -350,6 +350,11 @@ TEST(HardeningSizes, AdaptivePoolToAnEmptyHugeOutputReturnsAtOnce) {
     CT_ASSERT_OK(ct_adaptive_avg_pool2d(x.get(), too_big, y.out()));
     int64_t past[2] = {k40, k40};  // not empty: 2^80 elements is an error, not an allocation attempt
     CT_EXPECT_ERR(ct_adaptive_avg_pool2d(x.get(), past, y.out()), CT_ERR_SHAPE, "adaptive_avg_pool2d");
+    int64_t int64_max_rows[2] = {kMax, 1};  // a valid shape, but the window math needs output size + 1 (fuzz finding)
+    CT_EXPECT_ERR(ct_adaptive_max_pool2d(x.get(), int64_max_rows, y.out(), ix.out()), CT_ERR_SHAPE,
+                  "adaptive_max_pool2d");
+    int64_t int64_max_cols[3] = {1, 1, kMax};
+    CT_EXPECT_ERR(ct_adaptive_avg_pool_nd(x.get(), 3, int64_max_cols, y.out()), CT_ERR_SHAPE, "adaptive_avg_pool");
 }
 
 TEST(HardeningSizes, ChunkAndSplitCountsAreValidatedBeforeAnyPiece) {

@@ -112,7 +112,9 @@ PoolGeom adaptive_geom(const char* op, const Tensor& x, const int64_t out_size[2
     pg.g.base.OW = out_size[1];
     if (checked_numel(out_shape(x, pg), op) > 0)  // the window math (pool_window.h) multiplies in by out
         for (int a = 0; a < 2; ++a)
-            checked_mul(pool::in_size(pg.g, a) + 1, out_size[a] + 1, op, "(input size + 1) * (output size + 1)");
+            checked_mul(checked_add(pool::in_size(pg.g, a), 1, op, "input size + 1"),
+                        checked_add(out_size[a], 1, op, "output size + 1"), op,
+                        "(input size + 1) * (output size + 1)");
     return pg;
 }
 
