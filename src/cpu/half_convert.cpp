@@ -4,7 +4,7 @@
 // core/half.h are the fallback and the reference. float -> bfloat16 uses AVX512_BF16's vcvtne2ps2bf16 where the CPU
 // has it (Note [bfloat16 rounding instruction]).
 #include "cpu/half_convert.h"
-#include <immintrin.h>
+#include "cpu/half_simd.h"
 #include <cstdlib>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -17,42 +17,23 @@ namespace {
 #define CT_HAVE_F16C_PATH 1
 __attribute__((target("avx,f16c"))) void f16c_to_float(const Half* src, float* dst, int64_t n) {
     int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
-        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(h));
-    }
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(dst + i, load8_as_float(src + i));
     for (; i < n; ++i) dst[i] = half_bits_to_float(src[i].bits);
 }
 __attribute__((target("avx,f16c"))) void f16c_from_float(const float* src, Half* dst, int64_t n) {
     int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), h);
-    }
+    for (; i + 8 <= n; i += 8) store8_from_float(_mm256_loadu_ps(src + i), dst + i);
     for (; i < n; ++i) dst[i].bits = float_to_half_bits(src[i]);
 }
-// bfloat16 with AVX2: a widening shift, and round-to-nearest-even with a blend for NaN (quiet, sign kept).
 __attribute__((target("avx2"))) void avx2_bf16_to_float(const BFloat16* src, float* dst, int64_t n) {
     int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)));
-        _mm256_storeu_ps(dst + i, _mm256_castsi256_ps(_mm256_slli_epi32(w, 16)));
-    }
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(dst + i, load8_as_float(src + i));
     for (; i < n; ++i) dst[i] = bfloat16_bits_to_float(src[i].bits);
 }
 __attribute__((target("avx2"))) void avx2_bf16_from_float(const float* src, BFloat16* dst, int64_t n) {
-    const __m256i one = _mm256_set1_epi32(1), bias = _mm256_set1_epi32(0x7fff), quiet = _mm256_set1_epi32(0x40);
-    const __m256i abs_mask = _mm256_set1_epi32(0x7fffffff), inf = _mm256_set1_epi32(0x7f800000);
     int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m256i x = _mm256_castps_si256(_mm256_loadu_ps(src + i));
-        __m256i hi = _mm256_srli_epi32(x, 16);
-        __m256i rounded = _mm256_srli_epi32(_mm256_add_epi32(x, _mm256_add_epi32(bias, _mm256_and_si256(hi, one))), 16);
-        __m256i is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, abs_mask), inf);
-        __m256i r = _mm256_blendv_epi8(rounded, _mm256_or_si256(hi, quiet), is_nan);
-        __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0xD8);  // 16-bit values in order
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm256_castsi256_si128(packed));
-    }
+    for (; i + 16 <= n; i += 16) store16_from_float(_mm256_loadu_ps(src + i), _mm256_loadu_ps(src + i + 8), dst + i);
+    for (; i + 8 <= n; i += 8) store8_from_float(_mm256_loadu_ps(src + i), dst + i);
     for (; i < n; ++i) dst[i].bits = float_to_bfloat16_bits(src[i]);
 }
 // The same four conversions 16 lanes wide (AVX-512F); the tails go through the scalar reference. The zero-masked
@@ -168,6 +149,9 @@ const bool kUseAVX512BF16 = kUseAVX512 && detect_avx512bf16() && std::getenv("CT
 }  // namespace
 
 bool half_convert_uses_f16c() { return kUseF16C; }
+#if CT_HAVE_HALF_SIMD
+bool half_simd_avx2_usable() { return kUseF16C && kUseAVX2; }
+#endif
 
 void convert_to_float(const Half* src, float* dst, int64_t n) {
 #if CT_HAVE_F16C_PATH

@@ -1,10 +1,12 @@
 // half_loops.h - elementwise loops over float16/bfloat16 storage that run a float32 functor: every innermost
 // run is processed in blocks that are converted to float32 (vectorised, cpu/half_convert.h), computed, and
-// converted back (Note [Half compute] in ops/half_compute.h).
+// converted back (Note [Half compute] in ops/half_compute.h); contiguous runs of one half type take the fused loops
+// (Note [Fused half loops]).
 #pragma once
 #include <algorithm>
 #include <type_traits>
 #include "cpu/half_convert.h"
+#include "cpu/half_simd.h"
 #include "cpu/loops.h"
 
 namespace ct {
@@ -31,6 +33,54 @@ template <typename R, typename C> void store_block(const C* src, R* dst, int64_t
     }
 }
 
+// Note [Fused half loops]: a contiguous run whose inputs and result are all one half type (a second operand may be a
+// broadcast value) converts sixteen values at a time into two AVX registers, runs the float32 functor on them and
+// rounds them back, all in registers: the blocked loops below pass every value through three float32 buffers and
+// compute with the library's baseline ISA (SSE2), which made a float16 add reach half of float32's GB/s on an AVX2
+// CPU. The functor is inlined and vectorised under CT_HALF_SIMD_TARGET (AVX2 + F16C, no FMA: the float32 results
+// are those of the blocked loops, bit for bit, which tests/test_half_fused.cpp checks against strided runs).
+#if CT_HAVE_HALF_SIMD
+template <typename S, typename F> CT_HALF_SIMD_TARGET void map1_fused_simd(S* o, const S* a, int64_t n, F f) {
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        alignas(32) float x[16], r[16];
+        _mm256_store_ps(x, load8_as_float(a + i));
+        _mm256_store_ps(x + 8, load8_as_float(a + i + 8));
+        for (int j = 0; j < 16; ++j) r[j] = f(x[j]);
+        store16_from_float(_mm256_load_ps(r), _mm256_load_ps(r + 8), o + i);
+    }
+    for (; i < n; ++i) o[i] = S(f(static_cast<float>(a[i])));
+}
+
+// b_stride 0: b[0] is every value of the second operand (of type S or float); 1: b is a run of S like a.
+template <typename S, typename SB, typename F>
+CT_HALF_SIMD_TARGET void map2_fused_simd(S* o, const S* a, const SB* b, int64_t b_stride, int64_t n, F f) {
+    const bool b_broadcast = b_stride == 0;
+    const float b0 = b_broadcast ? static_cast<float>(b[0]) : 0.0f;
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        alignas(32) float x[16], y[16], r[16];
+        _mm256_store_ps(x, load8_as_float(a + i));
+        _mm256_store_ps(x + 8, load8_as_float(a + i + 8));
+        if constexpr (std::is_same<SB, S>::value) {
+            _mm256_store_ps(y, b_broadcast ? _mm256_set1_ps(b0) : load8_as_float(b + i));
+            _mm256_store_ps(y + 8, b_broadcast ? _mm256_set1_ps(b0) : load8_as_float(b + i + 8));
+        } else {
+            _mm256_store_ps(y, _mm256_set1_ps(b0));
+            _mm256_store_ps(y + 8, _mm256_set1_ps(b0));
+        }
+        for (int j = 0; j < 16; ++j) r[j] = f(x[j], y[j]);
+        store16_from_float(_mm256_load_ps(r), _mm256_load_ps(r + 8), o + i);
+    }
+    for (; i < n; ++i) o[i] = S(f(static_cast<float>(a[i]), b_broadcast ? b0 : static_cast<float>(b[i * b_stride])));
+}
+#endif
+
+// Whether a run with these types and strides takes the fused loop (Note [Fused half loops]).
+template <typename R, typename S, typename C> constexpr bool fusable_half() {
+    return IsHalfType<S>::value && std::is_same<R, S>::value && std::is_same<C, float>::value && CT_HAVE_HALF_SIMD;
+}
+
 // out[i] = f(in[i]) with in of storage type S read as float; f returns C (float or bool), stored as R.
 template <typename R, typename S, typename F> void map1_via_float(const Tensor& out, const Tensor& in, F f) {
     using C = decltype(f(0.0f));
@@ -38,6 +88,11 @@ template <typename R, typename S, typename F> void map1_via_float(const Tensor& 
     const S* a = in.data<S>();
     for_each_run<2>(out.sizes(), {&out.strides(), &in.strides()},
                     [&](const std::array<int64_t, 2>& off, const std::array<int64_t, 2>& st, int64_t n) {
+#if CT_HAVE_HALF_SIMD
+                        if constexpr (fusable_half<R, S, C>())
+                            if (st[0] == 1 && st[1] == 1 && half_simd_avx2_usable())
+                                return map1_fused_simd(o + off[0], a + off[1], n, f);
+#endif
                         float x[kHalfBlock];
                         C r[kHalfBlock];
                         for (int64_t b = 0; b < n; b += kHalfBlock) {
@@ -58,6 +113,13 @@ void map2_via_float(const Tensor& out, const Tensor& a, const Tensor& b, F f) {
     const SB* pb = b.data<SB>();
     for_each_run<3>(out.sizes(), {&out.strides(), &a.strides(), &b.strides()},
                     [&](const std::array<int64_t, 3>& off, const std::array<int64_t, 3>& st, int64_t n) {
+#if CT_HAVE_HALF_SIMD
+                        if constexpr (fusable_half<R, SA, C>() && (std::is_same<SB, SA>::value ||
+                                                                    std::is_same<SB, float>::value))
+                            if (st[0] == 1 && st[1] == 1 && (st[2] == 0 || (st[2] == 1 && std::is_same<SB, SA>::value)) &&
+                                half_simd_avx2_usable())
+                                return map2_fused_simd(o + off[0], pa + off[1], pb + off[2], st[2], n, f);
+#endif
                         float x[kHalfBlock], y[kHalfBlock];
                         C r[kHalfBlock];
                         for (int64_t k = 0; k < n; k += kHalfBlock) {
