@@ -355,6 +355,26 @@ TEST(Complex, ScansProductsAndFunctions) {
     });
 }
 
+TEST(Complex, LogicalOpsUseTheTruthOfEachValue) {
+    // torch: a complex value is true when nonzero (either part); the other operand keeps its own dtype
+    H z = cmake({{0, 0}, {0, 1}, {2, 0}, {0, -0.0}, {-1, -1}}, {5}, CT_COMPLEX64);
+    H w = cmake({{0, 0}, {0, 0}, {0, 3}, {0, 0}, {1, 0}}, {5}, CT_COMPLEX128);
+    H f = make({0, 0, 1, 3, 0}, {5}, CT_FLOAT32), out;
+    CT_ASSERT_OK(ct_logical_and(z.get(), f.get(), out.out()));
+    EXPECT_EQ(dtype(out), CT_BOOL);
+    EXPECT_EQ(values(out), (std::vector<double>{0, 0, 1, 0, 0}));
+    CT_ASSERT_OK(ct_logical_or(f.get(), z.get(), out.out()));
+    EXPECT_EQ(values(out), (std::vector<double>{0, 1, 1, 1, 1}));
+    CT_ASSERT_OK(ct_logical_xor(z.get(), f.get(), out.out()));
+    EXPECT_EQ(values(out), (std::vector<double>{0, 1, 0, 1, 1}));
+    CT_ASSERT_OK(ct_logical_and(z.get(), w.get(), out.out()));
+    EXPECT_EQ(values(out), (std::vector<double>{0, 0, 1, 0, 1}));
+    H number;  // a Python number 0.0 is false
+    CT_ASSERT_OK(ct_wrapped_scalar(0.0, 0, number.out()));
+    CT_ASSERT_OK(ct_logical_or(z.get(), number.get(), out.out()));
+    EXPECT_EQ(values(out), (std::vector<double>{0, 1, 1, 0, 1}));
+}
+
 TEST(Complex, OpsWithoutAComplexKernelRefuse) {
     H z = cmake({{1, 2}, {3, 4}}, {2}, CT_COMPLEX64), out, idx;
     CT_EXPECT_ERR(ct_max(z.get(), out.out()), CT_ERR_NOT_SUPPORTED, "complex64");

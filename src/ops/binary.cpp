@@ -4,6 +4,7 @@
 #include "core/scalar_math.h"
 #include "cpu/kernels.h"
 #include "ops/binary_record.h"
+#include "ops/complex_ops.h"
 #include "ops/elementwise.h"
 
 namespace ct {
@@ -198,10 +199,20 @@ CT_COMPARISON(lt, Lt)
 CT_COMPARISON(le, Le)
 CT_COMPARISON(gt, Gt)
 CT_COMPARISON(ge, Ge)
-CT_COMPARISON(logical_and, LogicalAnd)
-CT_COMPARISON(logical_or, LogicalOr)
-CT_COMPARISON(logical_xor, LogicalXor)
 #undef CT_COMPARISON
+
+// The logical ops see only whether each value is nonzero, so a complex operand enters as its truth (z != 0), as
+// torch computes them; the other operand keeps its dtype.
+Tensor logical_operand(const Tensor& t) { return is_complex(t.dtype()) ? complex_truth(t) : t; }
+#define CT_LOGICAL(fn, Functor)                                                                                \
+    Tensor fn(const Tensor& a0, const Tensor& b0) {                                                          \
+        Tensor a = logical_operand(a0), b = logical_operand(b0);                                             \
+        return binary_kernel<bool>(#fn, a, b, result_type(a, b), [](auto) { return math::Functor{}; });      \
+    }
+CT_LOGICAL(logical_and, LogicalAnd)
+CT_LOGICAL(logical_or, LogicalOr)
+CT_LOGICAL(logical_xor, LogicalXor)
+#undef CT_LOGICAL
 
 Tensor where(const Tensor& cond0, const Tensor& a0, const Tensor& b0) {
     Tensor cond = cond0, a = a0, b = b0;  // 0-d CPU operands (numbers) join a CUDA operand's device
