@@ -57,17 +57,18 @@ template <typename S, typename SB, typename F>
 CT_HALF_SIMD_TARGET void map2_fused_simd(S* o, const S* a, const SB* b, int64_t b_stride, int64_t n, F f) {
     const bool b_broadcast = b_stride == 0;
     const float b0 = b_broadcast ? static_cast<float>(b[0]) : 0.0f;
+    const __m256 b0s = _mm256_set1_ps(b0);
     int64_t i = 0;
     for (; i + 16 <= n; i += 16) {
         alignas(32) float x[16], y[16], r[16];
         _mm256_store_ps(x, load8_as_float(a + i));
         _mm256_store_ps(x + 8, load8_as_float(a + i + 8));
-        if constexpr (std::is_same<SB, S>::value) {
-            _mm256_store_ps(y, b_broadcast ? _mm256_set1_ps(b0) : load8_as_float(b + i));
-            _mm256_store_ps(y + 8, b_broadcast ? _mm256_set1_ps(b0) : load8_as_float(b + i + 8));
+        if constexpr (std::is_same<SB, S>::value) {  // SB float: always broadcast (the caller's condition)
+            _mm256_store_ps(y, b_broadcast ? b0s : load8_as_float(b + i));
+            _mm256_store_ps(y + 8, b_broadcast ? b0s : load8_as_float(b + i + 8));
         } else {
-            _mm256_store_ps(y, _mm256_set1_ps(b0));
-            _mm256_store_ps(y + 8, _mm256_set1_ps(b0));
+            _mm256_store_ps(y, b0s);
+            _mm256_store_ps(y + 8, b0s);
         }
         for (int j = 0; j < 16; ++j) r[j] = f(x[j], y[j]);
         store16_from_float(_mm256_load_ps(r), _mm256_load_ps(r + 8), o + i);

@@ -1,7 +1,8 @@
 // half_simd.h - eight float16/bfloat16 values to and from one AVX register of float32 (and sixteen back from two),
 // bit-identical to the scalar conversions of core/half.h (Note [Half conversions]). Shared by the bulk conversions
-// (cpu/half_convert.cpp) and the fused elementwise loops (cpu/half_loops.h). Compiled through target attributes: a caller checks the CPU first
-// (half_simd_avx2_usable()) and carries a target that includes the helper's (CT_HALF_SIMD_TARGET includes both).
+// (cpu/half_convert.cpp) and the fused elementwise loops (cpu/half_loops.h). Compiled through target attributes: a
+// caller checks the CPU first (half_simd_avx2_usable()) and carries a target that includes the helper's
+// (CT_HALF_SIMD_TARGET includes both).
 #pragma once
 #include <cstdint>
 #include "core/half.h"

@@ -203,7 +203,9 @@ CT_COMPARISON(ge, Ge)
 
 // The logical ops see only whether each value is nonzero, so a complex operand enters as its truth (z != 0), as
 // torch computes them; the other operand keeps its dtype.
+namespace {
 Tensor logical_operand(const Tensor& t) { return is_complex(t.dtype()) ? complex_truth(t) : t; }
+}  // namespace
 #define CT_LOGICAL(fn, Functor)                                                                                \
     Tensor fn(const Tensor& a0, const Tensor& b0) {                                                          \
         Tensor a = logical_operand(a0), b = logical_operand(b0);                                             \
